@@ -1,0 +1,28 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '@dl/platform/config';
+import { createHttpApp } from '@dl/platform/http';
+import { ApiModule } from './api.module';
+
+/** Builds the api app (used by main.ts and by the e2e tests). */
+export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(ApiModule.forRoot(config), config, 'api');
+  if (config.CORS_ORIGIN) {
+    app.enableCors({
+      origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()),
+      credentials: false,
+      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'x-request-id'],
+    });
+  }
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Deeplink API')
+      .setDescription('Short links and deep links, click and in-app analytics, webhooks, QR codes and monthly reports.')
+      .setVersion('1.0')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: '`dl_` API key or dashboard JWT' })
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  return app;
+}

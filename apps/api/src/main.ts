@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { loadConfigOrExit } from '@dl/platform/config';
+import { createApiApp } from './app';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit('api');
+  const app = await createApiApp(config);
+  await app.listen(config.API_PORT, config.HOST);
+  app.getHttpAdapter().getInstance().log.info({ port: config.API_PORT }, 'api listening');
+}
+
+if (require.main === module) void main();
+export { main };

@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { loadConfigOrExit } from '@dl/platform/config';
+import { createIngestApp } from './app';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit('ingest');
+  const app = await createIngestApp(config);
+  await app.listen(config.INGEST_PORT, config.HOST);
+  app.getHttpAdapter().getInstance().log.info({ port: config.INGEST_PORT }, 'ingest listening');
+}
+
+if (require.main === module) void main();
+export { main };

@@ -1,0 +1,17 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfig } from '@dl/platform/config';
+import { PlatformModule } from '@dl/platform/http';
+import { QueueModule } from '@dl/platform/queue';
+import { QueueMetricsCollector } from './queue-metrics.collector';
+
+/** BullMQ consumers and schedules; /health and /metrics on WORKER_PORT. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [PlatformModule.forRoot(config), QueueModule],
+      providers: [QueueMetricsCollector],
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import nx from '@nx/eslint-plugin';
+import tsParser from '@typescript-eslint/parser';
+
+// Module boundaries (../shared/style.md): apps → domain, platform; domain → domain,
+// platform; platform → platform; the testing library only from tests.
+const production = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:platform'] },
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:platform'] },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:tools'] },
+  { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:tools'] },
+];
+const tests = production.map((c) => ({
+  ...c,
+  onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing', 'type:app', 'type:tools'])],
+}));
+
+const boundaries = (depConstraints) => ({
+  '@nx/enforce-module-boundaries': [
+    'error',
+    { enforceBuildableLibDependency: false, allow: [], depConstraints, banTransitiveDependencies: false },
+  ],
+});
+
+export default [
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'var/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' },
+    rules: boundaries(production),
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
+    rules: boundaries(tests),
+  },
+];

@@ -1,0 +1,18 @@
+// Root jest config: every project's tests in one run (see tools/scripts/test.js).
+const fs = require('node:fs');
+const path = require('node:path');
+
+function projectsIn(dir) {
+  const abs = path.join(__dirname, dir);
+  if (!fs.existsSync(abs)) return [];
+  return fs
+    .readdirSync(abs)
+    .filter((name) => fs.existsSync(path.join(abs, name, 'jest.config.js')))
+    .map((name) => `<rootDir>/${dir}/${name}`);
+}
+
+module.exports = {
+  maxWorkers: process.env.CI ? 2 : '50%',
+  projects: [...projectsIn('apps'), ...projectsIn('libs'), ...projectsIn('libs/platform'), '<rootDir>/tools'],
+  maxWorkers: process.env.CI ? 2 : '50%',
+};

@@ -1,0 +1,190 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+export enum NodeEnv {
+  Development = 'development',
+  Test = 'test',
+  Production = 'production',
+}
+
+/**
+ * Every environment variable the apps read, validated once at boot.
+ * No other file reads process.env: apps receive an AppConfig.
+ */
+export class EnvironmentVariables {
+  @IsEnum(NodeEnv)
+  NODE_ENV: NodeEnv = NodeEnv.Development;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgresql:// connection URL' })
+  DATABASE_URL: string;
+
+  @Transform(emptyToUndefined)
+  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Prefix of every Redis key and BullMQ queue (tests use one per file). */
+  @Matches(/^[A-Za-z0-9_:.-]{1,64}$/, { message: 'must be 1-64 characters of A-Z a-z 0-9 _ : . -' })
+  REDIS_PREFIX = 'dl';
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  API_PORT = 3000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  REDIRECT_PORT = 3001;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  INGEST_PORT = 3002;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  WORKER_PORT = 3003;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  JWT_TTL_SECONDS = 3600;
+
+  /** Base of every short URL: SHORT_LINK_BASE_URL + '/' + code. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  SHORT_LINK_BASE_URL = 'http://localhost:3001';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  CORS_ORIGIN?: string;
+
+  /** Header carrying the real client IP behind a trusted proxy (e.g. cf-connecting-ip). */
+  @Transform(({ value }) => (typeof value === 'string' && value ? value.toLowerCase() : undefined))
+  @IsOptional()
+  @Matches(/^[a-z0-9-]+$/, { message: 'must be an HTTP header name' })
+  TRUSTED_CLIENT_IP_HEADER?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() IOS_TEAM_ID?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() IOS_BUNDLE_ID?: string;
+  @Transform(emptyToUndefined) @IsOptional() @IsString() ANDROID_PACKAGE_NAME?: string;
+  /** Comma-separated SHA-256 certificate fingerprints. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() ANDROID_SHA256_FINGERPRINTS?: string;
+
+  /** A MaxMind GeoIP2/GeoLite2 City database; defaults to the one in the geolite2 package. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() GEOIP_DATABASE_PATH?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString()
+  MAIL_FROM = 'Deeplink Reports <reports@localhost>';
+
+  /** Where emails go when SMTP_URL is not set. */
+  @IsString()
+  MAIL_OUTBOX_DIR = 'var/outbox';
+
+  /** Durable local fallback for clicks when Redis is unreachable. */
+  @IsString()
+  CLICK_FALLBACK_DIR = 'var/click-fallback';
+
+  /** Comma-separated CIDRs webhook deliveries may reach despite the SSRF guard. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() WEBHOOK_ALLOW_CIDRS?: string;
+
+  @Transform(toBool)
+  @IsBoolean()
+  RATE_LIMIT_ENABLED = true;
+
+  /** JSON overrides of plan limits, e.g. {"FREE":{"requestsPerMinute":20}}. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() PLAN_LIMITS?: string;
+
+  /** Run schedules (monthly reports, retention) in this worker. */
+  @Transform(toBool)
+  @IsBoolean()
+  WORKER_SCHEDULES_ENABLED = true;
+}
+
+export type AppConfig = Readonly<EnvironmentVariables>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates raw variables into a typed AppConfig. Throws ConfigError naming every
+ * missing or bad variable. Unknown variables are ignored.
+ */
+export function loadConfig(raw: Record<string, string | undefined> = process.env): AppConfig {
+  const known = Object.keys(new EnvironmentVariables());
+  const picked: Record<string, string> = {};
+  for (const key of [...known, 'DATABASE_URL', 'JWT_SECRET']) {
+    const v = raw[key];
+    if (v !== undefined) picked[key] = v;
+  }
+  const config = plainToInstance(EnvironmentVariables, picked, { exposeDefaultValues: true });
+  const errors = validateSync(config, { skipMissingProperties: false });
+  const problems = errors.map((e) => {
+    if (e.value === undefined || e.value === null) return `${e.property} is required`;
+    const why = Object.values(e.constraints ?? {})[0] ?? 'is invalid';
+    return `${e.property} ${why.replace(new RegExp(`^${e.property}\\s*`), '')}`;
+  });
+  if (config.NODE_ENV === NodeEnv.Production && !config.JWT_SECRET) {
+    problems.push('JWT_SECRET is required in production');
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** Runs loadConfig for an app's main(); prints the problems and exits 1 on error. */
+export function loadConfigOrExit(appName: string, raw: Record<string, string | undefined> = process.env): AppConfig {
+  try {
+    return loadConfig(raw);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`[${appName}] cannot start. ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,6 @@
+export * from './db.module';
+export * from './prisma.service';
+export * from './errors';
+export { Prisma } from './generated/prisma/client';
+export type * from './generated/prisma/client';
+export { Tier, Role, AppPlatform, PixelEventType, DeliveryStatus } from './generated/prisma/enums';

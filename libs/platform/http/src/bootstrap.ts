@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { DynamicModule, Logger, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '@dl/platform/config';
+import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
+import { AllExceptionsFilter, sendError } from './exception.filter';
+import { createValidationPipe } from './validation.pipe';
+
+export const ONE_MEGABYTE = 1024 * 1024;
+
+export interface HttpAppOptions {
+  /** Request body limit in bytes (default 1 MB: larger bodies get 413 `Payload too large`). */
+  bodyLimit?: number;
+  /** Log one line per request (default true). */
+  requestLog?: boolean;
+  /** Longest path parameter accepted (default 100). */
+  maxParamLength?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions?.url ?? 'unmatched';
+}
+
+/**
+ * Creates a NestJS app on Fastify with everything every app shares: pino logs with
+ * request ids, the global error filter (also for Fastify's own errors: bad JSON,
+ * body too large), strict validation, metrics per route, and shutdown hooks.
+ */
+export async function createHttpApp(
+  module: Type | DynamicModule,
+  config: AppConfig,
+  name: string,
+  options: HttpAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const logger = createLogger(config, name);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    disableRequestLogging: true,
+    bodyLimit: options.bodyLimit ?? ONE_MEGABYTE,
+    genReqId: requestId,
+    requestIdLogLabel: 'reqId',
+    routerOptions: { maxParamLength: options.maxParamLength ?? 100, ignoreTrailingSlash: true },
+    trustProxy: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  const errorLogger = new Logger('Errors');
+  fastify.setErrorHandler((err, request, reply) => sendError(err, request, reply, errorLogger));
+
+  const metrics = app.get(MetricsService);
+  const requestLog = options.requestLog ?? true;
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const labels = { method: request.method, route: routeOf(request), status: String(reply.statusCode) };
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, seconds);
+    if (requestLog) {
+      request.log.info(
+        { method: request.method, route: labels.route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        'request completed',
+      );
+    }
+  });
+  return app;
+}
+
+/** Starts listening and waits for Fastify to be ready; returns the bound address. */
+export async function listen(app: NestFastifyApplication, port: number, host: string): Promise<string> {
+  await app.listen(port, host);
+  return app.getUrl();
+}

@@ -1,0 +1,152 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { IsInt, IsString, Max, Min } from 'class-validator';
+import request from 'supertest';
+import { AppConfig } from '@dl/platform/config';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createHttpApp } from './bootstrap';
+import { NotFoundError } from './errors';
+import { PlatformModule } from './platform.module';
+
+class EchoDto {
+  @IsString()
+  name: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  count: number;
+}
+
+@Controller('t')
+class ProbeController {
+  @Post('echo')
+  echo(@Body() body: EchoDto) {
+    return body;
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('relation "secret_table" does not exist at SELECT * FROM secret_table');
+  }
+
+  @Get('missing')
+  missing(): never {
+    throw new NotFoundError('Link not found');
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+function probeApp(config: AppConfig) {
+  return createHttpApp(
+    { module: ProbeModule, imports: [PlatformModule.forRoot(config)] },
+    config,
+    'probe',
+  );
+}
+
+describe('platform http (errors, health, metrics)', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    server = await startApp(probeApp, env.config);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await env?.teardown();
+  });
+
+  it('GET /health answers ok with both checks up', async () => {
+    const res = await request(server.url).get('/health').expect(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
+  });
+
+  it('GET /health answers 503 degraded when Redis is unreachable', async () => {
+    const broken = await startApp(probeApp, env.withOverrides({ REDIS_URL: 'redis://127.0.0.1:1' }));
+    try {
+      const res = await request(broken.url).get('/health').expect(503);
+      expect(res.body).toEqual({ status: 'degraded', checks: { database: 'up', redis: 'down' } });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('GET /health answers 503 degraded when Postgres is unreachable', async () => {
+    const broken = await startApp(
+      probeApp,
+      env.withOverrides({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere' }),
+    );
+    try {
+      const res = await request(broken.url).get('/health').expect(503);
+      expect(res.body).toEqual({ status: 'degraded', checks: { database: 'down', redis: 'up' } });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('malformed JSON answers 400 Invalid JSON body', async () => {
+    const res = await request(server.url)
+      .post('/t/echo')
+      .set('content-type', 'application/json')
+      .send('{"name": "x",')
+      .expect(400);
+    expect(res.body).toEqual({ error: 'Bad Request', message: 'Invalid JSON body', statusCode: 400 });
+  });
+
+  it('a body over 1 MB answers 413 Payload too large', async () => {
+    const res = await request(server.url)
+      .post('/t/echo')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), count: 1 }))
+      .expect(413);
+    expect(res.body).toEqual({ error: 'Payload Too Large', message: 'Payload too large', statusCode: 413 });
+  });
+
+  it('an unknown route answers 404 Not Found', async () => {
+    const res = await request(server.url).get('/no/such/route').expect(404);
+    expect(res.body).toEqual({ error: 'Not Found', message: 'Not Found', statusCode: 404 });
+  });
+
+  it('validation errors name each field, unknown fields included', async () => {
+    const res = await request(server.url).post('/t/echo').send({ name: 5, count: 99, extra: true }).expect(400);
+    expect(res.body).toEqual({
+      error: 'Bad Request',
+      message: 'Validation error',
+      statusCode: 400,
+      validation: {
+        name: 'name must be a string',
+        count: 'count must not be greater than 10',
+        extra: 'Unknown field',
+      },
+    });
+  });
+
+  it('a valid body passes through', async () => {
+    await request(server.url).post('/t/echo').send({ name: 'a', count: 3 }).expect(201, { name: 'a', count: 3 });
+  });
+
+  it('typed domain errors render the contract body', async () => {
+    const res = await request(server.url).get('/t/missing').expect(404);
+    expect(res.body).toEqual({ error: 'Not Found', message: 'Link not found', statusCode: 404 });
+  });
+
+  it('unknown errors answer 500 without stack or SQL, with a request id', async () => {
+    const res = await request(server.url).get('/t/boom').set('x-request-id', 'req-abc-123').expect(500);
+    expect(res.body).toEqual({ error: 'Internal Server Error', message: 'Internal Server Error', statusCode: 500 });
+    expect(res.headers['x-request-id']).toBe('req-abc-123');
+    expect(JSON.stringify(res.body)).not.toMatch(/secret_table|at /);
+  });
+
+  it('GET /metrics exposes request counts by route and status', async () => {
+    await request(server.url).get('/health');
+    const res = await request(server.url).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/health",status="200"\} \d+/);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket/);
+    expect(res.text).toMatch(/clicks_captured_total/);
+  });
+});

@@ -1,0 +1,6 @@
+export * from './errors';
+export * from './error-body';
+export * from './exception.filter';
+export * from './validation.pipe';
+export * from './platform.module';
+export * from './bootstrap';

@@ -1,0 +1,53 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { PrismaService } from '@dl/platform/db';
+import { RedisService } from '@dl/platform/redis';
+import { MetricsService } from './metrics.service';
+
+type Check = 'up' | 'down';
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
+  ]);
+}
+
+@ApiExcludeController()
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly redis: RedisService,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /** 200 {status: "ok", checks: {database, redis}}; 503 "degraded" when one is down. */
+  @Get('health')
+  async health(@Res() reply: FastifyReply): Promise<void> {
+    const [database, redis] = await Promise.all([
+      this.probe(() => this.prisma.$queryRaw`SELECT 1`),
+      this.probe(() => this.redis.client.ping()),
+    ]);
+    const ok = database === 'up' && redis === 'up';
+    reply
+      .status(ok ? 200 : 503)
+      .header('Cache-Control', 'no-store')
+      .send({ status: ok ? 'ok' : 'degraded', checks: { database, redis } });
+  }
+
+  @Get('metrics')
+  async metricsText(@Res() reply: FastifyReply): Promise<void> {
+    reply.header('Content-Type', this.metrics.registry.contentType).send(await this.metrics.render());
+  }
+
+  private async probe(fn: () => Promise<unknown>): Promise<Check> {
+    try {
+      await withTimeout(fn(), 1000);
+      return 'up';
+    } catch {
+      return 'down';
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './logger';
+export * from './metrics.service';
+export * from './observability.module';

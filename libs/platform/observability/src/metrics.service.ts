@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Prometheus metrics of one app (its own Registry, so several apps can share a
+ * process in tests and on a laptop). Served at GET /metrics.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly clicksCaptured = new Counter({
+    name: 'clicks_captured_total',
+    help: 'Clicks captured at the redirect edge and queued',
+    registers: [this.registry],
+  });
+
+  readonly clicksFallback = new Counter({
+    name: 'clicks_fallback_total',
+    help: 'Clicks written to the durable fallback because the queue was unreachable',
+    registers: [this.registry],
+  });
+
+  readonly jobOutcomes = new Counter({
+    name: 'queue_jobs_total',
+    help: 'Jobs processed by queue, job name and outcome',
+    labelNames: ['queue', 'job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly queueDepth = new Gauge({
+    name: 'queue_depth',
+    help: 'Jobs waiting, active, delayed or failed per queue',
+    labelNames: ['queue', 'state'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly collectors: Array<() => Promise<void>> = [];
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Runs before each scrape (e.g. to read queue depths). */
+  onCollect(collector: () => Promise<void>): void {
+    this.collectors.push(collector);
+  }
+
+  async render(): Promise<string> {
+    await Promise.allSettled(this.collectors.map((c) => c()));
+    return this.registry.metrics();
+  }
+}

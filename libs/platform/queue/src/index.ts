@@ -1,0 +1,3 @@
+export * from './jobs';
+export * from './queue.service';
+export * from './queue.module';

@@ -1,0 +1,165 @@
+/**
+ * The one registry of queues, job names and their payload types. Producers and
+ * consumers import from here; the worker refuses to start when a job name has
+ * no handler (see `assertHandlers`).
+ */
+
+export const Queues = {
+  clicks: 'clicks',
+  webhooks: 'webhooks',
+  ingest: 'ingest',
+  reports: 'reports',
+  maintenance: 'maintenance',
+} as const;
+export type QueueName = (typeof Queues)[keyof typeof Queues];
+
+/** Raw facts of a click as seen at the edge; enrichment happens in the worker. */
+export interface ClickCapturedJob {
+  /** UUID made at the edge: the click's primary key (a replayed job inserts nothing). */
+  id: string;
+  linkId: string;
+  organizationId: string;
+  clickedAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+  acceptLanguage: string | null;
+  /** utm_* parameters from the short URL's own query string. */
+  query: Record<string, string>;
+}
+
+/** A domain event fanned out to the organization's matching webhooks. */
+export interface WebhookEventJob {
+  /** Stable event id, sent as `webhook-id` on every attempt. */
+  eventId: string;
+  organizationId: string;
+  type: WebhookEventType;
+  /** For project-filtered webhooks. */
+  projectId: string | null;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export const WebhookEventTypes = [
+  'link.clicked',
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'install.attributed',
+  'report.generated',
+] as const;
+export type WebhookEventType = (typeof WebhookEventTypes)[number];
+
+export interface WebhookDeliverJob {
+  deliveryId: string;
+  webhookId: string;
+}
+
+export interface SdkInstallJob {
+  organizationId: string;
+  appId: string;
+  installId: string;
+  platform: string;
+  osVersion: string | null;
+  deviceModel: string | null;
+  language: string | null;
+  appVersion: string | null;
+  ip: string | null;
+  fingerprint: string | null;
+  clickId: string | null;
+  linkId: string | null;
+  matchType: 'clickId' | 'fingerprint' | null;
+  ambiguous: boolean;
+  receivedAt: string;
+}
+
+export interface SdkOpenJob {
+  organizationId: string;
+  appId: string;
+  installId: string;
+  url: string | null;
+  openedAt: string;
+}
+
+export interface SdkEventJob {
+  id: string;
+  organizationId: string;
+  appId: string;
+  installId: string;
+  eventName: string;
+  eventData: Record<string, unknown>;
+  eventTimestamp: string;
+  receivedAt: string;
+}
+
+export interface PixelEventJob {
+  organizationId: string;
+  siteId: string;
+  type: 'pageview' | 'conversion';
+  url: string;
+  referrer: string | null;
+  clickId: string | null;
+  value: number | null;
+  currency: string | null;
+  occurredAt: string;
+}
+
+export interface MonthlyReportsRunJob {
+  /** YYYY-MM of the finished month to generate for every organization. */
+  period: string;
+}
+
+export interface MonthlyReportJob {
+  organizationId: string;
+  period: string;
+  email: boolean;
+}
+
+export interface PruneClicksJob {
+  /** ISO time the retention is computed from (tests pass a controlled clock). */
+  now?: string;
+}
+
+/** Job name → payload, per queue. */
+export interface JobPayloads {
+  clicks: { 'click.captured': ClickCapturedJob };
+  webhooks: { 'webhook.event': WebhookEventJob; 'webhook.deliver': WebhookDeliverJob };
+  ingest: {
+    'sdk.install': SdkInstallJob;
+    'sdk.open': SdkOpenJob;
+    'sdk.event': SdkEventJob;
+    'pixel.event': PixelEventJob;
+  };
+  reports: { 'reports.monthly-run': MonthlyReportsRunJob; 'reports.monthly': MonthlyReportJob };
+  maintenance: { 'clicks.prune': PruneClicksJob };
+}
+
+export type JobName<Q extends QueueName> = keyof JobPayloads[Q] & string;
+export type JobPayload<Q extends QueueName, N extends JobName<Q>> = JobPayloads[Q][N];
+
+/** A handler for every job name of a queue: the compiler refuses a missing one. */
+export type QueueHandlers<Q extends QueueName> = {
+  [N in JobName<Q>]: (payload: JobPayloads[Q][N], meta: { jobId: string; attemptsMade: number }) => Promise<unknown>;
+};
+
+/** Every job name of every queue, for the boot-time check. */
+export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
+  clicks: ['click.captured'],
+  webhooks: ['webhook.event', 'webhook.deliver'],
+  ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
+  reports: ['reports.monthly-run', 'reports.monthly'],
+  maintenance: ['clicks.prune'],
+};
+
+/** Refuses to start a consumer whose handler map misses a job name or has an unknown one. */
+export function assertHandlers<Q extends QueueName>(queue: Q, handlers: Partial<QueueHandlers<Q>>): void {
+  const expected = new Set<string>(JOB_NAMES[queue]);
+  const given = new Set(Object.keys(handlers));
+  const missing = [...expected].filter((n) => !given.has(n));
+  const unknown = [...given].filter((n) => !expected.has(n));
+  if (missing.length || unknown.length) {
+    throw new Error(
+      `Queue "${queue}" handlers do not match the registry: missing [${missing.join(', ')}], unknown [${unknown.join(', ')}]`,
+    );
+  }
+}

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { AppConfig, loadConfig } from '@dl/platform/config';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+/** A config for one test file: its own database, its own Redis key prefix, quiet logs. */
+export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    JWT_SECRET: TEST_JWT_SECRET,
+    SHORT_LINK_BASE_URL: 'http://sho.rt',
+    WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
+    WORKER_SCHEDULES_ENABLED: 'false',
+    ...overrides,
+  });
+}

@@ -1,0 +1,72 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import Redis from 'ioredis';
+import { AppConfig } from '@dl/platform/config';
+import { PrismaService } from '@dl/platform/db';
+import { testConfig } from './config';
+import { createTestDatabase, TestDatabase } from './database';
+
+export interface RunningApp {
+  app: NestFastifyApplication;
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts a real HTTP server for an app on a free loopback port. */
+export async function startApp(
+  create: (config: AppConfig) => Promise<NestFastifyApplication>,
+  config: AppConfig,
+): Promise<RunningApp> {
+  const app = await create(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+/** Deletes every Redis key of a test prefix. */
+export async function flushPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export interface TestEnv {
+  db: TestDatabase;
+  config: AppConfig;
+  /** A Prisma client on the test database, for arranging and asserting. */
+  prisma: PrismaService;
+  /** Builds another config on the same database and Redis prefix (e.g. a second instance). */
+  withOverrides(overrides: Record<string, string>): AppConfig;
+  teardown(): Promise<void>;
+}
+
+/**
+ * Per-test-file environment: an isolated database and Redis prefix. Use in
+ * beforeAll/afterAll:  `env = await createTestEnv(); ... await env.teardown();`
+ */
+export async function createTestEnv(overrides: Record<string, string> = {}): Promise<TestEnv> {
+  const db = await createTestDatabase();
+  const config = testConfig(db.url, overrides);
+  const prisma = new PrismaService(config);
+  return {
+    db,
+    config,
+    prisma,
+    withOverrides: (more) => testConfig(db.url, { ...overrides, REDIS_PREFIX: config.REDIS_PREFIX, ...more }),
+    teardown: async () => {
+      await prisma.$disconnect();
+      await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX);
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm test`: type check, lint (module boundaries), then every project's tests in
+// one jest run (real Postgres and Redis; each test file gets its own database and
+// Redis prefix, so files run in parallel). Extra arguments go to jest.
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..', '..');
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+function step(title, cmd, args) {
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${title}\n`);
+  const res = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (res.status !== 0) {
+    process.stdout.write(`✖ ${title} failed after ${secs}s\n`);
+    process.exit(res.status ?? 1);
+  }
+  process.stdout.write(`✔ ${title} (${secs}s)\n`);
+}
+
+const jestArgs = process.argv.slice(2);
+if (!jestArgs.length) {
+  step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+  step('project graph', bin('nx'), ['show', 'projects', '--json']);
+  step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0']);
+}
+step('tests', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
