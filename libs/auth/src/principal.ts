@@ -1,0 +1,42 @@
+import { Role, Tier } from '@dl/platform/db';
+
+/**
+ * Who is calling, derived only from the credential. The organization of every
+ * query comes from here, never from the request body or path.
+ */
+export interface Principal {
+  kind: 'apiKey' | 'session';
+  userId: string;
+  organizationId: string;
+  role: Role;
+  tier: Tier;
+  /** Set for API-key calls. */
+  apiKeyId?: string;
+}
+
+/**
+ * Named permissions (decisions §3). Roles grant them in `role-permissions.ts`;
+ * plan gates (event analytics on paid plans) are checked by the guard too.
+ */
+export const Permissions = {
+  /** read links, templates, projects, analytics, reports, QR */
+  read: 'read',
+  /** create/update/delete links, bulk ops, import */
+  linksWrite: 'links:write',
+  /** create/update templates and projects */
+  templatesWrite: 'templates:write',
+  projectsWrite: 'projects:write',
+  /** delete templates and projects */
+  templatesDelete: 'templates:delete',
+  projectsDelete: 'projects:delete',
+  /** manage webhooks, apps (SDK tokens), pixel sites */
+  webhooksManage: 'webhooks:manage',
+  appsManage: 'apps:manage',
+  pixelsManage: 'pixels:manage',
+  analyticsEvents: 'analytics:events',
+  analyticsExport: 'analytics:export',
+  reportsRegenerate: 'reports:regenerate',
+  membersManage: 'members:manage',
+  keysManage: 'keys:manage',
+} as const;
+export type Permission = (typeof Permissions)[keyof typeof Permissions];
