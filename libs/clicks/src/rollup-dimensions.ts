@@ -1,0 +1,53 @@
+/**
+ * The daily rollup table (`click_rollups`: organization, link, day, dimension,
+ * value, clicks) is shared by link/project analytics, the overview, usage and the
+ * monthly report. These are its dimensions and how each value is encoded. Bot
+ * clicks are counted only under `bot`; every other dimension counts non-bot clicks.
+ */
+export const RollupDimension = {
+  /** value '' : all non-bot clicks of the day */
+  total: 'total',
+  /** value '' : bot clicks of the day (left out of analytics and allowances) */
+  bot: 'bot',
+  /** value ISO 3166-1 alpha-2 code, '' when unknown */
+  country: 'country',
+  /** value `${countryCode}|${region}` */
+  region: 'region',
+  /** value `${countryCode}|${region}|${city}` */
+  city: 'city',
+  /** value IANA time zone, '' when unknown */
+  timezone: 'timezone',
+  /** value mobile | desktop | tablet */
+  device: 'device',
+  /** value iOS | Android | Windows | macOS | Linux | Other */
+  platform: 'platform',
+  /** value browser name */
+  browser: 'browser',
+  /** value OS name */
+  os: 'os',
+  /** value referrer host, else utm_source, else 'Direct' */
+  source: 'source',
+} as const;
+export type RollupDimension = (typeof RollupDimension)[keyof typeof RollupDimension];
+
+export const ROLLUP_SEPARATOR = '|';
+
+export function encodeRollupValue(...parts: Array<string | null | undefined>): string {
+  return parts.map((p) => (p ?? '').replaceAll(ROLLUP_SEPARATOR, ' ')).join(ROLLUP_SEPARATOR);
+}
+
+export function decodeRollupValue(value: string): string[] {
+  return value.split(ROLLUP_SEPARATOR);
+}
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** English country name of an ISO 3166-1 alpha-2 code ('' for unknown). */
+export function countryName(code: string | null | undefined): string {
+  if (!code || !/^[A-Z]{2}$/.test(code)) return '';
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
