@@ -8,17 +8,19 @@ const production = [
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:platform'] },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:tools'] },
-  { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:domain', 'type:platform', 'type:tools'] },
+  // tools/ is the composition root: `npm start`, the operator CLI.
+  { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:app', 'type:domain', 'type:platform', 'type:tools'] },
 ];
 const tests = production.map((c) => ({
   ...c,
   onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing', 'type:app', 'type:tools'])],
 }));
 
-const boundaries = (depConstraints) => ({
+// Tests and the tools (composition root) may boot apps through their factories (`@dl/apps/<app>`).
+const boundaries = (depConstraints, allow = []) => ({
   '@nx/enforce-module-boundaries': [
     'error',
-    { enforceBuildableLibDependency: false, allow: [], depConstraints, banTransitiveDependencies: false },
+    { enforceBuildableLibDependency: false, allow, depConstraints, banTransitiveDependencies: false },
   ],
 });
 
@@ -31,7 +33,7 @@ export default [
     rules: boundaries(production),
   },
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
-    rules: boundaries(tests),
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    rules: boundaries(tests, ['@dl/apps/*']),
   },
 ];

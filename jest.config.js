@@ -13,6 +13,6 @@ function projectsIn(dir) {
 
 module.exports = {
   maxWorkers: process.env.CI ? 2 : '50%',
-  projects: [...projectsIn('apps'), ...projectsIn('libs'), ...projectsIn('libs/platform'), '<rootDir>/tools'],
+  projects: [...projectsIn('apps'), ...projectsIn('libs'), ...projectsIn('libs/platform'), '<rootDir>/tools', '<rootDir>/tools/db'],
   maxWorkers: process.env.CI ? 2 : '50%',
 };

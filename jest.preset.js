@@ -15,6 +15,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@dl/tools/db$': path.join(root, 'tools/db/migrate.ts'),
+    '^@dl/apps/([^/]+)$': path.join(root, 'apps/$1/src/app.ts'),
     '^@dl/platform/([^/]+)$': path.join(root, 'libs/platform/$1/src/index.ts'),
     '^@dl/([^/]+)$': path.join(root, 'libs/$1/src/index.ts'),
   },

@@ -14,11 +14,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, loadConfigOrExit } from '@dl/platform/config';
-import { createApiApp } from '../apps/api/src/app';
-import { createIngestApp } from '../apps/ingest/src/app';
-import { createRedirectApp } from '../apps/redirect/src/app';
-import { createWorkerApp } from '../apps/worker/src/app';
-import { migrateDeploy } from './db/migrate';
+import { createApiApp } from '@dl/apps/api';
+import { createIngestApp } from '@dl/apps/ingest';
+import { createRedirectApp } from '@dl/apps/redirect';
+import { createWorkerApp } from '@dl/apps/worker';
+import { migrateDeploy } from '@dl/tools/db';
 import { ensureDemo } from './cli/demo';
 
 const root = join(__dirname, '..');

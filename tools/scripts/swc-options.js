@@ -21,6 +21,7 @@ const swcOptions = {
 /** Path aliases of tsconfig.base.json, longest prefix first. */
 const aliases = [
   [/^@dl\/tools\/db$/, () => path.join(root, 'tools/db/migrate.ts')],
+  [/^@dl\/apps\/([^/]+)$/, (m) => path.join(root, 'apps', m[1], 'src/app.ts')],
   [/^@dl\/platform\/([^/]+)$/, (m) => path.join(root, 'libs/platform', m[1], 'src/index.ts')],
   [/^@dl\/([^/]+)$/, (m) => path.join(root, 'libs', m[1], 'src/index.ts')],
 ];
