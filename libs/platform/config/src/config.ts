@@ -129,6 +129,22 @@ export class EnvironmentVariables {
   /** Comma-separated CIDRs webhook deliveries may reach despite the SSRF guard. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() WEBHOOK_ALLOW_CIDRS?: string;
 
+  /** Per-attempt timeout of a webhook delivery (contract: 30 s; tests shorten it). */
+  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 30000;
+
+  /** First retry delay of a failed delivery; doubles each retry (with jitter). */
+  @Transform(toInt) @IsInt() @Min(10) WEBHOOK_RETRY_BASE_MS = 60000;
+
+  /** Deliveries started per second per webhook, shared by every worker instance. */
+  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_MAX_PER_SECOND = 10;
+
+  /** Attempts in flight at once per webhook and per organization (tenant isolation). */
+  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_MAX_IN_FLIGHT = 10;
+  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ORG_MAX_IN_FLIGHT = 40;
+
+  /** Concurrent webhook jobs per worker instance (mostly waiting on receivers). */
+  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_CONCURRENCY = 256;
+
   @Transform(toBool)
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
