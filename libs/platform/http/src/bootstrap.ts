@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DynamicModule, Logger, Type } from '@nestjs/common';
+import { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
+import { LogController, type FastifyRequest } from 'fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
-import { AllExceptionsFilter, sendError } from './exception.filter';
+import { AllExceptionsFilter } from './exception.filter';
 import { createValidationPipe } from './validation.pipe';
 
 export const ONE_MEGABYTE = 1024 * 1024;
@@ -44,10 +44,10 @@ export async function createHttpApp(
   const logger = createLogger(config, name);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    disableRequestLogging: true,
+    // Fastify's own per-request lines are off: one line per request is logged below.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     bodyLimit: options.bodyLimit ?? ONE_MEGABYTE,
     genReqId: requestId,
-    requestIdLogLabel: 'reqId',
     routerOptions: { maxParamLength: options.maxParamLength ?? 100, ignoreTrailingSlash: true },
     trustProxy: false,
   });
@@ -60,8 +60,8 @@ export async function createHttpApp(
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
-  const errorLogger = new Logger('Errors');
-  fastify.setErrorHandler((err, request, reply) => sendError(err, request, reply, errorLogger));
+  // Fastify's own errors (bad JSON, body too large) reach Nest's error handler and so
+  // the global filter above: one renderer for every error.
 
   const metrics = app.get(MetricsService);
   const requestLog = options.requestLog ?? true;
