@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { Clock } from './clock';
+import { MailerService } from './email/mailer.service';
+import { ReportBuilder } from './report.builder';
+import { ReportDeliveryService } from './report-delivery.service';
+import { ReportsRepository } from './reports.repository';
+import { ReportsService } from './reports.service';
+
+/** Monthly reports: builder, storage, delivery. Needs PlatformModule and QueueModule in the app. */
+@Module({
+  providers: [Clock, ReportsRepository, ReportBuilder, ReportsService, MailerService, ReportDeliveryService],
+  exports: [Clock, ReportsService, ReportDeliveryService, ReportBuilder, ReportsRepository],
+})
+export class ReportsModule {}

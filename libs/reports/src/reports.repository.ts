@@ -1,0 +1,334 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService, Role, Tier } from '@dl/platform/db';
+
+/** [start, end) in time; rollup days are the UTC days of that range. */
+export interface Window {
+  start: Date;
+  end: Date;
+}
+
+export interface ReportWindows {
+  current: Window;
+  prior: Window;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  tier: Tier;
+  createdAt: Date;
+}
+
+export interface StoredReportRow {
+  period: string;
+  body: unknown;
+  generatedAt: Date;
+  emailedAt: Date | null;
+}
+
+/**
+ * Every read the monthly report needs, as aggregate SQL over rollups and the
+ * stream tables. Clicks come from `click_rollups` (non-bot dimensions) and unique
+ * visitors from `click_daily_visitors`; nothing scans raw clicks.
+ */
+@Injectable()
+export class ReportsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  findOrganization(organizationId: string): Promise<OrganizationRow | null> {
+    return this.prisma.organization.findUnique({
+      where: { id: organizationId },
+      select: { id: true, name: true, slug: true, tier: true, createdAt: true },
+    });
+  }
+
+  /** Organizations that existed before `before` (the scheduled run's fan-out). */
+  async organizationIdsCreatedBefore(before: Date): Promise<string[]> {
+    const rows = await this.prisma.organization.findMany({
+      where: { createdAt: { lt: before } },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((r) => r.id);
+  }
+
+  async recipients(organizationId: string): Promise<Array<{ email: string; name: string; role: Role }>> {
+    const rows = await this.prisma.membership.findMany({
+      where: { organizationId, role: { in: [Role.OWNER, Role.ADMIN] } },
+      select: { role: true, user: { select: { email: true, name: true } } },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((r) => ({ email: r.user.email, name: r.user.name, role: r.role }));
+  }
+
+  /** Daily non-bot clicks from the start of the prior window to the end of the current one. */
+  dailyClicks(organizationId: string, w: ReportWindows): Promise<Array<{ day: string; clicks: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, SUM(clicks)::int AS clicks
+      FROM click_rollups
+      WHERE organization_id = ${organizationId}::uuid AND dimension = 'total'
+        AND day >= ${day(w.prior.start)}::date AND day < ${day(w.current.end)}::date
+        AND (day < ${day(w.prior.end)}::date OR day >= ${day(w.current.start)}::date)
+      GROUP BY day ORDER BY day`;
+  }
+
+  /** Clicks per link in the window (links with at least one click), with label fields. */
+  linkClicks(
+    organizationId: string,
+    w: Window,
+  ): Promise<Array<{ linkId: string; shortCode: string; title: string | null; clicks: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT r.link_id AS "linkId", l.short_code AS "shortCode", l.title, r.clicks
+      FROM (
+        SELECT link_id, SUM(clicks)::int AS clicks
+        FROM click_rollups
+        WHERE organization_id = ${organizationId}::uuid AND dimension = 'total'
+          AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date
+        GROUP BY link_id
+      ) r
+      JOIN links l ON l.id = r.link_id AND l.organization_id = ${organizationId}::uuid
+      WHERE r.clicks > 0
+      ORDER BY r.clicks DESC, l.created_at ASC, l.short_code ASC`;
+  }
+
+  /** Links that existed by the end of the window and had no click in it. */
+  async zeroClickLinks(organizationId: string, w: Window): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT COUNT(*)::int AS n FROM links l
+      WHERE l.organization_id = ${organizationId}::uuid AND l.created_at < ${w.end}
+        AND NOT EXISTS (
+          SELECT 1 FROM click_rollups r
+          WHERE r.link_id = l.id AND r.dimension = 'total' AND r.clicks > 0
+            AND r.day >= ${day(w.start)}::date AND r.day < ${day(w.end)}::date
+        )`;
+    return row.n;
+  }
+
+  /** Clicks per value of the given rollup dimensions in the window. */
+  dimensionClicks(
+    organizationId: string,
+    w: Window,
+    dimensions: string[],
+  ): Promise<Array<{ dimension: string; value: string; clicks: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT dimension, value, SUM(clicks)::int AS clicks
+      FROM click_rollups
+      WHERE organization_id = ${organizationId}::uuid AND dimension IN (${Prisma.join(dimensions)})
+        AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date
+      GROUP BY dimension, value
+      HAVING SUM(clicks) > 0
+      ORDER BY dimension, clicks DESC, value`;
+  }
+
+  /** Distinct visitors (per-organization salted hashes) in the window. */
+  async uniqueVisitors(organizationId: string, w: Window): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT COUNT(DISTINCT visitor_hash)::int AS n FROM click_daily_visitors
+      WHERE organization_id = ${organizationId}::uuid
+        AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date`;
+    return row.n;
+  }
+
+  /** Whether the organization ever received SDK data and pixel data. */
+  async streams(organizationId: string): Promise<{ sdk: boolean; pixel: boolean }> {
+    const [row] = await this.prisma.$queryRaw<Array<{ sdk: boolean; pixel: boolean }>>`
+      SELECT
+        (EXISTS (SELECT 1 FROM installs WHERE organization_id = ${organizationId}::uuid)
+          OR EXISTS (SELECT 1 FROM app_sessions WHERE organization_id = ${organizationId}::uuid)
+          OR EXISTS (SELECT 1 FROM in_app_events WHERE organization_id = ${organizationId}::uuid)) AS sdk,
+        EXISTS (SELECT 1 FROM pixel_events WHERE organization_id = ${organizationId}::uuid) AS pixel`;
+    return row;
+  }
+
+  installsByPlatform(
+    organizationId: string,
+    w: Window,
+  ): Promise<Array<{ platform: string; installs: number; attributed: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT platform, COUNT(*)::int AS installs, COUNT(link_id)::int AS attributed
+      FROM installs
+      WHERE organization_id = ${organizationId}::uuid AND created_at >= ${w.start} AND created_at < ${w.end}
+      GROUP BY platform ORDER BY installs DESC, platform`;
+  }
+
+  async countInstalls(organizationId: string, w: Window): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT COUNT(*)::int AS n FROM installs
+      WHERE organization_id = ${organizationId}::uuid AND created_at >= ${w.start} AND created_at < ${w.end}`;
+    return row.n;
+  }
+
+  async countSessions(organizationId: string, w: Window): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT COUNT(*)::int AS n FROM app_sessions
+      WHERE organization_id = ${organizationId}::uuid AND opened_at >= ${w.start} AND opened_at < ${w.end}`;
+    return row.n;
+  }
+
+  /** Attributed in-app events per name (unattributed events are left out of event analytics). */
+  eventsByName(
+    organizationId: string,
+    w: Window,
+  ): Promise<Array<{ name: string; events: number; installs: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT event_name AS name, COUNT(*)::int AS events, COUNT(DISTINCT install_id)::int AS installs
+      FROM in_app_events
+      WHERE organization_id = ${organizationId}::uuid AND attributed
+        AND event_timestamp >= ${w.start} AND event_timestamp < ${w.end}
+      GROUP BY event_name ORDER BY events DESC, event_name`;
+  }
+
+  async countEvents(organizationId: string, w: Window): Promise<{ events: number; revenueEvents: number }> {
+    const [row] = await this.prisma.$queryRaw<Array<{ events: number; revenueEvents: number }>>`
+      SELECT COUNT(*)::int AS events, COUNT(*) FILTER (WHERE event_name = 'revenue')::int AS "revenueEvents"
+      FROM in_app_events
+      WHERE organization_id = ${organizationId}::uuid AND attributed
+        AND event_timestamp >= ${w.start} AND event_timestamp < ${w.end}`;
+    return row;
+  }
+
+  /** Revenue per currency of attributed `revenue` events, current and prior window. */
+  revenue(organizationId: string, w: ReportWindows): Promise<Array<{ currency: string; amount: number; prior: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT upper(currency) AS currency,
+        COALESCE(SUM(revenue) FILTER (WHERE event_timestamp >= ${w.current.start}), 0)::float8 AS amount,
+        COALESCE(SUM(revenue) FILTER (WHERE event_timestamp < ${w.prior.end}), 0)::float8 AS prior
+      FROM in_app_events
+      WHERE organization_id = ${organizationId}::uuid AND attributed AND event_name = 'revenue'
+        AND revenue IS NOT NULL AND currency IS NOT NULL
+        AND event_timestamp >= ${w.prior.start} AND event_timestamp < ${w.current.end}
+        AND (event_timestamp < ${w.prior.end} OR event_timestamp >= ${w.current.start})
+      GROUP BY upper(currency) ORDER BY amount DESC, currency`;
+  }
+
+  /** Pixel counts for one window. */
+  async pixelCounts(
+    organizationId: string,
+    w: Window,
+  ): Promise<{ pageviews: number; conversions: number; attributedConversions: number }> {
+    const [row] = await this.prisma.$queryRaw<
+      Array<{ pageviews: number; conversions: number; attributedConversions: number }>
+    >`
+      SELECT COUNT(*) FILTER (WHERE type = 'pageview')::int AS pageviews,
+        COUNT(*) FILTER (WHERE type = 'conversion')::int AS conversions,
+        COUNT(*) FILTER (WHERE type = 'conversion' AND link_id IS NOT NULL)::int AS "attributedConversions"
+      FROM pixel_events
+      WHERE organization_id = ${organizationId}::uuid AND occurred_at >= ${w.start} AND occurred_at < ${w.end}`;
+    return row;
+  }
+
+  /** Conversion value per currency, current and prior window. */
+  pixelValue(organizationId: string, w: ReportWindows): Promise<Array<{ currency: string; amount: number; prior: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT upper(currency) AS currency,
+        COALESCE(SUM(value) FILTER (WHERE occurred_at >= ${w.current.start}), 0)::float8 AS amount,
+        COALESCE(SUM(value) FILTER (WHERE occurred_at < ${w.prior.end}), 0)::float8 AS prior
+      FROM pixel_events
+      WHERE organization_id = ${organizationId}::uuid AND type = 'conversion'
+        AND value IS NOT NULL AND currency IS NOT NULL
+        AND occurred_at >= ${w.prior.start} AND occurred_at < ${w.current.end}
+        AND (occurred_at < ${w.prior.end} OR occurred_at >= ${w.current.start})
+      GROUP BY upper(currency) ORDER BY amount DESC, currency`;
+  }
+
+  /** Most viewed pages (URL without query string) in the window. */
+  topPages(organizationId: string, w: Window, limit: number): Promise<Array<{ page: string; views: number }>> {
+    return this.prisma.$queryRaw`
+      SELECT split_part(split_part(url, '#', 1), '?', 1) AS page, COUNT(*)::int AS views
+      FROM pixel_events
+      WHERE organization_id = ${organizationId}::uuid AND type = 'pageview'
+        AND occurred_at >= ${w.start} AND occurred_at < ${w.end}
+      GROUP BY 1 ORDER BY views DESC, page LIMIT ${limit}`;
+  }
+
+  async housekeeping(
+    organizationId: string,
+    w: Window,
+    nameLimit: number,
+  ): Promise<{ created: string[]; expired: string[]; disabled: number; withStoreUrls: number }> {
+    const [created, expired, counts] = await Promise.all([
+      this.prisma.$queryRaw<Array<{ name: string }>>`
+        SELECT COALESCE(NULLIF(title, ''), short_code) AS name FROM links
+        WHERE organization_id = ${organizationId}::uuid AND created_at >= ${w.start} AND created_at < ${w.end}
+        ORDER BY created_at, short_code LIMIT ${nameLimit}`,
+      this.prisma.$queryRaw<Array<{ name: string }>>`
+        SELECT COALESCE(NULLIF(title, ''), short_code) AS name FROM links
+        WHERE organization_id = ${organizationId}::uuid AND expires_at >= ${w.start} AND expires_at < ${w.end}
+        ORDER BY expires_at, short_code LIMIT ${nameLimit}`,
+      this.prisma.$queryRaw<Array<{ disabled: number; withStoreUrls: number }>>`
+        SELECT COUNT(*) FILTER (WHERE NOT is_active)::int AS disabled,
+          COUNT(*) FILTER (WHERE ios_url IS NOT NULL OR android_url IS NOT NULL)::int AS "withStoreUrls"
+        FROM links WHERE organization_id = ${organizationId}::uuid AND created_at < ${w.end}`,
+    ]);
+    return {
+      created: created.map((r) => r.name),
+      expired: expired.map((r) => r.name),
+      disabled: counts[0].disabled,
+      withStoreUrls: counts[0].withStoreUrls,
+    };
+  }
+
+  // ── stored reports ──
+
+  findStored(organizationId: string, period: string): Promise<StoredReportRow | null> {
+    return this.prisma.monthlyReport.findUnique({
+      where: { organizationId_period: { organizationId, period } },
+      select: { period: true, body: true, generatedAt: true, emailedAt: true },
+    });
+  }
+
+  listStored(organizationId: string, fromPeriod: string): Promise<Array<{ period: string; generatedAt: Date }>> {
+    return this.prisma.monthlyReport.findMany({
+      where: { organizationId, period: { gte: fromPeriod } },
+      select: { period: true, generatedAt: true },
+      orderBy: { period: 'desc' },
+    });
+  }
+
+  /** Stores a report unless one exists (the first writer wins under concurrent reads). */
+  async insertIfAbsent(organizationId: string, period: string, body: object, generatedAt: Date): Promise<boolean> {
+    const n = await this.prisma.$executeRaw`
+      INSERT INTO monthly_reports (organization_id, period, body, generated_at)
+      VALUES (${organizationId}::uuid, ${period}, ${JSON.stringify(body)}::jsonb, ${generatedAt})
+      ON CONFLICT (organization_id, period) DO NOTHING`;
+    return n === 1;
+  }
+
+  /** Replaces the stored copy (regeneration); `emailed_at` is kept. */
+  async upsert(organizationId: string, period: string, body: object, generatedAt: Date): Promise<void> {
+    await this.prisma.$executeRaw`
+      INSERT INTO monthly_reports (organization_id, period, body, generated_at)
+      VALUES (${organizationId}::uuid, ${period}, ${JSON.stringify(body)}::jsonb, ${generatedAt})
+      ON CONFLICT (organization_id, period) DO UPDATE SET body = EXCLUDED.body, generated_at = EXCLUDED.generated_at`;
+  }
+
+  /**
+   * Runs `send` once per stored report: the row is locked for the duration, so a
+   * second run (schedule fired twice) waits and then sees `emailed_at`; a crash
+   * before commit leaves `emailed_at` null and the retry sends.
+   */
+  async withEmailClaim(
+    organizationId: string,
+    period: string,
+    send: () => Promise<void>,
+  ): Promise<'sent' | 'already-sent' | 'missing'> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<Array<{ emailedAt: Date | null }>>`
+          SELECT emailed_at AS "emailedAt" FROM monthly_reports
+          WHERE organization_id = ${organizationId}::uuid AND period = ${period} FOR UPDATE`;
+        if (!rows.length) return 'missing';
+        if (rows[0].emailedAt) return 'already-sent';
+        await send();
+        await tx.$executeRaw`
+          UPDATE monthly_reports SET emailed_at = now()
+          WHERE organization_id = ${organizationId}::uuid AND period = ${period}`;
+        return 'sent';
+      },
+      { timeout: 120_000, maxWait: 10_000 },
+    );
+  }
+}

@@ -1,0 +1,122 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Role } from '@dl/platform/db';
+import { Clock } from './clock';
+import {
+  addMonths, comparePeriods, DAY_MS, formatPeriod, parsePeriod, Period, periodEnd, periodLabel, periodOf,
+} from './period';
+import { ReportBuilder } from './report.builder';
+import { MonthlyReport, MonthlyReportListItem } from './report.types';
+import {
+  InsufficientRoleError, InvalidPeriodError, PeriodBeforeWorkspaceError, PeriodInFutureError, PeriodLiveError,
+  PeriodNotRetainedError,
+} from './reports.errors';
+import { OrganizationRow, ReportsRepository } from './reports.repository';
+
+/** Months older than this many days are not retained (spec "Limits"). */
+export const REPORT_RETENTION_DAYS = 400;
+
+export interface ReportCaller {
+  organizationId: string;
+  role: Role;
+}
+
+export interface StoredReport {
+  report: MonthlyReport;
+  /** True when this call generated and stored it. */
+  created: boolean;
+  emailedAt: Date | null;
+}
+
+/** Monthly reports: the live month is built on every read; a finished month is generated once and stored. */
+@Injectable()
+export class ReportsService {
+  private readonly logger = new Logger(ReportsService.name);
+
+  constructor(
+    private readonly repo: ReportsRepository,
+    private readonly builder: ReportBuilder,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(caller: ReportCaller): Promise<{ reports: MonthlyReportListItem[] }> {
+    const now = this.clock.now();
+    const current = periodOf(now);
+    const oldest = this.oldestRetained(now);
+    const stored = await this.repo.listStored(caller.organizationId, formatPeriod(oldest));
+    const reports: MonthlyReportListItem[] = [
+      { period: formatPeriod(current), label: periodLabel(current), generatedAt: null, live: true },
+    ];
+    for (const row of stored) {
+      const p = parsePeriod(row.period);
+      if (!p || comparePeriods(p, current) >= 0) continue;
+      reports.push({ period: row.period, label: periodLabel(p), generatedAt: row.generatedAt.toISOString(), live: false });
+    }
+    return { reports };
+  }
+
+  /** GET /api/reports/monthly/:period, errors in the order of decisions §11. */
+  async get(caller: ReportCaller, periodParam: string, regenerate: boolean): Promise<MonthlyReport> {
+    const now = this.clock.now();
+    const period = parsePeriod(periodParam);
+    if (!period) throw new InvalidPeriodError();
+    const current = periodOf(now);
+    const cmp = comparePeriods(period, current);
+    if (cmp > 0) throw new PeriodInFutureError();
+    if (comparePeriods(period, this.oldestRetained(now)) < 0) throw new PeriodNotRetainedError();
+    const org = await this.repo.findOrganization(caller.organizationId);
+    if (!org || periodEnd(period) <= org.createdAt) throw new PeriodBeforeWorkspaceError();
+    if (regenerate) {
+      if (cmp === 0) throw new PeriodLiveError();
+      if (caller.role !== Role.OWNER) throw new InsufficientRoleError();
+      return this.regenerate(org, period, now);
+    }
+    if (cmp === 0) return this.builder.build(org, period, now, true);
+    return (await this.ensureStored(org, period, now)).report;
+  }
+
+  /**
+   * The stored report of a finished month, generating it when absent. Concurrent
+   * first reads each build, one INSERT wins (ON CONFLICT DO NOTHING) and everyone
+   * returns the stored row.
+   */
+  async ensureStored(org: OrganizationRow, period: Period, now = this.clock.now()): Promise<StoredReport> {
+    const key = formatPeriod(period);
+    const existing = await this.repo.findStored(org.id, key);
+    if (existing) return { report: existing.body as MonthlyReport, created: false, emailedAt: existing.emailedAt };
+    const started = Date.now();
+    const report = await this.builder.build(org, period, now, false);
+    const created = await this.repo.insertIfAbsent(org.id, key, report, new Date(report.generatedAt));
+    const stored = await this.repo.findStored(org.id, key);
+    if (!stored) throw new Error(`monthly report ${key} vanished after insert`);
+    if (created) this.logger.log({ organizationId: org.id, period: key, ms: Date.now() - started }, 'monthly report stored');
+    return { report: stored.body as MonthlyReport, created, emailedAt: stored.emailedAt };
+  }
+
+  /** For the worker: the stored report of an organization's finished month. */
+  async ensureStoredFor(organizationId: string, periodKey: string): Promise<StoredReport | null> {
+    const period = parsePeriod(periodKey);
+    const org = await this.repo.findOrganization(organizationId);
+    if (!period || !org || periodEnd(period) <= org.createdAt) return null;
+    if (comparePeriods(period, periodOf(this.clock.now())) >= 0) return null;
+    return this.ensureStored(org, period);
+  }
+
+  private async regenerate(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReport> {
+    const report = await this.builder.build(org, period, now, false);
+    await this.repo.upsert(org.id, formatPeriod(period), report, new Date(report.generatedAt));
+    this.logger.log({ organizationId: org.id, period: formatPeriod(period) }, 'monthly report regenerated');
+    return report;
+  }
+
+  /** The oldest month still retained: its end is at most 400 days ago. */
+  private oldestRetained(now: Date): Period {
+    const limit = new Date(now.getTime() - REPORT_RETENTION_DAYS * DAY_MS);
+    // The month containing `limit` ends after it, so it is retained.
+    return periodOf(limit);
+  }
+
+  /** The month before the clock's current month (the scheduled run's default). */
+  previousPeriod(): string {
+    return formatPeriod(addMonths(periodOf(this.clock.now()), -1));
+  }
+}
