@@ -74,6 +74,8 @@ export interface SdkInstallJob {
 }
 
 export interface SdkOpenJob {
+  /** Made at the edge: a replayed job inserts nothing. */
+  id: string;
   organizationId: string;
   appId: string;
   installId: string;
@@ -81,7 +83,8 @@ export interface SdkOpenJob {
   openedAt: string;
 }
 
-export interface SdkEventJob {
+/** One in-app event as accepted by the ingest app (id made there, or derived from the SDK's own id). */
+export interface SdkEventRecord {
   id: string;
   organizationId: string;
   appId: string;
@@ -89,10 +92,20 @@ export interface SdkEventJob {
   eventName: string;
   eventData: Record<string, unknown>;
   eventTimestamp: string;
+  /** Set for events named `revenue` (validated at the edge). */
+  revenue: number | null;
+  currency: string | null;
   receivedAt: string;
 }
 
+/** The ingest app micro-batches accepted events: one job carries up to a few hundred. */
+export interface SdkEventJob {
+  events: SdkEventRecord[];
+}
+
 export interface PixelEventJob {
+  /** Made at the edge: a replayed job inserts nothing. */
+  id: string;
   organizationId: string;
   siteId: string;
   type: 'pageview' | 'conversion';
