@@ -9,5 +9,7 @@ async function main(): Promise<void> {
   app.getHttpAdapter().getInstance().log.info({ port: config.REDIRECT_PORT }, 'redirect listening');
 }
 
-if (require.main === module) void main();
-export { main };
+main().catch((err: unknown) => {
+  process.stderr.write(`[redirect] failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
