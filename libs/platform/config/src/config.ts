@@ -152,6 +152,12 @@ export class EnvironmentVariables {
   /** JSON overrides of plan limits, e.g. {"FREE":{"requestsPerMinute":20}}. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() PLAN_LIMITS?: string;
 
+  /** SDK and pixel ingestion: requests (events) a minute per app token or site key (sliding window). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  INGEST_RATE_LIMIT_PER_MINUTE = 60000;
+
   /** Run schedules (monthly reports, retention) in this worker. */
   @Transform(toBool)
   @IsBoolean()
