@@ -11,6 +11,7 @@ import {
   Max,
   Min,
   MinLength,
+  getMetadataStorage,
   validateSync,
 } from 'class-validator';
 
@@ -178,7 +179,13 @@ export class ConfigError extends Error {
  * missing or bad variable. Unknown variables are ignored.
  */
 export function loadConfig(raw: Record<string, string | undefined> = process.env): AppConfig {
-  const known = Object.keys(new EnvironmentVariables());
+  // Every validated property, including optional ones without a default (SMTP_URL, CORS_ORIGIN, ...).
+  const known = [
+    ...Object.keys(new EnvironmentVariables()),
+    ...getMetadataStorage()
+      .getTargetValidationMetadatas(EnvironmentVariables, '', true, false)
+      .map((m) => m.propertyName),
+  ];
   const picked: Record<string, string> = {};
   for (const key of [...known, 'DATABASE_URL', 'JWT_SECRET']) {
     const v = raw[key];
