@@ -27,6 +27,11 @@ export const RollupDimension = {
   os: 'os',
   /** value referrer host, else utm_source, else 'Direct' */
   source: 'source',
+  /**
+   * value '' : distinct non-bot visitors of the link that day (newly seen visitor
+   * hashes of `click_daily_visitors`). Additive across days as "daily uniques".
+   */
+  visitors: 'visitors',
 } as const;
 export type RollupDimension = (typeof RollupDimension)[keyof typeof RollupDimension];
 

@@ -1,0 +1,267 @@
+import { Queue } from 'bullmq';
+import { ClickFixtures, deviceFingerprint, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { createWorkerApp } from '@dl/apps/worker';
+import { Tier } from '@dl/platform/db';
+import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('worker: click consumer', () => {
+  let env: TestEnv;
+  let worker: RunningApp;
+  let clicks: Queue;
+  let webhooks: Queue;
+  let fx: ClickFixtures;
+  let org: { id: string };
+
+  const enqueue = (jobs: ClickCapturedJob[], jobIds = true) =>
+    clicks.addBulk(jobs.map((data) => ({ name: 'click.captured', data, opts: jobIds ? { jobId: data.id } : {} })));
+  const allCompleted = async (jobs: Array<{ isCompleted(): Promise<boolean> }>) =>
+    (await Promise.all(jobs.map((j) => j.isCompleted()))).every(Boolean);
+  const storedCount = async (linkId: string) =>
+    (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}::uuid`)[0].n;
+  const rollups = async (linkId: string) => {
+    const rows = await env.prisma.$queryRaw<Array<{ dimension: string; value: string; clicks: number }>>`
+      SELECT dimension, value, sum(clicks)::int AS clicks FROM click_rollups WHERE link_id = ${linkId}::uuid
+      GROUP BY dimension, value ORDER BY dimension, value`;
+    return Object.fromEntries(rows.map((r) => [`${r.dimension}:${r.value}`, r.clicks]));
+  };
+  const clickCount = async (linkId: string) =>
+    (await env.prisma.link.findUniqueOrThrow({ where: { id: linkId }, select: { clickCount: true } })).clickCount;
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    fx = new ClickFixtures(env.prisma);
+    org = await fx.organization(Tier.PRO);
+    worker = await startApp(createWorkerApp, env.config);
+    clicks = new Queue(Queues.clicks, bullOptions(env.config));
+    webhooks = new Queue(Queues.webhooks, bullOptions(env.config));
+  });
+
+  afterAll(async () => {
+    await clicks?.close();
+    await webhooks?.close();
+    await worker?.close();
+    await env?.teardown();
+  });
+
+  it('enriches a click from its user agent, IP, referrer and query', async () => {
+    const link = await fx.link(org.id);
+    const job = rawClick(
+      { id: link.id, organizationId: org.id },
+      {
+        clickedAt: '2026-11-20T10:11:12.345Z',
+        ip: KNOWN_IPS.kettering,
+        userAgent: USER_AGENTS.iPhone,
+        referrer: 'https://www.google.com/search?q=links',
+        acceptLanguage: 'en-GB,en;q=0.9',
+        query: { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'launch' },
+      },
+    );
+    await enqueue([job]);
+    await waitFor(() => storedCount(link.id), (n) => n === 1);
+    const row = await env.prisma.click.findUniqueOrThrow({ where: { id: job.id } });
+    expect(row).toMatchObject({
+      organizationId: org.id,
+      linkId: link.id,
+      clickedAt: new Date('2026-11-20T10:11:12.345Z'),
+      ipAddress: '81.2.69.142',
+      userAgent: USER_AGENTS.iPhone,
+      referrer: 'https://www.google.com/search?q=links',
+      referrerHost: 'www.google.com',
+      acceptLanguage: 'en-GB,en;q=0.9',
+      language: 'en',
+      deviceType: 'mobile',
+      platform: 'iOS',
+      browser: 'Mobile Safari',
+      browserVersion: '17.4',
+      os: 'iOS',
+      osVersion: '17.4.1',
+      countryCode: 'GB',
+      countryName: 'United Kingdom',
+      region: 'England',
+      city: 'Kettering',
+      timezone: 'Europe/London',
+      utmSource: 'newsletter',
+      utmMedium: 'email',
+      utmCampaign: 'launch',
+      utmTerm: null,
+      utmContent: null,
+      isBot: false,
+    });
+    expect(row.latitude).toBeCloseTo(52.3966, 3);
+    expect(row.longitude).toBeCloseTo(-0.7212, 3);
+    expect(row.visitorHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(row.fingerprint).toBe(
+      deviceFingerprint({ organizationId: org.id, ip: '81.2.69.142', platform: 'ios', osVersion: '17.4', language: 'en' }),
+    );
+    expect(await rollups(link.id)).toEqual({
+      'browser:Mobile Safari': 1,
+      'city:GB|England|Kettering': 1,
+      'country:GB': 1,
+      'device:mobile': 1,
+      'os:iOS': 1,
+      'platform:iOS': 1,
+      'region:GB|England': 1,
+      'source:www.google.com': 1,
+      'timezone:Europe/London': 1,
+      'total:': 1,
+      'visitors:': 1,
+    });
+    expect(await clickCount(link.id)).toBe(1);
+  });
+
+  it('maps desktop, tablet and other platforms with their geography', async () => {
+    const link = await fx.link(org.id);
+    const base = { id: link.id, organizationId: org.id };
+    const jobs = [
+      rawClick(base, { ip: KNOWN_IPS.poulsbo, userAgent: USER_AGENTS.windowsChrome }),
+      rawClick(base, { ip: KNOWN_IPS.karlstad, userAgent: USER_AGENTS.macSafari }),
+      rawClick(base, { ip: KNOWN_IPS.plymouth, userAgent: USER_AGENTS.iPad }),
+      rawClick(base, { ip: '10.0.0.1', userAgent: USER_AGENTS.androidPhone, query: { utm_source: 'twitter' } }),
+      rawClick(base, { ip: '10.0.0.2', userAgent: USER_AGENTS.linuxFirefox }),
+    ];
+    await enqueue(jobs);
+    await waitFor(() => storedCount(link.id), (n) => n === jobs.length);
+    const rows = await env.prisma.click.findMany({ where: { linkId: link.id } });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const pick = (i: number) => {
+      const r = byId.get(jobs[i].id)!;
+      return [r.deviceType, r.platform, r.browser, r.os, r.countryCode, r.region, r.city, r.timezone];
+    };
+    expect(pick(0)).toEqual(['desktop', 'Windows', 'Chrome', 'Windows', 'US', 'Washington', 'Poulsbo', 'America/Los_Angeles']);
+    expect(pick(1)).toEqual(['desktop', 'macOS', 'Safari', 'Mac OS', 'SE', 'Värmland County', 'Karlstad', 'Europe/Stockholm']);
+    expect(pick(2)).toEqual(['tablet', 'iOS', 'Mobile Safari', 'iOS', 'GB', 'England', 'Plymouth', 'Europe/London']);
+    expect(pick(3)).toEqual(['mobile', 'Android', 'Chrome', 'Android', null, null, null, null]);
+    expect(pick(4)).toEqual(['desktop', 'Linux', 'Firefox', 'Ubuntu', null, null, null, null]);
+    const r = await rollups(link.id);
+    expect(r['total:']).toBe(5);
+    expect([r['device:desktop'], r['device:tablet'], r['device:mobile']]).toEqual([3, 1, 1]);
+    expect(r['country:']).toBe(2);
+    expect(r['source:twitter']).toBe(1);
+    expect(r['source:Direct']).toBe(4);
+  });
+
+  it('flags bots: stored, counted only under `bot`, not in the link counter', async () => {
+    const link = await fx.link(org.id);
+    const base = { id: link.id, organizationId: org.id };
+    await enqueue([
+      rawClick(base, { userAgent: USER_AGENTS.googlebot }),
+      rawClick(base, { userAgent: USER_AGENTS.facebookBot }),
+      rawClick(base, { userAgent: null }),
+      rawClick(base, { userAgent: USER_AGENTS.windowsChrome }),
+    ]);
+    await waitFor(() => storedCount(link.id), (n) => n === 4);
+    const bots = await env.prisma.click.count({ where: { linkId: link.id, isBot: true } });
+    expect(bots).toBe(3);
+    const r = await rollups(link.id);
+    expect(r['bot:']).toBe(3);
+    expect(r['total:']).toBe(1);
+    expect(r['device:desktop']).toBe(1);
+    expect(await clickCount(link.id)).toBe(1);
+  });
+
+  it('is idempotent: the same click delivered twice is stored and counted once', async () => {
+    const link = await fx.link(org.id);
+    const job = rawClick({ id: link.id, organizationId: org.id });
+    // Two BullMQ jobs (different job ids) carrying the same click, as after a replay.
+    const first = await enqueue([job, job], false);
+    await waitFor(() => storedCount(link.id), (n) => n === 1);
+    const again = await enqueue([job], false);
+    await waitFor(() => allCompleted([...first, ...again]), (v) => v);
+    expect(await storedCount(link.id)).toBe(1);
+    expect((await rollups(link.id))['total:']).toBe(1);
+    expect((await rollups(link.id))['visitors:']).toBe(1);
+    expect(await clickCount(link.id)).toBe(1);
+  });
+
+  it('drops clicks of unknown links and of links claimed by another organization', async () => {
+    const other = await fx.organization(Tier.FREE);
+    const link = await fx.link(org.id);
+    const ghost = rawClick({ id: '00000000-0000-4000-8000-00000000dead', organizationId: org.id });
+    const forged = rawClick({ id: link.id, organizationId: other.id });
+    const real = rawClick({ id: link.id, organizationId: org.id });
+    const jobs = await enqueue([ghost, forged, real]);
+    await waitFor(() => allCompleted(jobs), (v) => v);
+    expect(await env.prisma.click.count({ where: { id: { in: [ghost.id, forged.id] } } })).toBe(0);
+    expect(await clickCount(link.id)).toBe(1);
+  });
+
+  it('counts exactly after 1,000 clicks of varied visitors', async () => {
+    const link = await fx.link(org.id);
+    const base = { id: link.id, organizationId: org.id };
+    const uas = Object.values(USER_AGENTS);
+    const ips = Object.values(KNOWN_IPS);
+    const days = ['2026-11-18', '2026-11-19', '2026-11-20'];
+    const jobs = Array.from({ length: 1000 }, (_, i) =>
+      rawClick(base, {
+        userAgent: uas[i % uas.length],
+        ip: i % 3 === 0 ? `198.51.100.${i % 50}` : ips[i % ips.length],
+        clickedAt: `${days[i % 3]}T${String(i % 24).padStart(2, '0')}:00:00.000Z`,
+      }),
+    );
+    const expectedBots = jobs.filter((j) => j.userAgent === USER_AGENTS.googlebot || j.userAgent === USER_AGENTS.facebookBot).length;
+    await enqueue(jobs);
+    await waitFor(() => storedCount(link.id), (n) => n === 1000, 30_000);
+    const r = await rollups(link.id);
+    expect(r['total:']).toBe(1000 - expectedBots);
+    expect(r['bot:']).toBe(expectedBots);
+    expect(await clickCount(link.id)).toBe(1000 - expectedBots);
+    const deviceSum = ['mobile', 'desktop', 'tablet'].reduce((s, d) => s + (r[`device:${d}`] ?? 0), 0);
+    expect(deviceSum).toBe(1000 - expectedBots);
+    const [{ visitors, perDay }] = await env.prisma.$queryRaw<Array<{ visitors: number; perDay: number }>>`
+      SELECT (SELECT count(*)::int FROM click_daily_visitors WHERE link_id = ${link.id}::uuid) AS visitors,
+             (SELECT count(*)::int FROM (SELECT DISTINCT to_char(clicked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), visitor_hash
+                FROM clicks WHERE link_id = ${link.id}::uuid AND NOT is_bot) d) AS "perDay"`;
+    expect(visitors).toBe(perDay);
+    expect(r['visitors:']).toBe(perDay);
+    const [{ days: perDayTotals }] = await env.prisma.$queryRaw<Array<{ days: number }>>`
+      SELECT count(*)::int AS days FROM click_rollups WHERE link_id = ${link.id}::uuid AND dimension = 'total'`;
+    expect(perDayTotals).toBe(3);
+  });
+
+  it('queues link.clicked webhook events only for organizations subscribed to them', async () => {
+    const subscribed = await fx.organization(Tier.PRO);
+    await fx.webhook(subscribed.id, ['link.clicked']);
+    const quiet = await fx.organization(Tier.PRO);
+    await fx.webhook(quiet.id, ['link.created']);
+    const imported = await fx.link(subscribed.id, { migrationMetadata: { competitorPlatform: 'branch', competitorId: 'abc123' } });
+    const quietLink = await fx.link(quiet.id);
+    const human = rawClick({ id: imported.id, organizationId: subscribed.id }, { clickedAt: '2026-11-21T08:00:00.000Z' });
+    const bot = rawClick({ id: imported.id, organizationId: subscribed.id }, { userAgent: USER_AGENTS.googlebot });
+    const quietClick = rawClick({ id: quietLink.id, organizationId: quiet.id });
+    await enqueue([human, bot, quietClick]);
+    await waitFor(() => storedCount(imported.id), (n) => n === 2);
+    await waitFor(() => storedCount(quietLink.id), (n) => n === 1);
+    const job = await webhooks.getJob(human.id);
+    expect(job?.name).toBe('webhook.event');
+    expect(job?.data).toEqual({
+      eventId: human.id,
+      organizationId: subscribed.id,
+      type: 'link.clicked',
+      projectId: null,
+      occurredAt: '2026-11-21T08:00:00.000Z',
+      data: {
+        event: 'link.clicked',
+        link: { id: imported.id, shortCode: imported.shortCode, migration_metadata: { competitorPlatform: 'branch', competitorId: 'abc123' } },
+        click: { device: 'mobile', country: 'GB', timestamp: '2026-11-21T08:00:00.000Z' },
+      },
+    });
+    expect(await webhooks.getJob(bot.id)).toBeUndefined();
+    expect(await webhooks.getJob(quietClick.id)).toBeUndefined();
+  });
+
+  it('counts job outcomes in /metrics', async () => {
+    const res = await fetch(`${worker.url}/metrics`);
+    expect(await res.text()).toMatch(/queue_jobs_total\{queue="clicks",job="click.captured",outcome="completed"\} \d+/);
+  });
+});

@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { PrismaTx } from '@dl/platform/db';
+import { ClickCapturedJob, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
+import { ClickedLink, ClickIngestRepository } from './click-ingest.repository';
+import { EnrichedClick, enrichClick } from './enrich';
+import { GeoLookup } from './geo';
+import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
+import { LinkClickedSubscriptions } from './webhook-subscriptions';
+
+export interface IngestBatchResult {
+  /** Jobs given (after removing duplicate ids within the batch). */
+  received: number;
+  /** Clicks stored now (a replayed id is not counted again). */
+  inserted: number;
+  /** Of the inserted, flagged as bots. */
+  bots: number;
+  /** Clicks of links that no longer exist (or not in the claimed organization): dropped. */
+  dropped: number;
+  /** `link.clicked` events queued. */
+  webhookEvents: number;
+}
+
+/** Test seams: simulate a crash inside the batch's transaction or right after its commit. */
+export interface IngestFaults {
+  beforeCommit?: (inserted: EnrichedClick[]) => void | Promise<void>;
+  afterCommit?: (result: IngestBatchResult) => void | Promise<void>;
+}
+
+type MigrationMetadata = LinkClickedWebhookData['link']['migration_metadata'];
+
+function migrationMetadata(value: unknown): MigrationMetadata {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const str = (x: unknown) => (typeof x === 'string' ? x : null);
+  return { competitorPlatform: str(v.competitorPlatform), competitorId: str(v.competitorId) };
+}
+
+/**
+ * The click pipeline's write side: enrichment, storage, rollups, link counters and
+ * `link.clicked` events, for a batch of raw clicks, in ONE transaction.
+ *
+ * `ingestBatch(rawClicks)` is the single entry point for every producer of clicks:
+ * the worker's `clicks` consumer calls it with each micro-batch of `click.captured`
+ * jobs, and the operator CLI's `demo:seed` calls it with synthetic raw clicks
+ * (`ClickCapturedJob`s with a fresh UUID `id`, the link's `id` and `organizationId`,
+ * a past `clickedAt`, an IP, a user agent, a referrer, an accept-language and the
+ * `utm_*` query), so seeded traffic is enriched and rolled up exactly like live
+ * traffic. Pass batches of up to a few thousand clicks; it is idempotent per click
+ * id (ON CONFLICT (id) DO NOTHING: only newly inserted clicks reach rollups,
+ * visitors, counters and webhooks), and clicks of unknown links are dropped.
+ */
+@Injectable()
+export class ClickIngestService {
+  private readonly logger = new Logger(ClickIngestService.name);
+  private geo: GeoLookup | undefined;
+  /** See IngestFaults (tests only). */
+  faults: IngestFaults = {};
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: ClickIngestRepository,
+    private readonly subscriptions: LinkClickedSubscriptions,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** The GeoIP database, opened on first use (about 60 MB in memory). */
+  geoLookup(): GeoLookup {
+    if (!this.geo) {
+      this.geo = GeoLookup.open(this.config.GEOIP_DATABASE_PATH);
+      if (!this.geo.available) this.logger.warn('No GeoIP city database found: clicks are stored without geography');
+    }
+    return this.geo;
+  }
+
+  async ingestBatch(rawClicks: ClickCapturedJob[]): Promise<IngestBatchResult> {
+    const now = new Date();
+    const byId = new Map<string, ClickCapturedJob>();
+    for (const raw of rawClicks) if (!byId.has(raw.id)) byId.set(raw.id, raw);
+    const geo = this.geoLookup();
+    const clicks = [...byId.values()].map((raw) => enrichClick(raw, geo, now));
+    const subscribed = await this.subscriptions.subscribed(clicks.filter((c) => !c.isBot).map((c) => c.organizationId));
+
+    const result = await this.repository.transaction(async (tx) => {
+      const inserted = await this.store(tx, clicks);
+      const links = await this.repository.incrementLinkCounts(tx, linkClickCounts(inserted.clicks));
+      const events = this.linkClickedEvents(inserted.clicks, links, subscribed);
+      // Queued before the commit, with the click id as job id: a rolled-back batch that is
+      // retried queues the same job again (de-duplicated), a committed one never loses it.
+      if (events.length) {
+        await this.jobs.addBulk(
+          Queues.webhooks,
+          'webhook.event',
+          events.map((e) => ({ payload: e, opts: { jobId: e.eventId } })),
+        );
+      }
+      await this.faults.beforeCommit?.(inserted.clicks);
+      return {
+        received: clicks.length,
+        inserted: inserted.clicks.length,
+        bots: inserted.clicks.filter((c) => c.isBot).length,
+        dropped: inserted.dropped,
+        webhookEvents: events.length,
+      };
+    });
+    await this.faults.afterCommit?.(result);
+    return result;
+  }
+
+  private async store(tx: PrismaTx, clicks: EnrichedClick[]): Promise<{ clicks: EnrichedClick[]; dropped: number }> {
+    const pairs = new Map<string, { linkId: string; organizationId: string }>();
+    for (const c of clicks) pairs.set(`${c.linkId}|${c.organizationId}`, { linkId: c.linkId, organizationId: c.organizationId });
+    const existing = await this.repository.existingLinks(tx, [...pairs.values()]);
+    const valid = clicks.filter((c) => existing.has(`${c.linkId}|${c.organizationId}`));
+    const insertedIds = await this.repository.insertClicks(tx, valid);
+    const inserted = valid.filter((c) => insertedIds.has(c.id));
+    const newVisitors = await this.repository.insertDailyVisitors(tx, buildVisitorRows(inserted));
+    await this.repository.upsertRollups(tx, buildRollupRows(inserted, newVisitors));
+    return { clicks: inserted, dropped: clicks.length - valid.length };
+  }
+
+  private linkClickedEvents(clicks: EnrichedClick[], links: ClickedLink[], subscribed: Set<string>): WebhookEventJob[] {
+    if (!subscribed.size) return [];
+    const linkById = new Map(links.map((l) => [l.id, l]));
+    const events: WebhookEventJob[] = [];
+    for (const c of clicks) {
+      const link = linkById.get(c.linkId);
+      if (c.isBot || !link || !subscribed.has(c.organizationId)) continue;
+      const data: LinkClickedWebhookData = {
+        event: 'link.clicked',
+        link: { id: link.id, shortCode: link.shortCode, migration_metadata: migrationMetadata(link.migrationMetadata) },
+        click: { device: c.deviceType, country: c.countryCode, timestamp: c.clickedAt.toISOString() },
+      };
+      events.push({
+        eventId: c.id,
+        organizationId: c.organizationId,
+        type: 'link.clicked',
+        projectId: link.projectId,
+        occurredAt: c.clickedAt.toISOString(),
+        data: data as unknown as Record<string, unknown>,
+      });
+    }
+    return events;
+  }
+}

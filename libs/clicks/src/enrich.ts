@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { isbot } from 'isbot';
+import { ClickCapturedJob } from '@dl/platform/queue';
+import { deviceFingerprint, normalizeLanguage } from './fingerprint';
+import { GeoLookup } from './geo';
+import { DeviceType, parseUserAgent, Platform } from './user-agent';
+
+/** A click as stored in `clicks`: the edge's raw facts plus everything derived from them. */
+export interface EnrichedClick {
+  id: string;
+  organizationId: string;
+  linkId: string;
+  clickedAt: Date;
+  /** YYYY-MM-DD (UTC) of clickedAt: the rollup day. */
+  day: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  referrer: string | null;
+  referrerHost: string | null;
+  acceptLanguage: string | null;
+  language: string | null;
+  deviceType: DeviceType;
+  platform: Platform | null;
+  browser: string | null;
+  browserVersion: string | null;
+  os: string | null;
+  osVersion: string | null;
+  countryCode: string | null;
+  countryName: string | null;
+  region: string | null;
+  city: string | null;
+  timezone: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+  isBot: boolean;
+  visitorHash: string;
+  fingerprint: string | null;
+}
+
+const MAX_UA = 1024;
+const MAX_URL = 2048;
+const MAX_PARAM = 512;
+
+function clip(value: string | null | undefined, max: number): string | null {
+  if (value === null || value === undefined) return null;
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  return trimmed.length > max ? trimmed.slice(0, max) : trimmed;
+}
+
+export function referrerHost(referrer: string | null | undefined): string | null {
+  if (!referrer) return null;
+  try {
+    const url = new URL(referrer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Unique-visitor key: SHA-256 of IP and user agent, salted with the organization (never comparable across tenants). */
+export function visitorHash(organizationId: string, ip: string | null, userAgent: string | null): string {
+  return createHash('sha256')
+    .update(`${organizationId}\u0000${ip ?? ''}\u0000${userAgent ?? ''}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+function validDate(iso: string, fallback: Date): Date {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? fallback : d;
+}
+
+/** Derives every stored field of a click from the edge's raw facts (pure, except the memoized lookups). */
+export function enrichClick(job: ClickCapturedJob, geo: GeoLookup, now = new Date()): EnrichedClick {
+  const clickedAt = validDate(job.clickedAt, now);
+  const userAgent = clip(job.userAgent, MAX_UA);
+  const ip = clip(job.ip, 64);
+  const ua = parseUserAgent(userAgent);
+  const location = geo.lookup(ip);
+  const referrer = clip(job.referrer, MAX_URL);
+  const acceptLanguage = clip(job.acceptLanguage, 256);
+  const query = job.query ?? {};
+  return {
+    id: job.id,
+    organizationId: job.organizationId,
+    linkId: job.linkId,
+    clickedAt,
+    day: clickedAt.toISOString().slice(0, 10),
+    ipAddress: ip,
+    userAgent,
+    referrer,
+    referrerHost: referrerHost(referrer),
+    acceptLanguage,
+    language: normalizeLanguage(acceptLanguage) || null,
+    ...ua,
+    ...location,
+    utmSource: clip(query.utm_source, MAX_PARAM),
+    utmMedium: clip(query.utm_medium, MAX_PARAM),
+    utmCampaign: clip(query.utm_campaign, MAX_PARAM),
+    utmTerm: clip(query.utm_term, MAX_PARAM),
+    utmContent: clip(query.utm_content, MAX_PARAM),
+    // No user agent at all is a script, not a person.
+    isBot: !userAgent || isbot(userAgent),
+    visitorHash: visitorHash(job.organizationId, ip, userAgent),
+    fingerprint: deviceFingerprint({
+      organizationId: job.organizationId,
+      ip,
+      platform: ua.platform,
+      osVersion: ua.osVersion,
+      language: acceptLanguage,
+    }),
+  };
+}
