@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
+import { ClicksWorkerModule } from './clicks/clicks-worker.module';
 import { QueueMetricsCollector } from './queue-metrics.collector';
 
 /** BullMQ consumers and schedules; /health and /metrics on WORKER_PORT. */
@@ -10,7 +11,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(config), QueueModule],
+      imports: [PlatformModule.forRoot(config), QueueModule, ClicksWorkerModule],
       providers: [QueueMetricsCollector],
     };
   }
