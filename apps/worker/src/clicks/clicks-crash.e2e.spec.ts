@@ -1,0 +1,114 @@
+import { Job, Queue } from 'bullmq';
+import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { createWorkerApp } from '@dl/apps/worker';
+import { Tier } from '@dl/platform/db';
+import { bullOptions, Queues } from '@dl/platform/queue';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 25_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * A worker dying mid-batch: before its transaction commits (nothing stored, jobs
+ * retried) and after it commits but before BullMQ hears of it (stored, jobs
+ * retried anyway). A fresh worker then processes the retries: counts stay exact.
+ */
+describe('worker: click consumer crash recovery', () => {
+  let env: TestEnv;
+  let clicks: Queue;
+  let fx: ClickFixtures;
+  let org: { id: string };
+  const running: RunningApp[] = [];
+
+  const start = async () => {
+    const w = await startApp(createWorkerApp, env.config);
+    running.push(w);
+    return w;
+  };
+  const stored = async (linkId: string) =>
+    (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}::uuid`)[0].n;
+  const total = async (linkId: string) =>
+    (
+      await env.prisma.$queryRaw<Array<{ n: number }>>`
+        SELECT coalesce(sum(clicks), 0)::int AS n FROM click_rollups WHERE link_id = ${linkId}::uuid AND dimension = 'total'`
+    )[0].n;
+  const clickCount = async (linkId: string) =>
+    (await env.prisma.link.findUniqueOrThrow({ where: { id: linkId } })).clickCount;
+  const states = async (jobs: Job[]) => Promise.all(jobs.map((j) => clicks.getJobState(j.id!)));
+  const attempts = async (jobs: Job[]) => (await Promise.all(jobs.map((j) => clicks.getJob(j.id!)))).map((j) => j?.attemptsMade ?? 0);
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    fx = new ClickFixtures(env.prisma);
+    org = await fx.organization(Tier.PRO);
+    clicks = new Queue(Queues.clicks, bullOptions(env.config));
+  });
+
+  afterAll(async () => {
+    for (const w of running) await w.close().catch(() => undefined);
+    await clicks?.close();
+    await env?.teardown();
+  });
+
+  const enqueue300 = async (linkId: string) => {
+    const uas = [USER_AGENTS.iPhone, USER_AGENTS.windowsChrome, USER_AGENTS.androidPhone];
+    const jobs = Array.from({ length: 300 }, (_, i) =>
+      rawClick({ id: linkId, organizationId: org.id }, { userAgent: uas[i % 3], ip: i % 2 ? KNOWN_IPS.kettering : `203.0.113.${i % 200}` }),
+    );
+    return clicks.addBulk(jobs.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
+  };
+
+  it('a crash before commit stores nothing; a fresh worker stores every click once', async () => {
+    const link = await fx.link(org.id);
+    const doomed = await start();
+    doomed.app.get(ClickIngestService).faults = {
+      beforeCommit: () => {
+        throw new Error('simulated crash before commit');
+      },
+    };
+    const jobs = await enqueue300(link.id);
+    await waitFor(() => attempts(jobs), (a) => a.every((n) => n >= 1));
+    await doomed.close();
+    expect(await stored(link.id)).toBe(0);
+    expect(await total(link.id)).toBe(0);
+
+    await start();
+    await waitFor(() => states(jobs), (s) => s.every((x) => x === 'completed'));
+    expect(await stored(link.id)).toBe(300);
+    expect(await total(link.id)).toBe(300);
+    expect(await clickCount(link.id)).toBe(300);
+  });
+
+  it('a crash after commit (jobs not acknowledged) is replayed without double counting', async () => {
+    for (const w of running.splice(0)) await w.close();
+    const link = await fx.link(org.id);
+    const doomed = await start();
+    doomed.app.get(ClickIngestService).faults = {
+      afterCommit: () => {
+        throw new Error('simulated crash after commit');
+      },
+    };
+    const jobs = await enqueue300(link.id);
+    await waitFor(() => attempts(jobs), (a) => a.every((n) => n >= 1));
+    await doomed.close();
+    expect(await stored(link.id)).toBe(300);
+
+    await start();
+    await waitFor(() => states(jobs), (s) => s.every((x) => x === 'completed'));
+    expect(await stored(link.id)).toBe(300);
+    expect(await total(link.id)).toBe(300);
+    expect(await clickCount(link.id)).toBe(300);
+    const [{ visitors }] = await env.prisma.$queryRaw<Array<{ visitors: number }>>`
+      SELECT coalesce(sum(clicks), 0)::int AS visitors FROM click_rollups WHERE link_id = ${link.id}::uuid AND dimension = 'visitors'`;
+    const [{ distinct }] = await env.prisma.$queryRaw<Array<{ distinct: number }>>`
+      SELECT count(*)::int AS distinct FROM click_daily_visitors WHERE link_id = ${link.id}::uuid`;
+    expect(visitors).toBe(distinct);
+  });
+});

@@ -1,0 +1,91 @@
+import { Queue } from 'bullmq';
+import { ClickFixtures, ClickIngestService, rawClick } from '@dl/clicks';
+import { createWorkerApp } from '@dl/apps/worker';
+import { Tier } from '@dl/platform/db';
+import { bullOptions, Queues } from '@dl/platform/queue';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
+
+const DAY = 24 * 3600 * 1000;
+
+describe('worker: raw click retention per plan', () => {
+  let env: TestEnv;
+  let worker: RunningApp;
+  let maintenance: Queue;
+  let fx: ClickFixtures;
+
+  beforeAll(async () => {
+    env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true' });
+    fx = new ClickFixtures(env.prisma);
+    worker = await startApp(createWorkerApp, env.config);
+    maintenance = new Queue(Queues.maintenance, bullOptions(env.config));
+  });
+
+  afterAll(async () => {
+    await maintenance?.close();
+    await worker?.close();
+    await env?.teardown();
+  });
+
+  it('registers the daily prune schedule when schedules are enabled', async () => {
+    const schedulers = await maintenance.getJobSchedulers();
+    expect(schedulers.map((s) => [s.key, s.name, s.pattern])).toContainEqual([
+      CLICKS_PRUNE_SCHEDULE.id,
+      'clicks.prune',
+      CLICKS_PRUNE_SCHEDULE.pattern,
+    ]);
+  });
+
+  it('deletes raw clicks older than each plan keeps, in chunks; rollups stay', async () => {
+    const now = new Date('2027-06-01T12:00:00.000Z');
+    const ages = [10, 40, 400, 1200];
+    const orgs = {
+      FREE: await fx.organization(Tier.FREE),
+      PRO: await fx.organization(Tier.PRO),
+      BUSINESS: await fx.organization(Tier.BUSINESS),
+      UNLIMITED: await fx.organization(Tier.UNLIMITED),
+    };
+    const links: Record<string, string> = {};
+    const ingest = worker.app.get(ClickIngestService);
+    for (const [tier, org] of Object.entries(orgs)) {
+      const link = await fx.link(org.id);
+      links[tier] = link.id;
+      // Three clicks per age, pushed through the real ingest path.
+      await ingest.ingestBatch(
+        ages.flatMap((age) =>
+          [0, 1, 2].map((i) =>
+            rawClick({ id: link.id, organizationId: org.id }, { clickedAt: new Date(now.getTime() - age * DAY - i * 1000).toISOString(), ip: `198.51.100.${i}` }),
+          ),
+        ),
+      );
+    }
+    const rollupsBefore = await env.prisma.clickRollup.aggregate({ _sum: { clicks: true } });
+
+    const job = await maintenance.add('clicks.prune', { now: now.toISOString() });
+    const deadline = Date.now() + 20_000;
+    while (!(await job.isCompleted())) {
+      if (Date.now() > deadline || (await job.isFailed())) throw new Error('prune did not complete');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const remaining = async (tier: string) =>
+      (
+        await env.prisma.$queryRaw<Array<{ age: number }>>`
+          SELECT DISTINCT round(extract(epoch FROM (${now}::timestamptz - clicked_at)) / 86400)::int AS age
+          FROM clicks WHERE link_id = ${links[tier]}::uuid ORDER BY age`
+      ).map((r) => r.age);
+    expect(await remaining('FREE')).toEqual([10]);
+    expect(await remaining('PRO')).toEqual([10, 40]);
+    expect(await remaining('BUSINESS')).toEqual([10, 40, 400]);
+    expect(await remaining('UNLIMITED')).toEqual([10, 40, 400]);
+    const finished = await maintenance.getJob(job.id!);
+    expect(finished?.returnvalue).toEqual({ clicks: 3 * 3 + 2 * 3 + 1 * 3 + 1 * 3, dailyVisitors: 3 * 3 + 2 * 3 + 1 * 3 + 1 * 3 });
+    const rollupsAfter = await env.prisma.clickRollup.aggregate({ _sum: { clicks: true } });
+    expect(rollupsAfter._sum.clicks).toBe(rollupsBefore._sum.clicks);
+
+    // A second run finds nothing more to delete.
+    const again = await maintenance.add('clicks.prune', { now: now.toISOString() });
+    while (!(await again.isCompleted())) await new Promise((r) => setTimeout(r, 50));
+    expect((await maintenance.getJob(again.id!))?.returnvalue).toEqual({ clicks: 0, dailyVisitors: 0 });
+  });
+});
