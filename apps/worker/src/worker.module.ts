@@ -3,7 +3,10 @@ import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
 import { ClicksWorkerModule } from './clicks/clicks-worker.module';
+import { IngestWorkerModule } from './ingest/ingest-worker.module';
 import { QueueMetricsCollector } from './queue-metrics.collector';
+import { ReportsWorkerModule } from './reports/reports-worker.module';
+import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
 /** BullMQ consumers and schedules; /health and /metrics on WORKER_PORT. */
 @Module({})
@@ -11,7 +14,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(config), QueueModule, ClicksWorkerModule],
+      imports: [PlatformModule.forRoot(config), QueueModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
       providers: [QueueMetricsCollector],
     };
   }

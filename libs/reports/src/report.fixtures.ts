@@ -32,7 +32,8 @@ export class ReportFixtures {
   private async owner(organizationId: string): Promise<{ templateId: string; userId: string }> {
     const known = this.templates.get(organizationId);
     if (known) return known;
-    const { userId } = await this.member(organizationId, Role.OWNER);
+    const existing = await this.prisma.membership.findFirst({ where: { organizationId, role: Role.OWNER } });
+    const userId = existing?.userId ?? (await this.member(organizationId, Role.OWNER)).userId;
     const templateId = randomUUID();
     await this.prisma.$executeRaw`
       INSERT INTO templates (id, organization_id, name, slug) VALUES (${templateId}::uuid, ${organizationId}::uuid, 'Default', 'default')`;

@@ -26,7 +26,8 @@ export class MailerService implements OnModuleDestroy {
     const info = await stream.sendMail(mail);
     const dir = resolve(this.config.MAIL_OUTBOX_DIR);
     await mkdir(dir, { recursive: true });
-    const safe = String(mail.to).replace(/[^A-Za-z0-9@._-]+/g, '_').slice(0, 80);
+    const to = typeof mail.to === 'object' && mail.to && 'address' in mail.to ? String(mail.to.address) : String(mail.to ?? 'unknown');
+    const safe = to.replace(/[^A-Za-z0-9@._-]+/g, '_').slice(0, 80);
     const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safe}-${process.pid}-${Math.random().toString(36).slice(2, 8)}.eml`);
     await writeFile(file, info.message as Buffer);
     this.logger.log({ file }, 'mail written to outbox (SMTP_URL not set)');
