@@ -144,7 +144,7 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ORG_MAX_IN_FLIGHT = 40;
 
   /** Concurrent webhook jobs per worker instance (mostly waiting on receivers). */
-  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_CONCURRENCY = 256;
+  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_CONCURRENCY = 512;
 
   @Transform(toBool)
   @IsBoolean()

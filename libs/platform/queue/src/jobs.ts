@@ -50,9 +50,32 @@ export const WebhookEventTypes = [
 ] as const;
 export type WebhookEventType = (typeof WebhookEventTypes)[number];
 
+/**
+ * `data` of `link.clicked` (the spec's body): `{event: 'link.clicked', link: {id, shortCode,
+ * migration_metadata}, click: {device, country, timestamp}}`. Other kinds carry the resource
+ * (`link.*`: the link; `install.attributed`: the install; `report.generated`: the report summary).
+ */
+export interface LinkClickedWebhookData {
+  event: 'link.clicked';
+  link: {
+    id: string;
+    shortCode: string;
+    migration_metadata: { competitorPlatform: string | null; competitorId: string | null } | null;
+  };
+  click: { device: string | null; country: string | null; timestamp: string };
+}
+
+/** One delivery of one event to one webhook (a `webhook_deliveries` row); produced by the worker's fan-out and the test endpoint. */
 export interface WebhookDeliverJob {
   deliveryId: string;
   webhookId: string;
+  organizationId: string;
+  /** Sent as `webhook-id`: the same on every attempt. */
+  eventId: string;
+  /** The exact JSON body sent (signed as is). */
+  body: string;
+  /** A test delivery (POST /api/webhooks/:id/test) is sent even to a disabled webhook. */
+  test?: boolean;
 }
 
 export interface SdkInstallJob {

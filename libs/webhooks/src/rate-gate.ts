@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { RedisService } from '@dl/platform/redis';
+
+/**
+ * One atomic step in Redis (shared by every worker instance, on Redis' own clock):
+ * 1. A job without a reservation takes the next free slot of the webhook (slots are spaced
+ *    `interval` apart); a future slot defers the job to it, so a burst of N jobs is re-queued
+ *    once each, spread over time, instead of polling.
+ * 2. At its slot, the job starts only if the webhook had fewer than `limit` starts in the last
+ *    `window` ms (strict sliding log) and the webhook and its organization have room in flight;
+ *    otherwise it takes a new slot behind the queue.
+ * Returns {1, 0} to go, {0, waitMs} to defer.
+ */
+const ACQUIRE = `
+local starts, nextk, resv, infl, oinfl = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local window, limit, interval = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local whCap, orgCap, ttl, token = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', starts, '-inf', now - window)
+redis.call('ZREMRANGEBYSCORE', infl, '-inf', now)
+redis.call('ZREMRANGEBYSCORE', oinfl, '-inf', now)
+redis.call('ZREMRANGEBYSCORE', resv, '-inf', now - 120000)
+local function reserve(earliest)
+  local nxt = tonumber(redis.call('GET', nextk) or '0')
+  local slot = math.max(earliest, nxt)
+  redis.call('SET', nextk, slot + interval, 'PX', slot + interval - now + window)
+  if slot > now then
+    redis.call('ZADD', resv, slot, token)
+    redis.call('PEXPIRE', resv, slot - now + 120000)
+  end
+  return slot
+end
+if redis.call('ZSCORE', resv, token) then
+  redis.call('ZREM', resv, token)
+else
+  local slot = reserve(now)
+  if slot > now then return {0, slot - now} end
+end
+local wait = 0
+if redis.call('ZCARD', starts) >= limit then
+  local oldest = redis.call('ZRANGE', starts, 0, 0, 'WITHSCORES')
+  wait = tonumber(oldest[2]) + window - now + 1
+elseif redis.call('ZCARD', infl) >= whCap or redis.call('ZCARD', oinfl) >= orgCap then
+  wait = interval
+end
+if wait > 0 then
+  local slot = reserve(now + wait)
+  if slot <= now then slot = now + 1 end
+  redis.call('ZADD', resv, slot, token)
+  return {0, slot - now}
+end
+redis.call('ZADD', starts, now, token .. '@' .. now)
+redis.call('PEXPIRE', starts, window * 2)
+redis.call('ZADD', infl, now + ttl, token)
+redis.call('PEXPIRE', infl, ttl + 1000)
+redis.call('ZADD', oinfl, now + ttl, token)
+redis.call('PEXPIRE', oinfl, ttl + 1000)
+return {1, 0}
+`;
+
+export type GateDecision = { go: true } | { go: false; waitMs: number };
+
+/**
+ * Per-webhook delivery rate (WEBHOOK_MAX_PER_SECOND, shared across worker instances) and
+ * in-flight caps per webhook and per organization, so one slow or dead endpoint holds a few
+ * worker slots at most and never delays other tenants.
+ */
+@Injectable()
+export class WebhookRateGate {
+  /** The sliding window, with a margin so receivers never observe more than the limit in a second. */
+  readonly windowMs = 1050;
+  private readonly interval: number;
+  private readonly inFlightTtl: number;
+
+  constructor(
+    private readonly redis: RedisService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.interval = Math.ceil(this.windowMs / config.WEBHOOK_MAX_PER_SECOND);
+    // An in-flight mark outlives the attempt's timeout; a crashed worker's marks expire.
+    this.inFlightTtl = config.WEBHOOK_TIMEOUT_MS + 5000;
+    if (!('webhookGate' in redis.client)) redis.client.defineCommand('webhookGate', { numberOfKeys: 5, lua: ACQUIRE });
+  }
+
+  private keys(webhookId: string, organizationId: string): string[] {
+    return [
+      this.redis.key('wh', webhookId, 'starts'),
+      this.redis.key('wh', webhookId, 'next'),
+      this.redis.key('wh', webhookId, 'resv'),
+      this.redis.key('wh', webhookId, 'inflight'),
+      this.redis.key('whorg', organizationId, 'inflight'),
+    ];
+  }
+
+  async acquire(webhookId: string, organizationId: string, token: string): Promise<GateDecision> {
+    const client = this.redis.client as unknown as { webhookGate(...args: Array<string | number>): Promise<[number, number]> };
+    const [go, wait] = await client.webhookGate(
+      ...this.keys(webhookId, organizationId),
+      this.windowMs,
+      this.config.WEBHOOK_MAX_PER_SECOND,
+      this.interval,
+      this.config.WEBHOOK_MAX_IN_FLIGHT,
+      this.config.WEBHOOK_ORG_MAX_IN_FLIGHT,
+      this.inFlightTtl,
+      token,
+    );
+    return go === 1 ? { go: true } : { go: false, waitMs: wait };
+  }
+
+  async release(webhookId: string, organizationId: string, token: string): Promise<void> {
+    const [, , , infl, oinfl] = this.keys(webhookId, organizationId);
+    await this.redis.client.multi().zrem(infl, token).zrem(oinfl, token).exec();
+  }
+}

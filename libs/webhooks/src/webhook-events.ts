@@ -1,0 +1,38 @@
+import { WebhookEventType, WebhookEventTypes } from '@dl/platform/queue';
+
+export { WebhookEventTypes };
+export type { WebhookEventType };
+
+/** The kind sent by `POST /api/webhooks/:id/test` (not subscribable). */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/** Name of the resource object each kind carries next to `event`. */
+const RESOURCE: Record<Exclude<WebhookEventType, 'link.clicked'>, string> = {
+  'link.created': 'link',
+  'link.updated': 'link',
+  'link.deleted': 'link',
+  'install.attributed': 'install',
+  'report.generated': 'report',
+};
+
+/**
+ * The JSON body a receiver gets: `{event, <resource>: {...}}`. `link.clicked` is the spec's body
+ * as the producer built it (`{event, link, click}`); the other kinds wrap the producer's data
+ * under the resource's name, e.g. `{event: 'link.created', link: {...}}`.
+ */
+export function webhookBody(type: WebhookEventType, data: Record<string, unknown>): Record<string, unknown> {
+  if (type === 'link.clicked') {
+    const { event: _event, ...rest } = data;
+    return { event: type, ...rest };
+  }
+  return { event: type, [RESOURCE[type]]: data };
+}
+
+export function testBody(webhookId: string, at: Date): Record<string, unknown> {
+  return {
+    event: TEST_EVENT_TYPE,
+    webhook: { id: webhookId },
+    message: 'Test delivery: your endpoint is reachable and can verify signatures.',
+    timestamp: at.toISOString(),
+  };
+}

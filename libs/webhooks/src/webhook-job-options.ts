@@ -1,0 +1,19 @@
+import { JobsOptions } from 'bullmq';
+import { AppConfig } from '@dl/platform/config';
+
+/** First attempt + 3 retries (spec: "3 retry attempts"). */
+export const WEBHOOK_MAX_ATTEMPTS = 4;
+
+/**
+ * Options of a `webhook.deliver` job: the delivery id as job id (a replayed fan-out cannot queue
+ * it twice), 3 retries with exponential backoff (base, 2×, 4×) and jitter.
+ */
+export function deliverJobOptions(config: AppConfig, deliveryId: string): JobsOptions {
+  return {
+    jobId: deliveryId,
+    attempts: WEBHOOK_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: config.WEBHOOK_RETRY_BASE_MS, jitter: 0.3 },
+    removeOnComplete: { count: 1000, age: 3600 },
+    removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
+  };
+}
