@@ -53,11 +53,11 @@ function shareRows(rows: Array<Share & { sublabel?: string }>, empty: string): s
         ? `<div style="font-size:12px;color:${MUTED};padding-top:2px;">${esc(r.sublabel)}</div>`
         : '';
       return `<tr>
-<td style="padding:8px 0;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};">${esc(r.label)}${sub}
+<td width="80%" style="padding:7px 0;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};">${esc(r.label)}${sub}
 <table role="presentation" cellpadding="0" cellspacing="0" width="100%" style="margin-top:6px;"><tr>
 <td width="${pct}%" style="background:${ACCENT};height:4px;line-height:4px;font-size:0;border-radius:2px;">&nbsp;</td>
 <td width="${100 - pct}%" style="background:#eef2ff;height:4px;line-height:4px;font-size:0;">&nbsp;</td></tr></table></td>
-<td align="right" valign="top" style="padding:8px 0 8px 16px;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};white-space:nowrap;"><strong>${formatNumber(r.value)}</strong>
+<td width="20%" align="right" valign="top" style="padding:7px 0 7px 16px;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};white-space:nowrap;"><strong>${formatNumber(r.value)}</strong>
 <div style="font-size:12px;color:${MUTED};padding-top:2px;">${formatPct(r.share)}</div></td></tr>`;
     })
     .join('\n');
@@ -90,7 +90,7 @@ export function renderReportEmail(r: MonthlyReport, opts: { dashboardUrl?: strin
 </td></tr>`);
   parts.push(`<tr><td style="padding:12px 22px 4px;"><table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr>
 ${kpiCell('Clicks', r.kpis.clicks, '')}
-${kpiCell('Unique visitors', r.kpis.uniques, 'beyond plan history')}
+${kpiCell('Visitors', r.kpis.uniques, 'beyond plan history')}
 ${kpiCell('Installs', r.kpis.installs, 'add the mobile SDK')}
 ${kpiCell('Sessions', r.kpis.sessions, 'add the mobile SDK')}
 </tr></table></td></tr>`);
@@ -101,6 +101,19 @@ ${kpiCell('Sessions', r.kpis.sessions, 'add the mobile SDK')}
 <td align="center" style="font-family:${FONT};font-size:12px;color:${MUTED};">${r.bestDay ? `Best day <strong style="color:#047857;">${esc(fmtDay(r.bestDay.day))}</strong> · ${formatNumber(r.bestDay.clicks)} clicks` : 'No clicks this month'}</td>
 <td align="right" style="font-family:${FONT};font-size:12px;color:${MUTED};">${esc(fmtDay(last))}</td></tr></table></td></tr>`);
 
+  const insights = [...r.insights.links, ...r.insights.events];
+  if (insights.length) {
+    parts.push(heading('Highlights'));
+    parts.push(bullets(insights));
+  }
+  if (r.insights.actions.length) {
+    parts.push(heading('Suggested next steps'));
+    for (const a of r.insights.actions) {
+      parts.push(`<tr><td style="padding:6px 28px;"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-left:3px solid ${ACCENT};background:#f5f7ff;border-radius:6px;"><tr><td style="padding:10px 14px;font-family:${FONT};">
+<div style="font-size:14px;font-weight:700;color:${INK};">${esc(a.title)}</div>
+<div style="font-size:13px;color:#374151;padding-top:3px;line-height:1.5;">${esc(a.body)}</div></td></tr></table></td></tr>`);
+    }
+  }
   parts.push(heading('Top links'));
   parts.push(shareRows(r.topLinks, 'No link was clicked this month.'));
   if (r.otherLinks.count > 0) {
@@ -131,19 +144,6 @@ ${kpiCell('Sessions', r.kpis.sessions, 'add the mobile SDK')}
     parts.push(paragraph(`${formatNumber(r.pixel.pageviews.value)} pageviews · ${formatNumber(r.pixel.conversions.value)} conversions (${formatPct(r.pixel.conversionRate)})`));
   }
 
-  const insights = [...r.insights.links, ...r.insights.events];
-  if (insights.length) {
-    parts.push(heading('Highlights'));
-    parts.push(bullets(insights));
-  }
-  if (r.insights.actions.length) {
-    parts.push(heading('Suggested next steps'));
-    for (const a of r.insights.actions) {
-      parts.push(`<tr><td style="padding:6px 28px;"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-left:3px solid ${ACCENT};background:#f5f7ff;border-radius:6px;"><tr><td style="padding:10px 14px;font-family:${FONT};">
-<div style="font-size:14px;font-weight:700;color:${INK};">${esc(a.title)}</div>
-<div style="font-size:13px;color:#374151;padding-top:3px;line-height:1.5;">${esc(a.body)}</div></td></tr></table></td></tr>`);
-    }
-  }
   const hk = r.housekeeping;
   parts.push(heading('Housekeeping'));
   parts.push(paragraph(`${formatNumber(hk.linksCreated.length)} links created · ${formatNumber(hk.linksExpired.length)} expired · ${formatNumber(hk.linksDisabled)} disabled · ${formatNumber(hk.linksWithStoreUrls)} with app store URLs`, `color:#374151;font-size:13px;`));
