@@ -2,6 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
+import { AuthModule } from '@dl/auth';
+import { AuthApiModule } from './auth/auth-api.module';
+import { KeysApiModule } from './keys/keys-api.module';
+import { MembersApiModule } from './members/members-api.module';
+import { UsageApiModule } from './usage/usage-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -9,7 +14,15 @@ export class ApiModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ApiModule,
-      imports: [PlatformModule.forRoot(config), QueueModule],
+      imports: [
+        PlatformModule.forRoot(config),
+        QueueModule,
+        AuthModule,
+        AuthApiModule,
+        KeysApiModule,
+        MembersApiModule,
+        UsageApiModule,
+      ],
     };
   }
 }

@@ -1,3 +1,4 @@
 export * from './config';
 export * from './database';
 export * from './harness';
+export * from './identity';

@@ -1,0 +1,51 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+
+export class SignupDto {
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsEmail({}, { message: 'Must be a valid email address' })
+  @MaxLength(254, { message: 'Must be a valid email address' })
+  @IsString({ message: 'Must be a valid email address' })
+  email: string;
+
+  @ApiProperty({ minLength: 10, maxLength: 200 })
+  @MaxLength(200, { message: 'Must be at most 200 characters' })
+  @MinLength(10, { message: 'Must be at least 10 characters' })
+  @IsString({ message: 'Must be a string' })
+  password: string;
+
+  @ApiProperty({ example: 'Ada Lovelace' })
+  @MaxLength(100, { message: 'Must be 1-100 characters' })
+  @IsNotEmpty({ message: 'Must be 1-100 characters' })
+  @IsString({ message: 'Must be a string' })
+  name: string;
+
+  @ApiProperty({ example: 'Analytical Engines' })
+  @MaxLength(100, { message: 'Must be 1-100 characters' })
+  @IsNotEmpty({ message: 'Must be 1-100 characters' })
+  @IsString({ message: 'Must be a string' })
+  organizationName: string;
+}
+
+export class LoginDto {
+  @ApiProperty()
+  @IsEmail({}, { message: 'Must be a valid email address' })
+  @IsString({ message: 'Must be a valid email address' })
+  email: string;
+
+  @ApiProperty()
+  @MaxLength(200, { message: 'Must be at most 200 characters' })
+  @IsNotEmpty({ message: 'Must not be empty' })
+  @IsString({ message: 'Must be a string' })
+  password: string;
+
+  @ApiPropertyOptional({ description: 'Organization to sign in to (default: the first one joined)' })
+  @IsOptional()
+  @IsUUID('all', { message: 'Must be a valid UUID' })
+  organizationId?: string;
+}
+
+export class SessionResponse {
+  @ApiProperty() accessToken: string;
+  @ApiProperty({ description: 'Seconds' }) expiresIn: number;
+}

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService, PrismaTx, Role, Tier } from '@dl/platform/db';
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  slug: string;
+  tier: Tier;
+  createdAt: Date;
+}
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+}
+export interface UserWithPassword extends UserRow {
+  passwordHash: string;
+}
+
+const ORG_SELECT = { id: true, name: true, slug: true, tier: true, createdAt: true } as const;
+const USER_SELECT = { id: true, email: true, name: true, createdAt: true } as const;
+
+/** Organizations and users (the rows that exist outside any one organization). */
+@Injectable()
+export class AccountsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  transaction<T>(fn: (tx: PrismaTx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
+  }
+
+  findUserByEmail(email: string, tx: PrismaTx = this.prisma): Promise<UserWithPassword | null> {
+    return tx.user.findUnique({ where: { email }, select: { ...USER_SELECT, passwordHash: true } });
+  }
+
+  createUser(tx: PrismaTx, data: { email: string; name: string; passwordHash: string }): Promise<UserRow> {
+    return tx.user.create({ data, select: USER_SELECT });
+  }
+
+  /**
+   * An organization, its first member and its `default` template (signup semantics,
+   * decisions §2: the template's originalUrl default is unset).
+   */
+  async createOrganization(
+    tx: PrismaTx,
+    data: { name: string; slug: string; tier: Tier; ownerId: string },
+  ): Promise<{ organization: OrganizationRow; templateId: string }> {
+    const organization = await tx.organization.create({
+      data: { name: data.name, slug: data.slug, tier: data.tier },
+      select: ORG_SELECT,
+    });
+    await tx.membership.create({ data: { organizationId: organization.id, userId: data.ownerId, role: 'OWNER' } });
+    const template = await tx.template.create({
+      data: {
+        organizationId: organization.id,
+        name: 'Default',
+        slug: 'default',
+        description: 'Defaults applied to links created without another template',
+        defaults: {},
+      },
+      select: { id: true },
+    });
+    return { organization, templateId: template.id };
+  }
+
+  slugTaken(slug: string, tx: PrismaTx = this.prisma): Promise<boolean> {
+    return tx.organization.findUnique({ where: { slug }, select: { id: true } }).then(Boolean);
+  }
+
+  /** The user's memberships, oldest first, with their organization's tier. */
+  membershipsOfUser(userId: string): Promise<Array<{ organizationId: string; role: Role }>> {
+    return this.prisma.membership.findMany({
+      where: { userId },
+      orderBy: { createdAt: 'asc' },
+      select: { organizationId: true, role: true },
+    });
+  }
+
+  findOrganization(organizationId: string): Promise<OrganizationRow | null> {
+    return this.prisma.organization.findUnique({ where: { id: organizationId }, select: ORG_SELECT });
+  }
+
+  /** By id (UUID) or slug: the operator CLI's `<org>`. */
+  findOrganizationByRef(ref: string): Promise<OrganizationRow | null> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
+    return this.prisma.organization.findFirst({
+      where: isUuid ? { OR: [{ id: ref }, { slug: ref }] } : { slug: ref },
+      select: ORG_SELECT,
+    });
+  }
+
+  setTier(organizationId: string, tier: Tier): Promise<OrganizationRow> {
+    return this.prisma.organization.update({ where: { id: organizationId }, data: { tier }, select: ORG_SELECT });
+  }
+
+  isUniqueViolation(err: unknown): boolean {
+    return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+  }
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Tier } from '@dl/platform/db';
+import { NotFoundError } from '@dl/platform/http';
+import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
+import { EmailTakenError, InvalidLoginError } from './auth.errors';
+import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
+import { SessionTokens } from './session-tokens';
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  name: string;
+  organizationName: string;
+  tier?: Tier;
+}
+
+export interface SignupResult {
+  accessToken: string;
+  expiresIn: number;
+  user: UserRow;
+  organization: OrganizationRow;
+  /** The organization's `default` template. */
+  templateId: string;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function slugify(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/g, '');
+  return base || 'org';
+}
+
+/** Signup, login and the organization-level operations of the operator CLI. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly tokens: SessionTokens,
+    @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+  ) {}
+
+  /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
+  async signup(input: SignupInput): Promise<SignupResult> {
+    const email = normalizeEmail(input.email);
+    const passwordHash = await hashPassword(input.password);
+    if (await this.accounts.findUserByEmail(email)) throw new EmailTakenError();
+    const base = slugify(input.organizationName);
+    for (let attempt = 0; ; attempt++) {
+      const slug = attempt === 0 ? base : `${base}-${randomBytes(3).toString('hex')}`;
+      try {
+        const created = await this.accounts.transaction(async (tx) => {
+          if (attempt === 0 && (await this.accounts.slugTaken(slug, tx))) return null;
+          const user = await this.accounts.createUser(tx, { email, name: input.name.trim(), passwordHash });
+          const org = await this.accounts.createOrganization(tx, {
+            name: input.organizationName.trim(),
+            slug,
+            tier: input.tier ?? 'FREE',
+            ownerId: user.id,
+          });
+          return { user, ...org };
+        });
+        if (!created) continue;
+        const accessToken = this.tokens.sign({ sub: created.user.id, org: created.organization.id, role: 'OWNER' });
+        return {
+          accessToken,
+          expiresIn: this.tokens.ttlSeconds,
+          user: created.user,
+          organization: created.organization,
+          templateId: created.templateId,
+        };
+      } catch (err) {
+        if (!this.accounts.isUniqueViolation(err)) throw err;
+        if (/email/.test(JSON.stringify((err as { meta?: unknown }).meta ?? {}))) throw new EmailTakenError();
+        if (attempt >= 5) throw err;
+      }
+    }
+  }
+
+  /** Email + password → session for the given organization (default: the user's first). */
+  async login(input: { email: string; password: string; organizationId?: string }): Promise<{ accessToken: string; expiresIn: number }> {
+    const user = await this.accounts.findUserByEmail(normalizeEmail(input.email));
+    const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    if (!user || !ok) throw new InvalidLoginError();
+    const memberships = await this.accounts.membershipsOfUser(user.id);
+    const membership = input.organizationId
+      ? memberships.find((m) => m.organizationId === input.organizationId)
+      : memberships[0];
+    if (!membership) throw new InvalidLoginError();
+    return {
+      accessToken: this.tokens.sign({ sub: user.id, org: membership.organizationId, role: membership.role }),
+      expiresIn: this.tokens.ttlSeconds,
+    };
+  }
+
+  /** `<org>` of the CLI: id or slug. */
+  async findOrganization(ref: string): Promise<OrganizationRow> {
+    const org = await this.accounts.findOrganizationByRef(ref);
+    if (!org) throw new NotFoundError(`Organization not found: ${ref}`);
+    return org;
+  }
+
+  async setTier(ref: string, tier: Tier): Promise<OrganizationRow> {
+    const org = await this.findOrganization(ref);
+    const updated = await this.accounts.setTier(org.id, tier);
+    await this.invalidation.organizationChanged(org.id);
+    return updated;
+  }
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Tier } from '@dl/platform/db';
+import { generateApiKey, hashApiKey, maskedKeyPrefix, storedKeyPrefix } from './api-key';
+import { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
+import { ApiKeyLimitError, ApiKeyNotFoundError } from './auth.errors';
+import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { PlansService } from './plans';
+import { Principal } from './principal';
+import { isUuid } from './uuid';
+
+/** Creation answer: the secret, shown once (decisions §2). */
+export interface CreatedApiKeyResponse {
+  id: string;
+  name: string;
+  key: string;
+  createdAt: string;
+  lastUsedAt: null;
+}
+
+export interface ApiKeyResponse {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export function toApiKeyResponse(row: ApiKeyRow): ApiKeyResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    keyPrefix: maskedKeyPrefix(row.keyPrefix),
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+  };
+}
+
+/** Owners and Admins manage every key of the organization; other roles their own. */
+function seesAllKeys(principal: Principal): boolean {
+  return principal.role === 'OWNER' || principal.role === 'ADMIN';
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly plans: PlansService,
+    @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+  ) {}
+
+  create(principal: Principal, name: string): Promise<CreatedApiKeyResponse> {
+    return this.issue(principal.organizationId, principal.userId, principal.tier, name);
+  }
+
+  /**
+   * A new key acting as `userId` in the organization, within the plan's key limit
+   * (checked under a lock on the organization so concurrent creations cannot overshoot).
+   */
+  async issue(organizationId: string, userId: string, tier: Tier, name: string): Promise<CreatedApiKeyResponse> {
+    const key = generateApiKey();
+    const limit = this.plans.limits(tier).apiKeys;
+    const row = await this.keys.transaction(async (tx) => {
+      await this.keys.lockOrganization(tx, organizationId);
+      if (limit !== null && (await this.keys.countLive(organizationId, tx)) >= limit) throw new ApiKeyLimitError();
+      return this.keys.create(tx, organizationId, {
+        userId,
+        name: name.trim(),
+        keyHash: hashApiKey(key),
+        keyPrefix: storedKeyPrefix(key),
+      });
+    });
+    return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString(), lastUsedAt: null };
+  }
+
+  async list(principal: Principal): Promise<{ keys: ApiKeyResponse[] }> {
+    const rows = await this.keys.list(principal.organizationId, seesAllKeys(principal) ? undefined : principal.userId);
+    return { keys: rows.map(toApiKeyResponse) };
+  }
+
+  async rename(principal: Principal, id: string, name: string): Promise<ApiKeyResponse> {
+    await this.visible(principal, id);
+    const row = await this.keys.rename(principal.organizationId, id, name.trim());
+    if (!row) throw new ApiKeyNotFoundError();
+    return toApiKeyResponse(row);
+  }
+
+  /** Deleting revokes at once: every instance refuses the key from the next request. */
+  async revoke(principal: Principal, id: string): Promise<void> {
+    const row = await this.visible(principal, id);
+    if (!(await this.keys.revoke(principal.organizationId, id))) throw new ApiKeyNotFoundError();
+    await this.invalidation.revokedKeys([row.keyHash]);
+  }
+
+  private async visible(principal: Principal, id: string): Promise<ApiKeyRow> {
+    if (!isUuid(id)) throw new ApiKeyNotFoundError();
+    const row = await this.keys.find(principal.organizationId, id);
+    if (!row || (!seesAllKeys(principal) && row.userId !== principal.userId)) throw new ApiKeyNotFoundError();
+    return row;
+  }
+}

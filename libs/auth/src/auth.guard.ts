@@ -1,0 +1,63 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TooManyRequestsError } from '@dl/platform/http';
+import { AuthMetadata, AUTH_METADATA, DASHBOARD_ONLY_METADATA } from './auth.metadata';
+import { DashboardOnlyError, InsufficientRoleError, PlanFeatureError } from './auth.errors';
+import { Authenticator } from './authenticator.service';
+import { PlansService } from './plans';
+import { Principal } from './principal';
+import { RateLimiter } from './rate-limiter.service';
+import { PLAN_GATED_PERMISSIONS, roleAllows } from './role-permissions';
+
+const DONE = Symbol('dl.auth.done');
+type AuthedRequest = FastifyRequest & { principal?: Principal; [DONE]?: boolean };
+
+/**
+ * The guard behind @Auth/@DashboardOnly: authenticate (401) → dashboard-only (403) →
+ * rate limit (429, headers on every counted response) → role and plan (403).
+ * Runs once per request even when both the controller and the method carry @Auth.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: Authenticator,
+    private readonly rateLimiter: RateLimiter,
+    private readonly plans: PlansService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<AuthedRequest>();
+    if (request[DONE]) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    const meta = this.reflector.getAllAndOverride<AuthMetadata | undefined>(AUTH_METADATA, targets) ?? {};
+    const dashboardOnly = this.reflector.getAllAndOverride<boolean | undefined>(DASHBOARD_ONLY_METADATA, targets) ?? false;
+
+    const principal = await this.authenticator.authenticate(request.headers.authorization, meta.missingMessage);
+    request.principal = principal;
+    if (dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
+
+    if (meta.rateLimit !== false && this.rateLimiter.enabled) {
+      const rl = await this.rateLimiter.consume(principal);
+      const headers = {
+        'X-RateLimit-Limit': String(rl.limit),
+        'X-RateLimit-Remaining': String(rl.remaining),
+        'X-RateLimit-Reset': String(rl.reset),
+      };
+      http.getResponse<FastifyReply>().headers(headers);
+      if (!rl.allowed) throw new TooManyRequestsError(rl.retryAfter, headers);
+    }
+
+    const permission = meta.permission;
+    if (permission) {
+      if (!roleAllows(principal.role, permission)) throw new InsufficientRoleError();
+      if (PLAN_GATED_PERMISSIONS.has(permission) && !this.plans.limits(principal.tier).eventAnalytics) {
+        throw new PlanFeatureError();
+      }
+    }
+    request[DONE] = true;
+    return true;
+  }
+}

@@ -1,0 +1,18 @@
+import { Permission } from './principal';
+
+export const AUTH_METADATA = 'dl:auth';
+export const DASHBOARD_ONLY_METADATA = 'dl:auth:dashboard-only';
+
+export interface AuthOptions {
+  /**
+   * 401 message when the request has no Authorization header at all (decisions §2:
+   * `Authentication required` on GET/DELETE /api/links/:id). Default `Missing or invalid API key`.
+   */
+  missingMessage?: string;
+  /** false: not counted against the plan's requests per minute (QR images). Default true. */
+  rateLimit?: boolean;
+}
+
+export interface AuthMetadata extends AuthOptions {
+  permission?: Permission;
+}

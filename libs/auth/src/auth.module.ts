@@ -1,0 +1,57 @@
+import { Global, Module } from '@nestjs/common';
+import { AccountsRepository } from './accounts.repository';
+import { AccountsService } from './accounts.service';
+import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysService } from './api-keys.service';
+import { AuthGuard } from './auth.guard';
+import { Authenticator } from './authenticator.service';
+import { CachedCredentialInvalidation, CREDENTIAL_INVALIDATION } from './credential-invalidation';
+import { CredentialsRepository } from './credentials.repository';
+import { MembersRepository } from './members.repository';
+import { MembersService } from './members.service';
+import { PlansService } from './plans';
+import { PrincipalCache } from './principal-cache';
+import { RateLimiter } from './rate-limiter.service';
+import { SessionTokens } from './session-tokens';
+import { UsageRepository } from './usage.repository';
+import { UsageService } from './usage.service';
+
+/**
+ * Identity and tenancy, global so every controller's @Auth guard resolves:
+ * authentication, rate limits, plans, and the account/key/member/usage services.
+ * Needs the platform's config, Prisma and Redis (PlatformModule).
+ */
+@Global()
+@Module({
+  providers: [
+    CredentialsRepository,
+    PrincipalCache,
+    { provide: CREDENTIAL_INVALIDATION, useClass: CachedCredentialInvalidation },
+    SessionTokens,
+    Authenticator,
+    PlansService,
+    RateLimiter,
+    AuthGuard,
+    AccountsRepository,
+    AccountsService,
+    ApiKeysRepository,
+    ApiKeysService,
+    MembersRepository,
+    MembersService,
+    UsageRepository,
+    UsageService,
+  ],
+  exports: [
+    Authenticator,
+    AuthGuard,
+    RateLimiter,
+    PlansService,
+    SessionTokens,
+    CREDENTIAL_INVALIDATION,
+    AccountsService,
+    ApiKeysService,
+    MembersService,
+    UsageService,
+  ],
+})
+export class AuthModule {}

@@ -1,0 +1,115 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RedisService } from '@dl/platform/redis';
+import { hashApiKey, isWellFormedApiKey, sameDigest } from './api-key';
+import {
+  InvalidApiKeyError,
+  InvalidSessionError,
+  MissingCredentialError,
+  RevokedApiKeyError,
+} from './auth.errors';
+import { CredentialsRepository } from './credentials.repository';
+import { Principal } from './principal';
+import { CredentialState, PrincipalCache } from './principal-cache';
+import { SessionTokens } from './session-tokens';
+
+const TOUCH_INTERVAL_MS = 60_000;
+/** Token characters of RFC 6750 (b64token). */
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+
+export function apiKeyCacheKey(keyHash: string): string {
+  return `k:${keyHash}`;
+}
+export function sessionCacheKey(organizationId: string, userId: string): string {
+  return `s:${organizationId}:${userId}`;
+}
+
+/**
+ * Turns an Authorization header into a Principal or throws the exact 401 of
+ * decisions §2. Malformed keys are refused before any cache or database work.
+ */
+@Injectable()
+export class Authenticator {
+  private readonly logger = new Logger(Authenticator.name);
+  /** Last time this process recorded a key's use (lastUsedAt is written at most once a minute). */
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    private readonly credentials: CredentialsRepository,
+    private readonly cache: PrincipalCache,
+    private readonly tokens: SessionTokens,
+    private readonly redis: RedisService,
+  ) {}
+
+  /**
+   * @param missingMessage message when there is no Authorization header at all
+   *   (`Authentication required` on link read/delete).
+   */
+  async authenticate(header: string | string[] | undefined, missingMessage?: string): Promise<Principal> {
+    if (header === undefined) throw new MissingCredentialError(missingMessage);
+    const match = typeof header === 'string' ? BEARER.exec(header) : null;
+    if (!match) throw new MissingCredentialError();
+    const token = match[1];
+    if (token.startsWith('dl_')) return this.fromApiKey(token);
+    if (token.split('.').length === 3) return this.fromSession(token);
+    throw new MissingCredentialError();
+  }
+
+  private async fromApiKey(key: string): Promise<Principal> {
+    if (!isWellFormedApiKey(key)) throw new MissingCredentialError();
+    const keyHash = hashApiKey(key);
+    const state = await this.cache.get(apiKeyCacheKey(keyHash), () => this.loadApiKey(keyHash));
+    if (state.status === 'revoked') throw new RevokedApiKeyError();
+    if (state.status !== 'ok') throw new InvalidApiKeyError();
+    this.touch(state.principal);
+    return state.principal;
+  }
+
+  private async loadApiKey(keyHash: string): Promise<CredentialState> {
+    const row = await this.credentials.findApiKeyByHash(keyHash);
+    if (!row || !sameDigest(row.keyHash, keyHash)) return { status: 'unknown' };
+    if (row.revoked || !row.role) return { status: 'revoked', organizationId: row.organizationId };
+    return {
+      status: 'ok',
+      principal: {
+        kind: 'apiKey',
+        userId: row.userId,
+        organizationId: row.organizationId,
+        role: row.role,
+        tier: row.tier,
+        apiKeyId: row.id,
+      },
+    };
+  }
+
+  private async fromSession(token: string): Promise<Principal> {
+    const claims = this.tokens.verify(token);
+    if (!claims) throw new InvalidSessionError();
+    const state = await this.cache.get(sessionCacheKey(claims.org, claims.sub), async () => {
+      const m = await this.credentials.findMembership(claims.org, claims.sub);
+      if (!m) return { status: 'revoked', organizationId: claims.org };
+      const principal: Principal = { kind: 'session', userId: claims.sub, organizationId: claims.org, role: m.role, tier: m.tier };
+      return { status: 'ok', principal };
+    });
+    // A token of an organization the user has left is no longer a session.
+    if (state.status !== 'ok') throw new InvalidSessionError();
+    return state.principal;
+  }
+
+  /** Records a key's use at most once a minute across all instances, never awaited by the request. */
+  private touch(principal: Principal): void {
+    const id = principal.apiKeyId;
+    if (!id) return;
+    const now = Date.now();
+    const last = this.touched.get(id);
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
+    if (this.touched.size > 100_000) this.touched.clear();
+    this.touched.set(id, now);
+    void (async () => {
+      if (this.redis.isReady) {
+        const first = await this.redis.client.set(this.redis.key('auth', 'touch', id), '1', 'PX', TOUCH_INTERVAL_MS, 'NX');
+        if (first !== 'OK') return;
+      }
+      await this.credentials.touchApiKey(principal.organizationId, id, new Date(now));
+    })().catch((err) => this.logger.warn({ err: String(err) }, 'Could not record API key use'));
+  }
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService, Role, Tier } from '@dl/platform/db';
+
+export interface ApiKeyCredentialRow {
+  id: string;
+  organizationId: string;
+  userId: string;
+  keyHash: string;
+  revoked: boolean;
+  /** Role of the key's creator in the key's organization; null once they left. */
+  role: Role | null;
+  tier: Tier;
+}
+
+export interface MembershipCredentialRow {
+  role: Role;
+  tier: Tier;
+}
+
+/**
+ * The lookups behind authentication. They run on a cache miss only. These are the
+ * queries that derive the organization from a credential, so they cannot take it.
+ */
+@Injectable()
+export class CredentialsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyCredentialRow | null> {
+    const rows = await this.prisma.$queryRaw<ApiKeyCredentialRow[]>(Prisma.sql`
+      SELECT k.id, k.organization_id AS "organizationId", k.user_id AS "userId", k.key_hash AS "keyHash",
+             (k.revoked_at IS NOT NULL) AS revoked, m.role::text AS role, o.tier::text AS tier
+        FROM api_keys k
+        JOIN organizations o ON o.id = k.organization_id
+        LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.user_id
+       WHERE k.key_hash = ${keyHash}`);
+    return rows[0] ?? null;
+  }
+
+  async findMembership(organizationId: string, userId: string): Promise<MembershipCredentialRow | null> {
+    const rows = await this.prisma.$queryRaw<MembershipCredentialRow[]>(Prisma.sql`
+      SELECT m.role::text AS role, o.tier::text AS tier
+        FROM memberships m JOIN organizations o ON o.id = m.organization_id
+       WHERE m.organization_id = ${organizationId}::uuid AND m.user_id = ${userId}::uuid`);
+    return rows[0] ?? null;
+  }
+
+  /** Sets lastUsedAt unless it was set less than a minute ago (a no-op matches no row). */
+  async touchApiKey(organizationId: string, apiKeyId: string, at: Date): Promise<void> {
+    await this.prisma.$executeRaw(Prisma.sql`
+      UPDATE api_keys SET last_used_at = ${at}
+       WHERE id = ${apiKeyId}::uuid AND organization_id = ${organizationId}::uuid AND revoked_at IS NULL
+         AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`);
+  }
+}

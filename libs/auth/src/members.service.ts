@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Role } from '@dl/platform/db';
+import { ValidationError } from '@dl/platform/http';
+import { AccountsRepository } from './accounts.repository';
+import { normalizeEmail } from './accounts.service';
+import { AlreadyMemberError, InsufficientRoleError, LastOwnerError, MemberNotFoundError } from './auth.errors';
+import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { MemberRow, MembersRepository } from './members.repository';
+import { hashPassword, verifyPassword } from './password';
+import { Principal } from './principal';
+import { isUuid } from './uuid';
+
+export interface MemberResponse {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+}
+
+export function toMemberResponse(row: MemberRow): MemberResponse {
+  return { userId: row.userId, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt.toISOString() };
+}
+
+export interface AddMemberInput {
+  email: string;
+  role: Role;
+  /** Needed when no account exists for the email yet. */
+  name?: string;
+  password?: string;
+}
+
+/**
+ * Members of an organization (Owner and Admin, decisions §2): only an Owner grants or
+ * takes away the owner role, the last owner stays, and removing a member revokes
+ * their API keys in the same transaction.
+ */
+@Injectable()
+export class MembersService {
+  constructor(
+    private readonly members: MembersRepository,
+    private readonly accounts: AccountsRepository,
+    @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+  ) {}
+
+  async list(principal: Principal): Promise<{ members: MemberResponse[] }> {
+    return { members: (await this.members.list(principal.organizationId)).map(toMemberResponse) };
+  }
+
+  async add(principal: Principal, input: AddMemberInput): Promise<MemberResponse> {
+    if (input.role === 'OWNER' && principal.role !== 'OWNER') throw new InsufficientRoleError();
+    return toMemberResponse(await this.addToOrganization(principal.organizationId, input, false));
+  }
+
+  /**
+   * Adds a member, creating the account when the email is new. With
+   * `requirePasswordMatch` (operator CLI) an existing account must present its password.
+   */
+  async addToOrganization(organizationId: string, input: AddMemberInput, requirePasswordMatch: boolean): Promise<MemberRow> {
+    const email = normalizeEmail(input.email);
+    const existing = await this.accounts.findUserByEmail(email);
+    if (!existing) {
+      const missing: Record<string, string> = {};
+      if (!input.name?.trim()) missing.name = 'Required for a new user';
+      if (!input.password) missing.password = 'Required for a new user';
+      if (Object.keys(missing).length) throw new ValidationError(missing);
+    } else if (requirePasswordMatch && !(input.password && (await verifyPassword(input.password, existing.passwordHash)))) {
+      throw new ValidationError({ password: 'Does not match the existing account of this email' });
+    }
+    const passwordHash = existing ? undefined : await hashPassword(input.password!);
+    try {
+      return await this.members.transaction(async (tx) => {
+        const user =
+          existing ?? (await this.accounts.createUser(tx, { email, name: input.name!.trim(), passwordHash: passwordHash! }));
+        if (existing && (await this.members.find(organizationId, user.id, tx))) throw new AlreadyMemberError();
+        return this.members.add(tx, organizationId, user.id, input.role);
+      });
+    } catch (err) {
+      if (this.accounts.isUniqueViolation(err)) throw new AlreadyMemberError();
+      throw err;
+    }
+  }
+
+  async changeRole(principal: Principal, userId: string, role: Role): Promise<MemberResponse> {
+    const organizationId = principal.organizationId;
+    const row = await this.members.transaction(async (tx) => {
+      if (!isUuid(userId)) throw new MemberNotFoundError();
+      await this.members.lockOrganization(tx, organizationId);
+      const target = await this.members.find(organizationId, userId, tx);
+      if (!target) throw new MemberNotFoundError();
+      if ((role === 'OWNER' || target.role === 'OWNER') && principal.role !== 'OWNER') throw new InsufficientRoleError();
+      if (target.role === 'OWNER' && role !== 'OWNER' && (await this.members.countOwners(tx, organizationId)) <= 1) {
+        throw new LastOwnerError();
+      }
+      return this.members.setRole(tx, organizationId, userId, role);
+    });
+    await this.invalidation.organizationChanged(organizationId);
+    return toMemberResponse(row);
+  }
+
+  async remove(principal: Principal, userId: string): Promise<void> {
+    const organizationId = principal.organizationId;
+    const revoked = await this.members.transaction(async (tx) => {
+      if (!isUuid(userId)) throw new MemberNotFoundError();
+      await this.members.lockOrganization(tx, organizationId);
+      const target = await this.members.find(organizationId, userId, tx);
+      if (!target) throw new MemberNotFoundError();
+      if (target.role === 'OWNER') {
+        if (principal.role !== 'OWNER') throw new InsufficientRoleError();
+        if ((await this.members.countOwners(tx, organizationId)) <= 1) throw new LastOwnerError();
+      }
+      return this.members.remove(tx, organizationId, userId);
+    });
+    await this.invalidation.revokedKeys(revoked);
+    await this.invalidation.organizationChanged(organizationId);
+  }
+}

@@ -1,0 +1,35 @@
+import { Role, Tier } from '@dl/platform/db';
+import { Permission, Permissions } from './principal';
+
+const P = Permissions;
+const VIEWER: Permission[] = [P.read, P.keysManage];
+const MEMBER: Permission[] = [...VIEWER, P.linksWrite, P.templatesWrite, P.projectsWrite, P.analyticsEvents];
+const ADMIN: Permission[] = [
+  ...MEMBER,
+  P.templatesDelete,
+  P.projectsDelete,
+  P.webhooksManage,
+  P.appsManage,
+  P.pixelsManage,
+  P.analyticsExport,
+  P.membersManage,
+];
+const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate];
+
+/** The permission matrix of decisions §3. Every role may manage its own API keys. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {
+  VIEWER: new Set(VIEWER),
+  MEMBER: new Set(MEMBER),
+  ADMIN: new Set(ADMIN),
+  OWNER: new Set(OWNER),
+};
+
+export function roleAllows(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role]?.has(permission) ?? false;
+}
+
+/** Permissions that also need a plan feature (decisions §5: event analytics on paid plans). */
+export const PLAN_GATED_PERMISSIONS: ReadonlySet<Permission> = new Set([P.analyticsEvents, P.analyticsExport]);
+
+export const ROLES: readonly Role[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'];
+export const TIERS: readonly Tier[] = ['FREE', 'PRO', 'BUSINESS', 'UNLIMITED'];
