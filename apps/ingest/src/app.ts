@@ -1,8 +1,22 @@
+import cors from '@fastify/cors';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
 import { IngestModule } from './ingest.module';
 
+const PIXEL_PATH = '/api/pixel/';
+
 export async function createIngestApp(config: AppConfig): Promise<NestFastifyApplication> {
-  return createHttpApp(IngestModule.forRoot(config), config, 'ingest');
+  const app = await createHttpApp(IngestModule.forRoot(config), config, 'ingest');
+  // The pixel runs on customers' sites: CORS is open there (no credentials); SDK routes need none.
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      const open = (request.url ?? '').startsWith(PIXEL_PATH);
+      callback(null, open
+        ? { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ['Content-Type'], maxAge: 86400,
+            exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] }
+        : { origin: false });
+    },
+  });
+  return app;
 }

@@ -2,6 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
+import { SdkIngestModule } from '@dl/sdk';
+import { PixelController } from './pixel/pixel.controller';
+import { SdkController } from './sdk/sdk.controller';
 
 /** SDK and pixel ingestion: authenticate the token, validate, enqueue. */
 @Module({})
@@ -9,7 +12,8 @@ export class IngestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: IngestModule,
-      imports: [PlatformModule.forRoot(config), QueueModule],
+      imports: [PlatformModule.forRoot(config), QueueModule, SdkIngestModule],
+      controllers: [SdkController, PixelController],
     };
   }
 }

@@ -1,0 +1,54 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import {
+  AppCredential,
+  AttributionService,
+  clientIp,
+  CurrentApp,
+  IngestService,
+  SdkEventBatchDto,
+  SdkEventDto,
+  SdkInstallDto,
+  SdkInstallResponse,
+  SdkOpenDto,
+  SdkTokenGuard,
+} from '@dl/sdk';
+
+/** Mobile SDK ingestion (`Authorization: Bearer dla_…`). */
+@Controller('api/sdk/v1')
+@UseGuards(SdkTokenGuard)
+export class SdkController {
+  constructor(
+    private readonly attribution: AttributionService,
+    private readonly ingest: IngestService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Deferred deep link: answers with the attribution at once (idempotent per installId). */
+  @Post('install')
+  @HttpCode(200)
+  install(@CurrentApp() app: AppCredential, @Body() dto: SdkInstallDto, @Req() req: FastifyRequest): Promise<SdkInstallResponse> {
+    return this.attribution.attribute(app, dto, clientIp(req, this.config.TRUSTED_CLIENT_IP_HEADER));
+  }
+
+  @Post('open')
+  @HttpCode(202)
+  open(@CurrentApp() app: AppCredential, @Body() dto: SdkOpenDto): Promise<{ accepted: true }> {
+    return this.ingest.open(app, dto);
+  }
+
+  @Post('event')
+  @HttpCode(202)
+  async event(@CurrentApp() app: AppCredential, @Body() dto: SdkEventDto): Promise<{ accepted: true; id: string }> {
+    const { ids } = await this.ingest.trackEvents(app, [dto], false);
+    return { accepted: true, id: ids[0] };
+  }
+
+  /** Up to 100 events in one call (the SDK's batches); all-or-nothing. */
+  @Post('events')
+  @HttpCode(202)
+  events(@CurrentApp() app: AppCredential, @Body() dto: SdkEventBatchDto): Promise<{ accepted: number; ids: string[] }> {
+    return this.ingest.trackEvents(app, dto.events, true);
+  }
+}

@@ -1,0 +1,90 @@
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Matches,
+  ValidateIf,
+} from 'class-validator';
+import type { App } from '@dl/platform/db';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class CreateAppDto {
+  @Transform(trim)
+  @IsString({ message: 'Must be a string' })
+  @Length(1, 100, { message: 'Must be 1-100 characters' })
+  name: string;
+
+  @IsIn(['ios', 'android'], { message: 'Must be one of: ios, android' })
+  platform: 'ios' | 'android';
+
+  /** Required for iOS apps. */
+  @ValidateIf((o: CreateAppDto) => o.platform === 'ios' || o.bundleId !== undefined)
+  @IsString({ message: 'Must be a string' })
+  @Matches(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { message: 'Must be a reverse-DNS bundle identifier' })
+  bundleId?: string;
+
+  /** Required for Android apps. */
+  @ValidateIf((o: CreateAppDto) => o.platform === 'android' || o.packageName !== undefined)
+  @IsString({ message: 'Must be a string' })
+  @Matches(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, { message: 'Must be a Java package name' })
+  packageName?: string;
+
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true }, { message: 'Must be a valid URL' })
+  appStoreUrl?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Z0-9]{10}$/, { message: 'Must be 10 upper-case letters or digits' })
+  teamId?: string;
+
+  @IsOptional()
+  @IsArray({ message: 'Must be an array' })
+  @ArrayMaxSize(20, { message: 'At most 20 fingerprints' })
+  @Matches(/^([0-9A-Fa-f]{2}:){31}[0-9A-Fa-f]{2}$/, {
+    each: true,
+    message: 'Each must be a SHA-256 fingerprint (32 colon-separated hex bytes)',
+  })
+  sha256Fingerprints?: string[];
+}
+
+export interface AppResponse {
+  id: string;
+  name: string;
+  platform: 'ios' | 'android';
+  bundleId: string | null;
+  packageName: string | null;
+  appStoreUrl: string | null;
+  teamId: string | null;
+  sha256Fingerprints: string[];
+  /** Masked: `dla_` + 8 hex + `…`. */
+  tokenPrefix: string;
+  createdAt: string;
+  lastSeenAt: string | null;
+}
+
+export interface CreatedAppResponse extends AppResponse {
+  /** The secret SDK token, shown once. */
+  appToken: string;
+}
+
+export function toAppResponse(app: App): AppResponse {
+  return {
+    id: app.id,
+    name: app.name,
+    platform: app.platform,
+    bundleId: app.bundleId,
+    packageName: app.packageName,
+    appStoreUrl: app.appStoreUrl,
+    teamId: app.teamId,
+    sha256Fingerprints: app.sha256Fingerprints,
+    tokenPrefix: app.tokenPrefix,
+    createdAt: app.createdAt.toISOString(),
+    lastSeenAt: app.lastSeenAt ? app.lastSeenAt.toISOString() : null,
+  };
+}

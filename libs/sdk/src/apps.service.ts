@@ -1,0 +1,49 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import { AppNotFoundError } from './sdk.errors';
+import { AppResponse, CreateAppDto, CreatedAppResponse, toAppResponse } from './apps.dto';
+import { AppsRepository } from './apps.repository';
+import { CredentialCache } from './credential-cache';
+import { generateAppToken, hashToken, tokenPrefix } from './tokens';
+
+/** Management of SDK apps and their tokens (Admin). */
+@Injectable()
+export class AppsService {
+  private readonly logger = new Logger(AppsService.name);
+
+  constructor(
+    private readonly apps: AppsRepository,
+    private readonly cache: CredentialCache,
+  ) {}
+
+  async create(organizationId: string, dto: CreateAppDto): Promise<CreatedAppResponse> {
+    const appToken = generateAppToken();
+    const app = await this.apps.create(organizationId, {
+      name: dto.name,
+      platform: dto.platform,
+      bundleId: dto.bundleId ?? null,
+      packageName: dto.packageName ?? null,
+      appStoreUrl: dto.appStoreUrl ?? null,
+      teamId: dto.teamId ?? null,
+      sha256Fingerprints: (dto.sha256Fingerprints ?? []).map((f) => f.toUpperCase()),
+      tokenHash: hashToken(appToken),
+      tokenPrefix: tokenPrefix(appToken),
+    });
+    this.logger.log({ organizationId, appId: app.id }, 'app created');
+    return { ...toAppResponse(app), appToken };
+  }
+
+  async list(organizationId: string): Promise<AppResponse[]> {
+    return (await this.apps.list(organizationId)).map(toAppResponse);
+  }
+
+  /** Revokes the token at once (shared cache entry deleted; ingest instances drop theirs within 2 s). */
+  async remove(organizationId: string, id: string): Promise<{ success: true }> {
+    if (!isUUID(id)) throw new AppNotFoundError();
+    const tokenHash = await this.apps.revoke(organizationId, id);
+    if (!tokenHash) throw new AppNotFoundError();
+    await this.cache.invalidate('app', tokenHash);
+    this.logger.log({ organizationId, appId: id }, 'app revoked');
+    return { success: true };
+  }
+}

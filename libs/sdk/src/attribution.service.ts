@@ -1,0 +1,149 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { deviceFingerprint } from '@dl/clicks';
+import { JobQueue } from '@dl/platform/queue';
+import { AppCredential } from './apps.repository';
+import { AttributionRepository, CandidateClick } from './attribution.repository';
+import { SdkInstallDto, SdkInstallResponse } from './ingest.dto';
+import { InstallAnswerStore, InstallDecision } from './install-answer.store';
+import { IngestUnavailableError } from './sdk.errors';
+
+/**
+ * Clicks of two different links this close to the most recent matching click cannot be
+ * told apart by a fingerprint: the most recent still wins, and the install is flagged.
+ */
+export const AMBIGUITY_TIE_WINDOW_MS = 60_000;
+
+const UNATTRIBUTED: SdkInstallResponse = {
+  attributed: false,
+  linkId: null,
+  shortCode: null,
+  deepLinkPath: null,
+  deepLinkParameters: null,
+  matchType: null,
+};
+
+function answerFor(click: CandidateClick, matchType: 'clickId' | 'fingerprint'): SdkInstallResponse {
+  return {
+    attributed: true,
+    linkId: click.linkId,
+    shortCode: click.shortCode,
+    deepLinkPath: click.deepLinkPath,
+    deepLinkParameters: click.deepLinkParameters ?? {},
+    matchType,
+  };
+}
+
+/** Picks the winner among fingerprint candidates (newest first) and flags a tie between links. */
+export function pickFingerprintMatch(candidates: CandidateClick[]): { click: CandidateClick; ambiguous: boolean } | null {
+  const [winner] = candidates;
+  if (!winner) return null;
+  const ambiguous = candidates.some(
+    (c) => c.linkId !== winner.linkId && winner.clickedAt.getTime() - c.clickedAt.getTime() <= AMBIGUITY_TIE_WINDOW_MS,
+  );
+  return { click: winner, ambiguous };
+}
+
+/**
+ * Deferred deep linking, answered synchronously: clickId (exact) first, then the most recent
+ * click with the device fingerprint inside its link's attribution window. Reads only (Redis
+ * and indexed Postgres); the install row and its webhook are written by the worker.
+ */
+@Injectable()
+export class AttributionService {
+  private readonly logger = new Logger(AttributionService.name);
+
+  constructor(
+    private readonly repository: AttributionRepository,
+    private readonly store: InstallAnswerStore,
+    private readonly queue: JobQueue,
+  ) {}
+
+  async attribute(app: AppCredential, dto: SdkInstallDto, ip: string | null, now = new Date()): Promise<SdkInstallResponse> {
+    const fingerprint = deviceFingerprint({
+      organizationId: app.organizationId,
+      ip,
+      platform: dto.platform,
+      osVersion: dto.osVersion,
+      language: dto.language,
+    });
+    const known = await this.known(app, dto.installId);
+    if (known) {
+      // Re-enqueue (a no-op when stored): covers a first call whose job could not be queued.
+      await this.enqueue(app, dto, ip, fingerprint, known, now);
+      return known.answer;
+    }
+
+    const decided = await this.decide(app.organizationId, dto, fingerprint, now);
+    const { decision, won } = await this.store.putIfAbsent(app.appId, dto.installId, decided);
+    if (won) await this.enqueue(app, dto, ip, fingerprint, decision, now);
+    return decision.answer;
+  }
+
+  private async known(app: AppCredential, installId: string): Promise<InstallDecision | null> {
+    const cached = await this.store.get(app.appId, installId);
+    if (cached) return cached;
+    const stored = await this.repository.storedInstall(app.organizationId, app.appId, installId);
+    if (!stored) return null;
+    const answer: SdkInstallResponse =
+      stored.linkId && stored.shortCode
+        ? {
+            attributed: true,
+            linkId: stored.linkId,
+            shortCode: stored.shortCode,
+            deepLinkPath: stored.deepLinkPath,
+            deepLinkParameters: stored.deepLinkParameters ?? {},
+            matchType: stored.matchType === 'clickId' ? 'clickId' : 'fingerprint',
+          }
+        : UNATTRIBUTED;
+    return { answer, clickId: stored.clickId, ambiguous: stored.ambiguous };
+  }
+
+  private async decide(organizationId: string, dto: SdkInstallDto, fingerprint: string | null, now: Date): Promise<InstallDecision> {
+    if (dto.clickId) {
+      const click = await this.repository.clickById(organizationId, dto.clickId, now);
+      if (click) return { answer: answerFor(click, 'clickId'), clickId: click.clickId, ambiguous: false };
+    }
+    if (fingerprint) {
+      const match = pickFingerprintMatch(await this.repository.clicksByFingerprint(organizationId, fingerprint, now));
+      if (match) return { answer: answerFor(match.click, 'fingerprint'), clickId: match.click.clickId, ambiguous: match.ambiguous };
+    }
+    return { answer: UNATTRIBUTED, clickId: null, ambiguous: false };
+  }
+
+  private async enqueue(
+    app: AppCredential,
+    dto: SdkInstallDto,
+    ip: string | null,
+    fingerprint: string | null,
+    decision: InstallDecision,
+    now: Date,
+  ): Promise<void> {
+    try {
+      await this.queue.add(
+        'ingest',
+        'sdk.install',
+        {
+          organizationId: app.organizationId,
+          appId: app.appId,
+          installId: dto.installId,
+          platform: dto.platform,
+          osVersion: dto.osVersion,
+          deviceModel: dto.deviceModel ?? null,
+          language: dto.language ?? null,
+          appVersion: dto.appVersion ?? null,
+          ip,
+          fingerprint,
+          clickId: decision.clickId,
+          linkId: decision.answer.linkId,
+          matchType: decision.answer.matchType,
+          ambiguous: decision.ambiguous,
+          receivedAt: now.toISOString(),
+        },
+        { jobId: `install-${app.appId}-${dto.installId}`, timeoutMs: 2000 },
+      );
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message, appId: app.appId }, 'install could not be queued');
+      throw new IngestUnavailableError();
+    }
+  }
+}

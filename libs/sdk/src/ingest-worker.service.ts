@@ -1,0 +1,123 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { JobQueue, PixelEventJob, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
+import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository';
+import { IngestStoreRepository, StoredInstallRow } from './ingest-store.repository';
+import { InstallAnswerStore } from './install-answer.store';
+
+/** The `install.attributed` webhook body. */
+export function installAttributedData(row: StoredInstallRow): Record<string, unknown> {
+  return {
+    event: 'install.attributed',
+    install: {
+      id: row.id,
+      installId: row.installId,
+      appId: row.appId,
+      platform: row.platform,
+      osVersion: row.osVersion,
+      deviceModel: row.deviceModel,
+      appVersion: row.appVersion,
+      matchType: row.matchType,
+      ambiguous: row.ambiguous,
+      clickId: row.clickId,
+      attributedAt: row.attributedAt?.toISOString() ?? null,
+    },
+    link: { id: row.linkId, shortCode: row.shortCode },
+  };
+}
+
+/** Consumers of the `ingest` queue: persist installs, sessions, in-app events and pixel events. */
+@Injectable()
+export class IngestWorkerService {
+  private readonly logger = new Logger(IngestWorkerService.name);
+
+  constructor(
+    private readonly store: IngestStoreRepository,
+    private readonly inAppEvents: InAppEventsRepository,
+    private readonly decisions: InstallAnswerStore,
+    private readonly queue: JobQueue,
+  ) {}
+
+  /** Stores the install once; an attributed one fans out `install.attributed` (stable event id, so a retry sends it once). */
+  async install(job: SdkInstallJob): Promise<void> {
+    const row = await this.store.saveInstall(job.organizationId, job);
+    if (!row) return;
+    await this.store.touchApps(job.organizationId, [job.appId], new Date(job.receivedAt));
+    if (!row.linkId) return;
+    await this.queue.add('webhooks', 'webhook.event', {
+      eventId: `install.attributed.${row.id}`,
+      organizationId: job.organizationId,
+      type: 'install.attributed',
+      projectId: row.projectId,
+      occurredAt: (row.attributedAt ?? row.createdAt).toISOString(),
+      data: installAttributedData(row),
+    });
+  }
+
+  async open(job: SdkOpenJob): Promise<void> {
+    await this.store.saveSession(job.organizationId, job);
+    await this.store.touchApps(job.organizationId, [job.appId], new Date(job.openedAt));
+  }
+
+  async pixel(job: PixelEventJob): Promise<void> {
+    await this.store.savePixelEvent(job.organizationId, job);
+    await this.store.touchPixelSite(job.organizationId, job.siteId, new Date(job.occurredAt));
+  }
+
+  /** One statement per organization of the batch; events inherit their install's link (stored row, else the ingest decision). */
+  async events(job: SdkEventJob): Promise<number> {
+    const byOrg = new Map<string, SdkEventRecord[]>();
+    for (const e of job.events) {
+      const list = byOrg.get(e.organizationId);
+      if (list) list.push(e);
+      else byOrg.set(e.organizationId, [e]);
+    }
+    let inserted = 0;
+    for (const [organizationId, records] of byOrg) {
+      const links = await this.installLinks(organizationId, records);
+      const rows: InAppEventRow[] = records.map((r) => {
+        const link = links.get(`${r.appId}:${r.installId}`);
+        return {
+          id: r.id,
+          organizationId,
+          appId: r.appId,
+          installId: r.installId,
+          linkId: link?.linkId ?? null,
+          clickId: link?.clickId ?? null,
+          eventName: r.eventName,
+          eventData: r.eventData,
+          eventTimestamp: new Date(r.eventTimestamp),
+          revenue: r.revenue,
+          currency: r.currency,
+          attributed: Boolean(link?.linkId),
+          receivedAt: new Date(r.receivedAt),
+        };
+      });
+      inserted += await this.inAppEvents.insertBatch(organizationId, rows);
+      const appIds = [...new Set(records.map((r) => r.appId))];
+      await this.store.touchApps(organizationId, appIds, new Date(records[records.length - 1].receivedAt));
+    }
+    return inserted;
+  }
+
+  private async installLinks(
+    organizationId: string,
+    records: SdkEventRecord[],
+  ): Promise<Map<string, { linkId: string | null; clickId: string | null }>> {
+    const keys = new Map<string, { appId: string; installId: string }>();
+    for (const r of records) keys.set(`${r.appId}:${r.installId}`, { appId: r.appId, installId: r.installId });
+    const out = new Map<string, { linkId: string | null; clickId: string | null }>();
+    for (const row of await this.store.installLinks(organizationId, [...keys.values()])) {
+      out.set(`${row.appId}:${row.installId}`, { linkId: row.linkId, clickId: row.clickId });
+    }
+    const missing = [...keys.entries()].filter(([k]) => !out.has(k)).map(([, v]) => v);
+    if (missing.length) {
+      try {
+        for (const [k, d] of await this.decisions.many(missing)) out.set(k, { linkId: d.answer.linkId, clickId: d.clickId });
+      } catch (err) {
+        // Redis down: the events are still stored (unattributed when their install is not stored yet).
+        this.logger.warn({ err: (err as Error).message }, 'install decisions unavailable');
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,186 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  IsUUID,
+  Length,
+  MaxLength,
+  registerDecorator,
+  ValidateNested,
+  ValidationOptions,
+} from 'class-validator';
+
+export const MAX_EVENT_NAME_LENGTH = 100;
+export const MAX_PROPERTIES_BYTES = 32 * 1024;
+export const MAX_FUTURE_SKEW_MS = 5 * 60 * 1000;
+export const MAX_EVENT_AGE_MS = 30 * 24 * 3600 * 1000;
+export const MAX_EVENTS_PER_BATCH = 100;
+
+const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
+
+/** Properties serialize to at most 32 KB of JSON. */
+function MaxJsonBytes(max: number, options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'maxJsonBytes',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => value === undefined || Buffer.byteLength(JSON.stringify(value) ?? '') <= max,
+      },
+    });
+}
+
+/** An event time no more than 5 minutes ahead and no more than 30 days old. */
+function WithinEventTimeRange(options?: ValidationOptions) {
+  return (object: object, propertyName: string) =>
+    registerDecorator({
+      name: 'withinEventTimeRange',
+      target: object.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => {
+          if (typeof value !== 'string') return true;
+          const t = Date.parse(value);
+          if (Number.isNaN(t)) return true;
+          const now = Date.now();
+          return t <= now + MAX_FUTURE_SKEW_MS && t >= now - MAX_EVENT_AGE_MS;
+        },
+        defaultMessage: () => 'Must be within the last 30 days and at most 5 minutes in the future',
+      },
+    });
+}
+
+const UUID_MESSAGE = 'Must be a valid UUID';
+
+export class SdkInstallDto {
+  @Transform(lower)
+  @IsUUID('all', { message: UUID_MESSAGE })
+  installId: string;
+
+  @Transform(lower)
+  @IsIn(['ios', 'android'], { message: 'Must be one of: ios, android' })
+  platform: 'ios' | 'android';
+
+  @IsString({ message: 'Must be a string' })
+  @Length(1, 32, { message: 'Must be 1-32 characters' })
+  osVersion: string;
+
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(100, { message: 'Must be at most 100 characters' })
+  deviceModel?: string;
+
+  /** BCP 47 tag, e.g. en-US. */
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(35, { message: 'Must be at most 35 characters' })
+  language?: string;
+
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(32, { message: 'Must be at most 32 characters' })
+  appVersion?: string;
+
+  /** The click id when the app was opened by the link (Universal Link / App Link / `dl_click`). */
+  @IsOptional()
+  @Transform(lower)
+  @IsUUID('all', { message: UUID_MESSAGE })
+  clickId?: string;
+}
+
+export class SdkOpenDto {
+  @Transform(lower)
+  @IsUUID('all', { message: UUID_MESSAGE })
+  installId: string;
+
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(2048, { message: 'Must be at most 2048 characters' })
+  url?: string;
+}
+
+export class SdkEventDto {
+  @Transform(lower)
+  @IsUUID('all', { message: UUID_MESSAGE })
+  installId: string;
+
+  @IsString({ message: 'Must be a string' })
+  @Length(1, MAX_EVENT_NAME_LENGTH, { message: `Must be 1-${MAX_EVENT_NAME_LENGTH} characters` })
+  eventName: string;
+
+  @IsOptional()
+  @IsObject({ message: 'Must be an object' })
+  @MaxJsonBytes(MAX_PROPERTIES_BYTES, { message: 'Must be at most 32 KB of JSON' })
+  properties?: Record<string, unknown>;
+
+  /** When the event happened on the device (default: when received). */
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'Must be an ISO 8601 timestamp' })
+  @WithinEventTimeRange()
+  timestamp?: string;
+
+  /** The SDK's own id for the event: a retried send is stored once. */
+  @IsOptional()
+  @IsUUID('all', { message: UUID_MESSAGE })
+  eventId?: string;
+}
+
+/** Several events in one call (what the SDK sends when it batches). */
+export class SdkEventBatchDto {
+  @IsArray({ message: 'Must be an array' })
+  @ArrayMinSize(1, { message: 'Must hold 1-100 events' })
+  @ArrayMaxSize(MAX_EVENTS_PER_BATCH, { message: 'Must hold 1-100 events' })
+  @ValidateNested({ each: true })
+  @Type(() => SdkEventDto)
+  events: SdkEventDto[];
+}
+
+export class PixelEventDto {
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(64, { message: 'Must be a site key' })
+  siteKey: string;
+
+  @IsIn(['pageview', 'conversion'], { message: 'Must be one of: pageview, conversion' })
+  type: 'pageview' | 'conversion';
+
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'Must be a valid URL' })
+  @MaxLength(2048, { message: 'Must be a valid URL' })
+  url: string;
+
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(2048, { message: 'Must be at most 2048 characters' })
+  referrer?: string;
+
+  @IsOptional()
+  @IsUUID('all', { message: UUID_MESSAGE })
+  clickId?: string;
+
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'Must be a number' })
+  value?: number;
+
+  @IsOptional()
+  @IsString({ message: 'Must be an ISO 4217 currency code' })
+  currency?: string;
+}
+
+export interface SdkInstallResponse {
+  attributed: boolean;
+  linkId: string | null;
+  shortCode: string | null;
+  deepLinkPath: string | null;
+  deepLinkParameters: Record<string, unknown> | null;
+  matchType: 'clickId' | 'fingerprint' | null;
+}

@@ -1,0 +1,43 @@
+import { Transform } from 'class-transformer';
+import { IsString, Length, Matches } from 'class-validator';
+import type { PixelSite } from '@dl/platform/db';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const lowerTrim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+
+export class CreatePixelSiteDto {
+  @Transform(trim)
+  @IsString({ message: 'Must be a string' })
+  @Length(1, 100, { message: 'Must be 1-100 characters' })
+  name: string;
+
+  /** A host name such as `shop.example.com` (no scheme, no path). */
+  @Transform(lowerTrim)
+  @IsString({ message: 'Must be a string' })
+  @Length(1, 253, { message: 'Must be a valid domain' })
+  @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, {
+    message: 'Must be a valid domain',
+  })
+  domain: string;
+}
+
+export interface PixelSiteResponse {
+  id: string;
+  name: string;
+  domain: string;
+  /** Public by design: it is embedded in the site's pages. */
+  siteKey: string;
+  createdAt: string;
+  lastSeenAt: string | null;
+}
+
+export function toPixelSiteResponse(site: PixelSite): PixelSiteResponse {
+  return {
+    id: site.id,
+    name: site.name,
+    domain: site.domain,
+    siteKey: site.siteKey,
+    createdAt: site.createdAt.toISOString(),
+    lastSeenAt: site.lastSeenAt ? site.lastSeenAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,37 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import { PixelSiteNotFoundError } from './sdk.errors';
+import { CreatePixelSiteDto, PixelSiteResponse, toPixelSiteResponse } from './pixel-sites.dto';
+import { PixelSitesRepository } from './pixel-sites.repository';
+import { CredentialCache } from './credential-cache';
+import { generateSiteKey } from './tokens';
+
+/** Management of website pixel sites (Admin). */
+@Injectable()
+export class PixelSitesService {
+  private readonly logger = new Logger(PixelSitesService.name);
+
+  constructor(
+    private readonly sites: PixelSitesRepository,
+    private readonly cache: CredentialCache,
+  ) {}
+
+  async create(organizationId: string, dto: CreatePixelSiteDto): Promise<PixelSiteResponse> {
+    const site = await this.sites.create(organizationId, { name: dto.name, domain: dto.domain, siteKey: generateSiteKey() });
+    this.logger.log({ organizationId, siteId: site.id }, 'pixel site created');
+    return toPixelSiteResponse(site);
+  }
+
+  async list(organizationId: string): Promise<PixelSiteResponse[]> {
+    return (await this.sites.list(organizationId)).map(toPixelSiteResponse);
+  }
+
+  async remove(organizationId: string, id: string): Promise<{ success: true }> {
+    if (!isUUID(id)) throw new PixelSiteNotFoundError();
+    const siteKey = await this.sites.remove(organizationId, id);
+    if (!siteKey) throw new PixelSiteNotFoundError();
+    await this.cache.invalidate('site', siteKey);
+    this.logger.log({ organizationId, siteId: id }, 'pixel site deleted');
+    return { success: true };
+  }
+}
