@@ -7,9 +7,12 @@ import { RedisService } from '@dl/platform/redis';
  * 1. A job without a reservation takes the next free slot of the webhook (slots are spaced
  *    `interval` apart); a future slot defers the job to it, so a burst of N jobs is re-queued
  *    once each, spread over time, instead of polling.
- * 2. At its slot, the job starts only if the webhook had fewer than `limit` starts in the last
- *    `window` ms (strict sliding log) and the webhook and its organization have room in flight;
+ * 2. At its slot, the job starts only if fewer than `limit` attempts of the webhook are in the
+ *    window (strict sliding log) and the webhook and its organization have room in flight;
  *    otherwise it takes a new slot behind the queue.
+ * An attempt stays in the log while in flight and for `window` ms after it completes (release
+ * re-scores it at completion): the receiver sees a request between its start and its completion,
+ * so it can never observe more than `limit` requests in any `window`, whatever the latencies.
  * Returns {1, 0} to go, {0, waitMs} to defer.
  */
 const ACQUIRE = `
@@ -40,8 +43,8 @@ else
 end
 local wait = 0
 if redis.call('ZCARD', starts) >= limit then
-  local oldest = redis.call('ZRANGE', starts, 0, 0, 'WITHSCORES')
-  wait = tonumber(oldest[2]) + window - now + 1
+  local oldest = tonumber(redis.call('ZRANGE', starts, 0, 0, 'WITHSCORES')[2])
+  if oldest > now then wait = interval else wait = oldest + window - now + 1 end
 elseif redis.call('ZCARD', infl) >= whCap or redis.call('ZCARD', oinfl) >= orgCap then
   wait = interval
 end
@@ -51,13 +54,23 @@ if wait > 0 then
   redis.call('ZADD', resv, slot, token)
   return {0, slot - now}
 end
-redis.call('ZADD', starts, now, token .. '@' .. now)
-redis.call('PEXPIRE', starts, window * 2)
+redis.call('ZADD', starts, now + ttl, token)
+redis.call('PEXPIRE', starts, ttl + window)
 redis.call('ZADD', infl, now + ttl, token)
 redis.call('PEXPIRE', infl, ttl + 1000)
 redis.call('ZADD', oinfl, now + ttl, token)
 redis.call('PEXPIRE', oinfl, ttl + 1000)
 return {1, 0}
+`;
+
+/** The attempt is over: it leaves the in-flight sets and stays in the window from now on. */
+const RELEASE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
 `;
 
 export type GateDecision = { go: true } | { go: false; waitMs: number };
@@ -69,8 +82,7 @@ export type GateDecision = { go: true } | { go: false; waitMs: number };
  */
 @Injectable()
 export class WebhookRateGate {
-  /** The sliding window, with a margin so receivers never observe more than the limit in a second. */
-  readonly windowMs = 1050;
+  readonly windowMs = 1000;
   private readonly interval: number;
   private readonly inFlightTtl: number;
 
@@ -81,7 +93,10 @@ export class WebhookRateGate {
     this.interval = Math.ceil(this.windowMs / config.WEBHOOK_MAX_PER_SECOND);
     // An in-flight mark outlives the attempt's timeout; a crashed worker's marks expire.
     this.inFlightTtl = config.WEBHOOK_TIMEOUT_MS + 5000;
-    if (!('webhookGate' in redis.client)) redis.client.defineCommand('webhookGate', { numberOfKeys: 5, lua: ACQUIRE });
+    if (!('webhookGate' in redis.client)) {
+      redis.client.defineCommand('webhookGate', { numberOfKeys: 5, lua: ACQUIRE });
+      redis.client.defineCommand('webhookGateRelease', { numberOfKeys: 3, lua: RELEASE });
+    }
   }
 
   private keys(webhookId: string, organizationId: string): string[] {
@@ -95,7 +110,7 @@ export class WebhookRateGate {
   }
 
   async acquire(webhookId: string, organizationId: string, token: string): Promise<GateDecision> {
-    const client = this.redis.client as unknown as { webhookGate(...args: Array<string | number>): Promise<[number, number]> };
+    const client = this.redis.client as unknown as GateCommands;
     const [go, wait] = await client.webhookGate(
       ...this.keys(webhookId, organizationId),
       this.windowMs,
@@ -110,7 +125,12 @@ export class WebhookRateGate {
   }
 
   async release(webhookId: string, organizationId: string, token: string): Promise<void> {
-    const [, , , infl, oinfl] = this.keys(webhookId, organizationId);
-    await this.redis.client.multi().zrem(infl, token).zrem(oinfl, token).exec();
+    const [starts, , , infl, oinfl] = this.keys(webhookId, organizationId);
+    await (this.redis.client as unknown as GateCommands).webhookGateRelease(starts, infl, oinfl, token);
   }
+}
+
+interface GateCommands {
+  webhookGate(...args: Array<string | number>): Promise<[number, number]>;
+  webhookGateRelease(...args: string[]): Promise<number>;
 }
