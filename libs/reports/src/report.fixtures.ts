@@ -34,9 +34,10 @@ export class ReportFixtures {
     if (known) return known;
     const existing = await this.prisma.membership.findFirst({ where: { organizationId, role: Role.OWNER } });
     const userId = existing?.userId ?? (await this.member(organizationId, Role.OWNER)).userId;
-    const templateId = randomUUID();
-    await this.prisma.$executeRaw`
-      INSERT INTO templates (id, organization_id, name, slug) VALUES (${templateId}::uuid, ${organizationId}::uuid, 'Default', 'default')`;
+    const [tpl] = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO templates (organization_id, name, slug) VALUES (${organizationId}::uuid, 'Default', 'default')
+      ON CONFLICT (organization_id, slug) DO UPDATE SET name = templates.name RETURNING id`;
+    const templateId = tpl.id;
     const v = { templateId, userId };
     this.templates.set(organizationId, v);
     return v;
