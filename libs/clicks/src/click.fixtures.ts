@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PrismaService, Role, Tier } from '@dl/platform/db';
 import { ClickCapturedJob } from '@dl/platform/queue';
 
@@ -53,6 +53,20 @@ export class ClickFixtures {
     const v = { userId, templateId };
     this.owners.set(organizationId, v);
     return v;
+  }
+
+  /** A member of `role` and a `dl_` API key of theirs (stored as SHA-256, as the auth library does). */
+  async apiKey(organizationId: string, role: Role = Role.OWNER): Promise<{ key: string; userId: string }> {
+    const userId = randomUUID();
+    await this.prisma.$executeRaw`
+      INSERT INTO users (id, email, name, password_hash) VALUES (${userId}::uuid, ${`${role.toLowerCase()}-${userId.slice(0, 8)}@example.com`}, 'Member', 'x')`;
+    await this.prisma.$executeRaw`
+      INSERT INTO memberships (organization_id, user_id, role) VALUES (${organizationId}::uuid, ${userId}::uuid, ${role}::"Role")`;
+    const key = `dl_${randomBytes(32).toString('hex')}`;
+    await this.prisma.$executeRaw`
+      INSERT INTO api_keys (organization_id, user_id, name, key_hash, key_prefix)
+      VALUES (${organizationId}::uuid, ${userId}::uuid, 'test', ${createHash('sha256').update(key).digest('hex')}, ${key.slice(0, 11)})`;
+    return { key, userId };
   }
 
   async project(organizationId: string, name = 'Campaigns'): Promise<{ id: string }> {

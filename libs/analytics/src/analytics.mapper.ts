@@ -1,0 +1,134 @@
+import { countryName, decodeRollupValue, RollupDimension } from '@dl/clicks';
+import { ClickRow, DimensionCount } from './analytics.repository';
+import { ClickEventResponse, DateClicks, LinkAnalyticsResponse, ProjectAnalyticsResponse } from './analytics.types';
+
+/** Longest lists of regions and cities returned (the rest is a long tail). */
+export const MAX_GEO_ITEMS = 100;
+
+const byClicks = <T extends { clicks: number }>(key: (x: T) => string) => (a: T, b: T) =>
+  b.clicks - a.clicks || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+/** One entry per day of the window, oldest first, zero-click days included. */
+export function fillDays(days: string[], totals: Array<{ day: string; clicks: number }>): DateClicks[] {
+  const byDay = new Map(totals.map((t) => [t.day, t.clicks]));
+  return days.map((date) => ({ date, clicks: byDay.get(date) ?? 0 }));
+}
+
+/** Groups rollup counts by dimension. */
+export function groupDimensions(rows: DimensionCount[]): Map<string, DimensionCount[]> {
+  const out = new Map<string, DimensionCount[]>();
+  for (const r of rows) {
+    const list = out.get(r.dimension) ?? [];
+    list.push(r);
+    out.set(r.dimension, list);
+  }
+  return out;
+}
+
+const sum = (rows: DimensionCount[] | undefined) => (rows ?? []).reduce((s, r) => s + r.clicks, 0);
+
+export function totalOf(dims: Map<string, DimensionCount[]>): number {
+  return sum(dims.get(RollupDimension.total));
+}
+
+/** Sum of daily distinct visitors (the `visitors` rollup). */
+export function dailyUniquesOf(dims: Map<string, DimensionCount[]>): number {
+  return sum(dims.get(RollupDimension.visitors));
+}
+
+export function countriesOf(dims: Map<string, DimensionCount[]>) {
+  return (dims.get(RollupDimension.country) ?? [])
+    .filter((r) => r.value !== '')
+    .map((r) => ({ countryCode: r.value, country: countryName(r.value), clicks: r.clicks }))
+    .sort(byClicks((x) => x.countryCode));
+}
+
+export function devicesOf(dims: Map<string, DimensionCount[]>) {
+  return (dims.get(RollupDimension.device) ?? []).map((r) => ({ device: r.value, clicks: r.clicks })).sort(byClicks((x) => x.device));
+}
+
+export function platformsOf(dims: Map<string, DimensionCount[]>) {
+  return (dims.get(RollupDimension.platform) ?? []).map((r) => ({ platform: r.value, clicks: r.clicks })).sort(byClicks((x) => x.platform));
+}
+
+export function toLinkAnalyticsResponse(
+  dims: Map<string, DimensionCount[]>,
+  clicksByDate: DateClicks[],
+  uniqueClicks: number,
+): LinkAnalyticsResponse {
+  const regions = (dims.get(RollupDimension.region) ?? [])
+    .map((r) => {
+      const [countryCode, region] = decodeRollupValue(r.value);
+      return { region: region ?? '', countryCode: countryCode ?? '', clicks: r.clicks };
+    })
+    .filter((r) => r.region !== '')
+    .sort(byClicks((x) => `${x.countryCode}|${x.region}`))
+    .slice(0, MAX_GEO_ITEMS);
+  const cities = (dims.get(RollupDimension.city) ?? [])
+    .map((r) => {
+      const [countryCode, region, city] = decodeRollupValue(r.value);
+      return { city: city ?? '', countryCode: countryCode ?? '', region: region ?? '', clicks: r.clicks };
+    })
+    .filter((r) => r.city !== '')
+    .sort(byClicks((x) => `${x.countryCode}|${x.region}|${x.city}`))
+    .slice(0, MAX_GEO_ITEMS);
+  const timezones = (dims.get(RollupDimension.timezone) ?? [])
+    .filter((r) => r.value !== '')
+    .map((r) => ({ timezone: r.value, clicks: r.clicks }))
+    .sort(byClicks((x) => x.timezone));
+  return {
+    totalClicks: totalOf(dims),
+    uniqueClicks,
+    clicksByDate,
+    clicksByCountry: countriesOf(dims),
+    clicksByCity: cities,
+    clicksByRegion: regions,
+    clicksByTimezone: timezones,
+    clicksByDevice: devicesOf(dims),
+    clicksByPlatform: platformsOf(dims),
+  };
+}
+
+export function toProjectAnalyticsResponse(
+  dims: Map<string, DimensionCount[]>,
+  clicksByDate: DateClicks[],
+  uniqueClicks: number,
+): ProjectAnalyticsResponse {
+  return {
+    totalClicks: totalOf(dims),
+    uniqueClicks,
+    clicksByDate,
+    clicksByCountry: countriesOf(dims).map((c) => ({ country: c.country, clicks: c.clicks })),
+    clicksByDevice: devicesOf(dims),
+    clicksByPlatform: platformsOf(dims),
+  };
+}
+
+export function toClickEventResponse(c: ClickRow): ClickEventResponse {
+  return {
+    id: c.id,
+    linkId: c.linkId,
+    clickedAt: c.clickedAt.toISOString(),
+    ipAddress: c.ipAddress,
+    userAgent: c.userAgent,
+    deviceType: c.deviceType,
+    platform: c.platform,
+    browser: c.browser,
+    browserVersion: c.browserVersion,
+    os: c.os,
+    osVersion: c.osVersion,
+    countryCode: c.countryCode,
+    countryName: c.countryName,
+    region: c.region,
+    city: c.city,
+    timezone: c.timezone,
+    latitude: c.latitude,
+    longitude: c.longitude,
+    utmSource: c.utmSource,
+    utmMedium: c.utmMedium,
+    utmCampaign: c.utmCampaign,
+    utmTerm: c.utmTerm,
+    utmContent: c.utmContent,
+    referrer: c.referrer,
+  };
+}

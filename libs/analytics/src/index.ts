@@ -1,0 +1,7 @@
+export * from './analytics.dto';
+export * from './analytics.errors';
+export * from './analytics.types';
+export * from './analytics.mapper';
+export * from './analytics.repository';
+export * from './link-analytics.service';
+export * from './analytics.module';
