@@ -3,6 +3,7 @@ import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
 import { AuthModule } from '@dl/auth';
+import { LinkAnalyticsApiModule } from './analytics/link-analytics-api.module';
 import { AuthApiModule } from './auth/auth-api.module';
 import { KeysApiModule } from './keys/keys-api.module';
 import { MembersApiModule } from './members/members-api.module';
@@ -22,6 +23,7 @@ export class ApiModule {
         KeysApiModule,
         MembersApiModule,
         UsageApiModule,
+        LinkAnalyticsApiModule,
       ],
     };
   }
