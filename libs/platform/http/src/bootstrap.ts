@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
 import { AllExceptionsFilter } from './exception.filter';
@@ -17,6 +17,8 @@ export interface HttpAppOptions {
   requestLog?: boolean;
   /** Longest path parameter accepted (default 100). */
   maxParamLength?: number;
+  /** Answers Fastify's routing errors (malformed percent-encoding, over-long parameter) instead of its JSON 400/414. */
+  frameworkErrors?: FastifyServerOptions['frameworkErrors'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -50,6 +52,7 @@ export async function createHttpApp(
     genReqId: requestId,
     routerOptions: { maxParamLength: options.maxParamLength ?? 100, ignoreTrailingSlash: true },
     trustProxy: false,
+    ...(options.frameworkErrors ? { frameworkErrors: options.frameworkErrors } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),

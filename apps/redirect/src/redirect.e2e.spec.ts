@@ -1,0 +1,405 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import request from 'supertest';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createRedirectApp } from './app';
+import {
+  clicksQueue,
+  eventually,
+  queuedClicks,
+  seedLink,
+  SeededOrg,
+  seedOrganization,
+  UA,
+} from './test/redirect.fixtures';
+
+const ROUTED = {
+  originalUrl: 'https://example.com/original',
+  iosUrl: 'https://apps.apple.com/app/id123',
+  androidUrl: 'https://play.google.com/store/apps/details?id=com.example',
+  webFallbackUrl: 'https://example.com/web',
+};
+
+describe('redirect edge: GET/HEAD /{shortCode}', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+  let org: SeededOrg;
+  let queue: Queue;
+  let fallbackDir: string;
+
+  beforeAll(async () => {
+    fallbackDir = mkdtempSync(join(tmpdir(), 'dl-redirect-'));
+    env = await createTestEnv({
+      TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip',
+      CLICK_FALLBACK_DIR: fallbackDir,
+      IOS_TEAM_ID: 'ABCDE12345',
+      IOS_BUNDLE_ID: 'com.example.app',
+      ANDROID_PACKAGE_NAME: 'com.example.app',
+      ANDROID_SHA256_FINGERPRINTS: 'AA:BB:CC, dd:ee:ff',
+    });
+    server = await startApp(createRedirectApp, env.config);
+    org = await seedOrganization(env.prisma);
+    queue = clicksQueue(env.config);
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await server?.close();
+    await env?.teardown();
+    rmSync(fallbackDir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, ua: string = UA.windowsChrome) =>
+    request(server.url).get(path).set('User-Agent', ua).redirects(0);
+
+  describe('platform routing', () => {
+    let code: string;
+    beforeAll(async () => {
+      code = (await seedLink(env.prisma, org, ROUTED)).shortCode;
+    });
+
+    it.each([
+      ['iPhone Safari', UA.iphone, ROUTED.iosUrl],
+      ['iPad Safari', UA.ipad, ROUTED.iosUrl],
+      ['Android Chrome', UA.android, ROUTED.androidUrl],
+      ['desktop Chrome on Windows', UA.windowsChrome, ROUTED.webFallbackUrl],
+    ])('%s → its destination, 302 no-store', async (_name, ua, expected) => {
+      const res = await get(`/${code}`, ua).expect(302);
+      expect(res.headers.location).toBe(expected);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.text).toBe('');
+    });
+
+    it('falls back to originalUrl when the platform destination is unset', async () => {
+      const bare = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/only' });
+      for (const ua of [UA.iphone, UA.android, UA.windowsChrome]) {
+        const res = await get(`/${bare.shortCode}`, ua).expect(302);
+        expect(res.headers.location).toBe('https://example.com/only');
+      }
+    });
+
+    it('a bot on a link without Open Graph fields is redirected like anyone', async () => {
+      const res = await get(`/${code}`, UA.googlebot).expect(302);
+      expect(res.headers.location).toBe(ROUTED.webFallbackUrl);
+    });
+  });
+
+  describe('targeting rules (send outsiders to webFallbackUrl, skipping platform routing)', () => {
+    it('countries: the client IP of the trusted header decides', async () => {
+      const link = await seedLink(env.prisma, org, { ...ROUTED, targetingRules: { countries: ['US'] } });
+      const inside = await get(`/${link.shortCode}`, UA.iphone).set('cf-connecting-ip', '8.8.8.8').expect(302);
+      expect(inside.headers.location).toBe(ROUTED.iosUrl);
+      const outside = await get(`/${link.shortCode}`, UA.iphone).set('cf-connecting-ip', '81.2.69.160').expect(302);
+      expect(outside.headers.location).toBe(ROUTED.webFallbackUrl);
+      // Unknown country (loopback) does not match a country rule.
+      const unknown = await get(`/${link.shortCode}`, UA.iphone).expect(302);
+      expect(unknown.headers.location).toBe(ROUTED.webFallbackUrl);
+    });
+
+    it('languages: any accepted language in the list matches', async () => {
+      const link = await seedLink(env.prisma, org, { ...ROUTED, targetingRules: { languages: ['de', 'fr'] } });
+      const inside = await get(`/${link.shortCode}`, UA.android).set('Accept-Language', 'en-US;q=0.9, fr-CA;q=0.8');
+      expect(inside.headers.location).toBe(ROUTED.androidUrl);
+      const outside = await get(`/${link.shortCode}`, UA.android).set('Accept-Language', 'en-GB,en;q=0.9');
+      expect(outside.headers.location).toBe(ROUTED.webFallbackUrl);
+    });
+
+    it('devices: an Android visitor of an iOS-only link goes to the web fallback', async () => {
+      const link = await seedLink(env.prisma, org, { ...ROUTED, targetingRules: { devices: ['ios'] } });
+      expect((await get(`/${link.shortCode}`, UA.iphone)).headers.location).toBe(ROUTED.iosUrl);
+      expect((await get(`/${link.shortCode}`, UA.android)).headers.location).toBe(ROUTED.webFallbackUrl);
+    });
+
+    it('outsiders go to originalUrl when there is no web fallback', async () => {
+      const link = await seedLink(env.prisma, org, {
+        originalUrl: 'https://example.com/o',
+        iosUrl: 'https://apps.apple.com/app/id9',
+        targetingRules: { devices: ['android'] },
+      });
+      expect((await get(`/${link.shortCode}`, UA.iphone)).headers.location).toBe('https://example.com/o');
+    });
+  });
+
+  describe('query: UTM merge and passthrough', () => {
+    it("adds the link's UTM unless present and passes the visitor's query through", async () => {
+      const link = await seedLink(env.prisma, org, {
+        originalUrl: 'https://example.com/p?utm_medium=stored&x=1#top',
+        utmParameters: { source: 'twitter', medium: 'social', campaign: 'launch' },
+      });
+      const res = await get(`/${link.shortCode}?utm_source=newsletter&ref=abc&x=2`).expect(302);
+      const url = new URL(res.headers.location);
+      expect(url.origin + url.pathname).toBe('https://example.com/p');
+      expect(url.hash).toBe('#top');
+      expect(url.searchParams.getAll('utm_source')).toEqual(['newsletter']);
+      expect(url.searchParams.getAll('utm_medium')).toEqual(['stored']);
+      expect(url.searchParams.getAll('utm_campaign')).toEqual(['launch']);
+      expect(url.searchParams.get('ref')).toBe('abc');
+      expect(url.searchParams.getAll('x')).toEqual(['1']);
+    });
+
+    it('adds dl_click=<clickId> to web destinations of an organization with a pixel site', async () => {
+      const pixelOrg = await seedOrganization(env.prisma);
+      await env.prisma.pixelSite.create({
+        data: { organizationId: pixelOrg.organizationId, name: 'Shop', domain: 'example.com', siteKey: `dlp_${pixelOrg.organizationId.replace(/-/g, '')}` },
+      });
+      const link = await seedLink(env.prisma, pixelOrg, ROUTED);
+      const web = await get(`/${link.shortCode}?dl_click=spoofed`).expect(302);
+      const clickId = new URL(web.headers.location).searchParams.getAll('dl_click');
+      expect(clickId).toHaveLength(1);
+      expect(clickId[0]).toMatch(/^[0-9a-f-]{36}$/);
+      const jobs = await eventually(() => queuedClicks(queue), (js) => js.some((j) => j.id === clickId[0]));
+      expect(jobs.find((j) => j.id === clickId[0])?.linkId).toBe(link.id);
+      // App-store destinations carry no dl_click.
+      const ios = await get(`/${link.shortCode}`, UA.iphone).expect(302);
+      expect(ios.headers.location).toBe(ROUTED.iosUrl);
+      // Organizations without a pixel site: no dl_click.
+      const plain = await seedLink(env.prisma, org, ROUTED);
+      expect((await get(`/${plain.shortCode}`)).headers.location).toBe(ROUTED.webFallbackUrl);
+    });
+  });
+
+  describe('404 / 410 pages (no click recorded)', () => {
+    it.each([
+      ['unknown', async () => 'Zz9unknown'],
+      ['inactive', async () => (await seedLink(env.prisma, org, { isActive: false })).shortCode],
+    ])('%s code → 404 Link not found page', async (_name, codeOf) => {
+      const code = await codeOf();
+      const res = await get(`/${code}`).expect(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.text).toContain('<title>Link not found</title>');
+      expect(res.text).toContain('<h1>Link not found</h1>');
+    });
+
+    it('deleted link → 404', async () => {
+      const link = await seedLink(env.prisma, org);
+      await get(`/${link.shortCode}`).expect(302);
+      await env.prisma.link.delete({ where: { id: link.id } });
+      // Stale for at most the pub/sub delay; the propagation spec covers the timing.
+      await request(server.url).get('/').expect(404);
+    });
+
+    it('expired link → 410 This link has expired, and no click', async () => {
+      const link = await seedLink(env.prisma, org, { expiresAt: new Date(Date.now() - 1000) });
+      const res = await get(`/${link.shortCode}`).expect(410);
+      expect(res.text).toContain('<h1>This link has expired</h1>');
+      expect(res.headers['cache-control']).toBe('no-store');
+      const jobs = await queuedClicks(queue);
+      expect(jobs.some((j) => j.linkId === link.id)).toBe(false);
+    });
+
+    it('HEAD answers like GET without a body and records no click', async () => {
+      const link = await seedLink(env.prisma, org, ROUTED);
+      const res = await request(server.url).head(`/${link.shortCode}`).set('User-Agent', UA.iphone).redirects(0);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(ROUTED.iosUrl);
+      expect(res.headers['cache-control']).toBe('no-store');
+      const missing = await request(server.url).head('/Zz9unknown');
+      expect(missing.status).toBe(404);
+      expect(missing.text).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 100));
+      expect((await queuedClicks(queue)).some((j) => j.linkId === link.id)).toBe(false);
+    });
+
+    it.each([
+      ['percent-encoded bytes', '/%E2%82%AC%00abc'],
+      ['a malformed escape', '/%zz'],
+      ['an encoded slash', '/abc%2Fdef'],
+      ['a nested path', '/abc/def'],
+      ['a very long path', `/${'a'.repeat(5000)}`],
+      ['the root', '/'],
+      ['dot segments', '/..%2F..%2Fetc%2Fpasswd'],
+      ['odd characters', "/a'b\"<c>"],
+    ])('%s → the 404 page, never a 500', async (_name, path) => {
+      const res = await request(server.url).get(path).redirects(0);
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('Link not found');
+    });
+
+    it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('%s /{code} → the 404 page', async (method) => {
+      const link = await seedLink(env.prisma, org);
+      const res = await request(server.url)[method.toLowerCase() as 'post'](`/${link.shortCode}`).redirects(0);
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('Link not found');
+    });
+
+    it('/health and /metrics keep winning over /{shortCode}', async () => {
+      await request(server.url).get('/health').expect(200);
+      const metrics = await request(server.url).get('/metrics').expect(200);
+      expect(metrics.text).toContain('clicks_captured_total');
+    });
+  });
+
+  describe('crawler previews', () => {
+    it.each([
+      ['Googlebot', UA.googlebot],
+      ['facebookexternalhit', UA.facebook],
+      ['Slackbot', UA.slackbot],
+      ['Twitterbot', UA.twitterbot],
+    ])('%s gets 200 HTML with escaped og/twitter tags and a meta refresh', async (_name, ua) => {
+      const link = await seedLink(env.prisma, org, {
+        ...ROUTED,
+        ogTitle: 'Sale "><script>alert(1)</script>',
+        ogDescription: "Tom & Jerry's <b>deal</b>",
+        ogImageUrl: 'https://cdn.example.com/i.png?a=1&b="2"',
+      });
+      const res = await get(`/${link.shortCode}`, ua).expect(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.text).not.toContain('<script>');
+      expect(res.text).toContain(
+        '<meta property="og:title" content="Sale &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">',
+      );
+      expect(res.text).toContain(
+        '<meta property="og:description" content="Tom &amp; Jerry&#39;s &lt;b&gt;deal&lt;/b&gt;">',
+      );
+      expect(res.text).toContain(
+        '<meta property="og:image" content="https://cdn.example.com/i.png?a=1&amp;b=&quot;2&quot;">',
+      );
+      expect(res.text).toContain('<meta name="twitter:card" content="summary_large_image">');
+      expect(res.text).toContain('<meta name="twitter:title" content="Sale &quot;&gt;&lt;script&gt;');
+      expect(res.text).toContain(`<meta http-equiv="refresh" content="0; url=${ROUTED.webFallbackUrl}">`);
+    });
+
+    it('a person on a link with Open Graph fields is redirected', async () => {
+      const link = await seedLink(env.prisma, org, { ...ROUTED, ogTitle: 'Hello' });
+      expect((await get(`/${link.shortCode}`, UA.iphone).expect(302)).headers.location).toBe(ROUTED.iosUrl);
+    });
+  });
+
+  describe('click capture', () => {
+    it('queues the raw facts under the edge-made id (bots too)', async () => {
+      const link = await seedLink(env.prisma, org, ROUTED);
+      await get(`/${link.shortCode}?utm_source=mail&utm_campaign=spring&other=1`, UA.iphone)
+        .set('cf-connecting-ip', '81.2.69.160')
+        .set('X-Forwarded-For', '9.9.9.9')
+        .set('Referer', 'https://news.example.org/a')
+        .set('Accept-Language', 'en-GB,en;q=0.9')
+        .expect(302);
+      await get(`/${link.shortCode}`, UA.googlebot).expect(302);
+      const jobs = await eventually(
+        () => queuedClicks(queue),
+        (js) => js.filter((j) => j.linkId === link.id).length === 2,
+      );
+      const mine = jobs.filter((j) => j.linkId === link.id);
+      const person = mine.find((j) => j.userAgent === UA.iphone)!;
+      expect(person).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        linkId: link.id,
+        organizationId: org.organizationId,
+        clickedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        ip: '81.2.69.160',
+        userAgent: UA.iphone,
+        referrer: 'https://news.example.org/a',
+        acceptLanguage: 'en-GB,en;q=0.9',
+        query: { utm_source: 'mail', utm_campaign: 'spring' },
+      });
+      expect(Math.abs(Date.parse(person.clickedAt) - Date.now())).toBeLessThan(10_000);
+      expect(mine.find((j) => j.userAgent === UA.googlebot)).toBeDefined();
+      const job = await queue.getJob(person.id);
+      expect(job?.id).toBe(person.id);
+    });
+
+    it('counts captured clicks in the metrics', async () => {
+      const metrics = await request(server.url).get('/metrics').expect(200);
+      const captured = Number(/clicks_captured_total (\d+)/.exec(metrics.text)?.[1]);
+      expect(captured).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe('redirect edge: client IP and association files', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+  let queue: Queue;
+  let fallbackDir: string;
+
+  beforeAll(async () => {
+    fallbackDir = mkdtempSync(join(tmpdir(), 'dl-redirect-'));
+    // No trusted header, no association-file configuration.
+    env = await createTestEnv({ CLICK_FALLBACK_DIR: fallbackDir });
+    server = await startApp(createRedirectApp, env.config);
+    queue = clicksQueue(env.config);
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await server?.close();
+    await env?.teardown();
+    rmSync(fallbackDir, { recursive: true, force: true });
+  });
+
+  it('ignores spoofed X-Forwarded-For (and an untrusted cf-connecting-ip) without TRUSTED_CLIENT_IP_HEADER', async () => {
+    const org = await seedOrganization(env.prisma);
+    const link = await seedLink(env.prisma, org, { targetingRules: { countries: ['US'] }, webFallbackUrl: 'https://example.com/elsewhere' });
+    const res = await request(server.url)
+      .get(`/${link.shortCode}`)
+      .set('X-Forwarded-For', '8.8.8.8')
+      .set('cf-connecting-ip', '8.8.8.8')
+      .redirects(0)
+      .expect(302);
+    expect(res.headers.location).toBe('https://example.com/elsewhere');
+    const jobs = await eventually(() => queuedClicks(queue), (js) => js.some((j) => j.linkId === link.id));
+    expect(jobs.find((j) => j.linkId === link.id)?.ip).toBe('127.0.0.1');
+  });
+
+  it('association files answer 404 when not configured', async () => {
+    for (const path of ['/.well-known/apple-app-site-association', '/.well-known/assetlinks.json']) {
+      const res = await request(server.url).get(path).expect(404);
+      expect(res.text).toContain('Link not found');
+    }
+  });
+});
+
+describe('redirect edge: association files when configured', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+
+  beforeAll(async () => {
+    env = await createTestEnv({
+      IOS_TEAM_ID: 'ABCDE12345',
+      IOS_BUNDLE_ID: 'com.example.app',
+      ANDROID_PACKAGE_NAME: 'com.example.android',
+      ANDROID_SHA256_FINGERPRINTS: 'aa:bb:cc, DD:EE:FF',
+    });
+    server = await startApp(createRedirectApp, env.config);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await env?.teardown();
+  });
+
+  it('serves apple-app-site-association', async () => {
+    const res = await request(server.url).get('/.well-known/apple-app-site-association').expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(res.text)).toEqual({
+      applinks: {
+        apps: [],
+        details: [
+          {
+            appID: 'ABCDE12345.com.example.app',
+            appIDs: ['ABCDE12345.com.example.app'],
+            paths: ['*'],
+            components: [{ '/': '*' }],
+          },
+        ],
+      },
+      webcredentials: { apps: ['ABCDE12345.com.example.app'] },
+    });
+  });
+
+  it('serves assetlinks.json', async () => {
+    const res = await request(server.url).get('/.well-known/assetlinks.json').expect(200);
+    expect(res.body).toEqual([
+      {
+        relation: ['delegate_permission/common.handle_all_urls'],
+        target: {
+          namespace: 'android_app',
+          package_name: 'com.example.android',
+          sha256_cert_fingerprints: ['AA:BB:CC', 'DD:EE:FF'],
+        },
+      },
+    ]);
+  });
+});

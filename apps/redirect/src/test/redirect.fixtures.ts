@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { AppConfig } from '@dl/platform/config';
+import { Prisma, PrismaService } from '@dl/platform/db';
+import { ClickCapturedJob } from '@dl/platform/queue';
+
+export const UA = {
+  iphone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+  ipad: 'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
+  android:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.144 Mobile Safari/537.36',
+  windowsChrome:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  slackbot: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  twitterbot: 'Twitterbot/1.0',
+} as const;
+
+export interface SeededOrg {
+  organizationId: string;
+  userId: string;
+  templateId: string;
+}
+
+/** An organization with an owner and a template (what a link row needs). */
+export async function seedOrganization(prisma: PrismaService): Promise<SeededOrg> {
+  const tag = randomBytes(4).toString('hex');
+  const org = await prisma.organization.create({ data: { name: `Org ${tag}`, slug: `org-${tag}` } });
+  const user = await prisma.user.create({
+    data: { email: `owner-${tag}@example.com`, name: 'Owner', passwordHash: 'x' },
+  });
+  const template = await prisma.template.create({
+    data: { organizationId: org.id, name: 'Default', slug: `default-${tag}` },
+  });
+  return { organizationId: org.id, userId: user.id, templateId: template.id };
+}
+
+export function randomCode(): string {
+  return `t${randomBytes(5).toString('hex')}`;
+}
+
+/** Inserts a link row directly (the links API is another issue's). */
+export async function seedLink(
+  prisma: PrismaService,
+  org: SeededOrg,
+  data: Partial<Prisma.LinkUncheckedCreateInput> = {},
+): Promise<{ id: string; shortCode: string }> {
+  return prisma.link.create({
+    data: {
+      organizationId: org.organizationId,
+      userId: org.userId,
+      templateId: org.templateId,
+      shortCode: randomCode(),
+      originalUrl: 'https://example.com/landing',
+      ...data,
+    },
+    select: { id: true, shortCode: true },
+  });
+}
+
+/** What the links service does after every change: announce the code on the invalidation channel. */
+export async function publishInvalidation(config: AppConfig, shortCode: string): Promise<void> {
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await redis.publish(`${config.REDIS_PREFIX}:links:invalidate`, shortCode);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The `clicks` queue of a test prefix, read-only (the consumer is the worker's). */
+export function clicksQueue(config: AppConfig): Queue {
+  return new Queue('clicks', {
+    connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
+    prefix: `${config.REDIS_PREFIX}:bull`,
+  });
+}
+
+export async function queuedClicks(queue: Queue): Promise<ClickCapturedJob[]> {
+  const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
+  return jobs.filter((j) => j.name === 'click.captured').map((j) => j.data as ClickCapturedJob);
+}
+
+/** Polls until `predicate` holds (or fails after `timeoutMs`). */
+export async function eventually<T>(fn: () => Promise<T>, predicate: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (predicate(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,36 @@
+import { Outcome } from './decision';
+import { EXPIRED_PAGE, NOT_FOUND_PAGE, previewPage, UNAVAILABLE_PAGE } from './pages';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** Omitted on HEAD by the HTTP layer. */
+  body: string;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const NO_STORE = 'no-store';
+
+/** The one place an outcome becomes an HTTP answer (status, headers, body). */
+export function buildAnswer(outcome: Outcome): Answer {
+  switch (outcome.kind) {
+    case 'redirect':
+      return { status: 302, headers: { location: outcome.location, 'cache-control': NO_STORE }, body: '' };
+    case 'preview':
+      return {
+        status: 200,
+        headers: { 'content-type': HTML, 'cache-control': NO_STORE },
+        body: previewPage(outcome.link, outcome.location),
+      };
+    case 'expired':
+      return { status: 410, headers: { 'content-type': HTML, 'cache-control': NO_STORE }, body: EXPIRED_PAGE };
+    case 'unavailable':
+      return {
+        status: 503,
+        headers: { 'content-type': HTML, 'cache-control': NO_STORE, 'retry-after': '5' },
+        body: UNAVAILABLE_PAGE,
+      };
+    case 'not-found':
+      return { status: 404, headers: { 'content-type': HTML, 'cache-control': NO_STORE }, body: NOT_FOUND_PAGE };
+  }
+}

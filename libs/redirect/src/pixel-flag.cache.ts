@@ -1,0 +1,51 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RedirectLinkRepository } from './redirect-link.repository';
+import { TtlCache } from './ttl-cache';
+
+/** How long an organization's "has a pixel site" flag is trusted before a background refresh. */
+export const PIXEL_FLAG_TTL_MS = 30_000;
+
+/**
+ * Whether an organization has a pixel site (decisions §9: its web destinations carry
+ * `dl_click`). Stale-while-revalidate: only an organization's very first redirect in this
+ * process waits for Postgres; later ones use the cached flag and refresh it in the background.
+ */
+@Injectable()
+export class PixelFlagCache {
+  private readonly logger = new Logger('PixelFlag');
+  private readonly flags = new TtlCache<boolean>(100_000);
+  private readonly refreshing = new Map<string, Promise<boolean>>();
+
+  constructor(private readonly repository: RedirectLinkRepository) {}
+
+  hasPixelSite(organizationId: string): boolean | Promise<boolean> {
+    const entry = this.flags.peek(organizationId);
+    if (entry?.fresh) return entry.value;
+    const pending = this.refresh(organizationId);
+    return entry ? entry.value : pending;
+  }
+
+  /** Forgets every flag (tests; a pixel site created or deleted shows within the TTL otherwise). */
+  clear(): void {
+    this.flags.clear();
+  }
+
+  private refresh(organizationId: string): Promise<boolean> {
+    let pending = this.refreshing.get(organizationId);
+    if (pending) return pending;
+    pending = this.repository
+      .hasPixelSite(organizationId)
+      .then((flag) => {
+        this.flags.set(organizationId, flag, PIXEL_FLAG_TTL_MS);
+        return flag;
+      })
+      .catch((err: unknown) => {
+        // Postgres unreachable: keep the last known flag (or none) rather than failing the redirect.
+        this.logger.warn({ err }, 'pixel site lookup failed');
+        return this.flags.peek(organizationId)?.value ?? false;
+      })
+      .finally(() => this.refreshing.delete(organizationId));
+    this.refreshing.set(organizationId, pending);
+    return pending;
+  }
+}

@@ -1,0 +1,75 @@
+import { isIP } from 'node:net';
+import { isbot } from 'isbot';
+import { TtlCache } from './ttl-cache';
+
+export type VisitorPlatform = 'ios' | 'android' | 'web';
+
+export interface UserAgentTraits {
+  platform: VisitorPlatform;
+  /** A crawler or link-preview fetcher (isbot, plus the preview bots named below). */
+  bot: boolean;
+}
+
+/** Link-preview fetchers, named explicitly so a change of isbot's list cannot drop one. */
+const PREVIEW_BOTS =
+  /facebookexternalhit|facebot|twitterbot|slackbot|slack-imgproxy|linkedinbot|whatsapp|telegrambot|discordbot|pinterest|redditbot|applebot|embedly|skypeuripreview|vkshare|iframely|googlebot|bingbot|yandexbot|duckduckbot|mastodon|snapchat|bitlybot|outbrain|quora link preview|google-inspectiontool|viber|line\/|kakaotalk-scrap|zoominfobot|msnbot/i;
+
+const IOS = /\b(iPhone|iPad|iPod)\b/;
+const ANDROID = /\bAndroid\b/i;
+
+const traitsCache = new TtlCache<UserAgentTraits>(20_000);
+const TRAITS_TTL_MS = 3_600_000;
+
+/** Platform and bot flag of a user agent, memoized (real traffic repeats a few thousand strings). */
+export function userAgentTraits(userAgent: string | null): UserAgentTraits {
+  const ua = userAgent ?? '';
+  const hit = traitsCache.get(ua);
+  if (hit) return hit;
+  const platform: VisitorPlatform = IOS.test(ua) ? 'ios' : ANDROID.test(ua) ? 'android' : 'web';
+  // An empty user agent is a script, not a person.
+  const traits = { platform, bot: ua.length === 0 || isbot(ua) || PREVIEW_BOTS.test(ua) };
+  traitsCache.set(ua, traits, TRAITS_TTL_MS);
+  return traits;
+}
+
+/** "::ffff:1.2.3.4" → "1.2.3.4"; anything that is not an IP → null. */
+export function normalizeIp(value: string | undefined | null): string | null {
+  if (!value) return null;
+  let ip = value.trim();
+  if (ip.startsWith('[') && ip.includes(']')) ip = ip.slice(1, ip.indexOf(']'));
+  if (ip.toLowerCase().startsWith('::ffff:') && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
+  return isIP(ip) ? ip : null;
+}
+
+/**
+ * The client's IP: the socket's peer, unless TRUSTED_CLIENT_IP_HEADER names a header set
+ * by the proxy in front (its first address). X-Forwarded-For and friends are ignored otherwise.
+ */
+export function clientIp(
+  headers: Record<string, string | string[] | undefined>,
+  socketAddress: string | undefined,
+  trustedHeader: string | undefined,
+): string | null {
+  if (trustedHeader) {
+    const raw = headers[trustedHeader];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    const first = value?.split(',')[0];
+    const ip = normalizeIp(first);
+    if (ip) return ip;
+  }
+  return normalizeIp(socketAddress);
+}
+
+/** Primary language subtags of an Accept-Language header, in the visitor's order ("en-GB;q=0.8" → "en"). */
+export function acceptedLanguages(header: string | null): string[] {
+  if (!header) return [];
+  const out: string[] = [];
+  for (const part of header.split(',').slice(0, 20)) {
+    const [tag, ...params] = part.trim().split(';');
+    const q = params.find((p) => p.trim().startsWith('q='));
+    if (q && Number(q.trim().slice(2)) === 0) continue;
+    const primary = tag.trim().split('-')[0].toLowerCase();
+    if (/^[a-z]{2,3}$/.test(primary) && !out.includes(primary)) out.push(primary);
+  }
+  return out;
+}
