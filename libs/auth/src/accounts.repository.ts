@@ -64,6 +64,10 @@ export class AccountsRepository {
     return { organization, templateId: template.id };
   }
 
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.prisma.user.update({ where: { id: userId }, data: { passwordHash } });
+  }
+
   slugTaken(slug: string, tx: PrismaTx = this.prisma): Promise<boolean> {
     return tx.organization.findUnique({ where: { slug }, select: { id: true } }).then(Boolean);
   }

@@ -103,6 +103,13 @@ export class AccountsService {
     };
   }
 
+  /** Operator action (the demo account of `npm start`): sets a user's password. */
+  async resetPassword(email: string, password: string): Promise<void> {
+    const user = await this.accounts.findUserByEmail(normalizeEmail(email));
+    if (!user) throw new NotFoundError(`No user with email ${normalizeEmail(email)}`);
+    await this.accounts.setPasswordHash(user.id, await hashPassword(password));
+  }
+
   /** `<org>` of the CLI: id or slug. */
   async findOrganization(ref: string): Promise<OrganizationRow> {
     const org = await this.accounts.findOrganizationByRef(ref);

@@ -48,6 +48,19 @@ export class ApiKeysRepository {
     });
   }
 
+  /** Live keys of the organization, every member's (operator use). */
+  listAll(organizationId: string): Promise<ApiKeyRow[]> {
+    return this.list(organizationId);
+  }
+
+  async revokeByName(organizationId: string, userId: string, name: string): Promise<string[]> {
+    return this.prisma.$transaction(async (tx) => {
+      const rows = await tx.apiKey.findMany({ where: { organizationId, userId, name, revokedAt: null }, select: { keyHash: true } });
+      await tx.apiKey.updateMany({ where: { organizationId, userId, name, revokedAt: null }, data: { revokedAt: new Date() } });
+      return rows.map((r) => r.keyHash);
+    });
+  }
+
   find(organizationId: string, id: string): Promise<ApiKeyRow | null> {
     return this.prisma.apiKey.findFirst({ where: { id, organizationId, revokedAt: null }, select: SELECT });
   }

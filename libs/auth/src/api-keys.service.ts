@@ -72,6 +72,16 @@ export class ApiKeysService {
     return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString(), lastUsedAt: null };
   }
 
+  /** Operator use: every live key of the organization (hashes included, never the secrets). */
+  listForOrganization(organizationId: string): Promise<ApiKeyRow[]> {
+    return this.keys.listAll(organizationId);
+  }
+
+  /** Operator use: revokes a member's keys of a given name (the demo key replaced on restart). */
+  async revokeByName(organizationId: string, userId: string, name: string): Promise<void> {
+    await this.invalidation.revokedKeys(await this.keys.revokeByName(organizationId, userId, name));
+  }
+
   async list(principal: Principal): Promise<{ keys: ApiKeyResponse[] }> {
     const rows = await this.keys.list(principal.organizationId, seesAllKeys(principal) ? undefined : principal.userId);
     return { keys: rows.map(toApiKeyResponse) };

@@ -76,8 +76,8 @@ export class ApiKeyNotFoundError extends NotFoundError {
   }
 }
 export class MemberNotFoundError extends NotFoundError {
-  constructor() {
-    super(AuthMessages.memberNotFound);
+  constructor(message: string = AuthMessages.memberNotFound) {
+    super(message);
   }
 }
 export class LastOwnerError extends ConflictError {

@@ -35,6 +35,14 @@ export class MembersRepository {
     return row ? toRow(row) : null;
   }
 
+  async findByEmail(organizationId: string, email: string): Promise<MemberRow | null> {
+    const row = await this.prisma.membership.findFirst({
+      where: { organizationId, user: { email } },
+      select: { userId: true, role: true, createdAt: true, user: { select: { email: true, name: true } } },
+    });
+    return row ? toRow(row) : null;
+  }
+
   async add(tx: PrismaTx, organizationId: string, userId: string, role: Role): Promise<MemberRow> {
     await tx.membership.create({ data: { organizationId, userId, role } });
     return (await this.find(organizationId, userId, tx))!;

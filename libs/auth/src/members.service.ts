@@ -47,6 +47,13 @@ export class MembersService {
     return { members: (await this.members.list(principal.organizationId)).map(toMemberResponse) };
   }
 
+  /** The member with this email (operator CLI `key:create --email`). */
+  async findByEmail(organizationId: string, email: string): Promise<MemberRow> {
+    const row = await this.members.findByEmail(organizationId, normalizeEmail(email));
+    if (!row) throw new MemberNotFoundError(`No member with email ${normalizeEmail(email)} in this organization`);
+    return row;
+  }
+
   async add(principal: Principal, input: AddMemberInput): Promise<MemberResponse> {
     if (input.role === 'OWNER' && principal.role !== 'OWNER') throw new InsufficientRoleError();
     return toMemberResponse(await this.addToOrganization(principal.organizationId, input, false));

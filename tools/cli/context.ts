@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { INestApplicationContext } from '@nestjs/common';
+import { AccountsService, ApiKeysService, AuthModule, MembersService } from '@dl/auth';
+import { AppConfig, ConfigModule } from '@dl/platform/config';
+import { DbModule } from '@dl/platform/db';
+import { RedisModule } from '@dl/platform/redis';
+
+export interface IdentityContext {
+  accounts: AccountsService;
+  members: MembersService;
+  keys: ApiKeysService;
+  close(): Promise<void>;
+}
+
+/**
+ * The identity services of the api, outside any HTTP server: the CLI and `npm start`
+ * go through the same rules (plan limits, password hashing, cache invalidation).
+ */
+export async function createIdentityContext(config: AppConfig): Promise<IdentityContext> {
+  @Module({ imports: [ConfigModule.forRoot(config), DbModule, RedisModule, AuthModule] })
+  class CliModule {}
+  const app: INestApplicationContext = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
+  await app.init();
+  return {
+    accounts: app.get(AccountsService),
+    members: app.get(MembersService),
+    keys: app.get(ApiKeysService),
+    close: () => app.close(),
+  };
+}
