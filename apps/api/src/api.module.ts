@@ -8,6 +8,7 @@ import { AuthApiModule } from './auth/auth-api.module';
 import { KeysApiModule } from './keys/keys-api.module';
 import { MembersApiModule } from './members/members-api.module';
 import { UsageApiModule } from './usage/usage-api.module';
+import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -23,6 +24,7 @@ export class ApiModule {
         KeysApiModule,
         MembersApiModule,
         UsageApiModule,
+        WebhooksApiModule,
         LinkAnalyticsApiModule,
       ],
     };

@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import {
+  CreatedWebhookResponse,
+  CreateWebhookDto,
+  ListDeliveriesQuery,
+  UpdateWebhookDto,
+  WebhookDeliveryResponse,
+  WebhookResponse,
+  WebhooksService,
+} from '@dl/webhooks';
+
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@Auth(Permissions.webhooksManage)
+@Controller('api/webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @ApiOkResponse({ type: CreatedWebhookResponse })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<CreatedWebhookResponse> {
+    return this.webhooks.create(principal, dto);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: [WebhookResponse] })
+  list(@CurrentPrincipal() principal: Principal): Promise<WebhookResponse[]> {
+    return this.webhooks.list(principal);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: WebhookResponse })
+  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookResponse> {
+    return this.webhooks.get(principal, id);
+  }
+
+  @Patch(':id')
+  @ApiOkResponse({ type: WebhookResponse })
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Body() dto: UpdateWebhookDto,
+  ): Promise<WebhookResponse> {
+    return this.webhooks.update(principal, id, dto);
+  }
+
+  @Delete(':id')
+  remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<{ success: true }> {
+    return this.webhooks.remove(principal, id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOkResponse({ type: WebhookDeliveryResponse })
+  test(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookDeliveryResponse> {
+    return this.webhooks.sendTest(principal, id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOkResponse({ type: [WebhookDeliveryResponse] })
+  deliveries(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: ListDeliveriesQuery,
+  ): Promise<WebhookDeliveryResponse[]> {
+    return this.webhooks.deliveries(principal, id, query);
+  }
+}
