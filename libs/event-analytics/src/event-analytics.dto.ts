@@ -1,0 +1,171 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ValidationError } from '@dl/platform/http';
+
+export const DEFAULT_DAYS = 30;
+export const MAX_DAYS = 365;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_EXPORT_LIMIT = 1000;
+export const MAX_EXPORT_LIMIT = 100_000;
+export const TOP_EVENTS = 10;
+
+const DAYS_FIELD = { message: 'Must be between 1 and 365' };
+
+/** Query strings are text: "30" → 30; anything not a plain integer becomes NaN (refused). */
+const toInteger = ({ value }: { value: unknown }) => {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && /^-?\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+};
+
+/** `days`: 1-365 (400 `Days must be between 1 and 365`, the rule shared with click analytics). */
+export class EventDaysQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_DAYS, default: DEFAULT_DAYS, description: 'Days up to and including today (UTC)' })
+  @IsOptional()
+  @Transform(toInteger)
+  @IsInt(DAYS_FIELD)
+  @Min(1, DAYS_FIELD)
+  @Max(MAX_DAYS, DAYS_FIELD)
+  days?: number;
+}
+
+export class EventTimelineQueryDto extends EventDaysQueryDto {
+  @ApiPropertyOptional({ description: 'Only this event name (exact)' })
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(100, { message: 'Must be at most 100 characters' })
+  eventName?: string;
+}
+
+/**
+ * `page`, `limit`, `offset` are bounded by the service (their messages name this endpoint's
+ * own bounds, e.g. `Limit must be between 1 and 100`), so the DTO only converts them.
+ */
+export class EventListQueryDto extends EventTimelineQueryDto {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Transform(toInteger)
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Transform(toInteger)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Case-insensitive match on event names' })
+  @IsOptional()
+  @IsString({ message: 'Must be a string' })
+  @MaxLength(100, { message: 'Must be at most 100 characters' })
+  search?: string;
+}
+
+export class EventExportQueryDto extends EventTimelineQueryDto {
+  @ApiPropertyOptional({ enum: ['json', 'csv'], default: 'json' })
+  @IsOptional()
+  @IsIn(['json', 'csv'], { message: 'Must be json or csv' })
+  format?: 'json' | 'csv';
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_EXPORT_LIMIT, default: DEFAULT_EXPORT_LIMIT })
+  @IsOptional()
+  @Transform(toInteger)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Transform(toInteger)
+  offset?: number;
+}
+
+/** An integer query value within [min, max], or its default; 400 `<Name> must be between …` otherwise. */
+export function boundedInt(field: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const label = `${field[0].toUpperCase()}${field.slice(1)}`;
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+    throw new ValidationError({ [field]: `Must be ${range}` }, `${label} must be ${range}`);
+  }
+  return value;
+}
+
+// ─────────────── responses ───────────────
+
+export interface InAppEventResponse {
+  id: string;
+  eventName: string;
+  eventData: Record<string, unknown>;
+  eventTimestamp: string;
+  installId: string;
+  linkId: string;
+  linkShortCode: string;
+  linkTitle: string;
+}
+
+export interface EventOverviewResponse {
+  totalEvents: number;
+  uniqueEventNames: number;
+  eventsToday: number;
+  totalRevenue: number;
+  topEvents: Array<{ eventName: string; count: number; lastOccurred: string }>;
+}
+
+export interface EventTimelineResponse {
+  timeline: Array<{ date: string; count: number }>;
+}
+
+export interface EventListResponse {
+  events: InAppEventResponse[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export interface EventNamesResponse {
+  eventNames: Array<{ name: string; count: number }>;
+}
+
+export interface EventRow {
+  id: string;
+  eventName: string;
+  eventData: unknown;
+  eventTimestamp: Date;
+  installId: string;
+  linkId: string | null;
+  shortCode: string | null;
+  title: string | null;
+}
+
+/** Attributed events always have a link; a link deleted since keeps its id, with empty code and title. */
+export function toInAppEventResponse(row: EventRow): InAppEventResponse {
+  return {
+    id: row.id,
+    eventName: row.eventName,
+    eventData: (row.eventData ?? {}) as Record<string, unknown>,
+    eventTimestamp: row.eventTimestamp.toISOString(),
+    installId: row.installId,
+    linkId: row.linkId ?? '',
+    linkShortCode: row.shortCode ?? '',
+    linkTitle: row.title ?? '',
+  };
+}
+
+export const CSV_HEADER = 'id,eventName,eventData,eventTimestamp,installId,linkId,linkShortCode,linkTitle';
+
+function csvField(value: string, forceQuotes = false): string {
+  return forceQuotes || /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** One CSV line; `eventData` is always a quoted JSON string. */
+export function toCsvLine(e: InAppEventResponse): string {
+  return [
+    csvField(e.id),
+    csvField(e.eventName),
+    csvField(JSON.stringify(e.eventData), true),
+    csvField(e.eventTimestamp),
+    csvField(e.installId),
+    csvField(e.linkId),
+    csvField(e.linkShortCode),
+    csvField(e.linkTitle),
+  ].join(',');
+}

@@ -1,0 +1,4 @@
+export * from './event-analytics.dto';
+export * from './event-analytics.repository';
+export * from './event-analytics.service';
+export * from './event-analytics.module';
