@@ -8,6 +8,9 @@ import { AuthApiModule } from './auth/auth-api.module';
 import { KeysApiModule } from './keys/keys-api.module';
 import { MembersApiModule } from './members/members-api.module';
 import { UsageApiModule } from './usage/usage-api.module';
+import { AppsApiModule } from './apps/apps-api.module';
+import { PixelsApiModule } from './pixels/pixels-api.module';
+import { EventAnalyticsApiModule } from './event-analytics/event-analytics-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
@@ -24,6 +27,9 @@ export class ApiModule {
         KeysApiModule,
         MembersApiModule,
         UsageApiModule,
+        AppsApiModule,
+        PixelsApiModule,
+        EventAnalyticsApiModule,
         WebhooksApiModule,
         LinkAnalyticsApiModule,
       ],
