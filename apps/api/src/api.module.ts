@@ -12,6 +12,10 @@ import { AppsApiModule } from './apps/apps-api.module';
 import { PixelsApiModule } from './pixels/pixels-api.module';
 import { EventAnalyticsApiModule } from './event-analytics/event-analytics-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
+import { LinksApiModule } from './links/links-api.module';
+import { TemplatesApiModule } from './templates/templates-api.module';
+import { ProjectsApiModule } from './projects/projects-api.module';
+import { MigrationsApiModule } from './migrations/migrations-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -32,6 +36,10 @@ export class ApiModule {
         EventAnalyticsApiModule,
         WebhooksApiModule,
         LinkAnalyticsApiModule,
+        LinksApiModule,
+        TemplatesApiModule,
+        ProjectsApiModule,
+        MigrationsApiModule,
       ],
     };
   }

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@dl/platform/config';
@@ -7,6 +8,8 @@ import { ApiModule } from './api.module';
 /** Builds the api app (used by main.ts and by the e2e tests). */
 export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(ApiModule.forRoot(config), config, 'api');
+  // Multipart for POST /migrations/import only (the route reads it with request.parts(), 10 MB per file).
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20 } });
   if (config.CORS_ORIGIN) {
     app.enableCors({
       origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()),

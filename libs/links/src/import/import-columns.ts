@@ -1,0 +1,174 @@
+import { BadRequestError } from '@dl/platform/http';
+import { LinkValues, UtmParameters } from '../link.types';
+import { isPlainObject } from '../validators';
+
+export type CsvFormat = 'spec' | 'branch';
+
+/** One CSV row mapped to link fields, before validation and template defaults. */
+export interface MappedRow {
+  shortCode: string | null;
+  competitorId: string | null;
+  fields: Partial<LinkValues>;
+}
+
+const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9$~]/g, '');
+
+/** Spec columns (case and punctuation ignored) → what they fill. */
+const SPEC_COLUMNS: Record<string, string> = {
+  shortcode: 'shortCode', code: 'shortCode', alias: 'shortCode',
+  originalurl: 'originalUrl', url: 'originalUrl', destination: 'originalUrl', destinationurl: 'originalUrl',
+  iosurl: 'iosUrl', androidurl: 'androidUrl', weburl: 'webUrl', webfallbackurl: 'webUrl',
+  campaign: 'campaign', channel: 'channel', feature: 'feature', tags: 'tags',
+  title: 'title', description: 'description',
+  id: 'competitorId', competitorid: 'competitorId', linkid: 'competitorId',
+  utmsource: 'utm_source', utmmedium: 'utm_medium', utmcampaign: 'utm_campaign', utmterm: 'utm_term', utmcontent: 'utm_content',
+  deeplinkpath: 'deepLinkPath',
+};
+const SPEC_URL_KEYS = ['originalUrl', 'webUrl', 'iosUrl', 'androidUrl'];
+
+const BRANCH_REQUIRED = ['link_id', 'data'];
+
+export interface ColumnPlan {
+  format: CsvFormat;
+  /** Header index → target key. */
+  targets: Map<number, string>;
+  width: number;
+}
+
+export const COLUMNS_MESSAGE =
+  'Invalid CSV columns: expected shortCode, originalUrl (or url), iosUrl, androidUrl, webUrl, campaign, channel, feature, tags, or a Branch link export (link_id, data, alias, url, ...)';
+
+/** Recognizes the spec's columns or a Branch link export; 400 for any other column set. */
+export function planColumns(header: string[]): ColumnPlan {
+  const lower = header.map((h) => h.trim().toLowerCase());
+  if (BRANCH_REQUIRED.every((c) => lower.includes(c))) {
+    const targets = new Map<number, string>();
+    lower.forEach((h, i) => targets.set(i, `branch:${h}`));
+    return { format: 'branch', targets, width: header.length };
+  }
+  const targets = new Map<number, string>();
+  header.forEach((h, i) => {
+    const target = SPEC_COLUMNS[norm(h)];
+    if (target && ![...targets.values()].includes(target)) targets.set(i, target);
+  });
+  const values = new Set(targets.values());
+  if (!SPEC_URL_KEYS.some((k) => values.has(k))) throw new BadRequestError(COLUMNS_MESSAGE);
+  return { format: 'spec', targets, width: header.length };
+}
+
+function tagsOf(raw: string | undefined): string[] | undefined {
+  if (!raw) return undefined;
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed)) return parsed.map((t) => String(t).trim()).filter(Boolean);
+    } catch {
+      /* fall through to a separated list */
+    }
+  }
+  return trimmed.split(/[,;|]/).map((t) => t.trim()).filter(Boolean);
+}
+
+const set = (v: string | undefined) => (v && v.trim() ? v.trim() : undefined);
+
+function utm(source?: string, medium?: string, campaign?: string, term?: string, content?: string): UtmParameters | undefined {
+  const out: UtmParameters = {};
+  if (set(source)) out.source = set(source);
+  if (set(medium)) out.medium = set(medium);
+  if (set(campaign)) out.campaign = set(campaign);
+  if (set(term)) out.term = set(term);
+  if (set(content)) out.content = set(content);
+  return Object.keys(out).length ? out : undefined;
+}
+
+function compact<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Maps one row (cells in header order). Throws an Error whose message is the row's error. */
+export function mapRow(plan: ColumnPlan, cells: string[]): MappedRow {
+  if (cells.length !== plan.width) throw new Error(`Row has ${cells.length} columns, expected ${plan.width}`);
+  const v: Record<string, string> = {};
+  plan.targets.forEach((target, i) => {
+    if (cells[i] !== undefined && cells[i] !== '') v[target] = cells[i];
+  });
+  return plan.format === 'branch' ? mapBranch(v) : mapSpec(v);
+}
+
+function mapSpec(v: Record<string, string>): MappedRow {
+  // Source-platform parameters: campaign → utm_campaign, channel → utm_medium, feature → utm_source.
+  return {
+    shortCode: set(v.shortCode) ?? null,
+    competitorId: set(v.competitorId) ?? null,
+    fields: compact({
+      originalUrl: set(v.originalUrl) ?? set(v.webUrl),
+      webFallbackUrl: set(v.webUrl),
+      iosUrl: set(v.iosUrl),
+      androidUrl: set(v.androidUrl),
+      title: set(v.title),
+      description: set(v.description),
+      deepLinkPath: set(v.deepLinkPath),
+      tags: tagsOf(v.tags),
+      utmParameters: utm(
+        v.utm_source ?? v.feature,
+        v.utm_medium ?? v.channel,
+        v.utm_campaign ?? v.campaign,
+        v.utm_term,
+        v.utm_content,
+      ),
+    }),
+  };
+}
+
+/**
+ * A Branch link export: `data` is JSON with `$ios_url`, `$android_url`,
+ * `$desktop_url`, `$fallback_url`, `~campaign`, `~channel`, `~feature`, `$og_*`...;
+ * `alias` (else the last path segment of `url`) becomes the short code.
+ */
+function mapBranch(v: Record<string, string>): MappedRow {
+  let data: Record<string, unknown> = {};
+  if (v['branch:data']) {
+    try {
+      const parsed: unknown = JSON.parse(v['branch:data']);
+      if (!isPlainObject(parsed)) throw new Error();
+      data = parsed;
+    } catch {
+      throw new Error('Invalid JSON in the data column');
+    }
+  }
+  const s = (key: string) => (typeof data[key] === 'string' ? set(data[key] as string) : undefined);
+  let code = set(v['branch:alias']);
+  if (!code && v['branch:url']) {
+    try {
+      code = set(new URL(v['branch:url']).pathname.split('/').filter(Boolean).pop());
+    } catch {
+      code = undefined;
+    }
+  }
+  const tags = tagsOf(v['branch:tags']) ?? (Array.isArray(data['~tags']) ? (data['~tags'] as unknown[]).map(String) : undefined);
+  return {
+    shortCode: code ?? null,
+    competitorId: set(v['branch:link_id']) ?? null,
+    fields: compact({
+      originalUrl: s('$fallback_url') ?? s('$desktop_url') ?? s('$canonical_url') ?? s('$original_url'),
+      webFallbackUrl: s('$desktop_url'),
+      iosUrl: s('$ios_url'),
+      androidUrl: s('$android_url'),
+      title: s('$og_title') ?? s('~title') ?? s('title'),
+      description: s('$og_description'),
+      ogTitle: s('$og_title'),
+      ogDescription: s('$og_description'),
+      ogImageUrl: s('$og_image_url'),
+      deepLinkPath: s('$deeplink_path'),
+      tags,
+      utmParameters: utm(
+        s('~feature') ?? set(v['branch:feature']),
+        s('~channel') ?? set(v['branch:channel']),
+        s('~campaign') ?? set(v['branch:campaign']),
+        undefined,
+        s('~stage') ?? set(v['branch:stage']),
+      ),
+    }),
+  };
+}

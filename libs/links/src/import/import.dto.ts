@@ -1,0 +1,39 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { IsNonEmptyStringMax, IsUuidField } from '../validators';
+
+export const CONFLICT_STRATEGIES = ['skip', 'overwrite', 'rename'] as const;
+export type ConflictStrategy = (typeof CONFLICT_STRATEGIES)[number];
+
+/** The form fields of POST /migrations/import (the `file` part is the CSV). */
+export class ImportOptionsDto {
+  @ApiProperty({ example: 'branch', description: 'The platform the links come from' })
+  @IsNonEmptyStringMax(50)
+  platform: string;
+
+  @ApiPropertyOptional({ enum: CONFLICT_STRATEGIES, default: 'skip' })
+  @IsOptional()
+  @IsIn(CONFLICT_STRATEGIES, { message: 'Must be skip, overwrite or rename' })
+  conflictStrategy?: ConflictStrategy;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidField()
+  templateId: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUuidField()
+  projectId?: string;
+}
+
+export interface ImportRowError {
+  row: number;
+  message: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  failed: number;
+  errors: ImportRowError[];
+}

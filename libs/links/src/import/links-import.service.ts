@@ -1,0 +1,185 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Principal } from '@dl/auth';
+import { AppError, ValidationError } from '@dl/platform/http';
+import { LinkFieldsDto } from '../link-fields.dto';
+import { LinkEventsService } from '../link-events.service';
+import { readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults } from '../link-values';
+import { LinkRecord, MigrationMetadata, NewLinkRow } from '../link.types';
+import { LinkWriter } from '../link-writer';
+import { LinksRepository } from '../links.repository';
+import { ProjectNotFoundError, TemplateNotFoundError } from '../links.errors';
+import { generateShortCode, isReservedCode } from '../short-code';
+import { firstField, validateItem } from '../validate-item';
+import { CsvTable } from './csv-reader';
+import { mapRow, planColumns } from './import-columns';
+import { ImportOptionsDto, ImportResult } from './import.dto';
+
+/** Imported codes may carry the `-` and `_` other platforms allow (Branch aliases). */
+const IMPORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+const BATCH = 100;
+
+interface Candidate {
+  row: number;
+  shortCode: string | null;
+  link: Omit<NewLinkRow, 'shortCode' | 'custom'>;
+}
+
+/**
+ * Migration import: rows are mapped, validated and defaulted one by one (each
+ * failure reported with its row number), then written in batches of 100 with
+ * one multi-row INSERT each. Conflicts follow `conflictStrategy`.
+ */
+@Injectable()
+export class LinksImportService {
+  private readonly logger = new Logger(LinksImportService.name);
+
+  constructor(
+    private readonly repo: LinksRepository,
+    private readonly writer: LinkWriter,
+    private readonly events: LinkEventsService,
+  ) {}
+
+  /** Validates the form fields (400 `Validation error` naming them). */
+  parseOptions(fields: Record<string, unknown>): ImportOptionsDto {
+    const { value, errors } = validateItem(ImportOptionsDto, fields);
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    return value;
+  }
+
+  /** Checks the template and project before the file is read. */
+  async prepare(principal: Principal, options: ImportOptionsDto): Promise<TemplateDefaults> {
+    const template = await this.repo.findTemplate(principal.organizationId, options.templateId);
+    if (!template) throw new TemplateNotFoundError();
+    if (options.projectId) {
+      const found = await this.repo.existingProjectIds(principal.organizationId, [options.projectId]);
+      if (!found.has(options.projectId)) throw new ProjectNotFoundError();
+    }
+    return readTemplateDefaults(template.defaults);
+  }
+
+  /** Form fields + parsed file → result (options validated first, nothing written on a 4xx). */
+  async importUpload(principal: Principal, fields: Record<string, unknown>, table: CsvTable): Promise<ImportResult> {
+    return this.import(principal, this.parseOptions(fields), table);
+  }
+
+  async import(principal: Principal, options: ImportOptionsDto, table: CsvTable): Promise<ImportResult> {
+    const defaults = await this.prepare(principal, options);
+    const plan = planColumns(table.header);
+    const result: ImportResult = { imported: 0, skipped: 0, failed: 0, errors: [] };
+    const fail = (row: number, message: string) => {
+      result.failed++;
+      result.errors.push({ row, message });
+    };
+    const candidates: Candidate[] = [];
+    const now = new Date();
+    for (const { row, cells } of table.rows) {
+      try {
+        const mapped = mapRow(plan, cells);
+        if (mapped.shortCode !== null && !IMPORT_CODE.test(mapped.shortCode)) {
+          throw new Error('shortCode: Must be 1-64 letters, digits, - or _');
+        }
+        const { value, errors } = validateItem(LinkFieldsDto, mapped.fields);
+        if (Object.keys(errors).length) {
+          const first = firstField(errors);
+          throw new Error(`${first}: ${errors[first]}`);
+        }
+        const values = resolveNewLink(defaults, suppliedFields(value), now);
+        const migrationMetadata: MigrationMetadata = { competitorPlatform: options.platform, competitorId: mapped.competitorId };
+        candidates.push({
+          row,
+          shortCode: mapped.shortCode,
+          link: {
+            ...values,
+            organizationId: principal.organizationId,
+            userId: principal.userId,
+            projectId: options.projectId ?? null,
+            templateId: options.templateId,
+            migrationMetadata,
+          },
+        });
+      } catch (err) {
+        if (err instanceof ValidationError && err.options.validation) {
+          const first = firstField(err.options.validation);
+          fail(row, `${first}: ${err.options.validation[first]}`);
+        } else fail(row, (err as Error).message);
+      }
+    }
+    const strategy = options.conflictStrategy ?? 'skip';
+    for (let i = 0; i < candidates.length; i += BATCH) {
+      await this.writeBatch(principal, strategy, candidates.slice(i, i + BATCH), result, fail);
+    }
+    result.errors.sort((a, b) => a.row - b.row);
+    return result;
+  }
+
+  private async writeBatch(
+    principal: Principal,
+    strategy: 'skip' | 'overwrite' | 'rename',
+    batch: Candidate[],
+    result: ImportResult,
+    fail: (row: number, message: string) => void,
+  ): Promise<void> {
+    const org = principal.organizationId;
+    const codes = [...new Set(batch.map((c) => c.shortCode).filter((c): c is string => !!c))];
+    const taken = await this.repo.takenShortCodes(codes);
+    const ours = new Map((await this.repo.findByShortCodes(org, [...taken])).map((l) => [l.shortCode, l]));
+    const inserts: Array<{ row: number; link: NewLinkRow }> = [];
+    const overwrites: Array<{ row: number; link: LinkRecord; values: Candidate['link'] }> = [];
+    const inBatch = new Set<string>();
+    for (const c of batch) {
+      const code = c.shortCode;
+      const conflict = code !== null && (taken.has(code) || isReservedCode(code) || inBatch.has(code));
+      if (!conflict) {
+        if (code) inBatch.add(code);
+        inserts.push({ row: c.row, link: { ...c.link, shortCode: code ?? generateShortCode(), custom: code !== null } });
+      } else if (strategy === 'skip') {
+        result.skipped++;
+      } else if (strategy === 'rename') {
+        inserts.push({ row: c.row, link: { ...c.link, shortCode: generateShortCode(), custom: false } });
+      } else if (ours.has(code) && !inBatch.has(code)) {
+        inBatch.add(code);
+        overwrites.push({ row: c.row, link: ours.get(code)!, values: c.link });
+      } else {
+        fail(c.row, `Short code '${code}' is already in use`);
+      }
+    }
+
+    const created = await this.insert(principal, inserts, fail);
+    result.imported += created.length;
+    const updated: LinkRecord[] = [];
+    for (const o of overwrites) {
+      const { organizationId: _o, userId: _u, ...values } = o.values;
+      const link = await this.repo.updateLink(org, o.link.id, values);
+      if (link) updated.push(link);
+      else fail(o.row, `Short code '${o.link.shortCode}' is already in use`);
+    }
+    result.imported += updated.length;
+    await this.events.linksChanged('link.created', created);
+    await this.events.linksChanged('link.updated', updated);
+  }
+
+  /** One multi-row insert; when it fails as a whole, row by row so each row gets its own outcome. */
+  private async insert(
+    principal: Principal,
+    inserts: Array<{ row: number; link: NewLinkRow }>,
+    fail: (row: number, message: string) => void,
+  ): Promise<LinkRecord[]> {
+    if (!inserts.length) return [];
+    try {
+      return await this.writer.insertAll(principal.organizationId, principal.tier, inserts.map((i) => i.link));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      this.logger.debug({ reason: err.message }, 'import batch retried row by row');
+    }
+    const out: LinkRecord[] = [];
+    for (const i of inserts) {
+      try {
+        out.push(...(await this.writer.insertAll(principal.organizationId, principal.tier, [i.link])));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        fail(i.row, err.message);
+      }
+    }
+    return out;
+  }
+}

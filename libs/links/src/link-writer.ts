@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaTx, Tier } from '@dl/platform/db';
+import { linkLimit } from './link-limits';
+import { LinkRecord, NewLinkRow } from './link.types';
+import { LinksRepository } from './links.repository';
+import { LinkLimitExceededError, ShortCodeExhaustedError, ShortCodeInUseError } from './links.errors';
+import { generateShortCode, isReservedCode, SHORT_CODE_ATTEMPTS } from './short-code';
+
+/**
+ * Inserts new links (one or many) with the rules every creation path shares:
+ * reserved codes, the plan's link limit (serialized per organization), one
+ * multi-row INSERT per attempt, the unique index deciding collisions, random
+ * codes retried up to 5 times, custom codes refused with 409.
+ */
+@Injectable()
+export class LinkWriter {
+  constructor(private readonly repo: LinksRepository) {}
+
+  /** Inserts all rows or none (its own transaction unless `tx` is given). Returns records in input order. */
+  async insertAll(organizationId: string, tier: Tier, rows: NewLinkRow[], tx?: PrismaTx): Promise<LinkRecord[]> {
+    this.refuseReservedAndDuplicates(rows);
+    const limit = linkLimit(tier);
+    if (limit === null && !tx) return this.insertWithRetries(undefined, rows);
+    const run = async (t: PrismaTx) => {
+      if (limit !== null) {
+        await this.repo.lockOrganizationLinks(t, organizationId);
+        const used = await this.repo.countLinks(organizationId, t);
+        if (used + rows.length > limit) throw new LinkLimitExceededError();
+      }
+      return this.insertWithRetries(t, rows);
+    };
+    return tx ? run(tx) : this.repo.transaction(run);
+  }
+
+  private refuseReservedAndDuplicates(rows: NewLinkRow[]): void {
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (!row.custom) continue;
+      if (isReservedCode(row.shortCode) || seen.has(row.shortCode)) throw new ShortCodeInUseError(row.shortCode);
+      seen.add(row.shortCode);
+    }
+  }
+
+  private async insertWithRetries(db: PrismaTx | undefined, input: NewLinkRow[]): Promise<LinkRecord[]> {
+    const rows = [...input];
+    const byCode = new Map<string, LinkRecord>();
+    let pending = rows.map((_, i) => i);
+    for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS && pending.length; attempt++) {
+      const { inserted, conflicts } = await this.repo.insertLinks(pending.map((i) => rows[i]), db);
+      for (const link of inserted) byCode.set(link.shortCode, link);
+      const custom = conflicts.find((r) => r.custom);
+      if (custom) throw new ShortCodeInUseError(custom.shortCode);
+      const lost = new Set(conflicts.map((r) => r.shortCode));
+      pending = pending.filter((i) => lost.has(rows[i].shortCode));
+      for (const i of pending) rows[i] = { ...rows[i], shortCode: generateShortCode() };
+    }
+    if (pending.length) throw new ShortCodeExhaustedError();
+    return rows.map((r) => byCode.get(r.shortCode) as LinkRecord);
+  }
+}

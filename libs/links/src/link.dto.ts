@@ -1,0 +1,42 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { LinkFieldsDto } from './link-fields.dto';
+import { CUSTOM_CODE_PATTERN } from './short-code';
+import { IsForbidden, IsStrictBoolean, IsUuidField } from './validators';
+
+export const CUSTOM_CODE_MESSAGE = 'Must be 4-30 characters, alphanumeric only';
+
+/** POST /api/links (Cloud): a template is required; its defaults fill what is left out. */
+export class CreateLinkDto extends LinkFieldsDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidField()
+  templateId: string;
+
+  @ApiPropertyOptional({ minLength: 4, maxLength: 30, pattern: '^[A-Za-z0-9]{4,30}$' })
+  @IsOptional()
+  @Matches(CUSTOM_CODE_PATTERN, { message: CUSTOM_CODE_MESSAGE })
+  customCode?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUuidField()
+  projectId?: string | null;
+}
+
+/** PUT /api/links/:id: only supplied fields change; `shortCode` is immutable. */
+export class UpdateLinkDto extends LinkFieldsDto {
+  @ApiPropertyOptional() @IsOptional() @IsStrictBoolean() isActive?: boolean;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Does not re-apply the template defaults' })
+  @IsOptional()
+  @IsUuidField()
+  templateId?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'null removes the link from its project' })
+  @IsOptional()
+  @IsUuidField()
+  projectId?: string | null;
+
+  @IsForbidden('Short code cannot be changed') shortCode?: never;
+  @IsForbidden('Short code cannot be changed') customCode?: never;
+}

@@ -1,0 +1,97 @@
+/** Stored UTM parameters (bare keys). */
+export interface UtmParameters {
+  source?: string;
+  medium?: string;
+  campaign?: string;
+  term?: string;
+  content?: string;
+}
+
+/** Stored targeting rules (`platforms` on create is stored as `devices`). */
+export interface TargetingRules {
+  countries?: string[];
+  devices?: string[];
+  languages?: string[];
+}
+
+export interface MigrationMetadata {
+  competitorPlatform: string;
+  competitorId: string | null;
+}
+
+/** The normalized values of a link's editable fields (what create/update/defaults resolve to). */
+export interface LinkValues {
+  originalUrl: string;
+  title: string | null;
+  description: string | null;
+  iosUrl: string | null;
+  androidUrl: string | null;
+  webFallbackUrl: string | null;
+  appScheme: string | null;
+  iosUniversalLink: string | null;
+  androidAppLink: string | null;
+  deepLinkPath: string | null;
+  deepLinkParameters: Record<string, string | number | boolean> | null;
+  attributionWindowHours: number;
+  utmParameters: UtmParameters | null;
+  targetingRules: TargetingRules | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImageUrl: string | null;
+  tags: string[];
+  expiresAt: Date | null;
+}
+
+/** A link row as the repository returns it (with its template's slug). */
+export interface LinkRecord extends LinkValues {
+  id: string;
+  organizationId: string;
+  userId: string;
+  projectId: string | null;
+  templateId: string;
+  templateSlug: string;
+  shortCode: string;
+  isActive: boolean;
+  clickCount: number;
+  migrationMetadata: MigrationMetadata | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A new row for the multi-row insert. */
+export interface NewLinkRow extends LinkValues {
+  organizationId: string;
+  userId: string;
+  projectId: string | null;
+  templateId: string;
+  shortCode: string;
+  /** True when the caller chose the code: a conflict is a 409, not a retry. */
+  custom: boolean;
+  migrationMetadata: MigrationMetadata | null;
+}
+
+/** What the redirect needs for a short code (cache misses). */
+export interface RedirectLink {
+  id: string;
+  organizationId: string;
+  projectId: string | null;
+  shortCode: string;
+  originalUrl: string;
+  iosUrl: string | null;
+  androidUrl: string | null;
+  webFallbackUrl: string | null;
+  appScheme: string | null;
+  iosUniversalLink: string | null;
+  androidAppLink: string | null;
+  deepLinkPath: string | null;
+  deepLinkParameters: Record<string, string | number | boolean> | null;
+  utmParameters: UtmParameters | null;
+  targetingRules: TargetingRules | null;
+  ogTitle: string | null;
+  ogDescription: string | null;
+  ogImageUrl: string | null;
+  isActive: boolean;
+  expiresAt: Date | null;
+  attributionWindowHours: number;
+  migrationMetadata: MigrationMetadata | null;
+}

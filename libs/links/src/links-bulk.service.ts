@@ -1,0 +1,152 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Principal } from '@dl/auth';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { AppError, BadRequestError, ValidationError, ValidationMap } from '@dl/platform/http';
+import { CreateLinkDto, UpdateLinkDto } from './link.dto';
+import { LinkEventsService } from './link-events.service';
+import { readTemplateDefaults, resolveNewLink, suppliedFields } from './link-values';
+import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
+import { NewLinkRow } from './link.types';
+import { LinkWriter } from './link-writer';
+import { LinkPatch, LinksRepository } from './links.repository';
+import { LinkNotFoundError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
+import { checkedPatch } from './links.service';
+import { generateShortCode } from './short-code';
+import { firstField, prefixErrors, validateItem } from './validate-item';
+import { isPlainObject, isUuid } from './validators';
+
+export const BULK_MAX_ITEMS = 100;
+
+/** 400 naming the first failing item: `Validation error: links[3].originalUrl: Must be a valid URL`. */
+function itemError(path: string, errors: ValidationMap): ValidationError {
+  const validation = prefixErrors(path, errors);
+  const first = firstField(validation);
+  return new ValidationError(validation, `Validation error: ${first}: ${validation[first]}`);
+}
+
+/** Items of a bulk body: `Invalid links array`, unknown top-level fields, the 100-item cap. */
+function itemsOf(body: unknown, field: 'links' | 'updates' | 'ids', what: 'create' | 'update' | 'delete'): unknown[] {
+  if (!isPlainObject(body) || !Array.isArray(body[field])) throw new BadRequestError('Invalid links array');
+  const unknown = Object.keys(body).filter((k) => k !== field);
+  if (unknown.length) throw new ValidationError(Object.fromEntries(unknown.map((k) => [k, 'Unknown field'])));
+  const items = body[field] as unknown[];
+  if (items.length > BULK_MAX_ITEMS) throw new BadRequestError(`Maximum 100 links allowed per bulk ${what}`);
+  return items;
+}
+
+/** Wraps an error raised for one item (values resolution) with the item's path. */
+function forItem<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof ValidationError && err.options.validation) throw itemError(path, err.options.validation);
+    throw err;
+  }
+}
+
+/** Bulk create/update/delete: at most 100 items, all-or-nothing in one transaction. */
+@Injectable()
+export class LinksBulkService {
+  constructor(
+    private readonly repo: LinksRepository,
+    private readonly writer: LinkWriter,
+    private readonly events: LinkEventsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async bulkCreate(principal: Principal, body: unknown): Promise<{ created: number; links: LinkCreateResponse[] }> {
+    const items = itemsOf(body, 'links', 'create');
+    const dtos = items.map((item, i) => {
+      const { value, errors } = validateItem(CreateLinkDto, item);
+      if (Object.keys(errors).length) throw itemError(`links[${i}]`, errors);
+      return value;
+    });
+    const org = principal.organizationId;
+    const templates = new Map(
+      (await this.repo.findTemplates(org, [...new Set(dtos.map((d) => d.templateId))])).map((t) => [t.id, t]),
+    );
+    if (dtos.some((d) => !templates.has(d.templateId))) throw new TemplateNotFoundError();
+    await this.assertProjects(org, dtos.map((d) => d.projectId));
+    const now = new Date();
+    const rows: NewLinkRow[] = dtos.map((dto, i) => {
+      const template = templates.get(dto.templateId)!;
+      const values = forItem(`links[${i}]`, () =>
+        resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto), now),
+      );
+      return {
+        ...values,
+        organizationId: org,
+        userId: principal.userId,
+        projectId: dto.projectId ?? null,
+        templateId: template.id,
+        shortCode: dto.customCode ?? generateShortCode(),
+        custom: dto.customCode !== undefined,
+        migrationMetadata: null,
+      };
+    });
+    const links = rows.length ? await this.writer.insertAll(org, principal.tier, rows) : [];
+    await this.events.linksChanged('link.created', links);
+    return { created: links.length, links: links.map((l) => toLinkCreateResponse(l, this.config.SHORT_LINK_BASE_URL)) };
+  }
+
+  async bulkUpdate(principal: Principal, body: unknown): Promise<{ updated: number; links: LinkResponse[] }> {
+    const items = itemsOf(body, 'updates', 'update');
+    const updates = items.map((item, i) => {
+      const path = `updates[${i}]`;
+      if (!isPlainObject(item)) throw itemError(path, { '': 'Must be an object' });
+      const errors: ValidationMap = {};
+      for (const k of Object.keys(item)) if (k !== 'id' && k !== 'data') errors[k] = 'Unknown field';
+      if (!isUuid(item.id)) errors.id = 'Must be a valid UUID';
+      const { value, errors: dataErrors } = validateItem(UpdateLinkDto, item.data);
+      Object.assign(errors, prefixErrors('data', dataErrors));
+      if (Object.keys(errors).length) throw itemError(path, errors);
+      const patch = forItem(path, () => {
+        try {
+          return checkedPatch(value);
+        } catch (err) {
+          if (err instanceof AppError && err.message === 'No updates provided') {
+            throw new ValidationError({ data: 'No updates provided' });
+          }
+          if (err instanceof ValidationError && err.options.validation) {
+            throw new ValidationError(prefixErrors('data', err.options.validation));
+          }
+          throw err;
+        }
+      });
+      return { id: item.id as string, patch };
+    });
+    const org = principal.organizationId;
+    const templateIds = [...new Set(updates.map((u) => u.patch.templateId).filter((t): t is string => !!t))];
+    if ((await this.repo.findTemplates(org, templateIds)).length !== templateIds.length) throw new TemplateNotFoundError();
+    await this.assertProjects(org, updates.map((u) => u.patch.projectId));
+
+    const links = await this.repo.transaction(async (tx) => {
+      const ids = [...new Set(updates.map((u) => u.id))];
+      const found = new Set((await this.repo.findByIds(org, ids, tx, true)).map((l) => l.id));
+      const missing = updates.find((u) => !found.has(u.id));
+      if (missing) throw new LinkNotFoundError(missing.id);
+      const out = [];
+      for (const u of updates) out.push((await this.repo.updateLink(org, u.id, u.patch as LinkPatch, tx))!);
+      return out;
+    });
+    await this.events.linksChanged('link.updated', links);
+    return { updated: links.length, links: links.map((l) => toLinkResponse(l, this.config.SHORT_LINK_BASE_URL)) };
+  }
+
+  async bulkDelete(principal: Principal, body: unknown): Promise<{ deleted: number }> {
+    const items = itemsOf(body, 'ids', 'delete');
+    const bad = items.findIndex((id) => !isUuid(id));
+    if (bad >= 0) throw itemError(`ids[${bad}]`, { '': 'Must be a valid UUID' });
+    const deleted = await this.repo.transaction((tx) =>
+      this.repo.deleteLinks(principal.organizationId, [...new Set(items as string[])], tx),
+    );
+    await this.events.linksChanged('link.deleted', deleted);
+    return { deleted: deleted.length };
+  }
+
+  private async assertProjects(organizationId: string, projectIds: Array<string | null | undefined>): Promise<void> {
+    const wanted = [...new Set(projectIds.filter((p): p is string => !!p))];
+    const found = await this.repo.existingProjectIds(organizationId, wanted);
+    if (found.size !== wanted.length) throw new ProjectNotFoundError();
+  }
+}

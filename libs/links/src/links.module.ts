@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { LinksImportService } from './import/links-import.service';
+import { LinkEventsService } from './link-events.service';
+import { LinkLookup } from './link-lookup.service';
+import { LinkWriter } from './link-writer';
+import { LinksBulkService } from './links-bulk.service';
+import { LinksRepository } from './links.repository';
+import { LinksService } from './links.service';
+import { QrService } from './qr.service';
+import { registerLinkValidationMessages } from './validation-messages';
+
+registerLinkValidationMessages();
+
+/** Read-only lookups for other apps and domains (redirect, analytics): no queue needed. */
+@Module({
+  providers: [LinksRepository, LinkLookup],
+  exports: [LinkLookup],
+})
+export class LinkLookupModule {}
+
+/** Links use cases (needs PlatformModule and QueueModule in the app). */
+@Module({
+  providers: [
+    LinksRepository,
+    LinkWriter,
+    LinkEventsService,
+    LinksService,
+    LinksBulkService,
+    LinksImportService,
+    QrService,
+    LinkLookup,
+  ],
+  exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkLookup, LinkEventsService],
+})
+export class LinksModule {}

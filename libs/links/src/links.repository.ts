@@ -1,0 +1,234 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService, PrismaTx } from '@dl/platform/db';
+import { RECORD_SELECT, LinkRow, rowToRecord, sqlValue, VALUE_COLUMNS } from './link-columns';
+import { LinkRecord, LinkValues, MigrationMetadata, NewLinkRow } from './link.types';
+import { isUuid } from './validators';
+
+type Db = PrismaService | PrismaTx;
+
+export interface TemplateRef {
+  id: string;
+  slug: string;
+  defaults: unknown;
+}
+
+/** A patch of an existing link: editable values plus state and references. */
+export type LinkPatch = Partial<LinkValues> & {
+  isActive?: boolean;
+  templateId?: string;
+  projectId?: string | null;
+  migrationMetadata?: MigrationMetadata | null;
+};
+
+const INSERT_COLUMNS = Prisma.raw(
+  `organization_id, user_id, project_id, template_id, short_code, migration_metadata, ${Object.values(VALUE_COLUMNS)
+    .map(([c]) => c)
+    .join(', ')}`,
+);
+
+/**
+ * The only Prisma user for links. Every method takes the organization id,
+ * except the redirect lookup by short code (see LinkLookup).
+ */
+@Injectable()
+export class LinksRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  transaction<T>(fn: (tx: PrismaTx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn, { timeout: 30_000, maxWait: 10_000 });
+  }
+
+  async findTemplate(organizationId: string, templateId: string, db: Db = this.prisma): Promise<TemplateRef | null> {
+    return db.template.findFirst({
+      where: { id: templateId, organizationId },
+      select: { id: true, slug: true, defaults: true },
+    });
+  }
+
+  async findTemplates(organizationId: string, templateIds: string[], db: Db = this.prisma): Promise<TemplateRef[]> {
+    if (!templateIds.length) return [];
+    return db.template.findMany({
+      where: { id: { in: templateIds }, organizationId },
+      select: { id: true, slug: true, defaults: true },
+    });
+  }
+
+  /** Which of these project ids belong to the organization. */
+  async existingProjectIds(organizationId: string, projectIds: string[], db: Db = this.prisma): Promise<Set<string>> {
+    if (!projectIds.length) return new Set();
+    const rows = await db.project.findMany({
+      where: { id: { in: projectIds }, organizationId },
+      select: { id: true },
+    });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Serializes link creation per organization inside a transaction (plan limit check). */
+  async lockOrganizationLinks(tx: PrismaTx, organizationId: string): Promise<void> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`links:${organizationId}`}, 0))`;
+  }
+
+  async countLinks(organizationId: string, db: Db = this.prisma): Promise<number> {
+    const [row] = await db.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM links WHERE organization_id = ${organizationId}::uuid`;
+    return row.n;
+  }
+
+  /**
+   * One multi-row INSERT. Rows whose short code is taken are skipped (ON CONFLICT
+   * DO NOTHING, so the transaction stays usable); the caller retries or refuses them.
+   */
+  async insertLinks(rows: NewLinkRow[], db: Db = this.prisma): Promise<{ inserted: LinkRecord[]; conflicts: NewLinkRow[] }> {
+    if (!rows.length) return { inserted: [], conflicts: [] };
+    const values = rows.map((r) => {
+      const cells = [
+        Prisma.sql`${r.organizationId}::uuid`,
+        Prisma.sql`${r.userId}::uuid`,
+        sqlValue(r.projectId, '::uuid'),
+        Prisma.sql`${r.templateId}::uuid`,
+        Prisma.sql`${r.shortCode}`,
+        sqlValue(r.migrationMetadata, '::jsonb'),
+        ...Object.entries(VALUE_COLUMNS).map(([key, [, cast]]) => sqlValue(r[key as keyof LinkValues], cast)),
+      ];
+      return Prisma.sql`(${Prisma.join(cells)})`;
+    });
+    const found = await db.$queryRaw<LinkRow[]>`
+      WITH l AS (
+        INSERT INTO links (${INSERT_COLUMNS}) VALUES ${Prisma.join(values)}
+        ON CONFLICT (short_code) DO NOTHING
+        RETURNING *
+      )
+      SELECT ${RECORD_SELECT} FROM l JOIN templates t ON t.id = l.template_id`;
+    const inserted = found.map(rowToRecord);
+    const codes = new Set(inserted.map((l) => l.shortCode));
+    return { inserted, conflicts: rows.filter((r) => !codes.has(r.shortCode)) };
+  }
+
+  async findById(organizationId: string, id: string, db: Db = this.prisma): Promise<LinkRecord | null> {
+    if (!isUuid(id)) return null;
+    const rows = await db.$queryRaw<LinkRow[]>`
+      SELECT ${RECORD_SELECT} FROM links l JOIN templates t ON t.id = l.template_id
+      WHERE l.organization_id = ${organizationId}::uuid AND l.id = ${id}::uuid`;
+    return rows.length ? rowToRecord(rows[0]) : null;
+  }
+
+  async findByIds(organizationId: string, ids: string[], db: Db = this.prisma, forUpdate = false): Promise<LinkRecord[]> {
+    if (!ids.length) return [];
+    const rows = await db.$queryRaw<LinkRow[]>`
+      SELECT ${RECORD_SELECT} FROM links l JOIN templates t ON t.id = l.template_id
+      WHERE l.organization_id = ${organizationId}::uuid AND l.id = ANY(${ids}::uuid[])
+      ${forUpdate ? Prisma.sql`FOR UPDATE OF l` : Prisma.empty}`;
+    return rows.map(rowToRecord);
+  }
+
+  /** Links of the organization holding one of these short codes. */
+  async findByShortCodes(organizationId: string, codes: string[], db: Db = this.prisma): Promise<LinkRecord[]> {
+    if (!codes.length) return [];
+    const rows = await db.$queryRaw<LinkRow[]>`
+      SELECT ${RECORD_SELECT} FROM links l JOIN templates t ON t.id = l.template_id
+      WHERE l.organization_id = ${organizationId}::uuid AND l.short_code = ANY(${codes}::text[])`;
+    return rows.map(rowToRecord);
+  }
+
+  /** Which of these codes are taken by any organization (the code space is global). */
+  async takenShortCodes(codes: string[], db: Db = this.prisma): Promise<Set<string>> {
+    if (!codes.length) return new Set();
+    const rows = await db.$queryRaw<Array<{ short_code: string }>>`
+      SELECT short_code FROM links WHERE short_code = ANY(${codes}::text[])`;
+    return new Set(rows.map((r) => r.short_code));
+  }
+
+  /**
+   * The list as one JSON text built by Postgres: no per-row objects in Node, so
+   * 25,000 or 100,000 links cost one string. Newest first.
+   */
+  async listJson(organizationId: string, projectId: string | undefined, baseUrl: string): Promise<string> {
+    const base = baseUrl.replace(/\/+$/, '') + '/';
+    const [row] = await this.prisma.$queryRaw<Array<{ body: string }>>`
+      SELECT coalesce(json_agg(json_build_object(
+        'id', l.id,
+        'shortCode', l.short_code,
+        'shortUrl', ${base}::text || l.short_code,
+        'title', l.title,
+        'originalUrl', l.original_url,
+        'clickCount', l.click_count,
+        'templateSlug', t.slug,
+        'projectId', l.project_id,
+        'isActive', l.is_active,
+        'expiresAt', to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'createdAt', to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      ) ORDER BY l.created_at DESC, l.id DESC), '[]'::json)::text AS body
+      FROM links l JOIN templates t ON t.id = l.template_id
+      WHERE l.organization_id = ${organizationId}::uuid
+      ${projectId ? Prisma.sql`AND l.project_id = ${projectId}::uuid` : Prisma.empty}`;
+    return row.body;
+  }
+
+  /** Applies a patch (updated_at set automatically); null when the link is not the organization's. */
+  async updateLink(organizationId: string, id: string, patch: LinkPatch, db: Db = this.prisma): Promise<LinkRecord | null> {
+    const sets: Prisma.Sql[] = [Prisma.sql`updated_at = now()`];
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      if (key === 'isActive') sets.push(Prisma.sql`is_active = ${value as boolean}`);
+      else if (key === 'templateId') sets.push(Prisma.sql`template_id = ${value as string}::uuid`);
+      else if (key === 'projectId') sets.push(Prisma.sql`project_id = ${sqlValue(value, '::uuid')}`);
+      else if (key === 'migrationMetadata') sets.push(Prisma.sql`migration_metadata = ${sqlValue(value, '::jsonb')}`);
+      else {
+        const [column, cast] = VALUE_COLUMNS[key as keyof LinkValues];
+        sets.push(Prisma.sql`${Prisma.raw(column)} = ${sqlValue(value, cast)}`);
+      }
+    }
+    const rows = await db.$queryRaw<LinkRow[]>`
+      WITH l AS (
+        UPDATE links SET ${Prisma.join(sets)}
+        WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid
+        RETURNING *
+      )
+      SELECT ${RECORD_SELECT} FROM l JOIN templates t ON t.id = l.template_id`;
+    return rows.length ? rowToRecord(rows[0]) : null;
+  }
+
+  /**
+   * Deletes links with their clicks, rollups, daily visitors and cached QR images
+   * in one statement (atomic); returns the deleted links.
+   */
+  async deleteLinks(organizationId: string, ids: string[], db: Db = this.prisma): Promise<LinkRecord[]> {
+    if (!ids.length) return [];
+    const rows = await db.$queryRaw<LinkRow[]>`
+      WITH l AS (
+        DELETE FROM links WHERE organization_id = ${organizationId}::uuid AND id = ANY(${ids}::uuid[])
+        RETURNING *
+      ),
+      c AS (DELETE FROM clicks WHERE link_id IN (SELECT id FROM l) RETURNING 1),
+      r AS (DELETE FROM click_rollups WHERE link_id IN (SELECT id FROM l) RETURNING 1),
+      v AS (DELETE FROM click_daily_visitors WHERE link_id IN (SELECT id FROM l) RETURNING 1),
+      q AS (DELETE FROM qr_images WHERE link_id IN (SELECT id FROM l) RETURNING 1)
+      SELECT ${RECORD_SELECT} FROM l JOIN templates t ON t.id = l.template_id`;
+    return rows.map(rowToRecord);
+  }
+
+  /** The redirect's lookup: not tenant-scoped on purpose (the short code space is global). */
+  async findByShortCode(shortCode: string): Promise<LinkRecord | null> {
+    const rows = await this.prisma.$queryRaw<LinkRow[]>`
+      SELECT ${RECORD_SELECT} FROM links l JOIN templates t ON t.id = l.template_id
+      WHERE l.short_code = ${shortCode}`;
+    return rows.length ? rowToRecord(rows[0]) : null;
+  }
+
+  async findQrImage(organizationId: string, linkId: string, variant: string): Promise<{ contentType: string; body: Uint8Array } | null> {
+    if (!isUuid(linkId)) return null;
+    return this.prisma.qrImage.findFirst({
+      where: { organizationId, linkId, variant },
+      select: { contentType: true, body: true },
+    });
+  }
+
+  /** Caches a QR image; a concurrent identical render is ignored. A link deleted meanwhile leaves nothing. */
+  async saveQrImage(organizationId: string, linkId: string, variant: string, contentType: string, body: Buffer): Promise<void> {
+    await this.prisma.$executeRaw`
+      INSERT INTO qr_images (link_id, organization_id, variant, content_type, body)
+      SELECT ${linkId}::uuid, ${organizationId}::uuid, ${variant}, ${contentType}, ${body}
+      WHERE EXISTS (SELECT 1 FROM links WHERE id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid)
+      ON CONFLICT (link_id, variant) DO NOTHING`;
+  }
+}

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Principal } from '@dl/auth';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { ValidationError } from '@dl/platform/http';
+import { URL_MESSAGE } from './http-url';
+import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
+import { CreateLinkDto, UpdateLinkDto } from './link.dto';
+import { readTemplateDefaults, resolveNewLink, suppliedFields } from './link-values';
+import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
+import { LinkRecord, NewLinkRow } from './link.types';
+import { LinkEventsService } from './link-events.service';
+import { LinkWriter } from './link-writer';
+import { LinkPatch, LinksRepository } from './links.repository';
+import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
+import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
+import { generateShortCode } from './short-code';
+
+/** Single-link use cases: create, read, list, update, delete. */
+@Injectable()
+export class LinksService {
+  constructor(
+    private readonly repo: LinksRepository,
+    private readonly writer: LinkWriter,
+    private readonly events: LinkEventsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(principal: Principal, dto: CreateLinkDto): Promise<LinkCreateResponse> {
+    const template = await this.repo.findTemplate(principal.organizationId, dto.templateId);
+    if (!template) throw new TemplateNotFoundError();
+    if (dto.projectId) {
+      const found = await this.repo.existingProjectIds(principal.organizationId, [dto.projectId]);
+      if (!found.has(dto.projectId)) throw new ProjectNotFoundError();
+    }
+    const values = resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto));
+    const row: NewLinkRow = {
+      ...values,
+      organizationId: principal.organizationId,
+      userId: principal.userId,
+      projectId: dto.projectId ?? null,
+      templateId: template.id,
+      shortCode: dto.customCode ?? generateShortCode(),
+      custom: dto.customCode !== undefined,
+      migrationMetadata: null,
+    };
+    const [link] = await this.writer.insertAll(principal.organizationId, principal.tier, [row]);
+    await this.events.linksChanged('link.created', [link]);
+    return toLinkCreateResponse(link, this.config.SHORT_LINK_BASE_URL);
+  }
+
+  async get(organizationId: string, id: string): Promise<LinkResponse> {
+    return toLinkResponse(await this.getRecord(organizationId, id), this.config.SHORT_LINK_BASE_URL);
+  }
+
+  /** For other domains (analytics): the link of this organization, or 404 `Link not found`. */
+  async getRecord(organizationId: string, id: string): Promise<LinkRecord> {
+    const link = await this.repo.findById(organizationId, id);
+    if (!link) throw new LinkNotFoundError();
+    return link;
+  }
+
+  /** The list as JSON text (newest first), optionally one project's links. */
+  async listJson(organizationId: string, projectId?: string): Promise<string> {
+    if (projectId) {
+      const found = await this.repo.existingProjectIds(organizationId, [projectId]);
+      if (!found.has(projectId)) throw new ProjectNotFoundError();
+    }
+    return this.repo.listJson(organizationId, projectId, this.config.SHORT_LINK_BASE_URL);
+  }
+
+  async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponse> {
+    const patch = await this.patchFrom(principal.organizationId, dto);
+    const link = await this.repo.updateLink(principal.organizationId, id, patch);
+    if (!link) throw new LinkNotFoundError();
+    await this.events.linksChanged('link.updated', [link]);
+    return toLinkResponse(link, this.config.SHORT_LINK_BASE_URL);
+  }
+
+  /**
+   * Turns an update body into a patch: 400 `No updates provided` when empty,
+   * 400 for nulls on required fields, 404 for a foreign template or project.
+   */
+  async patchFrom(organizationId: string, dto: UpdateLinkDto | undefined): Promise<LinkPatch> {
+    const patch = checkedPatch(dto);
+    if (patch.templateId) {
+      const template = await this.repo.findTemplate(organizationId, patch.templateId);
+      if (!template) throw new TemplateNotFoundError();
+    }
+    if (patch.projectId) {
+      const found = await this.repo.existingProjectIds(organizationId, [patch.projectId]);
+      if (!found.has(patch.projectId)) throw new ProjectNotFoundError();
+    }
+    return patch;
+  }
+
+  async delete(organizationId: string, id: string): Promise<{ success: true }> {
+    const deleted = await this.repo.deleteLinks(organizationId, [id]);
+    if (!deleted.length) throw new LinkNotFoundError();
+    await this.events.linksChanged('link.deleted', deleted);
+    return { success: true };
+  }
+}
+
+/** The patch of a validated update body, without database checks. */
+export function checkedPatch(dto: UpdateLinkDto | undefined): LinkPatch {
+  const supplied = Object.entries(dto ?? {}).filter(([, v]) => v !== undefined);
+  if (!supplied.length || !dto) throw new NoUpdatesError();
+  if (dto.originalUrl === null) throw new ValidationError({ originalUrl: URL_MESSAGE }, INVALID_URL_MESSAGE);
+  if (dto.attributionWindowHours === null) {
+    throw new ValidationError({ attributionWindowHours: ATTRIBUTION_MESSAGE }, ATTRIBUTION_WINDOW_MESSAGE);
+  }
+  if (dto.isActive === null) throw new ValidationError({ isActive: 'Must be a boolean' });
+  if (dto.templateId === null) throw new ValidationError({ templateId: 'Must be a valid UUID' });
+  const patch: LinkPatch = suppliedFields(dto);
+  if (dto.isActive !== undefined) patch.isActive = dto.isActive;
+  if (dto.templateId !== undefined) patch.templateId = dto.templateId;
+  if (dto.projectId !== undefined) patch.projectId = dto.projectId;
+  return patch;
+}

@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import QRCode from 'qrcode';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { shortUrl } from './link.mapper';
+import { LinksRepository } from './links.repository';
+import { LinkNotFoundError } from './links.errors';
+import { QrQueryDto } from './qr.dto';
+
+export interface QrImage {
+  contentType: string;
+  body: Buffer;
+}
+
+/** QR codes of a link's short URL, rendered once per variant and cached in `qr_images`. */
+@Injectable()
+export class QrService {
+  constructor(
+    private readonly repo: LinksRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async render(organizationId: string, linkId: string, query: QrQueryDto): Promise<QrImage> {
+    const format = query.format ?? 'png';
+    const size = query.size ?? 512;
+    const margin = query.margin ?? 2;
+    const fg = (query.fg ?? '000000').toLowerCase();
+    const bg = (query.bg ?? 'ffffff').toLowerCase();
+    const ecc = query.ecc ?? 'M';
+    const variant = [format, size, margin, fg, bg, ecc].join('|');
+
+    const cached = await this.repo.findQrImage(organizationId, linkId, variant);
+    if (cached) return { contentType: cached.contentType, body: Buffer.from(cached.body) };
+    const link = await this.repo.findById(organizationId, linkId);
+    if (!link) throw new LinkNotFoundError();
+
+    const text = shortUrl(this.config.SHORT_LINK_BASE_URL, link.shortCode);
+    const options = {
+      margin,
+      width: size,
+      errorCorrectionLevel: ecc,
+      color: { dark: `#${fg}ff`, light: `#${bg}ff` },
+    };
+    const image: QrImage =
+      format === 'svg'
+        ? { contentType: 'image/svg+xml', body: Buffer.from(await QRCode.toString(text, { ...options, type: 'svg' })) }
+        : { contentType: 'image/png', body: await QRCode.toBuffer(text, { ...options, type: 'png' }) };
+    await this.repo.saveQrImage(organizationId, linkId, variant, image.contentType, image.body);
+    return image;
+  }
+}

@@ -1,0 +1,45 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional } from 'class-validator';
+import { IsNonEmptyStringMax, IsStringMax } from '@dl/links';
+
+export class CreateProjectDto {
+  @ApiProperty({ maxLength: 100 })
+  @IsNonEmptyStringMax(100)
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: 1000, nullable: true })
+  @IsOptional()
+  @IsStringMax(1000)
+  description?: string | null;
+}
+
+export class UpdateProjectDto {
+  @ApiPropertyOptional({ maxLength: 100 })
+  @IsOptional()
+  @IsNonEmptyStringMax(100)
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 1000, nullable: true })
+  @IsOptional()
+  @IsStringMax(1000)
+  description?: string | null;
+}
+
+/** The Cloud project shape (snake_case). */
+export interface ProjectResponse {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectListItem {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@dl/auth';
+import { LinkEventsService } from '@dl/links';
+import { CreateProjectDto, ProjectListItem, ProjectResponse, UpdateProjectDto } from './project.dto';
+import { toProjectListItem, toProjectResponse } from './project.mapper';
+import { ProjectsRepository } from './projects.repository';
+import { NoProjectUpdatesError, ProjectNotFoundError } from './projects.errors';
+
+@Injectable()
+export class ProjectsService {
+  constructor(
+    private readonly repo: ProjectsRepository,
+    private readonly linkEvents: LinkEventsService,
+  ) {}
+
+  async list(organizationId: string): Promise<ProjectListItem[]> {
+    return (await this.repo.list(organizationId)).map(toProjectListItem);
+  }
+
+  async get(organizationId: string, id: string): Promise<ProjectResponse> {
+    const p = await this.repo.find(organizationId, id);
+    if (!p) throw new ProjectNotFoundError();
+    return toProjectResponse(p);
+  }
+
+  async create(principal: Principal, dto: CreateProjectDto): Promise<ProjectResponse> {
+    const p = await this.repo.create(principal.organizationId, principal.userId, {
+      name: dto.name.trim(),
+      description: dto.description ?? null,
+    });
+    return toProjectResponse(p);
+  }
+
+  async update(organizationId: string, id: string, dto: UpdateProjectDto | undefined): Promise<ProjectResponse> {
+    const data: { name?: string; description?: string | null } = {};
+    if (dto?.name !== undefined) data.name = dto.name.trim();
+    if (dto?.description !== undefined) data.description = dto.description;
+    if (!Object.keys(data).length) throw new NoProjectUpdatesError();
+    const p = await this.repo.update(organizationId, id, data);
+    if (!p) throw new ProjectNotFoundError();
+    return toProjectResponse(p);
+  }
+
+  /** Deletes the project; its links stay, unassigned, and redirect caches drop them. */
+  async delete(organizationId: string, id: string): Promise<{ success: true }> {
+    const codes = await this.repo.delete(organizationId, id);
+    if (!codes) throw new ProjectNotFoundError();
+    await this.linkEvents.invalidate(codes);
+    return { success: true };
+  }
+}

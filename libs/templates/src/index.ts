@@ -1,0 +1,6 @@
+export * from './template.dto';
+export * from './template.mapper';
+export * from './templates.errors';
+export * from './templates.repository';
+export * from './templates.service';
+export * from './templates.module';

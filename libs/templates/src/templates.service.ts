@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { suppliedFields, templateDefaultsFromFields } from '@dl/links';
+import { CreateTemplateDto, TemplateDefaultsDto, TemplateResponse, UpdateTemplateDto } from './template.dto';
+import { toTemplateResponse } from './template.mapper';
+import { TemplatesRepository, TemplateWrite } from './templates.repository';
+import { NoTemplateUpdatesError, TemplateNotFoundError } from './templates.errors';
+
+/** A slug from a name: lowercase words joined by hyphens. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/g, '');
+  return slug || 'template';
+}
+
+function storedDefaults(dto: TemplateDefaultsDto): Record<string, unknown> {
+  return templateDefaultsFromFields(suppliedFields(dto), dto.expiresInDays) as Record<string, unknown>;
+}
+
+@Injectable()
+export class TemplatesService {
+  constructor(private readonly repo: TemplatesRepository) {}
+
+  async list(organizationId: string): Promise<TemplateResponse[]> {
+    return (await this.repo.list(organizationId)).map(toTemplateResponse);
+  }
+
+  async get(organizationId: string, id: string): Promise<TemplateResponse> {
+    const t = await this.repo.find(organizationId, id);
+    if (!t) throw new TemplateNotFoundError();
+    return toTemplateResponse(t);
+  }
+
+  async create(organizationId: string, dto: CreateTemplateDto): Promise<TemplateResponse> {
+    const t = await this.repo.create(organizationId, {
+      name: dto.name.trim(),
+      slug: dto.slug ?? slugify(dto.name),
+      description: dto.description ?? null,
+      defaults: dto.defaults ? storedDefaults(dto.defaults) : {},
+    });
+    return toTemplateResponse(t);
+  }
+
+  async update(organizationId: string, id: string, dto: UpdateTemplateDto | undefined): Promise<TemplateResponse> {
+    const data: TemplateWrite = {};
+    if (dto?.name !== undefined) data.name = dto.name.trim();
+    if (dto?.slug !== undefined) data.slug = dto.slug;
+    if (dto?.description !== undefined) data.description = dto.description;
+    if (dto?.defaults !== undefined) data.defaults = storedDefaults(dto.defaults);
+    if (!Object.keys(data).length) throw new NoTemplateUpdatesError();
+    const t = await this.repo.update(organizationId, id, data);
+    if (!t) throw new TemplateNotFoundError();
+    return toTemplateResponse(t);
+  }
+
+  async delete(organizationId: string, id: string): Promise<{ success: true }> {
+    if (!(await this.repo.delete(organizationId, id))) throw new TemplateNotFoundError();
+    return { success: true };
+  }
+}
