@@ -7,6 +7,8 @@ export * from './auth.decorators';
 export * from './auth.guard';
 export * from './auth.module';
 export * from './authenticator.service';
+export * from './credentials.repository';
+export * from './principal-cache';
 export * from './credential-invalidation';
 export * from './plans';
 export * from './rate-limiter.service';
