@@ -8,6 +8,7 @@ import { createRedirectApp } from './app';
 import {
   clicksQueue,
   eventually,
+  publishInvalidation,
   queuedClicks,
   seedLink,
   SeededOrg,
@@ -176,8 +177,10 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       const link = await seedLink(env.prisma, org);
       await get(`/${link.shortCode}`).expect(302);
       await env.prisma.link.delete({ where: { id: link.id } });
-      // Stale for at most the pub/sub delay; the propagation spec covers the timing.
-      await request(server.url).get('/').expect(404);
+      await publishInvalidation(env.config, link.shortCode);
+      const res = await eventually(() => get(`/${link.shortCode}`), (r) => r.status === 404, 1000);
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('Link not found');
     });
 
     it('expired link → 410 This link has expired, and no click', async () => {

@@ -12,6 +12,8 @@ export const CAPTURE_LIMITS = {
   batchSize: 500,
   /** An enqueue slower than this is treated as Redis being down (the batch goes to the fallback). */
   enqueueTimeoutMs: 1000,
+  /** A replayed chunk may take longer (Redis busy right after a restart); a timeout retries the file. */
+  replayTimeoutMs: 5000,
   /** How often the fallback folder is replayed while Redis is up. */
   replayIntervalMs: 1000,
 } as const;
@@ -89,7 +91,7 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
   replay(): Promise<void> {
     if (this.replaying || !this.queueReady) return this.replaying ?? Promise.resolve();
     this.replaying = this.fallback
-      .replay((jobs) => this.enqueue(jobs))
+      .replay((jobs) => this.enqueue(jobs, CAPTURE_LIMITS.replayTimeoutMs))
       .then(() => undefined)
       .catch((err: unknown) => this.logger.warn({ err }, 'fallback replay interrupted; will retry'))
       .finally(() => (this.replaying = null));
@@ -115,12 +117,12 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async enqueue(batch: ClickCapturedJob[]): Promise<void> {
+  private async enqueue(batch: ClickCapturedJob[], timeoutMs: number = CAPTURE_LIMITS.enqueueTimeoutMs): Promise<void> {
     await this.jobs.addBulk(
       Queues.clicks,
       'click.captured',
       batch.map((payload) => ({ payload, opts: { jobId: payload.id } })),
-      CAPTURE_LIMITS.enqueueTimeoutMs,
+      timeoutMs,
     );
     this.metrics.clicksCaptured.inc(batch.length);
   }

@@ -86,8 +86,17 @@ export class ClickFallbackStore {
     await this.rotate();
   }
 
+  /**
+   * Files to replay. Listed inside the write chain, minus the file appends go to: a file
+   * being written is never claimed (its later writes would land in a deleted file).
+   */
   private async claimable(): Promise<string[]> {
-    const names = await fs.readdir(this.dir);
+    const listing = this.writes.then(async () => {
+      const open = this.file?.name;
+      return (await fs.readdir(this.dir)).filter((n) => n !== open);
+    });
+    this.writes = listing.then(() => undefined, () => undefined);
+    const names = await listing;
     const out: string[] = [];
     for (const name of names.sort()) {
       if (name.endsWith(SUFFIX)) {

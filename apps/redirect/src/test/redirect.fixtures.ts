@@ -73,10 +73,12 @@ export async function publishInvalidation(config: AppConfig, shortCode: string):
 
 /** The `clicks` queue of a test prefix, read-only (the consumer is the worker's). */
 export function clicksQueue(config: AppConfig): Queue {
-  return new Queue('clicks', {
+  const queue = new Queue('clicks', {
     connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
     prefix: `${config.REDIS_PREFIX}:bull`,
   });
+  queue.on('error', () => undefined);
+  return queue;
 }
 
 export async function queuedClicks(queue: Queue): Promise<ClickCapturedJob[]> {
