@@ -1,0 +1,102 @@
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import request from 'supertest';
+import { Tier } from '@dl/platform/db';
+import { bad, LinksWorld, linksWorld, notFound } from './test/links-setup';
+
+/** Decodes a PNG QR code back to its text (jsqr over pngjs pixels). */
+function decode(png: Buffer): { text: string; width: number; pixel: (x: number, y: number) => number[] } {
+  const image = PNG.sync.read(png);
+  const result = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
+  if (!result) throw new Error('no QR code found');
+  const pixel = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4));
+  return { text: result.data, width: image.width, pixel };
+}
+
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => cb(null, Buffer.concat(chunks)));
+};
+
+describe('QR codes: GET /api/links/:id/qr', () => {
+  let w: LinksWorld;
+  let link: { id: string; short_code: string; short_url: string };
+  const qr = (path: string, key = w.keyA) =>
+    request(w.api.url).get(path).set('Authorization', `Bearer ${key}`).buffer(true).parse(binary);
+
+  beforeAll(async () => {
+    // FREE: 10 requests a minute, so the rate limit is real here.
+    w = await linksWorld({ tierA: Tier.FREE, rateLimit: true });
+    link = (await w.http().post('/api/links', { templateId: w.a.template.id, originalUrl: 'https://example.com/qr' }).expect(201)).body;
+  });
+  afterAll(() => w?.close());
+
+  it('PNG (default 512 px) decodes back to the short URL, and is cached', async () => {
+    const res = await qr(`/api/links/${link.id}/qr`).expect(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    const decoded = decode(res.body);
+    expect(decoded.text).toBe(link.short_url);
+    expect(decoded.width).toBe(512);
+    expect(await w.env.prisma.qrImage.count({ where: { linkId: link.id } })).toBe(1);
+    const again = await qr(`/api/links/${link.id}/qr`).expect(200);
+    expect(Buffer.compare(again.body, res.body)).toBe(0);
+    expect(await w.env.prisma.qrImage.count({ where: { linkId: link.id } })).toBe(1);
+  });
+
+  it('size, margin, colours and error correction apply', async () => {
+    const res = await qr(`/api/links/${link.id}/qr?size=256&margin=4&fg=112233&bg=FFEEDD&ecc=H`).expect(200);
+    const decoded = decode(res.body);
+    expect(decoded.text).toBe(link.short_url);
+    expect(decoded.width).toBe(256);
+    expect(decoded.pixel(0, 0).slice(0, 3)).toEqual([0xff, 0xee, 0xdd]);
+  });
+
+  it('SVG answers image/svg+xml with the colours', async () => {
+    const res = await qr(`/api/links/${link.id}/qr?format=svg&fg=ff0000`).expect(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    const svg = res.body.toString('utf8');
+    expect(svg).toMatch(/^<svg[^>]*viewBox/);
+    expect(svg).toContain('#ff0000');
+  });
+
+  it.each([
+    ['size=63', { size: 'Must be an integer between 64 and 2048' }],
+    ['size=2049', { size: 'Must be an integer between 64 and 2048' }],
+    ['size=abc', { size: 'Must be an integer between 64 and 2048' }],
+    ['margin=17', { margin: 'Must be an integer between 0 and 16' }],
+    ['fg=red', { fg: 'Must be a colour RRGGBB' }],
+    ['bg=12345', { bg: 'Must be a colour RRGGBB' }],
+    ['ecc=X', { ecc: 'Must be L, M, Q or H' }],
+    ['format=gif', { format: 'Must be png or svg' }],
+    ['foo=1', { foo: 'Unknown field' }],
+  ])('?%s → 400 Validation error', async (query, validation) => {
+    const res = await w.http().get(`/api/links/${link.id}/qr?${query}`).expect(400);
+    expect(res.body).toEqual(bad('Validation error', validation));
+  });
+
+  it('another organization or unknown → 404; malformed id → 400', async () => {
+    expect((await w.http(w.keyB).get(`/api/links/${link.id}/qr`).expect(404)).body).toEqual(notFound('Link not found'));
+    expect((await w.http().get('/api/links/00000000-0000-4000-8000-000000000000/qr').expect(404)).body).toEqual(notFound('Link not found'));
+    expect((await w.http().get('/api/links/nope/qr').expect(400)).body).toEqual(bad('Validation error', { id: 'Must be a valid UUID' }));
+  });
+
+  it('is not rate limited (FREE allows 10 API requests a minute)', async () => {
+    for (let i = 0; i < 15; i++) {
+      const res = await qr(`/api/links/${link.id}/qr?size=64`).expect(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    // Counted endpoints of the same organization are limited meanwhile.
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await w.http().get('/api/links')).status);
+    expect(statuses).toContain(429);
+  });
+
+  it('deleting the link removes its cached images', async () => {
+    const other = (await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://example.com' }).expect(201)).body;
+    await qr(`/api/links/${other.id}/qr`, w.keyB).expect(200);
+    expect(await w.env.prisma.qrImage.count({ where: { linkId: other.id } })).toBe(1);
+    await w.http(w.keyB).del(`/api/links/${other.id}`).expect(200);
+    expect(await w.env.prisma.qrImage.count({ where: { linkId: other.id } })).toBe(0);
+  });
+});

@@ -1,0 +1,171 @@
+import request from 'supertest';
+import { bad, forbidden, LinksWorld, linksWorld, notFound, queuedLinkEvents } from '../links/test/links-setup';
+
+const SPEC_CSV = [
+  'shortCode,iosUrl,androidUrl,webUrl,campaign,channel,feature,tags,id',
+  'ImpSpec1,https://apps.apple.com/app/id1,https://play.google.com/store/apps/details?id=a,https://example.com/one,spring,email,banner,"a,b",cmp-1',
+  ',,,https://example.com/two,,,,,cmp-2',
+  'ImpSpec3,,,not-a-url,,,,,cmp-3',
+  'ImpSpec4,https://apps.apple.com/app/id4',
+].join('\n');
+
+const branchData = (o: Record<string, unknown>) => `"${JSON.stringify(o).replace(/"/g, '""')}"`;
+const BRANCH_CSV = [
+  'creation_timestamp,link_id,channel,feature,campaign,stage,tags,data,alias,domain,url',
+  `2024-03-01 10:00:00,1234567890,facebook,sharing,launch,new,"[""x"",""y""]",${branchData({
+    $ios_url: 'https://apps.apple.com/app/id9',
+    $android_url: 'https://play.google.com/store/apps/details?id=z',
+    $desktop_url: 'https://example.com/desktop',
+    $fallback_url: 'https://example.com/fallback',
+    '~campaign': 'launch',
+    '~channel': 'facebook',
+    '~feature': 'sharing',
+    $og_title: 'Launch',
+    $deeplink_path: 'promo/1',
+  })},summer-sale,example.app.link,https://example.app.link/summer-sale`,
+  `2024-03-02 10:00:00,1234567891,,,,,,${branchData({ $desktop_url: 'https://example.com/d2' })},,example.app.link,https://example.app.link/AbCdEf1`,
+  `2024-03-03 10:00:00,1234567892,,,,,,{not json},,example.app.link,https://example.app.link/bad`,
+].join('\n');
+
+describe('migration import: POST /migrations/import', () => {
+  let w: LinksWorld;
+  const upload = (csv: string | Buffer, fields: Record<string, string>, key = w.keyA) => {
+    let req = request(w.api.url).post('/migrations/import').set('Authorization', `Bearer ${key}`);
+    for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+    return req.attach('file', Buffer.isBuffer(csv) ? csv : Buffer.from(csv), { filename: 'links.csv', contentType: 'text/csv' });
+  };
+  const fields = () => ({ platform: 'branch', templateId: w.a.template.id });
+  const count = () => w.env.prisma.link.count({ where: { organizationId: w.a.organization.id } });
+
+  beforeAll(async () => {
+    w = await linksWorld();
+  });
+  afterAll(() => w?.close());
+
+  it('imports the spec columns with UTM mapping, tags and migration_metadata; per-row errors carry row numbers', async () => {
+    const res = await upload(SPEC_CSV, { ...fields(), platform: 'rebrandly' }).expect(200);
+    expect(res.body).toEqual({
+      imported: 2,
+      skipped: 0,
+      failed: 2,
+      errors: [
+        { row: 3, message: 'originalUrl: Must be a valid URL' },
+        { row: 4, message: 'Row has 2 columns, expected 9' },
+      ],
+    });
+    const link = await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'ImpSpec1' } });
+    expect(link).toMatchObject({
+      originalUrl: 'https://example.com/one',
+      webFallbackUrl: 'https://example.com/one',
+      iosUrl: 'https://apps.apple.com/app/id1',
+      androidUrl: 'https://play.google.com/store/apps/details?id=a',
+      utmParameters: { source: 'banner', medium: 'email', campaign: 'spring' },
+      tags: ['a', 'b'],
+      migrationMetadata: { competitorPlatform: 'rebrandly', competitorId: 'cmp-1' },
+      organizationId: w.a.organization.id,
+      templateId: w.a.template.id,
+    });
+    const generated = await w.env.prisma.link.findFirstOrThrow({ where: { originalUrl: 'https://example.com/two' } });
+    expect(generated.shortCode).toMatch(/^[0-9A-Za-z]{7}$/);
+    const read = await w.http().get(`/api/links/${link.id}`).expect(200);
+    expect(read.body.migrationMetadata).toEqual({ competitorPlatform: 'rebrandly', competitorId: 'cmp-1' });
+    const events = (await queuedLinkEvents(w.env, w.a.organization.id)).filter((e) => (e.data as { id: string }).id === link.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'link.created', data: { migration_metadata: { competitorPlatform: 'rebrandly', competitorId: 'cmp-1' } } });
+  });
+
+  it('imports a Branch link export: data JSON, alias → short code, url path when no alias', async () => {
+    const res = await upload(BRANCH_CSV, fields()).expect(200);
+    expect(res.body).toEqual({ imported: 2, skipped: 0, failed: 1, errors: [{ row: 3, message: 'Invalid JSON in the data column' }] });
+    const sale = await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'summer-sale' } });
+    expect(sale).toMatchObject({
+      originalUrl: 'https://example.com/fallback',
+      webFallbackUrl: 'https://example.com/desktop',
+      iosUrl: 'https://apps.apple.com/app/id9',
+      androidUrl: 'https://play.google.com/store/apps/details?id=z',
+      title: 'Launch',
+      ogTitle: 'Launch',
+      deepLinkPath: 'promo/1',
+      tags: ['x', 'y'],
+      utmParameters: { source: 'sharing', medium: 'facebook', campaign: 'launch', content: 'new' },
+      migrationMetadata: { competitorPlatform: 'branch', competitorId: '1234567890' },
+    });
+    const second = await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'AbCdEf1' } });
+    expect(second.originalUrl).toBe('https://example.com/d2');
+  });
+
+  it('conflictStrategy skip (default), overwrite, rename', async () => {
+    const csv = 'shortCode,webUrl\nConflict1,https://example.com/v1\n';
+    expect((await upload(csv, fields()).expect(200)).body).toMatchObject({ imported: 1, skipped: 0, failed: 0 });
+    const v2 = 'shortCode,webUrl\nConflict1,https://example.com/v2\n';
+    expect((await upload(v2, fields()).expect(200)).body).toEqual({ imported: 0, skipped: 1, failed: 0, errors: [] });
+    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'Conflict1' } })).originalUrl).toBe('https://example.com/v1');
+    expect((await upload(v2, { ...fields(), conflictStrategy: 'overwrite' }).expect(200)).body).toEqual({ imported: 1, skipped: 0, failed: 0, errors: [] });
+    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'Conflict1' } })).originalUrl).toBe('https://example.com/v2');
+    const before = await count();
+    expect((await upload(v2, { ...fields(), conflictStrategy: 'rename' }).expect(200)).body).toEqual({ imported: 1, skipped: 0, failed: 0, errors: [] });
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('overwrite never touches another organization’s link', async () => {
+    await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://b.example.com', customCode: 'OwnedByB1' }).expect(201);
+    const res = await upload('shortCode,webUrl\nOwnedByB1,https://example.com/steal\n', { ...fields(), conflictStrategy: 'overwrite' }).expect(200);
+    expect(res.body).toEqual({ imported: 0, skipped: 0, failed: 1, errors: [{ row: 1, message: "Short code 'OwnedByB1' is already in use" }] });
+    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'OwnedByB1' } })).originalUrl).toBe('https://b.example.com');
+  });
+
+  it('a broken CSV (unclosed quote) → 400, nothing written', async () => {
+    const before = await count();
+    const res = await upload('shortCode,webUrl\nGood0001,https://example.com\n"Broken,https://example.com\n', fields()).expect(400);
+    expect(res.body.error).toBe('Bad Request');
+    expect(res.body.message).toMatch(/^Invalid CSV: /);
+    expect(await count()).toBe(before);
+  });
+
+  it('a wrong column set → 400', async () => {
+    const res = await upload('name,email\nx,y\n', fields()).expect(400);
+    expect(res.body).toEqual(bad(expect.stringMatching(/^Invalid CSV columns: /) as unknown as string));
+  });
+
+  it('an empty file → 400', async () => {
+    expect((await upload('', fields()).expect(400)).body).toEqual(bad('Invalid CSV: the file is empty'));
+  });
+
+  it('a 20 MB file → 413 Payload too large, nothing written', async () => {
+    const before = await count();
+    const row = 'shortCode,webUrl\n' + 'x'.repeat(100) + ',https://example.com\n';
+    const big = Buffer.alloc(20 * 1024 * 1024, row);
+    const res = await upload(big, fields()).catch((err: { response?: request.Response }) => err.response);
+    expect(res?.status).toBe(413);
+    expect(res?.body).toEqual({ error: 'Payload Too Large', message: 'Payload too large', statusCode: 413 });
+    expect(await count()).toBe(before);
+  });
+
+  it.each([
+    [{ platform: 'x' }, { templateId: 'Must be a valid UUID' }],
+    [{ templateId: 'x', platform: 'x' }, { templateId: 'Must be a valid UUID' }],
+    [{ templateId: 'T' }, { platform: 'Must be a non-empty string of at most 50 characters' }],
+    [{ templateId: 'T', platform: 'x', conflictStrategy: 'merge' }, { conflictStrategy: 'Must be skip, overwrite or rename' }],
+    [{ templateId: 'T', platform: 'x', projectId: 'p' }, { projectId: 'Must be a valid UUID' }],
+    [{ templateId: 'T', platform: 'x', extra: '1' }, { extra: 'Unknown field' }],
+  ])('form fields %j → 400 Validation error', async (form, validation) => {
+    const f = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, v === 'T' ? w.a.template.id : v]));
+    expect((await upload('shortCode,webUrl\nAbcd1234,https://example.com\n', f).expect(400)).body).toEqual(bad('Validation error', validation));
+  });
+
+  it('no file part or not multipart → 400', async () => {
+    const noFile = await request(w.api.url).post('/migrations/import').set('Authorization', `Bearer ${w.keyA}`).field('platform', 'x').field('templateId', w.a.template.id).expect(400);
+    expect(noFile.body).toEqual(bad('Validation error', { file: 'A CSV file is required' }));
+    const json = await w.http().post('/migrations/import', { platform: 'x' }).expect(400);
+    expect(json.body).toEqual(bad('Validation error', { file: 'Must be a multipart/form-data upload with a CSV file' }));
+  });
+
+  it('foreign template or project → 404; Viewer → 403', async () => {
+    const pb = await w.http(w.keyB).post('/api/projects', { name: 'B' }).expect(201);
+    const csv = 'shortCode,webUrl\nAbcd1234,https://example.com\n';
+    expect((await upload(csv, { platform: 'x', templateId: w.b.template.id }).expect(404)).body).toEqual(notFound('Template not found'));
+    expect((await upload(csv, { ...fields(), projectId: pb.body.id }).expect(404)).body).toEqual(notFound('Project not found'));
+    expect((await upload(csv, fields(), w.viewerA).expect(403)).body).toEqual(forbidden('Your role does not allow this action'));
+    expect(await w.env.prisma.link.count({ where: { shortCode: 'Abcd1234' } })).toBe(0);
+  });
+});
