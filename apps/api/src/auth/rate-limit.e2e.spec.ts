@@ -1,0 +1,175 @@
+import { createServer, Server, Socket, connect } from 'node:net';
+import request from 'supertest';
+import { addMember, authHeader, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { createApiApp } from '../app';
+
+/** A TCP relay in front of Redis that the test can cut, to take Redis away from a running app. */
+class RedisRelay {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: URL) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(Number(this.target.port || 6379), this.target.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    const address = this.server.address();
+    this.port = typeof address === 'object' && address ? address.port : 0;
+  }
+
+  async cut(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server?.close(() => resolve());
+      for (const s of this.sockets) s.destroy();
+    });
+  }
+}
+
+function expectHeaders(res: request.Response, limit: number, remaining: number): void {
+  expect(res.headers['x-ratelimit-limit']).toBe(String(limit));
+  expect(res.headers['x-ratelimit-remaining']).toBe(String(remaining));
+  const reset = Number(res.headers['x-ratelimit-reset']);
+  const now = Date.now() / 1000;
+  expect(reset).toBeGreaterThan(now);
+  expect(reset).toBeLessThanOrEqual(Math.ceil(now) + 61);
+}
+
+describe('rate limits per organization and plan', () => {
+  let env: TestEnv;
+  let a: RunningApp;
+  let b: RunningApp;
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    a = await startApp(createApiApp, env.config);
+    b = await startApp(createApiApp, env.withOverrides({}));
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await env?.teardown();
+  });
+
+  it('the 11th request of a FREE organization within a minute gets 429 with every header', async () => {
+    const org = await seedOrganization(env);
+    for (let i = 0; i < 10; i++) {
+      const ok = await request(a.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
+      expectHeaders(ok, 10, 9 - i);
+    }
+    const res = await request(a.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(429);
+    expect(res.body).toEqual({
+      error: 'Too Many Requests',
+      message: 'Too many requests, please retry later',
+      statusCode: 429,
+      retryAfter: expect.any(Number),
+    });
+    expect(res.body.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(res.body.retryAfter).toBeLessThanOrEqual(60);
+    expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
+    expectHeaders(res, 10, 0);
+    // Sessions of the same organization share the counter.
+    await request(a.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(429);
+  });
+
+  it('two api instances share one counter', async () => {
+    const org = await seedOrganization(env);
+    for (let i = 0; i < 10; i++) {
+      const via = i % 2 ? b : a;
+      const res = await request(via.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(9 - i));
+    }
+    await request(b.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(429);
+    await request(a.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(429);
+  });
+
+  it('counts per organization, with each plan’s limit', async () => {
+    const free = await seedOrganization(env);
+    const pro = await seedOrganization(env, { tier: 'PRO' });
+    const business = await seedOrganization(env, { tier: 'BUSINESS' });
+    const unlimited = await seedOrganization(env, { tier: 'UNLIMITED' });
+    for (let i = 0; i < 10; i++) await request(a.url).get('/api/usage').set(authHeader(free.owner.apiKey)).expect(200);
+    await request(a.url).get('/api/usage').set(authHeader(free.owner.apiKey)).expect(429);
+    for (const [org, limit] of [[pro, 60], [business, 200], [unlimited, 1000]] as const) {
+      const res = await request(a.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
+      expectHeaders(res, limit, limit - 1);
+    }
+  });
+
+  it('does not count refused credentials, and counts role-refused requests', async () => {
+    const org = await seedOrganization(env);
+    for (let i = 0; i < 5; i++) await request(a.url).get('/api/usage').set('Authorization', `Bearer dl_${'0'.repeat(64)}`).expect(401);
+    const noHeaders = await request(a.url).get('/api/usage').expect(401);
+    expect(noHeaders.headers['x-ratelimit-limit']).toBeUndefined();
+    const res = await request(a.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
+    expect(res.headers['x-ratelimit-remaining']).toBe('9');
+    const forbidden = await request(a.url).get('/api/organization/members').set(authHeader(org.owner.apiKey)).expect(403);
+    expect(forbidden.headers['x-ratelimit-remaining']).toBeUndefined(); // dashboard-only is refused before counting
+    const viewer = await addMember(env, org.organization.id, 'VIEWER');
+    const roleRefused = await request(a.url).get('/api/organization/members').set(authHeader(viewer.jwt)).expect(403);
+    expect(roleRefused.body.message).toBe('Your role does not allow this action');
+    expect(roleRefused.headers['x-ratelimit-remaining']).toBe('8');
+  });
+
+  it('health and docs are not counted', async () => {
+    const res = await request(a.url).get('/health').expect(200);
+    expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('follows RATE_LIMIT_ENABLED=false and PLAN_LIMITS', async () => {
+    const off = await startApp(createApiApp, env.withOverrides({ RATE_LIMIT_ENABLED: 'false' }));
+    const custom = await startApp(createApiApp, env.withOverrides({ PLAN_LIMITS: JSON.stringify({ FREE: { requestsPerMinute: 3 } }) }));
+    try {
+      const org = await seedOrganization(env);
+      for (let i = 0; i < 12; i++) {
+        const res = await request(off.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+      const other = await seedOrganization(env);
+      for (let i = 0; i < 3; i++) await request(custom.url).get('/api/usage').set(authHeader(other.owner.apiKey)).expect(200);
+      const res = await request(custom.url).get('/api/usage').set(authHeader(other.owner.apiKey)).expect(429);
+      expect(res.headers['x-ratelimit-limit']).toBe('3');
+    } finally {
+      await off.close();
+      await custom.close();
+    }
+  });
+
+  it('degrades to a per-process limit when Redis goes away: never a 500', async () => {
+    const relay = new RedisRelay(new URL(env.config.REDIS_URL));
+    await relay.start();
+    const app = await startApp(createApiApp, env.withOverrides({ REDIS_URL: `redis://127.0.0.1:${relay.port}` }));
+    try {
+      const org = await seedOrganization(env);
+      await request(app.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
+      await relay.cut();
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await request(app.url).get('/api/usage').set(authHeader(org.owner.apiKey));
+        statuses.push(res.status);
+        expect(res.headers['x-ratelimit-limit']).toBe('10');
+        if (res.status === 429) {
+          expect(res.body).toMatchObject({ statusCode: 429, retryAfter: expect.any(Number) });
+          expect(res.headers['retry-after']).toBeDefined();
+        }
+      }
+      expect(statuses).not.toContain(500);
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+      expect(statuses[10]).toBe(429);
+      // Sessions still work without Redis (Postgres lookups).
+      const other = await seedOrganization(env);
+      await request(app.url).get('/api/usage').set(authHeader(other.owner.jwt)).expect(200);
+    } finally {
+      await app.close();
+      await relay.cut().catch(() => undefined);
+    }
+  });
+});
