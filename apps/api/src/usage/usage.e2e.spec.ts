@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { AccountsService } from '@dl/auth';
 import { authHeader, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
@@ -99,7 +100,6 @@ describe('GET /api/usage', () => {
   it('sees a tier change made by the operator on the next request', async () => {
     const org = await seedOrganization(env);
     await request(server.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
-    const { AccountsService } = await import('@dl/auth');
     await server.app.get(AccountsService).setTier(org.organization.id, 'BUSINESS');
     const res = await request(server.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200);
     expect(res.body.tier).toBe('BUSINESS');

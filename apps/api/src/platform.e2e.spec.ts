@@ -3,9 +3,7 @@ import { IsInt, IsString, Max, Min } from 'class-validator';
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import { createHttpApp } from './bootstrap';
-import { NotFoundError } from './errors';
-import { PlatformModule } from './platform.module';
+import { createHttpApp, NotFoundError, PlatformModule } from '@dl/platform/http';
 
 class EchoDto {
   @IsString()
@@ -46,6 +44,8 @@ function probeApp(config: AppConfig) {
   );
 }
 
+// The platform's HTTP behaviours every app shares, on a probe module (kept here, not in
+// libs/platform/http, because the test harness depends on domain libraries).
 describe('platform http (errors, health, metrics)', () => {
   let env: TestEnv;
   let server: RunningApp;
