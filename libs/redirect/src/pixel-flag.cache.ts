@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { RedirectLinkRepository } from './redirect-link.repository';
+import { PixelSiteRepository } from './pixel-site.repository';
 import { TtlCache } from './ttl-cache';
 
 /** How long an organization's "has a pixel site" flag is trusted before a background refresh. */
@@ -16,7 +16,7 @@ export class PixelFlagCache {
   private readonly flags = new TtlCache<boolean>(100_000);
   private readonly refreshing = new Map<string, Promise<boolean>>();
 
-  constructor(private readonly repository: RedirectLinkRepository) {}
+  constructor(private readonly repository: PixelSiteRepository) {}
 
   hasPixelSite(organizationId: string): boolean | Promise<boolean> {
     const entry = this.flags.peek(organizationId);

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { LinkLookupModule } from '@dl/links';
 import { ClickCaptureService } from './click-capture.service';
-import { LinkLookupService } from './link-lookup.service';
+import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
-import { RedirectLinkRepository } from './redirect-link.repository';
+import { PixelSiteRepository } from './pixel-site.repository';
 import { RedirectService } from './redirect.service';
 
-/** The edge's services (config, Prisma, Redis, metrics and the queue come from the app's global modules). */
+/** The edge's services. Link reads come from `@dl/links` (LinkLookup); config, Prisma, Redis, metrics and the queue from the app's global modules. */
 @Module({
-  providers: [RedirectLinkRepository, LinkLookupService, PixelFlagCache, ClickCaptureService, RedirectService],
-  exports: [RedirectService, LinkLookupService, ClickCaptureService, PixelFlagCache],
+  imports: [LinkLookupModule],
+  providers: [PixelSiteRepository, RedirectLinkCache, PixelFlagCache, ClickCaptureService, RedirectService],
+  exports: [RedirectService, RedirectLinkCache, ClickCaptureService, PixelFlagCache],
 })
 export class RedirectEdgeModule {}

@@ -22,7 +22,7 @@ export interface RedirectLinkSnapshot {
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 export type UtmKey = (typeof UTM_KEYS)[number];
 
-/** A Prisma/`@dl/links` row (Date expiry, JSON columns) → the snapshot. */
+/** A `@dl/links` RedirectLink (Date expiry, JSON columns) → the snapshot. */
 export function toRedirectSnapshot(row: {
   id: string;
   organizationId: string;

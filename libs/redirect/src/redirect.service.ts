@@ -6,7 +6,7 @@ import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';
 import { decide, Outcome, Visit } from './decision';
-import { LinkLookupService } from './link-lookup.service';
+import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, clientIp, userAgentTraits } from './visitor';
@@ -54,7 +54,7 @@ export class RedirectService {
   private readonly countries: CountryLookup;
 
   constructor(
-    private readonly links: LinkLookupService,
+    private readonly links: RedirectLinkCache,
     private readonly pixels: PixelFlagCache,
     private readonly clicks: ClickCaptureService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,

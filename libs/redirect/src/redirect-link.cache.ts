@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RedisService } from '@dl/platform/redis';
-import { RedirectLinkSnapshot } from './redirect-link';
-import { RedirectLinkRepository } from './redirect-link.repository';
+import { LinkLookup } from '@dl/links';
+import { RedirectLinkSnapshot, toRedirectSnapshot } from './redirect-link';
 import { TtlCache } from './ttl-cache';
 
 /** Tunables of the three-level lookup (process → Redis → Postgres). */
@@ -33,7 +33,7 @@ export function invalidationChannel(redis: RedisService): string {
  * A hot link costs one Map lookup; with Redis down, misses go straight to Postgres.
  */
 @Injectable()
-export class LinkLookupService implements OnModuleInit, OnModuleDestroy {
+export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('LinkLookup');
   private readonly local = new TtlCache<RedirectLinkSnapshot | null>(LOOKUP_LIMITS.localCapacity);
   private readonly inFlight = new Map<string, Promise<RedirectLinkSnapshot | null>>();
@@ -47,7 +47,7 @@ export class LinkLookupService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly redis: RedisService,
-    private readonly repository: RedirectLinkRepository,
+    private readonly links: LinkLookup,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -115,7 +115,8 @@ export class LinkLookupService implements OnModuleInit, OnModuleDestroy {
       if (epoch === this.epoch) this.remember(shortCode, shared);
       return shared;
     }
-    const link = await this.repository.findByShortCode(shortCode);
+    const row = await this.links.findByShortCode(shortCode);
+    const link = row ? toRedirectSnapshot(row) : null;
     if (epoch !== this.epoch) return link;
     this.remember(shortCode, link);
     if (this.cache.status === 'ready') {
