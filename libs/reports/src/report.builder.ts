@@ -54,10 +54,10 @@ export class ReportBuilder {
     const w = reportWindows(period, now, live);
     const historyStart = new Date(now.getTime() - RAW_HISTORY_DAYS[org.tier] * DAY_MS);
 
-    const [streams, daily, links, zeroClickLinks, dims, housekeeping] = await Promise.all([
+    // Every click-side read at once (they are independent); stream sections follow.
+    const [streams, { daily, links }, zeroClickLinks, dims, housekeeping, uniques, priorUniques] = await Promise.all([
       this.repo.streams(orgId),
-      this.repo.dailyClicks(orgId, w),
-      this.repo.linkClicks(orgId, w.current),
+      this.repo.clickTotals(orgId, w),
       this.repo.zeroClickLinks(orgId, w.current),
       this.repo.dimensionClicks(orgId, w.current, [
         RollupDimension.source,
@@ -65,8 +65,6 @@ export class ReportBuilder {
         RollupDimension.device,
       ]),
       this.repo.housekeeping(orgId, w.current, NAME_LIMIT),
-    ]);
-    const [uniques, priorUniques] = await Promise.all([
       historyStart <= w.current.start ? this.repo.uniqueVisitors(orgId, w.current) : null,
       historyStart <= w.prior.start ? this.repo.uniqueVisitors(orgId, w.prior) : null,
     ]);

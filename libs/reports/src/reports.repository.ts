@@ -64,34 +64,41 @@ export class ReportsRepository {
     return rows.map((r) => ({ email: r.user.email, name: r.user.name, role: r.role }));
   }
 
-  /** Daily non-bot clicks from the start of the prior window to the end of the current one. */
-  dailyClicks(organizationId: string, w: ReportWindows): Promise<Array<{ day: string; clicks: number }>> {
-    return this.prisma.$queryRaw`
-      SELECT to_char(day, 'YYYY-MM-DD') AS day, SUM(clicks)::int AS clicks
-      FROM click_rollups
-      WHERE organization_id = ${organizationId}::uuid AND dimension = 'total'
-        AND day >= ${day(w.prior.start)}::date AND day < ${day(w.current.end)}::date
-        AND (day < ${day(w.prior.end)}::date OR day >= ${day(w.current.start)}::date)
-      GROUP BY day ORDER BY day`;
-  }
-
-  /** Clicks per link in the window (links with at least one click), with label fields. */
-  linkClicks(
+  /**
+   * One pass over the 'total' rollup rows of both windows: clicks per day (prior and
+   * current window) and clicks per link in the current window, with label fields.
+   */
+  async clickTotals(
     organizationId: string,
-    w: Window,
-  ): Promise<Array<{ linkId: string; shortCode: string; title: string | null; clicks: number }>> {
-    return this.prisma.$queryRaw`
-      SELECT r.link_id AS "linkId", l.short_code AS "shortCode", l.title, r.clicks
-      FROM (
-        SELECT link_id, SUM(clicks)::int AS clicks
+    w: ReportWindows,
+  ): Promise<{
+    daily: Array<{ day: string; clicks: number }>;
+    links: Array<{ linkId: string; shortCode: string; title: string | null; clicks: number }>;
+  }> {
+    const rows = await this.prisma.$queryRaw<
+      Array<{ day: string | null; linkId: string | null; shortCode: string | null; title: string | null; clicks: number }>
+    >`
+      WITH t AS (
+        SELECT CASE WHEN GROUPING(day) = 0 THEN to_char(day, 'YYYY-MM-DD') END AS day,
+          CASE WHEN GROUPING(link_id) = 0 THEN link_id END AS link_id,
+          CASE WHEN GROUPING(day) = 0 THEN SUM(clicks)
+               ELSE SUM(clicks) FILTER (WHERE day >= ${day(w.current.start)}::date) END::int AS clicks
         FROM click_rollups
         WHERE organization_id = ${organizationId}::uuid AND dimension = 'total'
-          AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date
-        GROUP BY link_id
-      ) r
-      JOIN links l ON l.id = r.link_id AND l.organization_id = ${organizationId}::uuid
-      WHERE r.clicks > 0
-      ORDER BY r.clicks DESC, l.created_at ASC, l.short_code ASC`;
+          AND day >= ${day(w.prior.start)}::date AND day < ${day(w.current.end)}::date
+          AND (day < ${day(w.prior.end)}::date OR day >= ${day(w.current.start)}::date)
+        GROUP BY GROUPING SETS ((day), (link_id))
+      )
+      SELECT t.day, t.link_id AS "linkId", l.short_code AS "shortCode", l.title, t.clicks
+      FROM t LEFT JOIN links l ON l.id = t.link_id AND l.organization_id = ${organizationId}::uuid
+      WHERE t.day IS NOT NULL OR (t.clicks > 0 AND l.id IS NOT NULL)
+      ORDER BY t.day NULLS LAST, t.clicks DESC, l.created_at ASC, l.short_code ASC`;
+    return {
+      daily: rows.filter((r) => r.day !== null).map((r) => ({ day: r.day as string, clicks: r.clicks })),
+      links: rows
+        .filter((r) => r.day === null)
+        .map((r) => ({ linkId: r.linkId as string, shortCode: r.shortCode as string, title: r.title, clicks: r.clicks })),
+    };
   }
 
   /** Links that existed by the end of the window and had no click in it. */
@@ -123,12 +130,14 @@ export class ReportsRepository {
       ORDER BY dimension, clicks DESC, value`;
   }
 
-  /** Distinct visitors (per-organization salted hashes) in the window. */
+  /** Distinct visitors (per-organization salted hashes) in the window (DISTINCT in a subquery: a hash aggregate, not a sort). */
   async uniqueVisitors(organizationId: string, w: Window): Promise<number> {
     const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
-      SELECT COUNT(DISTINCT visitor_hash)::int AS n FROM click_daily_visitors
-      WHERE organization_id = ${organizationId}::uuid
-        AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date`;
+      SELECT COUNT(*)::int AS n FROM (
+        SELECT DISTINCT visitor_hash FROM click_daily_visitors
+        WHERE organization_id = ${organizationId}::uuid
+          AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date
+      ) v`;
     return row.n;
   }
 

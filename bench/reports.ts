@@ -1,0 +1,153 @@
+/**
+ * Monthly report generation at scale: one organization with 1,000,000 clicks in
+ * November 2026 (500 links, rollups + daily visitors made from the raw clicks with
+ * SQL generate_series), then the report of that month is built N times.
+ *
+ *   node tools/scripts/run.js bench/reports.ts [--clicks 1000000] [--runs 5] [--keep]
+ *   node tools/scripts/run.js bench/reports.ts --db <url printed by --keep>   (reuse, no seeding)
+ *
+ * Runs on its own database cloned from the migrated template (dropped at the end).
+ * Seeding takes a while; the timed part is bounded (≤ runs × the build time).
+ */
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@nestjs/common';
+import { AppConfig } from '@dl/platform/config';
+import { PrismaService, Role, Tier } from '@dl/platform/db';
+import { Clock, parsePeriod, ReportBuilder, ReportFixtures, ReportsRepository, ReportsService } from '@dl/reports';
+import { createTestEnv, ensureTemplateDatabase, testConfig } from '@dl/testing';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(false);
+  const clicks = arg('clicks', 1_000_000);
+  const runs = arg('runs', 5);
+  const links = 500;
+  const dbArg = process.argv.indexOf('--db');
+  if (dbArg > 0) {
+    const config = testConfig(process.argv[dbArg + 1]);
+    const prisma = new PrismaService(config);
+    try {
+      const org = await prisma.organization.findFirstOrThrow({ where: { name: 'Bench Co' } });
+      await measure(prisma, config, org.id, runs, links, clicks);
+    } finally {
+      await prisma.$disconnect();
+    }
+    return;
+  }
+  await ensureTemplateDatabase();
+  const env = await createTestEnv();
+  const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+  try {
+    const fx = new ReportFixtures(env.prisma);
+    const org = await fx.organization({ name: 'Bench Co', tier: Tier.BUSINESS, createdAt: new Date('2025-01-01T00:00:00Z') });
+    await fx.member(org.id, Role.OWNER);
+    await fx.link(org.id, { createdAt: new Date('2025-01-01T00:00:00Z'), shortCode: 'benchseed' });
+    const [{ template_id: templateId, user_id: userId }] = await env.prisma.$queryRaw<Array<{ template_id: string; user_id: string }>>`
+      SELECT template_id, user_id FROM links WHERE organization_id = ${org.id}::uuid LIMIT 1`;
+    let t = performance.now();
+    await env.prisma.$executeRaw`
+      INSERT INTO links (organization_id, user_id, template_id, short_code, original_url, title, created_at, updated_at)
+      SELECT ${org.id}::uuid, ${userId}::uuid, ${templateId}::uuid, 'b' || lpad(g::text, 6, '0'), 'https://example.com/' || g,
+        CASE WHEN g % 3 = 0 THEN NULL ELSE 'Campaign ' || g END, '2025-06-01', '2025-06-01'
+      FROM generate_series(1, ${links - 1}) g`;
+    // Raw clicks: skewed over links (a few hot links), spread over the 30 days.
+    await env.prisma.$executeRaw`
+      INSERT INTO clicks (id, organization_id, link_id, clicked_at, referrer_host, device_type, platform, browser, os,
+        country_code, region, city, timezone, utm_source, is_bot, visitor_hash)
+      SELECT gen_random_uuid(), ${org.id}::uuid, l.ids[1 + floor(power(random(), 2.5) * array_length(l.ids, 1))::int],
+        timestamptz '2026-11-01' + (random() * interval '30 days'),
+        (ARRAY['instagram.com','t.co','google.com','newsletter',NULL,NULL,'facebook.com','linkedin.com'])[1 + (g % 8)],
+        (ARRAY['mobile','mobile','desktop','tablet'])[1 + (g % 4)],
+        (ARRAY['iOS','Android','Windows','macOS','Linux'])[1 + (g % 5)],
+        (ARRAY['Safari','Chrome','Firefox','Edge','Samsung Internet'])[1 + (g % 5)],
+        (ARRAY['iOS','Android','Windows','macOS','Linux'])[1 + (g % 5)],
+        (ARRAY['US','CA','GB','DE','FR','AU','BR','IN','JP','ES','IT','NL'])[1 + (g % 12)],
+        'R' || (g % 20), 'City ' || (g % 30), 'Zone/' || (g % 12), NULL, g % 50 = 0, md5((g % 250000)::text)
+      FROM generate_series(1, ${clicks}) g,
+        (SELECT array_agg(id ORDER BY short_code) AS ids FROM links WHERE organization_id = ${org.id}::uuid) l`;
+    log('clicks inserted', { clicks, s: ((performance.now() - t) / 1000).toFixed(1) });
+    t = performance.now();
+    // Rollups exactly as the click pipeline keeps them: bots only under 'bot'.
+    await env.prisma.$executeRaw`
+      INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+      SELECT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, d.dimension, d.value, COUNT(*)
+      FROM clicks c
+      CROSS JOIN LATERAL (VALUES
+        ('total', ''), ('country', COALESCE(country_code, '')), ('region', COALESCE(country_code, '') || '|' || COALESCE(region, '')),
+        ('city', COALESCE(country_code, '') || '|' || COALESCE(region, '') || '|' || COALESCE(city, '')),
+        ('timezone', COALESCE(timezone, '')), ('device', device_type), ('platform', platform), ('browser', browser), ('os', os),
+        ('source', COALESCE(referrer_host, utm_source, 'Direct'))
+      ) AS d(dimension, value)
+      WHERE organization_id = ${org.id}::uuid AND NOT is_bot
+      GROUP BY 1, 2, 3, 4, 5`;
+    await env.prisma.$executeRaw`
+      INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+      SELECT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, 'bot', '', COUNT(*)
+      FROM clicks WHERE organization_id = ${org.id}::uuid AND is_bot GROUP BY 1, 2, 3`;
+    await env.prisma.$executeRaw`
+      INSERT INTO click_daily_visitors (organization_id, link_id, day, visitor_hash)
+      SELECT DISTINCT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, visitor_hash
+      FROM clicks WHERE organization_id = ${org.id}::uuid AND NOT is_bot`;
+    await env.prisma.$executeRawUnsafe('ANALYZE');
+    const [{ rollups, visitors }] = await env.prisma.$queryRaw<Array<{ rollups: number; visitors: number }>>`
+      SELECT (SELECT COUNT(*)::int FROM click_rollups) AS rollups, (SELECT COUNT(*)::int FROM click_daily_visitors) AS visitors`;
+    log('rollups built', { rollups, visitors, s: ((performance.now() - t) / 1000).toFixed(1) });
+
+    await measure(env.prisma, env.config, org.id, runs, links, clicks);
+  } finally {
+    if (process.argv.includes('--keep')) {
+      await env.prisma.$disconnect();
+      process.stderr.write(`kept database ${env.db.url}\n`);
+    } else {
+      await env.teardown();
+    }
+  }
+}
+
+
+async function measure(prisma: PrismaService, config: AppConfig, orgId: string, runs: number, links: number, clicks: number): Promise<void> {
+  const org = { id: orgId };
+  const [{ rollups }] = await prisma.$queryRaw<Array<{ rollups: number }>>`SELECT COUNT(*)::int AS rollups FROM click_rollups`;
+  const repo = new ReportsRepository(prisma);
+  const builder = new ReportBuilder(repo, config);
+  const clock = new Clock();
+  const now = new Date('2026-12-01T00:30:00Z');
+  clock.now = () => now;
+  const service = new ReportsService(repo, builder, clock);
+  const orgRow = (await repo.findOrganization(org.id))!;
+  const period = parsePeriod('2026-11')!;
+  const times: number[] = [];
+  let report;
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    report = await builder.build(orgRow, period, now, false);
+    times.push(performance.now() - s);
+  }
+  let s = performance.now();
+  await service.get({ organizationId: org.id, role: Role.OWNER }, '2026-11', false);
+  const firstRead = performance.now() - s;
+  s = performance.now();
+  await service.get({ organizationId: org.id, role: Role.OWNER }, '2026-11', false);
+  const storedRead = performance.now() - s;
+  times.sort((a, b) => a - b);
+  const result = {
+    clicksInMonth: report!.kpis.clicks.value + Math.round(clicks / 50),
+    nonBotClicks: report!.kpis.clicks.value,
+    uniques: report!.kpis.uniques?.value,
+    links,
+    rollupRows: rollups,
+    buildMs: { min: Math.round(times[0]), median: Math.round(times[Math.floor(times.length / 2)]), max: Math.round(times[times.length - 1]) },
+    firstReadStoreMs: Math.round(firstRead),
+    storedReadMs: Math.round(storedRead),
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+void main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
