@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { deviceFingerprint } from '@dl/clicks';
 import { JobQueue } from '@dl/platform/queue';
 import { AppCredential } from './apps.repository';
-import { AttributionRepository, CandidateClick } from './attribution.repository';
+import { AttributionRepository, CandidateClick, StoredInstall } from './attribution.repository';
 import { SdkInstallDto, SdkInstallResponse } from './ingest.dto';
 import { InstallAnswerStore, InstallDecision } from './install-answer.store';
 import { IngestUnavailableError } from './sdk.errors';
@@ -43,6 +43,29 @@ export function pickFingerprintMatch(candidates: CandidateClick[]): { click: Can
   return { click: winner, ambiguous };
 }
 
+function fromStored(stored: StoredInstall): InstallDecision {
+  const answer: SdkInstallResponse =
+    stored.linkId && stored.shortCode
+      ? {
+          attributed: true,
+          linkId: stored.linkId,
+          shortCode: stored.shortCode,
+          deepLinkPath: stored.deepLinkPath,
+          deepLinkParameters: stored.deepLinkParameters ?? {},
+          matchType: stored.matchType === 'clickId' ? 'clickId' : 'fingerprint',
+        }
+      : UNATTRIBUTED;
+  return { answer, clickId: stored.clickId, ambiguous: stored.ambiguous };
+}
+
+/** clickId (exact) first, then the most recent fingerprint match. */
+function decide(byClick: CandidateClick | null, candidates: CandidateClick[]): InstallDecision {
+  if (byClick) return { answer: answerFor(byClick, 'clickId'), clickId: byClick.clickId, ambiguous: false };
+  const match = pickFingerprintMatch(candidates);
+  if (match) return { answer: answerFor(match.click, 'fingerprint'), clickId: match.click.clickId, ambiguous: match.ambiguous };
+  return { answer: UNATTRIBUTED, clickId: null, ambiguous: false };
+}
+
 /**
  * Deferred deep linking, answered synchronously: clickId (exact) first, then the most recent
  * click with the device fingerprint inside its link's attribution window. Reads only (Redis
@@ -66,48 +89,27 @@ export class AttributionService {
       osVersion: dto.osVersion,
       language: dto.language,
     });
-    const known = await this.known(app, dto.installId);
+    // One parallel wave of reads: the earlier decision (Redis, then the stored row) and the
+    // candidate clicks; the latency is the slowest read, not their sum.
+    const [cached, stored, byClick, candidates] = await Promise.all([
+      this.store.get(app.appId, dto.installId).catch(() => {
+        throw new IngestUnavailableError();
+      }),
+      this.repository.storedInstall(app.organizationId, app.appId, dto.installId),
+      dto.clickId ? this.repository.clickById(app.organizationId, dto.clickId, now) : Promise.resolve(null),
+      fingerprint ? this.repository.clicksByFingerprint(app.organizationId, fingerprint, now) : Promise.resolve([]),
+    ]);
+    const known = cached ?? (stored ? fromStored(stored) : null);
     if (known) {
       // Re-enqueue (a no-op when stored): covers a first call whose job could not be queued.
       await this.enqueue(app, dto, ip, fingerprint, known, now);
       return known.answer;
     }
 
-    const decided = await this.decide(app.organizationId, dto, fingerprint, now);
+    const decided = decide(byClick, candidates);
     const { decision, won } = await this.store.putIfAbsent(app.appId, dto.installId, decided);
     if (won) await this.enqueue(app, dto, ip, fingerprint, decision, now);
     return decision.answer;
-  }
-
-  private async known(app: AppCredential, installId: string): Promise<InstallDecision | null> {
-    const cached = await this.store.get(app.appId, installId);
-    if (cached) return cached;
-    const stored = await this.repository.storedInstall(app.organizationId, app.appId, installId);
-    if (!stored) return null;
-    const answer: SdkInstallResponse =
-      stored.linkId && stored.shortCode
-        ? {
-            attributed: true,
-            linkId: stored.linkId,
-            shortCode: stored.shortCode,
-            deepLinkPath: stored.deepLinkPath,
-            deepLinkParameters: stored.deepLinkParameters ?? {},
-            matchType: stored.matchType === 'clickId' ? 'clickId' : 'fingerprint',
-          }
-        : UNATTRIBUTED;
-    return { answer, clickId: stored.clickId, ambiguous: stored.ambiguous };
-  }
-
-  private async decide(organizationId: string, dto: SdkInstallDto, fingerprint: string | null, now: Date): Promise<InstallDecision> {
-    if (dto.clickId) {
-      const click = await this.repository.clickById(organizationId, dto.clickId, now);
-      if (click) return { answer: answerFor(click, 'clickId'), clickId: click.clickId, ambiguous: false };
-    }
-    if (fingerprint) {
-      const match = pickFingerprintMatch(await this.repository.clicksByFingerprint(organizationId, fingerprint, now));
-      if (match) return { answer: answerFor(match.click, 'fingerprint'), clickId: match.click.clickId, ambiguous: match.ambiguous };
-    }
-    return { answer: UNATTRIBUTED, clickId: null, ambiguous: false };
   }
 
   private async enqueue(

@@ -1,0 +1,95 @@
+/**
+ * Install attribution latency: POST /api/sdk/v1/install at a fixed 500 installs/s against
+ * one ingest process, over an organization with --clicks stored clicks (SQL generate_series:
+ * distinct IPs, iOS 17, English, spread over 7 days, fingerprints computed like the click
+ * worker's). Half the installs match a click by fingerprint, half match nothing; every
+ * install id is new (the slow path: Redis miss, installs lookup, clicks index read, Redis
+ * write, enqueue).
+ *
+ *   node tools/scripts/run.js bench/ingest-install.ts [--clicks 1000000] [--rate 500] [--seconds 10]
+ *
+ * Own database and Redis prefix (removed at the end). Goal: p99 < 50 ms.
+ */
+import { randomUUID } from 'node:crypto';
+import autocannon from 'autocannon';
+import { Logger } from '@nestjs/common';
+import { ClickFixtures } from '@dl/clicks';
+import { SdkFixtures } from '@dl/sdk';
+import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
+import { arg, log, serveInChild } from './ingest-support';
+
+const IP_HEADER = 'x-bench-client-ip';
+const ipOf = (g: number) => `10.${Math.floor(g / 65536) % 256}.${Math.floor(g / 256) % 256}.${g % 256}`;
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(false);
+  const clicks = arg('clicks', 1_000_000);
+  const rate = arg('rate', 500);
+  const seconds = arg('seconds', 10);
+  await ensureTemplateDatabase();
+  const env = await createTestEnv({ INGEST_RATE_LIMIT_PER_MINUTE: '100000000', TRUSTED_CLIENT_IP_HEADER: IP_HEADER });
+  try {
+    const fx = new ClickFixtures(env.prisma);
+    const org = await fx.organization();
+    const links: Array<{ id: string }> = [];
+    for (let k = 0; k < 20; k++) links.push(await fx.link(org.id));
+    const app = await new SdkFixtures(env.prisma).app(org.id);
+    const t0 = Date.now();
+    await env.prisma.$executeRawUnsafe(`
+      INSERT INTO clicks (id, organization_id, link_id, clicked_at, ip_address, platform, os_version, language, is_bot, visitor_hash, fingerprint)
+      SELECT gen_random_uuid(), '${org.id}'::uuid, (ARRAY[${links.map((l) => `'${l.id}'::uuid`).join(',')}])[1 + g % ${links.length}],
+             now() - (g % 604800) * interval '1 second',
+             ip, 'iOS', '17.4', 'en', false, md5(ip),
+             left(encode(sha256(convert_to('${org.id}|' || ip || '|ios|17|en', 'UTF8')), 'hex'), 32)
+      FROM (SELECT g, '10.' || (g / 65536) % 256 || '.' || (g / 256) % 256 || '.' || g % 256 AS ip
+            FROM generate_series(0, ${clicks - 1}) AS g) s`);
+    await env.prisma.$executeRawUnsafe('ANALYZE clicks');
+    log('clicks seeded', { clicks, s: (Date.now() - t0) / 1000 });
+
+    const server = await serveInChild('ingest', env.config);
+    try {
+      let i = 0;
+      const request = () => {
+        const n = i++;
+        // Even requests match a seeded click (IP of click g), odd ones an IP with no click.
+        const g = n % 2 === 0 ? (n * 7919) % clicks : clicks + n;
+        return {
+          method: 'POST' as const,
+          path: '/api/sdk/v1/install',
+          headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json', [IP_HEADER]: ipOf(g) },
+          body: JSON.stringify({ installId: randomUUID(), platform: 'ios', osVersion: '17.5', language: 'en-GB', appVersion: '3.2.1' }),
+        };
+      };
+      const warm = await autocannon({ url: server.url, connections: 10, overallRate: 200, duration: 2, requests: [{ setupRequest: () => request() }] });
+      log('warm-up', { ok: warm['2xx'] });
+      const res = await autocannon({ url: server.url, connections: 50, overallRate: rate, duration: seconds, requests: [{ setupRequest: () => request() }] });
+      const attributed = await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM installs WHERE link_id IS NOT NULL`;
+      const result = {
+        bench: 'ingest-install',
+        clicks,
+        targetRate: rate,
+        seconds,
+        installs200: res['2xx'],
+        non2xx: res.non2xx,
+        errors: res.errors,
+        achievedRate: Math.round(res['2xx'] / res.duration),
+        latencyMs: { p50: res.latency.p50, p90: res.latency.p90, p99: res.latency.p99, max: res.latency.max },
+        installsStoredSoFarAttributed: attributed[0].n,
+      };
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await env.teardown();
+    log('done');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

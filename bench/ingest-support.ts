@@ -1,0 +1,73 @@
+/**
+ * Shared by the ingest and events benchmarks: runs an app (api | ingest | worker) in a
+ * child process, so the load generator never shares the server's event loop.
+ *
+ *   const server = await serveInChild('ingest', env.config); ... await server.stop();
+ *
+ * When run directly (the child): reads the config from DL_BENCH_CONFIG and prints `READY <url>`.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createApiApp } from '@dl/apps/api';
+import { createIngestApp } from '@dl/apps/ingest';
+import { createWorkerApp } from '@dl/apps/worker';
+import { AppConfig, loadConfig } from '@dl/platform/config';
+
+const FACTORIES = { api: createApiApp, ingest: createIngestApp, worker: createWorkerApp };
+export type BenchApp = keyof typeof FACTORIES;
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+export const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+
+export function serveInChild(app: BenchApp, config: AppConfig): Promise<ChildServer> {
+  const root = join(__dirname, '..');
+  const raw = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
+  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), join(__dirname, 'ingest-support.ts'), app], {
+    cwd: root,
+    env: { ...process.env, DL_BENCH_CONFIG: JSON.stringify(raw) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.once('exit', (code) => reject(new Error(`${app} exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const m = /READY (\S+)/.exec(buffer);
+      if (m) {
+        child.removeAllListeners('exit');
+        resolve({
+          url: m[1],
+          child,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+  });
+}
+
+async function childMain(): Promise<void> {
+  const app = process.argv[2] as BenchApp;
+  const config = loadConfig(JSON.parse(process.env.DL_BENCH_CONFIG ?? '{}'));
+  const server = await FACTORIES[app](config);
+  await server.listen(0, '127.0.0.1');
+  const address = server.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`READY http://127.0.0.1:${port}\n`);
+  process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+}
+
+if (process.argv[1] === __filename && process.env.DL_BENCH_CONFIG) void childMain();
