@@ -20,12 +20,14 @@ import {
 } from './analytics.types';
 
 /**
- * Windows up to this many days count unique clicks exactly (distinct visitor
- * hashes of `click_daily_visitors`); longer windows add up daily unique visitors
- * (the `visitors` rollup), so a 365-day summary never scans a year of visitors.
- * See docs/decisions.md, "Clicks and analytics".
+ * Unique clicks are counted exactly (distinct visitor hashes of
+ * `click_daily_visitors` over the window) when the window holds at most this many
+ * visitor-days (the `visitors` rollup, read with the summary, says how many), so the
+ * exact count never reads more rows than this. Above it (very busy links over long
+ * windows) uniqueClicks is the sum of daily unique visitors. See docs/decisions.md,
+ * "Clicks and analytics".
  */
-export const EXACT_UNIQUES_MAX_DAYS = 31;
+export const EXACT_UNIQUES_MAX_ROWS = 20_000;
 export const TOP_LINKS = 10;
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -58,19 +60,22 @@ const PROJECT_DIMENSIONS = [
 /** Link, project and organization click analytics (bots excluded), from daily rollups. */
 @Injectable()
 export class LinkAnalyticsService {
+  /** See EXACT_UNIQUES_MAX_ROWS (tests lower it). */
+  exactUniquesMaxRows = EXACT_UNIQUES_MAX_ROWS;
+
   constructor(private readonly repository: AnalyticsRepository) {}
 
   async linkSummary(organizationId: string, linkId: string, days = DEFAULT_DAYS, now = new Date()): Promise<LinkAnalyticsResponse> {
     if (!(await this.repository.linkExists(organizationId, linkId))) throw new AnalyticsLinkNotFoundError();
     const scope = { linkId };
     const w = dayWindow(days, now);
-    const [rows, daily, exact] = await Promise.all([
+    const [rows, daily] = await Promise.all([
       this.repository.dimensionCounts(organizationId, scope, w.window, LINK_DIMENSIONS),
       this.repository.dailyTotals(organizationId, scope, w.window),
-      this.exactUniques(organizationId, scope, w.window, days),
     ]);
     const dims = groupDimensions(rows);
-    return toLinkAnalyticsResponse(dims, fillDays(w.days, daily), exact ?? dailyUniquesOf(dims));
+    const unique = await this.uniques(organizationId, scope, w.window, dailyUniquesOf(dims));
+    return toLinkAnalyticsResponse(dims, fillDays(w.days, daily), unique);
   }
 
   async projectSummary(
@@ -82,32 +87,32 @@ export class LinkAnalyticsService {
     if (!(await this.repository.projectExists(organizationId, projectId))) throw new AnalyticsProjectNotFoundError();
     const scope = { projectId };
     const w = dayWindow(days, now);
-    const [rows, daily, exact] = await Promise.all([
+    const [rows, daily] = await Promise.all([
       this.repository.dimensionCounts(organizationId, scope, w.window, PROJECT_DIMENSIONS),
       this.repository.dailyTotals(organizationId, scope, w.window),
-      this.exactUniques(organizationId, scope, w.window, days),
     ]);
     const dims = groupDimensions(rows);
-    return toProjectAnalyticsResponse(dims, fillDays(w.days, daily), exact ?? dailyUniquesOf(dims));
+    const unique = await this.uniques(organizationId, scope, w.window, dailyUniquesOf(dims));
+    return toProjectAnalyticsResponse(dims, fillDays(w.days, daily), unique);
   }
 
   async overview(organizationId: string, days = DEFAULT_DAYS, now = new Date()): Promise<OverviewResponse> {
     const scope = {};
     const w = dayWindow(days, now);
-    const [links, rows, daily, exact, topLinks] = await Promise.all([
+    const [links, rows, daily, topLinks] = await Promise.all([
       this.repository.linkCounts(organizationId, now),
       this.repository.dimensionCounts(organizationId, scope, w.window, [RollupDimension.total, RollupDimension.visitors]),
       this.repository.dailyTotals(organizationId, scope, w.window),
-      this.exactUniques(organizationId, scope, w.window, days),
       this.repository.topLinks(organizationId, w.window, TOP_LINKS),
     ]);
     const dims = groupDimensions(rows);
+    const unique = await this.uniques(organizationId, scope, w.window, dailyUniquesOf(dims));
     const clicksByDate = fillDays(w.days, daily);
     return {
       totalLinks: links.total,
       activeLinks: links.active,
       totalClicks: totalOf(dims),
-      uniqueClicks: exact ?? dailyUniquesOf(dims),
+      uniqueClicks: unique,
       clicksToday: clicksByDate[clicksByDate.length - 1]?.clicks ?? 0,
       clicksByDate,
       topLinks,
@@ -120,8 +125,10 @@ export class LinkAnalyticsService {
     return rows.map(toClickEventResponse);
   }
 
-  private exactUniques(organizationId: string, scope: AnalyticsScope, w: DayWindow, days: number): Promise<number | null> {
-    if (days > EXACT_UNIQUES_MAX_DAYS) return Promise.resolve(null);
+  /** Exact distinct visitors when the window is small enough, else the sum of daily uniques. */
+  private async uniques(organizationId: string, scope: AnalyticsScope, w: DayWindow, dailyUniques: number): Promise<number> {
+    if (dailyUniques === 0) return 0;
+    if (dailyUniques > this.exactUniquesMaxRows) return dailyUniques;
     return this.repository.distinctVisitors(organizationId, scope, w);
   }
 }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { EXACT_UNIQUES_MAX_ROWS, LinkAnalyticsService } from '@dl/analytics';
 import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
 import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
@@ -122,15 +123,27 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
       });
     });
 
-    it('widens to 365 days (uniques: daily unique visitors, summed) and narrows to 1', async () => {
+    it('widens to 365 days and narrows to 1', async () => {
       const year = await get(`/api/analytics/links/${l1.id}?days=365`).expect(200);
       expect(year.body.totalClicks).toBe(6);
-      expect(year.body.uniqueClicks).toBe(5);
+      expect(year.body.uniqueClicks).toBe(4);
       expect(year.body.clicksByDate).toHaveLength(365);
       expect(year.body.clicksByDate.find((d: { date: string }) => d.date === fortyDaysAgo)).toEqual({ date: fortyDaysAgo, clicks: 1 });
       expect(year.body.clicksByCountry).toContainEqual({ countryCode: 'SE', country: 'Sweden', clicks: 1 });
       const one = await get(`/api/analytics/links/${l1.id}?days=1`).expect(200);
       expect([one.body.totalClicks, one.body.uniqueClicks, one.body.clicksByDate]).toEqual([2, 1, [{ date: today, clicks: 2 }]]);
+    });
+
+    it('counts uniques as the sum of daily unique visitors when the window holds too many visitor-days', async () => {
+      const service = api.app.get(LinkAnalyticsService);
+      service.exactUniquesMaxRows = 4;
+      try {
+        // 5 visitor-days (the iPhone visitor on two days): above the bound.
+        expect((await get(`/api/analytics/links/${l1.id}?days=365`).expect(200)).body.uniqueClicks).toBe(5);
+        expect((await get(`/api/analytics/links/${l1.id}?days=30`).expect(200)).body.uniqueClicks).toBe(3);
+      } finally {
+        service.exactUniquesMaxRows = EXACT_UNIQUES_MAX_ROWS;
+      }
     });
 
     it('is readable by a viewer', async () => {

@@ -7,10 +7,10 @@ import { assertHandlers, ClickCapturedJob, JobName, Queues, QueueHandlers } from
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
-export const CLICK_BATCH_SIZE = 500;
+export const CLICK_BATCH_SIZE = 2000;
 export const CLICK_BATCH_WAIT_MS = 25;
-/** Jobs in flight: room for two batches flushing and one filling. */
-export const CLICK_CONCURRENCY = CLICK_BATCH_SIZE * 3;
+/** Jobs in flight: room for one batch flushing while the next fills. */
+export const CLICK_CONCURRENCY = CLICK_BATCH_SIZE * 2;
 
 /**
  * Consumer of the `clicks` queue. BullMQ has no batch API, so each job's `process`
@@ -35,7 +35,7 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
     this.batcher = new MicroBatcher((items) => this.flush(items), {
       maxSize: CLICK_BATCH_SIZE,
       maxWaitMs: CLICK_BATCH_WAIT_MS,
-      maxConcurrentFlushes: 2,
+      maxConcurrentFlushes: 1,
     });
   }
 

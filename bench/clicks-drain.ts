@@ -1,0 +1,116 @@
+/**
+ * Worker drain rate: a `clicks` queue pre-filled with N `click.captured` jobs
+ * (varied real user agents, IPs the GeoLite2 database resolves and others,
+ * referrers, UTM, 2% bots, 60 links of 3 organizations, clicked in the last minutes), then the real worker app (BullMQ consumer,
+ * micro-batches, enrichment, insert, rollups, daily visitors, link counters) drains it.
+ *
+ *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 100000] [--max-seconds 30]
+ *
+ * Own database cloned from the migrated template and own Redis prefix (both
+ * removed at the end). The timed part stops at --max-seconds.
+ */
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { ClickFixtures, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { createWorkerApp } from '@dl/apps/worker';
+import { Tier } from '@dl/platform/db';
+import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(false);
+  const total = arg('clicks', 100_000);
+  const maxSeconds = arg('max-seconds', 30);
+  await ensureTemplateDatabase();
+  const env = await createTestEnv();
+  const queue = new Queue(Queues.clicks, bullOptions(env.config));
+  try {
+    const fx = new ClickFixtures(env.prisma);
+    const orgs = await Promise.all([fx.organization(Tier.PRO), fx.organization(Tier.FREE), fx.organization(Tier.BUSINESS)]);
+    const links: Array<{ id: string; organizationId: string }> = [];
+    for (let i = 0; i < 60; i++) {
+      const org = orgs[i % orgs.length];
+      links.push({ id: (await fx.link(org.id)).id, organizationId: org.id });
+    }
+    // Varied traffic: real UAs plus version variants (the UA cache must not make it trivial).
+    const humans = [USER_AGENTS.iPhone, USER_AGENTS.androidPhone, USER_AGENTS.iPad, USER_AGENTS.windowsChrome, USER_AGENTS.macSafari, USER_AGENTS.linuxFirefox];
+    const known = Object.values(KNOWN_IPS);
+    const referrers = [null, null, 'https://www.google.com/', 'https://t.co/abc', 'https://www.instagram.com/', 'https://news.ycombinator.com/item?id=1'];
+    const now = Date.now();
+    const job = (i: number): ClickCapturedJob => {
+      const ua = i % 50 === 0 ? USER_AGENTS.googlebot : humans[i % humans.length].replace(/(\d+)\.0\.0\.0/, `$1.0.${i % 400}.0`);
+      // Skewed over links, as real traffic is: a few hot links.
+      return rawClick(links[Math.floor(links.length * ((i * 0.6180339887) % 1) ** 2)], {
+        // Live traffic: clicks of the last few minutes (today's rollup rows).
+        clickedAt: new Date(now - (i % 600) * 1000).toISOString(),
+        ip: i % 4 === 0 ? known[i % known.length] : `${1 + (i % 223)}.${(i >> 8) % 256}.${(i >> 3) % 256}.${i % 256}`,
+        userAgent: ua,
+        referrer: referrers[i % referrers.length],
+        acceptLanguage: i % 3 ? 'en-US,en;q=0.9' : 'de-DE,de;q=0.8',
+        query: i % 5 === 0 ? { utm_source: 'newsletter', utm_campaign: `c${i % 10}` } : {},
+      });
+    };
+
+    let t = performance.now();
+    for (let start = 0; start < total; start += 2000) {
+      const chunk = Array.from({ length: Math.min(2000, total - start) }, (_, k) => job(start + k));
+      await queue.addBulk(chunk.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
+    }
+    log('queue pre-filled', { clicks: total, s: ((performance.now() - t) / 1000).toFixed(1) });
+
+    t = performance.now();
+    const worker = await startApp(createWorkerApp, env.config);
+    const boot = performance.now() - t;
+    t = performance.now();
+    let stored = 0;
+    const samples: Array<[number, number]> = [];
+    while (stored < total && performance.now() - t < maxSeconds * 1000) {
+      await new Promise((r) => setTimeout(r, 250));
+      stored = (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks`)[0].n;
+      samples.push([performance.now() - t, stored]);
+    }
+    const seconds = (performance.now() - t) / 1000;
+    const waiting = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    await worker.close();
+    const [{ rollup, counters }] = await env.prisma.$queryRaw<Array<{ rollup: number; counters: number }>>`
+      SELECT (SELECT coalesce(sum(clicks),0)::int FROM click_rollups WHERE dimension IN ('total','bot')) AS rollup,
+             (SELECT coalesce(sum(click_count),0)::int FROM links) AS counters`;
+    // Steady-state rate: between 10% and 90% of the stored clicks (excludes warm-up and tail).
+    const at = (frac: number) => samples.find(([, n]) => n >= frac * stored) ?? samples[samples.length - 1];
+    const [t10, n10] = at(0.1);
+    const [t90, n90] = at(0.9);
+    const result = {
+      bench: 'clicks-drain',
+      clicks: total,
+      stored,
+      drained: stored === total,
+      seconds: Number(seconds.toFixed(2)),
+      clicksPerSecond: Math.round(stored / seconds),
+      steadyClicksPerSecond: t90 > t10 ? Math.round((n90 - n10) / ((t90 - t10) / 1000)) : null,
+      workerBootMs: Math.round(boot),
+      rollupTotalPlusBot: rollup,
+      linkCounters: counters,
+      queueLeft: waiting,
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await queue.close();
+    await env.teardown();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
