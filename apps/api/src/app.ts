@@ -5,6 +5,9 @@ import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
 import { ApiModule } from './api.module';
 
+/** For benchmarks and tests that mount extra controllers beside the api's. */
+export { ApiModule };
+
 /** Builds the api app (used by main.ts and by the e2e tests). */
 export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(ApiModule.forRoot(config), config, 'api');

@@ -11,6 +11,10 @@ import { RateLimiter } from './rate-limiter.service';
 import { PLAN_GATED_PERMISSIONS, roleAllows } from './role-permissions';
 
 const DONE = Symbol('dl.auth.done');
+interface RouteAuth {
+  meta: AuthMetadata;
+  dashboardOnly: boolean;
+}
 type AuthedRequest = FastifyRequest & { principal?: Principal; [DONE]?: boolean };
 
 /**
@@ -20,6 +24,8 @@ type AuthedRequest = FastifyRequest & { principal?: Principal; [DONE]?: boolean 
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly metadata = new WeakMap<object, RouteAuth>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
@@ -31,9 +37,7 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthedRequest>();
     if (request[DONE]) return true;
-    const targets = [context.getHandler(), context.getClass()];
-    const meta = this.reflector.getAllAndOverride<AuthMetadata | undefined>(AUTH_METADATA, targets) ?? {};
-    const dashboardOnly = this.reflector.getAllAndOverride<boolean | undefined>(DASHBOARD_ONLY_METADATA, targets) ?? false;
+    const { meta, dashboardOnly } = this.routeMetadata(context);
 
     const principal = await this.authenticator.authenticate(request.headers.authorization, meta.missingMessage);
     request.principal = principal;
@@ -59,5 +63,20 @@ export class AuthGuard implements CanActivate {
     }
     request[DONE] = true;
     return true;
+  }
+
+  /** Route metadata, read once per handler. */
+  private routeMetadata(context: ExecutionContext): RouteAuth {
+    const handler = context.getHandler();
+    let cached = this.metadata.get(handler);
+    if (!cached) {
+      const targets = [handler, context.getClass()];
+      cached = {
+        meta: this.reflector.getAllAndOverride<AuthMetadata | undefined>(AUTH_METADATA, targets) ?? {},
+        dashboardOnly: this.reflector.getAllAndOverride<boolean | undefined>(DASHBOARD_ONLY_METADATA, targets) ?? false,
+      };
+      this.metadata.set(handler, cached);
+    }
+    return cached;
   }
 }

@@ -1,0 +1,161 @@
+/**
+ * Authenticated request overhead (issue 3: goal under 10%). A trivial GET answered
+ * by the api with no credential vs the same handler behind @Auth, with a dl_ key
+ * and with a JWT, with and without the Redis rate limiter. The api runs in a child
+ * process (the load generator never shares its event loop); autocannon on loopback.
+ *
+ * Scenarios alternate in short runs over several rounds and the median per scenario is
+ * reported, so load from other work on a shared machine hits every scenario alike.
+ *
+ *   node tools/scripts/run.js bench/auth-overhead.ts [--seconds 4] [--connections 10] [--rounds 5]
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Controller, Get, Logger, Module } from '@nestjs/common';
+import autocannon from 'autocannon';
+import { Auth, Permissions } from '@dl/auth';
+import { ApiModule } from '@dl/apps/api';
+import { AppConfig, loadConfig } from '@dl/platform/config';
+import { createHttpApp } from '@dl/platform/http';
+import { createTestEnv, ensureTemplateDatabase, seedOrganization } from '@dl/testing';
+
+const ENV_VAR = 'DL_AUTH_BENCH_CONFIG';
+
+@Controller('bench')
+class BenchController {
+  @Get('open')
+  open() {
+    return { ok: true };
+  }
+
+  @Get('auth')
+  @Auth(Permissions.read, { rateLimit: false })
+  auth() {
+    return { ok: true };
+  }
+
+  @Get('auth-limited')
+  @Auth(Permissions.read)
+  limited() {
+    return { ok: true };
+  }
+}
+
+function createBenchApp(config: AppConfig) {
+  @Module({ imports: [ApiModule.forRoot(config)], controllers: [BenchController] })
+  class BenchModule {}
+  return createHttpApp(BenchModule, config, 'api', { requestLog: false });
+}
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+function serve(config: AppConfig): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const raw = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
+  const root = join(__dirname, '..');
+  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), __filename], {
+    cwd: root,
+    env: { ...process.env, [ENV_VAR]: JSON.stringify(raw) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.once('exit', (code) => reject(new Error(`api exited with ${code}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const m = /READY (\S+)/.exec(buffer);
+      if (!m) return;
+      child.removeAllListeners('exit');
+      resolve({
+        url: m[1],
+        child,
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(false);
+  const seconds = Math.min(arg('seconds', 4), 10);
+  const connections = arg('connections', 10);
+  const rounds = arg('rounds', 5);
+  await ensureTemplateDatabase();
+  // UNLIMITED with a limit no run can reach, so the limiter does all its work but never refuses.
+  const env = await createTestEnv({
+    LOG_LEVEL: 'silent',
+    PLAN_LIMITS: JSON.stringify({ UNLIMITED: { requestsPerMinute: 100_000_000 } }),
+  });
+  const org = await seedOrganization(env, { tier: 'UNLIMITED', name: 'Bench' });
+  const api = await serve(env.config);
+  const scenarios: Array<[string, string, Record<string, string>]> = [
+    ['no credential', '/bench/open', {}],
+    ['dl_ key', '/bench/auth', { authorization: `Bearer ${org.owner.apiKey}` }],
+    ['JWT', '/bench/auth', { authorization: `Bearer ${org.owner.jwt}` }],
+    ['dl_ key + rate limit (Redis)', '/bench/auth-limited', { authorization: `Bearer ${org.owner.apiKey}` }],
+  ];
+  const results: Record<string, number[]> = {};
+  try {
+    for (const [, path, headers] of scenarios) {
+      const check = await fetch(`${api.url}${path}`, { headers });
+      if (check.status !== 200) throw new Error(`${path} answered ${check.status}`);
+    }
+    // Warm-up, then alternate scenarios so drift on a shared machine hits them alike.
+    await autocannon({ url: `${api.url}/bench/open`, connections, duration: 2 });
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, path, headers] of scenarios) {
+        const r = await autocannon({ url: `${api.url}${path}`, headers, connections, duration: seconds });
+        if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        (results[name] ??= []).push(r.requests.average);
+        process.stderr.write(`${JSON.stringify({ round, name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 })}\n`);
+      }
+    }
+  } finally {
+    await api.stop();
+    await env.teardown();
+  }
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
+  const base = median(results['no credential']);
+  const out = {
+    bench: 'authenticated request overhead',
+    connections,
+    seconds,
+    rounds,
+    medianReqPerSec: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(median(v))])),
+    overheadPct: Object.fromEntries(
+      Object.entries(results)
+        .filter(([k]) => k !== 'no credential')
+        .map(([k, v]) => [k, Math.round((1 - median(v) / base) * 1000) / 10]),
+    ),
+  };
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+}
+
+async function child(): Promise<void> {
+  Logger.overrideLogger(false);
+  const config = loadConfig(JSON.parse(process.env[ENV_VAR]!));
+  const app = await createBenchApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+if (process.env[ENV_VAR]) void child();
+else
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
