@@ -13,6 +13,7 @@ function projectsIn(dir) {
 
 module.exports = {
   maxWorkers: process.env.CI ? 2 : '50%',
+  // A global option: the projects' own testTimeout is ignored in a multi-project run.
+  testTimeout: 30000,
   projects: [...projectsIn('apps'), ...projectsIn('libs'), ...projectsIn('libs/platform'), '<rootDir>/tools', '<rootDir>/tools/db'],
-  maxWorkers: process.env.CI ? 2 : '50%',
 };
