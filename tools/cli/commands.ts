@@ -1,6 +1,7 @@
 import { ROLES, TIERS } from '@dl/auth';
 import { Role, Tier } from '@dl/platform/db';
 import { IdentityContext } from './context';
+import { demoSeedCommand } from './demo-seed/demo-seed.cli';
 
 /** A usage or input error: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
@@ -133,6 +134,7 @@ export const COMMANDS: Record<string, Command> = {
       return { id: key.id, name: key.name, key: key.key };
     },
   },
+  'demo:seed': demoSeedCommand,
 };
 
 function tierOf(value: string): Tier {
