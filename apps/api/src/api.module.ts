@@ -12,6 +12,7 @@ import { AppsApiModule } from './apps/apps-api.module';
 import { PixelsApiModule } from './pixels/pixels-api.module';
 import { EventAnalyticsApiModule } from './event-analytics/event-analytics-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
+import { ReportsApiModule } from './reports/reports-api.module';
 import { LinksApiModule } from './links/links-api.module';
 import { TemplatesApiModule } from './templates/templates-api.module';
 import { ProjectsApiModule } from './projects/projects-api.module';
@@ -35,6 +36,7 @@ export class ApiModule {
         PixelsApiModule,
         EventAnalyticsApiModule,
         WebhooksApiModule,
+        ReportsApiModule,
         LinkAnalyticsApiModule,
         LinksApiModule,
         TemplatesApiModule,
