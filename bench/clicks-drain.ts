@@ -6,17 +6,26 @@
  *
  *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 100000] [--max-seconds 30]
  *
+ * For context it also measures, in the same run: the BullMQ ceiling (the same
+ * number of jobs drained by a worker whose processor does nothing) and the
+ * database path alone (`ClickIngestService.ingestBatch` called directly with
+ * batches of the consumer's size, no queue).
+ *
  * Own database cloned from the migrated template and own Redis prefix (both
- * removed at the end). The timed part stops at --max-seconds.
+ * removed at the end). Each timed part stops at --max-seconds.
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import { ClickFixtures, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { Queue, Worker } from 'bullmq';
+import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+
+/** As in apps/worker/src/clicks/clicks.processor.ts. */
+const CLICK_BATCH_SIZE = 2000;
+const CLICK_CONCURRENCY = 4000;
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -59,7 +68,27 @@ async function main(): Promise<void> {
       });
     };
 
+    const fill = async (q: Queue, n: number, offset: number) => {
+      for (let start = 0; start < n; start += 2000) {
+        const chunk = Array.from({ length: Math.min(2000, n - start) }, (_, k) => job(offset + start + k));
+        await q.addBulk(chunk.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
+      }
+    };
+
+    // 1. BullMQ ceiling: the same jobs, a processor that does nothing.
+    const noopQueue = new Queue('bench-noop', bullOptions(env.config));
+    await fill(noopQueue, total, 10_000_000);
+    let done = 0;
     let t = performance.now();
+    const noop = new Worker('bench-noop', async () => void done++, { ...bullOptions(env.config), concurrency: CLICK_CONCURRENCY } as never);
+    while (done < total && performance.now() - t < maxSeconds * 1000) await new Promise((r) => setTimeout(r, 100));
+    const ceiling = Math.round(done / ((performance.now() - t) / 1000));
+    await noop.close();
+    await noopQueue.obliterate({ force: true });
+    await noopQueue.close();
+    log('bullmq no-op ceiling', { jobsPerSecond: ceiling });
+
+    t = performance.now();
     for (let start = 0; start < total; start += 2000) {
       const chunk = Array.from({ length: Math.min(2000, total - start) }, (_, k) => job(start + k));
       await queue.addBulk(chunk.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
@@ -83,6 +112,20 @@ async function main(): Promise<void> {
     const [{ rollup, counters }] = await env.prisma.$queryRaw<Array<{ rollup: number; counters: number }>>`
       SELECT (SELECT coalesce(sum(clicks),0)::int FROM click_rollups WHERE dimension IN ('total','bot')) AS rollup,
              (SELECT coalesce(sum(click_count),0)::int FROM links) AS counters`;
+
+    // 3. The database path alone: ingestBatch with the consumer's batch size, no queue.
+    const direct = await startApp(createWorkerApp, env.withOverrides({}));
+    await queue.pause();
+    const ingest = direct.app.get(ClickIngestService);
+    let ingested = 0;
+    const td = performance.now();
+    while (ingested < total && performance.now() - td < Math.min(10, maxSeconds) * 1000) {
+      await ingest.ingestBatch(Array.from({ length: CLICK_BATCH_SIZE }, (_, k) => job(20_000_000 + ingested + k)));
+      ingested += CLICK_BATCH_SIZE;
+    }
+    const directRate = Math.round(ingested / ((performance.now() - td) / 1000));
+    await direct.close();
+
     // Steady-state rate: between 10% and 90% of the stored clicks (excludes warm-up and tail).
     const at = (frac: number) => samples.find(([, n]) => n >= frac * stored) ?? samples[samples.length - 1];
     const [t10, n10] = at(0.1);
@@ -96,6 +139,9 @@ async function main(): Promise<void> {
       clicksPerSecond: Math.round(stored / seconds),
       steadyClicksPerSecond: t90 > t10 ? Math.round((n90 - n10) / ((t90 - t10) / 1000)) : null,
       workerBootMs: Math.round(boot),
+      bullmqNoopCeilingPerSecond: ceiling,
+      ingestBatchOnlyPerSecond: directRate,
+      batchSize: CLICK_BATCH_SIZE,
       rollupTotalPlusBot: rollup,
       linkCounters: counters,
       queueLeft: waiting,

@@ -1,13 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DEFAULT_PLAN_LIMITS, parsePlanLimits } from '@dl/auth';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { PrismaService, Tier } from '@dl/platform/db';
 
-/** Raw click history kept per plan (decisions §5). Rollups are kept for good. */
-export const RAW_CLICK_RETENTION_DAYS: Record<Tier, number> = {
-  FREE: 30,
-  PRO: 365,
-  BUSINESS: 3 * 365,
-  UNLIMITED: 3 * 365,
-};
+/** Raw click history kept per plan by default (decisions §5: 30 days, 1 year, 3 years). Rollups are kept for good. */
+export const RAW_CLICK_RETENTION_DAYS: Record<Tier, number> = Object.fromEntries(
+  Object.entries(DEFAULT_PLAN_LIMITS).map(([tier, limits]) => [tier, limits.rawClickRetentionDays]),
+) as Record<Tier, number>;
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -49,12 +48,22 @@ export class ClickRetentionRepository {
 @Injectable()
 export class ClickRetentionService {
   private readonly logger = new Logger(ClickRetentionService.name);
+  /** Per plan, with the PLAN_LIMITS overrides the API applies too. */
+  private readonly retentionDays: Record<Tier, number>;
 
-  constructor(private readonly repository: ClickRetentionRepository) {}
+  constructor(
+    private readonly repository: ClickRetentionRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const plans = parsePlanLimits(config.PLAN_LIMITS);
+    this.retentionDays = Object.fromEntries(
+      Object.entries(plans).map(([tier, limits]) => [tier, limits.rawClickRetentionDays]),
+    ) as Record<Tier, number>;
+  }
 
   async prune(now: Date, chunkSize = 5_000): Promise<PruneResult> {
     const result: PruneResult = { clicks: 0, dailyVisitors: 0 };
-    for (const [tier, days] of Object.entries(RAW_CLICK_RETENTION_DAYS) as Array<[Tier, number]>) {
+    for (const [tier, days] of Object.entries(this.retentionDays) as Array<[Tier, number]>) {
       const cutoff = new Date(now.getTime() - days * DAY_MS);
       for (;;) {
         const n = await this.repository.deleteClicksChunk(tier, cutoff, chunkSize);
