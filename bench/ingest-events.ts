@@ -8,18 +8,13 @@
  * Own database and Redis prefix (removed at the end). Goal: >= 10,000 events/s accepted.
  */
 import { randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
 import { Logger } from '@nestjs/common';
 import { ClickFixtures } from '@dl/clicks';
 import { SdkFixtures } from '@dl/sdk';
 import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
-import { arg, log, serveInChild } from './ingest-support';
+import { arg, load, LoadOptions, LoadResult, log, serveInChild } from './ingest-support';
 
-async function run(opts: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
-  });
-}
+const run = (opts: LoadOptions): Promise<LoadResult> => load(opts);
 
 async function main(): Promise<void> {
   Logger.overrideLogger(false);

@@ -11,12 +11,11 @@
  * Own database and Redis prefix (removed at the end). Goal: p99 < 50 ms.
  */
 import { randomUUID } from 'node:crypto';
-import autocannon from 'autocannon';
 import { Logger } from '@nestjs/common';
 import { ClickFixtures } from '@dl/clicks';
 import { SdkFixtures } from '@dl/sdk';
 import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
-import { arg, log, serveInChild } from './ingest-support';
+import { arg, load, log, serveInChild } from './ingest-support';
 
 const IP_HEADER = 'x-bench-client-ip';
 const ipOf = (g: number) => `10.${Math.floor(g / 65536) % 256}.${Math.floor(g / 256) % 256}.${g % 256}`;
@@ -54,15 +53,15 @@ async function main(): Promise<void> {
         // Even requests match a seeded click (IP of click g), odd ones an IP with no click.
         const g = n % 2 === 0 ? (n * 7919) % clicks : clicks + n;
         return {
-          method: 'POST' as const,
+          method: 'POST',
           path: '/api/sdk/v1/install',
           headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json', [IP_HEADER]: ipOf(g) },
           body: JSON.stringify({ installId: randomUUID(), platform: 'ios', osVersion: '17.5', language: 'en-GB', appVersion: '3.2.1' }),
         };
       };
-      const warm = await autocannon({ url: server.url, connections: 10, overallRate: 200, duration: 2, requests: [{ setupRequest: () => request() }] });
+      const warm = await load({ url: server.url, connections: 10, overallRate: 200, duration: 2, requests: [{ setupRequest: () => request() }] });
       log('warm-up', { ok: warm['2xx'] });
-      const res = await autocannon({ url: server.url, connections: 50, overallRate: rate, duration: seconds, requests: [{ setupRequest: () => request() }] });
+      const res = await load({ url: server.url, connections: 50, overallRate: rate, duration: seconds, requests: [{ setupRequest: () => request() }] });
       const attributed = await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM installs WHERE link_id IS NOT NULL`;
       const result = {
         bench: 'ingest-install',

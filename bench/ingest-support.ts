@@ -13,6 +13,32 @@ import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
 import { AppConfig, loadConfig } from '@dl/platform/config';
 
+/** The part of autocannon's API these benchmarks use (the package ships no types). */
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  duration?: number;
+  overallRate?: number;
+  requests?: Array<{ setupRequest: (req: Record<string, unknown>) => Record<string, unknown> }>;
+}
+export interface LoadResult {
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  duration: number;
+  latency: { p50: number; p90: number; p99: number; max: number };
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (opts: LoadOptions) => Promise<LoadResult>;
+
+/** Runs autocannon (promise form). */
+export function load(opts: LoadOptions): Promise<LoadResult> {
+  return autocannon(opts);
+}
+
 const FACTORIES = { api: createApiApp, ingest: createIngestApp, worker: createWorkerApp };
 export type BenchApp = keyof typeof FACTORIES;
 
