@@ -46,9 +46,30 @@ const MAX_UA = 1024;
 const MAX_URL = 2048;
 const MAX_PARAM = 512;
 
-function clip(value: string | null | undefined, max: number): string | null {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const optionalString = (v: unknown) => v === null || v === undefined || typeof v === 'string';
+
+/**
+ * Why a queued click cannot be stored (null when it can). One malformed payload
+ * must fail alone, never the batch it would share with good clicks.
+ */
+export function invalidClickReason(job: unknown): string | null {
+  if (!job || typeof job !== 'object') return 'payload is not an object';
+  const j = job as Record<string, unknown>;
+  for (const key of ['id', 'linkId', 'organizationId'] as const) {
+    if (typeof j[key] !== 'string' || !UUID.test(j[key] as string)) return `${key} is not a UUID`;
+  }
+  if (typeof j.clickedAt !== 'string') return 'clickedAt is not a string';
+  for (const key of ['ip', 'userAgent', 'referrer', 'acceptLanguage'] as const) {
+    if (!optionalString(j[key])) return `${key} is not a string`;
+  }
+  if (j.query !== undefined && j.query !== null && (typeof j.query !== 'object' || Array.isArray(j.query))) return 'query is not an object';
+  return null;
+}
+
+function clip(value: unknown, max: number): string | null {
   if (value === null || value === undefined) return null;
-  const trimmed = value.trim();
+  const trimmed = String(value).trim();
   if (!trimmed) return null;
   return trimmed.length > max ? trimmed.slice(0, max) : trimmed;
 }

@@ -196,6 +196,21 @@ describe('worker: click consumer', () => {
     expect(await clickCount(link.id)).toBe(1);
   });
 
+  it('fails a malformed job alone, without retries, and stores the good clicks queued with it', async () => {
+    const link = await fx.link(org.id);
+    const good = rawClick({ id: link.id, organizationId: org.id });
+    const [malformed] = await clicks.addBulk([
+      { name: 'click.captured', data: { ...good, id: 'not-a-uuid', query: { utm_source: 'x' } } as ClickCapturedJob },
+    ]);
+    const [ok] = await enqueue([good]);
+    await waitFor(() => allCompleted([ok]), (v) => v);
+    await waitFor(() => malformed.isFailed(), (v) => v);
+    const failed = await clicks.getJob(malformed.id!);
+    expect(failed?.failedReason).toBe('Malformed click: id is not a UUID');
+    expect(failed?.attemptsMade).toBe(1);
+    expect(await storedCount(link.id)).toBe(1);
+  });
+
   it('counts exactly after 1,000 clicks of varied visitors', async () => {
     const link = await fx.link(org.id);
     const base = { id: link.id, organizationId: org.id };

@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleDestroy } from '@nestjs/common';
-import { Job } from 'bullmq';
-import { ClickIngestService } from '@dl/clicks';
+import { Job, UnrecoverableError } from 'bullmq';
+import { ClickIngestService, invalidClickReason } from '@dl/clicks';
 import { MetricsService } from '@dl/platform/observability';
 import { assertHandlers, ClickCapturedJob, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { MicroBatcher } from './micro-batcher';
@@ -30,7 +30,14 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
     private readonly metrics: MetricsService,
   ) {
     super();
-    this.handlers = { 'click.captured': (payload) => this.batcher.add(payload) };
+    this.handlers = {
+      'click.captured': (payload) => {
+        const invalid = invalidClickReason(payload);
+        // Fails this job alone, without retries; the batch never sees it.
+        if (invalid) throw new UnrecoverableError(`Malformed click: ${invalid}`);
+        return this.batcher.add(payload);
+      },
+    };
     assertHandlers(Queues.clicks, this.handlers);
     this.batcher = new MicroBatcher((items) => this.flush(items), {
       maxSize: CLICK_BATCH_SIZE,
