@@ -31,7 +31,6 @@ export interface LoadResult {
   duration: number;
   latency: { p50: number; p90: number; p99: number; max: number };
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: LoadOptions) => Promise<LoadResult>;
 
 /** Runs autocannon (promise form). */
