@@ -1,3 +1,4 @@
+export * from './attempt-recorder';
 export * from './address-guard';
 export * from './rate-gate';
 export * from './webhook-deliveries.repository';

@@ -73,6 +73,28 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 `;
 
+/**
+ * Slots for new deliveries, taken at fan-out time (KEYS: next, resv per delivery; ARGV: window,
+ * interval, tokens): each job is queued with a delay up to its slot and starts with its
+ * reservation held, so a backlog is not picked up twice.
+ */
+const RESERVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window, interval = tonumber(ARGV[1]), tonumber(ARGV[2])
+local out = {}
+for i = 3, #ARGV do
+  local nextk, resv = KEYS[2 * (i - 2) - 1], KEYS[2 * (i - 2)]
+  local nxt = tonumber(redis.call('GET', nextk) or '0')
+  local slot = math.max(now, nxt)
+  redis.call('SET', nextk, slot + interval, 'PX', slot + interval - now + window)
+  redis.call('ZADD', resv, slot, ARGV[i])
+  redis.call('PEXPIRE', resv, slot - now + 120000)
+  out[#out + 1] = slot - now
+end
+return out
+`;
+
 export type GateDecision = { go: true } | { go: false; waitMs: number };
 
 /**
@@ -96,6 +118,7 @@ export class WebhookRateGate {
     if (!('webhookGate' in redis.client)) {
       redis.client.defineCommand('webhookGate', { numberOfKeys: 5, lua: ACQUIRE });
       redis.client.defineCommand('webhookGateRelease', { numberOfKeys: 3, lua: RELEASE });
+      redis.client.defineCommand('webhookGateReserve', { lua: RESERVE });
     }
   }
 
@@ -124,6 +147,17 @@ export class WebhookRateGate {
     return go === 1 ? { go: true } : { go: false, waitMs: wait };
   }
 
+  /** Reserves the next slot of each webhook for these deliveries; returns each one's delay in ms. */
+  async reserve(organizationId: string, items: Array<{ webhookId: string; token: string }>): Promise<number[]> {
+    if (!items.length) return [];
+    const keys = items.flatMap(({ webhookId }) => {
+      const [, next, resv] = this.keys(webhookId, organizationId);
+      return [next, resv];
+    });
+    const client = this.redis.client as unknown as GateCommands;
+    return client.webhookGateReserve(keys.length, ...keys, this.windowMs, this.interval, ...items.map((i) => i.token));
+  }
+
   async release(webhookId: string, organizationId: string, token: string): Promise<void> {
     const [starts, , , infl, oinfl] = this.keys(webhookId, organizationId);
     await (this.redis.client as unknown as GateCommands).webhookGateRelease(starts, infl, oinfl, token);
@@ -133,4 +167,5 @@ export class WebhookRateGate {
 interface GateCommands {
   webhookGate(...args: Array<string | number>): Promise<[number, number]>;
   webhookGateRelease(...args: string[]): Promise<number>;
+  webhookGateReserve(...args: Array<string | number>): Promise<number[]>;
 }

@@ -67,46 +67,66 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Logs one attempt and applies its consequences in one round trip: the attempt row, the
-   * delivery's status, and the webhook's failure run (`failing_since` set on the first failure,
-   * cleared by a success); a 410, or a failure when the run is 3 days old, disables the webhook.
+   * Logs a batch of attempts and applies their consequences in one round trip: the attempt rows,
+   * each delivery's status, and each webhook's failure run (`failing_since` set on the first
+   * failure, cleared by a success); a 410, or a failure when the run is 3 days old, disables the
+   * webhook. Returns the webhooks whose state changed (absent: unchanged, still active).
    */
-  async recordAttempt(
-    organizationId: string,
-    a: { deliveryId: string; webhookId: string; attempt: number; result: AttemptResult; final: boolean },
-  ): Promise<AttemptOutcome> {
-    const { result } = a;
-    const status = result.ok ? 'success' : a.final ? 'failed' : 'pending';
-    const rows = await this.prisma.$queryRaw<Array<{ isActive: boolean; disabledReason: string | null }>>(Prisma.sql`
-      WITH attempt AS (
+  async recordAttempts(attempts: AttemptRecord[]): Promise<Map<string, AttemptOutcome>> {
+    if (!attempts.length) return new Map();
+    const col = <T>(f: (a: AttemptRecord) => T) => attempts.map(f);
+    const status = (a: AttemptRecord) => (a.result.ok ? 'success' : a.final ? 'failed' : 'pending');
+    const rows = await this.prisma.$queryRaw<Array<{ id: string; isActive: boolean; disabledReason: string | null }>>(Prisma.sql`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${col((a) => a.organizationId)}::uuid[], ${col((a) => a.deliveryId)}::uuid[], ${col((a) => a.webhookId)}::uuid[],
+          ${col((a) => a.attempt)}::int[], ${col((a) => a.result.statusCode)}::int[], ${col((a) => a.result.durationMs)}::int[],
+          ${col((a) => a.result.error)}::text[], ${col((a) => a.result.responseExcerpt)}::text[],
+          ${col((a) => a.result.ok)}::boolean[], ${col((a) => a.result.gone)}::boolean[], ${col(status)}::text[]
+        ) AS i(organization_id, delivery_id, webhook_id, attempt, status_code, duration_ms, error, excerpt, ok, gone, status)
+      ), attempt AS (
         INSERT INTO webhook_attempts (delivery_id, attempt, status_code, duration_ms, error, response_excerpt)
-        SELECT id, ${a.attempt}::int, ${result.statusCode}::int, ${result.durationMs}::int, ${result.error}::text, ${result.responseExcerpt}::text
-        FROM webhook_deliveries WHERE id = ${a.deliveryId}::uuid AND organization_id = ${organizationId}::uuid
+        SELECT d.id, i.attempt, i.status_code, i.duration_ms, i.error, i.excerpt
+        FROM input i JOIN webhook_deliveries d ON d.id = i.delivery_id AND d.organization_id = i.organization_id
       ), delivery AS (
-        UPDATE webhook_deliveries
-        SET attempts = GREATEST(attempts, ${a.attempt}::int),
-            status = ${status}::text::"DeliveryStatus",
-            completed_at = ${status === 'pending' ? null : new Date()}::timestamptz
-        WHERE id = ${a.deliveryId}::uuid AND organization_id = ${organizationId}::uuid
+        UPDATE webhook_deliveries d
+        SET attempts = GREATEST(d.attempts, i.attempt),
+            status = i.status::"DeliveryStatus",
+            completed_at = CASE WHEN i.status = 'pending' THEN NULL ELSE now() END
+        FROM input i
+        WHERE d.id = i.delivery_id AND d.organization_id = i.organization_id
+      ), per_hook AS (
+        SELECT organization_id, webhook_id, bool_or(ok) AS any_ok, bool_or(gone) AS any_gone
+        FROM input GROUP BY organization_id, webhook_id
       ), hook AS (
-        UPDATE webhooks
-        SET failing_since = CASE WHEN ${result.ok}::boolean THEN NULL ELSE COALESCE(failing_since, now()) END,
-            is_active = is_active AND NOT (${result.gone}::boolean OR (NOT ${result.ok}::boolean AND COALESCE(failing_since <= now() - interval '3 days', false))),
+        UPDATE webhooks w
+        SET failing_since = CASE WHEN p.any_ok THEN NULL ELSE COALESCE(w.failing_since, now()) END,
+            is_active = w.is_active AND NOT (p.any_gone OR (NOT p.any_ok AND COALESCE(w.failing_since <= now() - interval '3 days', false))),
             disabled_at = CASE
-              WHEN is_active AND (${result.gone}::boolean OR (NOT ${result.ok}::boolean AND COALESCE(failing_since <= now() - interval '3 days', false))) THEN now()
-              ELSE disabled_at END,
+              WHEN w.is_active AND (p.any_gone OR (NOT p.any_ok AND COALESCE(w.failing_since <= now() - interval '3 days', false))) THEN now()
+              ELSE w.disabled_at END,
             disabled_reason = CASE
-              WHEN is_active AND ${result.gone}::boolean THEN 'endpoint_gone'
-              WHEN is_active AND NOT ${result.ok}::boolean AND COALESCE(failing_since <= now() - interval '3 days', false) THEN 'failing'
-              ELSE disabled_reason END,
+              WHEN w.is_active AND p.any_gone THEN 'endpoint_gone'
+              WHEN w.is_active AND NOT p.any_ok AND COALESCE(w.failing_since <= now() - interval '3 days', false) THEN 'failing'
+              ELSE w.disabled_reason END,
             updated_at = now()
-        WHERE id = ${a.webhookId}::uuid AND organization_id = ${organizationId}::uuid
-          AND (NOT ${result.ok}::boolean OR failing_since IS NOT NULL)
-        RETURNING is_active, disabled_reason
+        FROM per_hook p
+        WHERE w.id = p.webhook_id AND w.organization_id = p.organization_id
+          AND (NOT p.any_ok OR p.any_gone OR w.failing_since IS NOT NULL)
+        RETURNING w.id, w.is_active, w.disabled_reason
       )
-      SELECT is_active AS "isActive", disabled_reason AS "disabledReason" FROM hook
+      SELECT id, is_active AS "isActive", disabled_reason AS "disabledReason" FROM hook
     `);
-    const row = rows[0];
-    return { webhookActive: row ? row.isActive : true, disabledReason: row?.disabledReason ?? null };
+    return new Map(rows.map((r) => [r.id, { webhookActive: r.isActive, disabledReason: r.disabledReason }]));
   }
+}
+
+export interface AttemptRecord {
+  organizationId: string;
+  deliveryId: string;
+  webhookId: string;
+  attempt: number;
+  result: AttemptResult;
+  /** No retry follows (success, 410, or the last attempt). */
+  final: boolean;
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { JobQueue, Queues, WebhookDeliverJob, WebhookEventJob } from '@dl/platform/queue';
 import { parseAllowList } from './address-guard';
+import { AttemptRecorder } from './attempt-recorder';
 import { WebhookRateGate } from './rate-gate';
 import { deliverJobOptions, WEBHOOK_MAX_ATTEMPTS } from './webhook-job-options';
 import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
@@ -19,6 +20,9 @@ export class DeferDeliveryError extends Error {
 /** A failed attempt with retries left: the processor lets BullMQ retry it with backoff. */
 export class DeliveryAttemptFailedError extends Error {}
 
+/** Identifies one attempt in the rate gate (reservation, window, in-flight sets). */
+const attemptToken = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}`;
+
 export type DeliverOutcome = 'delivered' | 'failed' | 'skipped';
 
 /** Webhook targets are read at most once per second per worker (hot path: one read saved per delivery). */
@@ -34,6 +38,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   constructor(
     private readonly repo: WebhookDeliveriesRepository,
     private readonly gate: WebhookRateGate,
+    private readonly attempts: AttemptRecorder,
     private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -54,10 +59,15 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       projectId: event.projectId,
       payload,
     });
+    // Slots are taken now, so each delivery job waits in Redis until its turn (no second pickup).
+    const delays = await this.gate.reserve(
+      event.organizationId,
+      deliveries.map((d) => ({ webhookId: d.webhookId, token: attemptToken(d.id, 1) })),
+    );
     await this.queue.addBulk(
       Queues.webhooks,
       'webhook.deliver',
-      deliveries.map((d) => ({
+      deliveries.map((d, i) => ({
         payload: {
           deliveryId: d.id,
           webhookId: d.webhookId,
@@ -65,7 +75,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
           eventId: event.eventId,
           body,
         },
-        opts: deliverJobOptions(this.config, d.id),
+        opts: { ...deliverJobOptions(this.config, d.id), ...(delays[i] > 0 ? { delay: delays[i] } : {}) },
       })),
     );
     return deliveries.length;
@@ -82,7 +92,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       return 'skipped';
     }
     const attempt = meta.attemptsMade + 1;
-    const token = `${job.deliveryId}#${attempt}`;
+    const token = attemptToken(job.deliveryId, attempt);
     const decision = await this.gate.acquire(target.id, job.organizationId, token);
     if (!decision.go) throw new DeferDeliveryError(decision.waitMs);
 
@@ -95,7 +105,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     }
 
     const final = result.ok || result.gone || attempt >= WEBHOOK_MAX_ATTEMPTS;
-    const outcome = await this.repo.recordAttempt(job.organizationId, {
+    const outcome = await this.attempts.record({
+      organizationId: job.organizationId,
       deliveryId: job.deliveryId,
       webhookId: target.id,
       attempt,

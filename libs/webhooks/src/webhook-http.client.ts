@@ -63,7 +63,7 @@ export class WebhookHttpClient {
     private readonly timeoutMs: number,
   ) {
     this.lookup = guardedLookup(allow);
-    const agentOptions = { keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 64, timeout: timeoutMs, lookup: this.lookup };
+    const agentOptions = { keepAlive: true, keepAliveMsecs: 1000, maxFreeSockets: 256, timeout: timeoutMs, lookup: this.lookup };
     this.httpAgent = new http.Agent(agentOptions);
     this.httpsAgent = new https.Agent(agentOptions);
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AttemptRecorder } from './attempt-recorder';
 import { WebhookRateGate } from './rate-gate';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -14,7 +15,7 @@ export class WebhooksModule {}
 
 /** The delivery engine (used by the worker's processor). */
 @Module({
-  providers: [WebhookDeliveriesRepository, WebhookRateGate, WebhookDeliveryService],
+  providers: [WebhookDeliveriesRepository, WebhookRateGate, AttemptRecorder, WebhookDeliveryService],
   exports: [WebhookDeliveryService],
 })
 export class WebhookDeliveryModule {}
