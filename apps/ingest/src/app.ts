@@ -7,7 +7,8 @@ import { IngestModule } from './ingest.module';
 const PIXEL_PATH = '/api/pixel/';
 
 export async function createIngestApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await createHttpApp(IngestModule.forRoot(config), config, 'ingest');
+  // No access log line per request: at ingestion rates it would cost more than the request (metrics still count every route and status).
+  const app = await createHttpApp(IngestModule.forRoot(config), config, 'ingest', { requestLog: false });
   // The pixel runs on customers' sites: CORS is open there (no credentials); SDK routes need none.
   await app.register(cors, {
     delegator: (request, callback) => {

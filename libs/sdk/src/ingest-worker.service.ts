@@ -4,23 +4,20 @@ import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository
 import { IngestStoreRepository, StoredInstallRow } from './ingest-store.repository';
 import { InstallAnswerStore } from './install-answer.store';
 
-/** The `install.attributed` webhook body. */
+/** `data` of `install.attributed` (receivers get `{event: 'install.attributed', install: <this>}`). */
 export function installAttributedData(row: StoredInstallRow): Record<string, unknown> {
   return {
-    event: 'install.attributed',
-    install: {
-      id: row.id,
-      installId: row.installId,
-      appId: row.appId,
-      platform: row.platform,
-      osVersion: row.osVersion,
-      deviceModel: row.deviceModel,
-      appVersion: row.appVersion,
-      matchType: row.matchType,
-      ambiguous: row.ambiguous,
-      clickId: row.clickId,
-      attributedAt: row.attributedAt?.toISOString() ?? null,
-    },
+    id: row.id,
+    installId: row.installId,
+    appId: row.appId,
+    platform: row.platform,
+    osVersion: row.osVersion,
+    deviceModel: row.deviceModel,
+    appVersion: row.appVersion,
+    matchType: row.matchType,
+    ambiguous: row.ambiguous,
+    clickId: row.clickId,
+    attributedAt: row.attributedAt?.toISOString() ?? null,
     link: { id: row.linkId, shortCode: row.shortCode },
   };
 }
