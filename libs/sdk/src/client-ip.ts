@@ -1,20 +1,26 @@
+import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 
 /**
- * The caller's IP: the first address of `TRUSTED_CLIENT_IP_HEADER` when configured (set it only
- * when the origin is reachable exclusively through that proxy), else the socket address.
+ * The caller's IP, normalized exactly as the redirect normalizes a visitor's (so a device's
+ * install fingerprint matches its click's): the first address of `TRUSTED_CLIENT_IP_HEADER`
+ * when configured (set it only when the origin is reachable exclusively through that proxy),
+ * else the socket's peer.
  */
 export function clientIp(request: FastifyRequest, trustedHeader: string | undefined): string | null {
   if (trustedHeader) {
-    const value = request.headers[trustedHeader];
-    const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
-    if (first) return normalizeIp(first);
+    const raw = request.headers[trustedHeader];
+    const ip = normalizeIp((Array.isArray(raw) ? raw[0] : raw)?.split(',')[0]);
+    if (ip) return ip;
   }
-  return request.ip ? normalizeIp(request.ip) : null;
+  return normalizeIp(request.socket?.remoteAddress ?? request.ip);
 }
 
-/** `::ffff:1.2.3.4` → `1.2.3.4`, so IPv4 clients fingerprint alike whatever the socket family. */
-export function normalizeIp(ip: string): string {
-  const lower = ip.toLowerCase();
-  return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;
+/** "::ffff:1.2.3.4" → "1.2.3.4", "[::1]" → "::1"; anything that is not an IP → null. */
+export function normalizeIp(value: string | undefined | null): string | null {
+  if (!value) return null;
+  let ip = value.trim();
+  if (ip.startsWith('[') && ip.includes(']')) ip = ip.slice(1, ip.indexOf(']'));
+  if (ip.toLowerCase().startsWith('::ffff:') && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
+  return isIP(ip) ? ip : null;
 }
