@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaTx, Tier } from '@dl/platform/db';
-import { linkLimit } from './link-limits';
+import { PlansService } from '@dl/auth';
 import { LinkRecord, NewLinkRow } from './link.types';
 import { LinksRepository } from './links.repository';
 import { LinkLimitExceededError, ShortCodeExhaustedError, ShortCodeInUseError } from './links.errors';
@@ -14,13 +14,18 @@ import { generateShortCode, isReservedCode, SHORT_CODE_ATTEMPTS } from './short-
  */
 @Injectable()
 export class LinkWriter {
-  constructor(private readonly repo: LinksRepository) {}
+  constructor(
+    private readonly repo: LinksRepository,
+    private readonly plans: PlansService,
+  ) {}
 
   /** Inserts all rows or none (its own transaction unless `tx` is given). Returns records in input order. */
   async insertAll(organizationId: string, tier: Tier, rows: NewLinkRow[], tx?: PrismaTx): Promise<LinkRecord[]> {
     this.refuseReservedAndDuplicates(rows);
-    const limit = linkLimit(tier);
-    if (limit === null && !tx) return this.insertWithRetries(undefined, rows);
+    // Plan limits (decisions §5) come from the identity module, so PLAN_LIMITS overrides apply.
+    const limit = this.plans.limits(tier).links;
+    // A single row needs no transaction without a limit; several rows must be all-or-nothing.
+    if (limit === null && !tx && rows.length === 1) return this.insertWithRetries(undefined, rows);
     const run = async (t: PrismaTx) => {
       if (limit !== null) {
         await this.repo.lockOrganizationLinks(t, organizationId);
@@ -41,6 +46,11 @@ export class LinkWriter {
     }
   }
 
+  /** A fresh random code (a seam for tests of the retry rule). */
+  protected newCode(): string {
+    return generateShortCode();
+  }
+
   private async insertWithRetries(db: PrismaTx | undefined, input: NewLinkRow[]): Promise<LinkRecord[]> {
     const rows = [...input];
     const byCode = new Map<string, LinkRecord>();
@@ -52,7 +62,7 @@ export class LinkWriter {
       if (custom) throw new ShortCodeInUseError(custom.shortCode);
       const lost = new Set(conflicts.map((r) => r.shortCode));
       pending = pending.filter((i) => lost.has(rows[i].shortCode));
-      for (const i of pending) rows[i] = { ...rows[i], shortCode: generateShortCode() };
+      for (const i of pending) rows[i] = { ...rows[i], shortCode: this.newCode() };
     }
     if (pending.length) throw new ShortCodeExhaustedError();
     return rows.map((r) => byCode.get(r.shortCode) as LinkRecord);

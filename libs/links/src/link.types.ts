@@ -64,6 +64,7 @@ export interface NewLinkRow extends LinkValues {
   userId: string;
   projectId: string | null;
   templateId: string;
+  templateSlug: string;
   shortCode: string;
   /** True when the caller chose the code: a conflict is a 409, not a retry. */
   custom: boolean;

@@ -79,6 +79,7 @@ export class LinksBulkService {
         userId: principal.userId,
         projectId: dto.projectId ?? null,
         templateId: template.id,
+        templateSlug: template.slug,
         shortCode: dto.customCode ?? generateShortCode(),
         custom: dto.customCode !== undefined,
         migrationMetadata: null,

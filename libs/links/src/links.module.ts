@@ -5,6 +5,7 @@ import { LinkLookup } from './link-lookup.service';
 import { LinkWriter } from './link-writer';
 import { LinksBulkService } from './links-bulk.service';
 import { LinksRepository } from './links.repository';
+import { LinksListReader } from './links-list.reader';
 import { LinksService } from './links.service';
 import { QrService } from './qr.service';
 import { registerLinkValidationMessages } from './validation-messages';
@@ -22,6 +23,7 @@ export class LinkLookupModule {}
 @Module({
   providers: [
     LinksRepository,
+    LinksListReader,
     LinkWriter,
     LinkEventsService,
     LinksService,

@@ -75,33 +75,51 @@ export class LinksRepository {
   }
 
   /**
-   * One multi-row INSERT. Rows whose short code is taken are skipped (ON CONFLICT
-   * DO NOTHING, so the transaction stays usable); the caller retries or refuses them.
+   * One multi-row INSERT. The rows travel as one JSON parameter expanded by
+   * Postgres (json_populate_recordset over the table's own row type), so 100
+   * links cost one statement with one bind value. Rows whose short code is taken
+   * are skipped (ON CONFLICT DO NOTHING, so the transaction stays usable); the
+   * caller retries or refuses them.
    */
   async insertLinks(rows: NewLinkRow[], db: Db = this.prisma): Promise<{ inserted: LinkRecord[]; conflicts: NewLinkRow[] }> {
     if (!rows.length) return { inserted: [], conflicts: [] };
-    const values = rows.map((r) => {
-      const cells = [
-        Prisma.sql`${r.organizationId}::uuid`,
-        Prisma.sql`${r.userId}::uuid`,
-        sqlValue(r.projectId, '::uuid'),
-        Prisma.sql`${r.templateId}::uuid`,
-        Prisma.sql`${r.shortCode}`,
-        sqlValue(r.migrationMetadata, '::jsonb'),
-        ...Object.entries(VALUE_COLUMNS).map(([key, [, cast]]) => sqlValue(r[key as keyof LinkValues], cast)),
-      ];
-      return Prisma.sql`(${Prisma.join(cells)})`;
-    });
-    const found = await db.$queryRaw<LinkRow[]>`
-      WITH l AS (
-        INSERT INTO links (${INSERT_COLUMNS}) VALUES ${Prisma.join(values)}
-        ON CONFLICT (short_code) DO NOTHING
-        RETURNING *
-      )
-      SELECT ${RECORD_SELECT} FROM l JOIN templates t ON t.id = l.template_id`;
-    const inserted = found.map(rowToRecord);
-    const codes = new Set(inserted.map((l) => l.shortCode));
-    return { inserted, conflicts: rows.filter((r) => !codes.has(r.shortCode)) };
+    const json = JSON.stringify(
+      rows.map((r) => {
+        const out: Record<string, unknown> = {
+          organization_id: r.organizationId,
+          user_id: r.userId,
+          project_id: r.projectId,
+          template_id: r.templateId,
+          short_code: r.shortCode,
+          migration_metadata: r.migrationMetadata,
+        };
+        for (const [key, [column]] of Object.entries(VALUE_COLUMNS)) {
+          const value = r[key as keyof LinkValues];
+          out[column] = value instanceof Date ? value.toISOString() : value;
+        }
+        return out;
+      }),
+    );
+    // Only what the database decides comes back; the rest of each record is the row as sent.
+    const found = await db.$queryRaw<Array<{ id: string; short_code: string; created_at: Date; updated_at: Date }>>`
+      INSERT INTO links (${INSERT_COLUMNS})
+      SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::links, ${json}::json)
+      ON CONFLICT (short_code) DO NOTHING
+      RETURNING id, short_code, created_at, updated_at`;
+    const byCode = new Map(found.map((f) => [f.short_code, f]));
+    const inserted: LinkRecord[] = [];
+    const conflicts: NewLinkRow[] = [];
+    for (const r of rows) {
+      const f = byCode.get(r.shortCode);
+      if (!f) {
+        conflicts.push(r);
+        continue;
+      }
+      byCode.delete(r.shortCode);
+      const { custom: _custom, ...values } = r;
+      inserted.push({ ...values, id: f.id, isActive: true, clickCount: 0, createdAt: new Date(f.created_at), updatedAt: new Date(f.updated_at) });
+    }
+    return { inserted, conflicts };
   }
 
   async findById(organizationId: string, id: string, db: Db = this.prisma): Promise<LinkRecord | null> {
@@ -136,32 +154,6 @@ export class LinksRepository {
     const rows = await db.$queryRaw<Array<{ short_code: string }>>`
       SELECT short_code FROM links WHERE short_code = ANY(${codes}::text[])`;
     return new Set(rows.map((r) => r.short_code));
-  }
-
-  /**
-   * The list as one JSON text built by Postgres: no per-row objects in Node, so
-   * 25,000 or 100,000 links cost one string. Newest first.
-   */
-  async listJson(organizationId: string, projectId: string | undefined, baseUrl: string): Promise<string> {
-    const base = baseUrl.replace(/\/+$/, '') + '/';
-    const [row] = await this.prisma.$queryRaw<Array<{ body: string }>>`
-      SELECT coalesce(json_agg(json_build_object(
-        'id', l.id,
-        'shortCode', l.short_code,
-        'shortUrl', ${base}::text || l.short_code,
-        'title', l.title,
-        'originalUrl', l.original_url,
-        'clickCount', l.click_count,
-        'templateSlug', t.slug,
-        'projectId', l.project_id,
-        'isActive', l.is_active,
-        'expiresAt', to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-        'createdAt', to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-      ) ORDER BY l.created_at DESC, l.id DESC), '[]'::json)::text AS body
-      FROM links l JOIN templates t ON t.id = l.template_id
-      WHERE l.organization_id = ${organizationId}::uuid
-      ${projectId ? Prisma.sql`AND l.project_id = ${projectId}::uuid` : Prisma.empty}`;
-    return row.body;
   }
 
   /** Applies a patch (updated_at set automatically); null when the link is not the organization's. */

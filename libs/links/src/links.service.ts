@@ -11,6 +11,7 @@ import { LinkRecord, NewLinkRow } from './link.types';
 import { LinkEventsService } from './link-events.service';
 import { LinkWriter } from './link-writer';
 import { LinkPatch, LinksRepository } from './links.repository';
+import { LinksListReader } from './links-list.reader';
 import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
 import { generateShortCode } from './short-code';
@@ -22,6 +23,7 @@ export class LinksService {
     private readonly repo: LinksRepository,
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
+    private readonly listReader: LinksListReader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,6 +41,7 @@ export class LinksService {
       userId: principal.userId,
       projectId: dto.projectId ?? null,
       templateId: template.id,
+      templateSlug: template.slug,
       shortCode: dto.customCode ?? generateShortCode(),
       custom: dto.customCode !== undefined,
       migrationMetadata: null,
@@ -65,7 +68,7 @@ export class LinksService {
       const found = await this.repo.existingProjectIds(organizationId, [projectId]);
       if (!found.has(projectId)) throw new ProjectNotFoundError();
     }
-    return this.repo.listJson(organizationId, projectId, this.config.SHORT_LINK_BASE_URL);
+    return this.listReader.listJson(organizationId, projectId);
   }
 
   async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponse> {

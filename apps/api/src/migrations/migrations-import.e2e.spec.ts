@@ -139,7 +139,7 @@ describe('migration import: POST /migrations/import', () => {
     expect(res?.status).toBe(413);
     expect(res?.body).toEqual({ error: 'Payload Too Large', message: 'Payload too large', statusCode: 413 });
     expect(await count()).toBe(before);
-  });
+  }, 120_000);
 
   it.each([
     [{ platform: 'x' }, { templateId: 'Must be a valid UUID' }],

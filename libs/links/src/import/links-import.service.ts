@@ -47,14 +47,14 @@ export class LinksImportService {
   }
 
   /** Checks the template and project before the file is read. */
-  async prepare(principal: Principal, options: ImportOptionsDto): Promise<TemplateDefaults> {
+  async prepare(principal: Principal, options: ImportOptionsDto): Promise<{ defaults: TemplateDefaults; templateSlug: string }> {
     const template = await this.repo.findTemplate(principal.organizationId, options.templateId);
     if (!template) throw new TemplateNotFoundError();
     if (options.projectId) {
       const found = await this.repo.existingProjectIds(principal.organizationId, [options.projectId]);
       if (!found.has(options.projectId)) throw new ProjectNotFoundError();
     }
-    return readTemplateDefaults(template.defaults);
+    return { defaults: readTemplateDefaults(template.defaults), templateSlug: template.slug };
   }
 
   /** Form fields + parsed file → result (options validated first, nothing written on a 4xx). */
@@ -63,7 +63,7 @@ export class LinksImportService {
   }
 
   async import(principal: Principal, options: ImportOptionsDto, table: CsvTable): Promise<ImportResult> {
-    const defaults = await this.prepare(principal, options);
+    const { defaults, templateSlug } = await this.prepare(principal, options);
     const plan = planColumns(table.header);
     const result: ImportResult = { imported: 0, skipped: 0, failed: 0, errors: [] };
     const fail = (row: number, message: string) => {
@@ -94,6 +94,7 @@ export class LinksImportService {
             userId: principal.userId,
             projectId: options.projectId ?? null,
             templateId: options.templateId,
+            templateSlug,
             migrationMetadata,
           },
         });
@@ -148,7 +149,7 @@ export class LinksImportService {
     result.imported += created.length;
     const updated: LinkRecord[] = [];
     for (const o of overwrites) {
-      const { organizationId: _o, userId: _u, ...values } = o.values;
+      const { organizationId: _o, userId: _u, templateSlug: _s, ...values } = o.values;
       const link = await this.repo.updateLink(org, o.link.id, values);
       if (link) updated.push(link);
       else fail(o.row, `Short code '${o.link.shortCode}' is already in use`);

@@ -1,0 +1,51 @@
+import { AppError } from '@dl/platform/http';
+import { isHttpUrl } from './http-url';
+import { normalizeTargeting, normalizeUtm, resolveNewLink, utmToSnake } from './link-values';
+import { linkValidationMessage } from './validation-messages';
+
+describe('link values', () => {
+  it('URLs: absolute http(s) with a host, at most 2,048 characters', () => {
+    expect(isHttpUrl('https://example.com')).toBe(true);
+    expect(isHttpUrl('http://localhost:3000/x?y=1#z')).toBe(true);
+    expect(isHttpUrl(`https://e.com/${'x'.repeat(2048 - 14)}`)).toBe(true);
+    for (const bad of ['javascript:alert(1)', 'data:,x', 'file:///x', 'mailto:a@b.c', '//example.com', 'https://', 'https://exa mple.com', `https://e.com/${'x'.repeat(2048)}`, 5, null]) {
+      expect(isHttpUrl(bad)).toBe(false);
+    }
+  });
+
+  it('UTM: utm_* and bare keys normalize to bare keys; the create response shows utm_* keys', () => {
+    expect(normalizeUtm({ utm_source: 'a', medium: 'b' })).toEqual({ source: 'a', medium: 'b' });
+    expect(normalizeUtm({})).toBeNull();
+    expect(utmToSnake({ source: 'a', term: 't' })).toEqual({ utm_source: 'a', utm_term: 't' });
+  });
+
+  it('targeting: platforms (create) and devices (update) are one list', () => {
+    expect(normalizeTargeting({ platforms: ['ios'], devices: ['web', 'ios'], countries: ['FR'] })).toEqual({ countries: ['FR'], devices: ['web', 'ios'] });
+  });
+
+  it('the request wins over template defaults, which win over product defaults', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const v = resolveNewLink({ originalUrl: 'https://t.example', title: 'T', attributionWindowHours: 12, expiresInDays: 2 }, { title: 'Mine' }, now);
+    expect(v).toMatchObject({ originalUrl: 'https://t.example', title: 'Mine', attributionWindowHours: 12, tags: [], iosUrl: null });
+    expect(v.expiresAt?.toISOString()).toBe('2026-01-03T00:00:00.000Z');
+    expect(resolveNewLink({}, { originalUrl: 'https://x.example' }, now).attributionWindowHours).toBe(168);
+  });
+
+  it('no originalUrl anywhere → Invalid URL format', () => {
+    try {
+      resolveNewLink({}, {});
+      throw new Error('expected a throw');
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).message).toBe('Invalid URL format');
+      expect((err as AppError).options.validation).toEqual({ originalUrl: 'Must be a valid URL' });
+    }
+  });
+
+  it('top-level message order: URL, then attribution window, then nothing (Validation error)', () => {
+    expect(linkValidationMessage({ title: 'x', iosUrl: 'Must be a valid URL', attributionWindowHours: 'y' })).toBe('Invalid URL format');
+    expect(linkValidationMessage({ title: 'x', attributionWindowHours: 'y' })).toBe('Attribution window must be between 1 and 2160 hours');
+    expect(linkValidationMessage({ title: 'x' })).toBeUndefined();
+    expect(linkValidationMessage({ url: 'Must be a valid URL' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,46 @@
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+
+/**
+ * The `GET /api/links` hot path. Postgres builds the whole JSON array (rows in
+ * index order, one text value) and it is read through a small dedicated `pg`
+ * pool: no per-row objects in Node and no ORM decoding of a multi-megabyte
+ * value, so 25,000 or 100,000 links cost one string. Scoped by organization.
+ */
+@Injectable()
+export class LinksListReader implements OnModuleDestroy {
+  private readonly pool: Pool;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 4, idleTimeoutMillis: 30_000 });
+    this.pool.on('error', () => undefined);
+  }
+
+  /** List items `{id, shortCode, title, originalUrl, clickCount, templateSlug, createdAt}`, newest first. */
+  async listJson(organizationId: string, projectId?: string): Promise<string> {
+    const result = await this.pool.query<[string]>({
+      text: `
+        SELECT coalesce(json_agg(x), '[]')::text FROM (
+          SELECT l.id, l.short_code AS "shortCode", l.title, l.original_url AS "originalUrl",
+                 l.click_count AS "clickCount", t.slug AS "templateSlug",
+                 to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+          FROM links l JOIN templates t ON t.id = l.template_id
+          WHERE l.organization_id = $1::uuid ${projectId ? 'AND l.project_id = $2::uuid' : ''}
+          ORDER BY l.created_at DESC, l.id DESC
+        ) x`,
+      values: projectId ? [organizationId, projectId] : [organizationId],
+      rowMode: 'array',
+    });
+    return result.rows[0][0];
+  }
+
+  private ended = false;
+
+  async onModuleDestroy(): Promise<void> {
+    // Nest calls the hook once per module that lists the provider.
+    if (this.ended) return;
+    this.ended = true;
+    await this.pool.end();
+  }
+}
