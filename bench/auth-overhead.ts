@@ -6,10 +6,13 @@
  *
  * Scenarios alternate in short runs over several rounds and the median per scenario is
  * reported, so load from other work on a shared machine hits every scenario alike.
+ * Besides requests per second it reports the api process's CPU time per request
+ * (/proc/<pid>/stat), which other load on the machine disturbs far less than throughput.
  *
  *   node tools/scripts/run.js bench/auth-overhead.ts [--seconds 4] [--connections 10] [--rounds 5]
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get, Logger, Module } from '@nestjs/common';
 import autocannon from 'autocannon';
@@ -45,6 +48,12 @@ function createBenchApp(config: AppConfig) {
   @Module({ imports: [ApiModule.forRoot(config)], controllers: [BenchController] })
   class BenchModule {}
   return createHttpApp(BenchModule, config, 'api', { requestLog: false });
+}
+
+/** user + system CPU seconds of a process so far (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function arg(name: string, fallback: number): number {
@@ -101,6 +110,7 @@ async function main(): Promise<void> {
     ['dl_ key + rate limit (Redis)', '/bench/auth-limited', { authorization: `Bearer ${org.owner.apiKey}` }],
   ];
   const results: Record<string, number[]> = {};
+  const cpu: Record<string, number[]> = {};
   try {
     for (const [, path, headers] of scenarios) {
       const check = await fetch(`${api.url}${path}`, { headers });
@@ -110,10 +120,13 @@ async function main(): Promise<void> {
     await autocannon({ url: `${api.url}/bench/open`, connections, duration: 2 });
     for (let round = 0; round < rounds; round++) {
       for (const [name, path, headers] of scenarios) {
+        const cpuBefore = cpuSeconds(api.child.pid!);
         const r = await autocannon({ url: `${api.url}${path}`, headers, connections, duration: seconds });
+        const cpuUs = ((cpuSeconds(api.child.pid!) - cpuBefore) / r.requests.total) * 1e6;
         if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         (results[name] ??= []).push(r.requests.average);
-        process.stderr.write(`${JSON.stringify({ round, name, reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 })}\n`);
+        (cpu[name] ??= []).push(cpuUs);
+        process.stderr.write(`${JSON.stringify({ round, name, reqPerSec: r.requests.average, cpuUsPerRequest: Math.round(cpuUs), p50: r.latency.p50, p99: r.latency.p99 })}\n`);
       }
     }
   } finally {
@@ -125,16 +138,23 @@ async function main(): Promise<void> {
     return sorted[Math.floor(sorted.length / 2)];
   };
   const base = median(results['no credential']);
+  const baseCpu = median(cpu['no credential']);
   const out = {
     bench: 'authenticated request overhead',
     connections,
     seconds,
     rounds,
     medianReqPerSec: Object.fromEntries(Object.entries(results).map(([k, v]) => [k, Math.round(median(v))])),
-    overheadPct: Object.fromEntries(
+    throughputOverheadPct: Object.fromEntries(
       Object.entries(results)
         .filter(([k]) => k !== 'no credential')
         .map(([k, v]) => [k, Math.round((1 - median(v) / base) * 1000) / 10]),
+    ),
+    medianApiCpuUsPerRequest: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(median(v))])),
+    cpuOverheadPct: Object.fromEntries(
+      Object.entries(cpu)
+        .filter(([k]) => k !== 'no credential')
+        .map(([k, v]) => [k, Math.round((median(v) / baseCpu - 1) * 1000) / 10]),
     ),
   };
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -16,6 +16,8 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
 const B64URL = /^[A-Za-z0-9_-]+$/;
 /** Clock skew tolerated on iat/nbf. */
 const LEEWAY_SECONDS = 30;
+/** Verified tokens remembered per process (a session makes many requests with one token). */
+const VERIFIED_MAX = 10_000;
 let ephemeralSecret: string | undefined;
 
 /**
@@ -27,6 +29,7 @@ let ephemeralSecret: string | undefined;
 @Injectable()
 export class SessionTokens {
   private readonly key: KeyObject;
+  private readonly verified = new Map<string, { claims: SessionClaims; exp: number }>();
   readonly ttlSeconds: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -50,6 +53,22 @@ export class SessionTokens {
 
   /** The claims of a valid token, or null (other header or algorithm, bad signature, expired, wrong shape). */
   verify(token: string, now: number = Date.now() / 1000): SessionClaims | null {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp > now) return known.claims;
+      this.verified.delete(token);
+      return null;
+    }
+    const claims = this.check(token, now);
+    if (claims) {
+      if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+      this.verified.set(token, claims);
+      return claims.claims;
+    }
+    return null;
+  }
+
+  private check(token: string, now: number): { claims: SessionClaims; exp: number } | null {
     const parts = token.split('.');
     if (parts.length !== 3) return null;
     const [header, payload, signature] = parts;
@@ -70,7 +89,7 @@ export class SessionTokens {
     if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now + LEEWAY_SECONDS)) return null;
     if (typeof sub !== 'string' || typeof org !== 'string' || typeof role !== 'string') return null;
     if (!UUID.test(sub) || !UUID.test(org) || !ROLES.has(role)) return null;
-    return { sub, org, role: role as Role };
+    return { claims: { sub, org, role: role as Role }, exp };
   }
 
   private mac(input: string): Buffer {
