@@ -1,7 +1,7 @@
 /**
  * Link analytics summary over 1,000,000 clicks spread across 365 days: raw clicks
  * seeded with SQL generate_series, then rollups, daily visitors and the `visitors`
- * rollup made from them exactly as the click pipeline keeps them. Then
+ * rollup (day and month rows) made from them exactly as the click pipeline keeps them. Then
  * `GET /api/analytics/links/:id?days=365` (and days=30, and the overview) is
  * measured with autocannon over real HTTP (API key auth included).
  *
@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
-import { ClickFixtures } from '@dl/clicks';
+import { ClickFixtures, MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
 import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
@@ -92,6 +92,11 @@ async function main(): Promise<void> {
     await env.prisma.$executeRaw`
       INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
       SELECT organization_id, link_id, day, 'visitors', '', count(*) FROM click_daily_visitors GROUP BY 1, 2, 3`;
+    // Month rows of the summary dimensions, as the worker keeps them.
+    await env.prisma.$executeRaw`
+      INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+      SELECT organization_id, link_id, date_trunc('month', day)::date, ${MONTH_ROLLUP_PREFIX} || dimension, value, sum(clicks)
+      FROM click_rollups WHERE dimension = ANY(${[...MONTHLY_DIMENSIONS]}::text[]) GROUP BY 1, 2, 3, 4, 5`;
     await env.prisma.$executeRaw`UPDATE links SET click_count = (SELECT count(*) FROM clicks WHERE NOT is_bot) WHERE id = ${link.id}::uuid`;
     await env.prisma.$executeRawUnsafe('VACUUM ANALYZE clicks');
     await env.prisma.$executeRawUnsafe('VACUUM ANALYZE click_rollups');

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
 import { Prisma, PrismaService } from '@dl/platform/db';
 
 /** Which clicks a query covers: one link, the links of a project, or the whole organization. */
@@ -9,6 +10,38 @@ export interface DayWindow {
   from: string;
   /** YYYY-MM-DD, inclusive */
   to: string;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+/**
+ * Splits a day window into the calendar months wholly inside it (`months`: first
+ * days of the first and last such month, and the last day they cover) and the
+ * remaining day ranges before and after them.
+ */
+export function splitWindow(w: DayWindow): { days: DayWindow[]; months?: { from: string; to: string; lastDay: string } } {
+  const from = Date.parse(`${w.from}T00:00:00Z`);
+  const to = Date.parse(`${w.to}T00:00:00Z`);
+  const f = new Date(from);
+  const firstMonth = f.getUTCDate() === 1 ? from : Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1);
+  const t = new Date(to);
+  const nextMonth = Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1);
+  // Exclusive end of the full months: the first day of to's month, or the next month if to is a month end.
+  const monthsEnd = to + DAY_MS === nextMonth ? nextMonth : Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1);
+  if (firstMonth >= monthsEnd) return { days: [w] };
+  const days: DayWindow[] = [];
+  if (from < firstMonth) days.push({ from: w.from, to: isoDay(firstMonth - DAY_MS) });
+  if (monthsEnd <= to) days.push({ from: isoDay(monthsEnd), to: w.to });
+  const lastMonthStart = new Date(monthsEnd - DAY_MS);
+  return {
+    days,
+    months: {
+      from: isoDay(firstMonth),
+      to: isoDay(Date.UTC(lastMonthStart.getUTCFullYear(), lastMonthStart.getUTCMonth(), 1)),
+      lastDay: isoDay(monthsEnd - DAY_MS),
+    },
+  };
 }
 
 export interface DimensionCount {
@@ -73,15 +106,32 @@ export class AnalyticsRepository {
     return n > 0;
   }
 
-  /** Clicks per (dimension, value) over the window, for the given dimensions. */
+  /**
+   * Clicks per (dimension, value) over the window, for the given dimensions: the
+   * calendar months wholly inside the window from month rows (`month:<dimension>`),
+   * the days before and after them from day rows.
+   */
   async dimensionCounts(organizationId: string, scope: AnalyticsScope, w: DayWindow, dimensions: string[]): Promise<DimensionCount[]> {
+    const split = splitWindow(w);
+    const parts: Prisma.Sql[] = split.days.map(
+      (d) => Prisma.sql`(r.dimension = ANY(${dimensions}::text[]) AND r.day BETWEEN ${d.from}::date AND ${d.to}::date)`,
+    );
+    if (split.months) {
+      const monthly = dimensions.filter((d) => MONTHLY_DIMENSIONS.includes(d as RollupDimension));
+      const daily = dimensions.filter((d) => !MONTHLY_DIMENSIONS.includes(d as RollupDimension));
+      parts.push(Prisma.sql`(r.dimension = ANY(${monthly.map((d) => monthDimension(d as RollupDimension))}::text[])
+        AND r.day BETWEEN ${split.months.from}::date AND ${split.months.to}::date)`);
+      if (daily.length) {
+        parts.push(Prisma.sql`(r.dimension = ANY(${daily}::text[]) AND r.day BETWEEN ${split.months.from}::date AND ${split.months.lastDay}::date)`);
+      }
+    }
     return this.prisma.$queryRaw<DimensionCount[]>`
-      SELECT r.dimension, r.value, sum(r.clicks)::int AS clicks
+      SELECT CASE WHEN r.dimension LIKE 'month:%' THEN substr(r.dimension, ${MONTH_ROLLUP_PREFIX.length + 1}) ELSE r.dimension END AS dimension,
+        r.value, sum(r.clicks)::int AS clicks
       FROM click_rollups r
       WHERE ${this.scopeSql(organizationId, scope, 'r')}
-        AND r.day BETWEEN ${w.from}::date AND ${w.to}::date
-        AND r.dimension = ANY(${dimensions}::text[])
-      GROUP BY r.dimension, r.value`;
+        AND (${Prisma.join(parts, ' OR ')})
+      GROUP BY 1, r.value`;
   }
 
   /** Non-bot clicks per day (days without clicks are absent). */

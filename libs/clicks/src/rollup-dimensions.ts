@@ -35,6 +35,28 @@ export const RollupDimension = {
 } as const;
 export type RollupDimension = (typeof RollupDimension)[keyof typeof RollupDimension];
 
+/**
+ * Month rows: for the dimensions analytics summaries read, the same counts per
+ * calendar month are kept under `month:<dimension>` with `day` = the month's first
+ * day, so a 365-day summary reads ~12 month rows per value instead of 365 day
+ * rows. Queries that filter on a plain dimension name never see them.
+ */
+export const MONTH_ROLLUP_PREFIX = 'month:';
+export const MONTHLY_DIMENSIONS: readonly RollupDimension[] = [
+  RollupDimension.total,
+  RollupDimension.visitors,
+  RollupDimension.country,
+  RollupDimension.region,
+  RollupDimension.city,
+  RollupDimension.timezone,
+  RollupDimension.device,
+  RollupDimension.platform,
+];
+
+export function monthDimension(dimension: RollupDimension): string {
+  return `${MONTH_ROLLUP_PREFIX}${dimension}`;
+}
+
 export const ROLLUP_SEPARATOR = '|';
 
 export function encodeRollupValue(...parts: Array<string | null | undefined>): string {

@@ -1,15 +1,18 @@
 import { EnrichedClick } from './enrich';
-import { encodeRollupValue, RollupDimension } from './rollup-dimensions';
+import { encodeRollupValue, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from './rollup-dimensions';
 
 export interface RollupRow {
   organizationId: string;
   linkId: string;
   /** YYYY-MM-DD */
   day: string;
-  dimension: RollupDimension;
+  /** A RollupDimension, or `month:<dimension>` for month rows (day = the month's first day). */
+  dimension: string;
   value: string;
   clicks: number;
 }
+
+const MONTHLY = new Set<string>(MONTHLY_DIMENSIONS);
 
 export interface VisitorRow {
   organizationId: string;
@@ -48,11 +51,15 @@ export function rollupKeys(click: EnrichedClick): Array<[RollupDimension, string
  */
 export function buildRollupRows(clicks: EnrichedClick[], newVisitors: VisitorRow[] = []): RollupRow[] {
   const rows = new Map<string, RollupRow>();
-  const add = (organizationId: string, linkId: string, day: string, dimension: RollupDimension, value: string, n: number) => {
+  const put = (organizationId: string, linkId: string, day: string, dimension: string, value: string, n: number) => {
     const key = `${linkId}\u0000${day}\u0000${dimension}\u0000${value}`;
     const row = rows.get(key);
     if (row) row.clicks += n;
     else rows.set(key, { organizationId, linkId, day, dimension, value, clicks: n });
+  };
+  const add = (organizationId: string, linkId: string, day: string, dimension: RollupDimension, value: string, n: number) => {
+    put(organizationId, linkId, day, dimension, value, n);
+    if (MONTHLY.has(dimension)) put(organizationId, linkId, `${day.slice(0, 7)}-01`, monthDimension(dimension), value, n);
   };
   for (const c of clicks) {
     for (const [dimension, value] of rollupKeys(c)) add(c.organizationId, c.linkId, c.day, dimension, value, 1);

@@ -31,7 +31,7 @@ describe('worker: click consumer', () => {
     (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${linkId}::uuid`)[0].n;
   const rollups = async (linkId: string) => {
     const rows = await env.prisma.$queryRaw<Array<{ dimension: string; value: string; clicks: number }>>`
-      SELECT dimension, value, sum(clicks)::int AS clicks FROM click_rollups WHERE link_id = ${linkId}::uuid
+      SELECT dimension, value, sum(clicks)::int AS clicks FROM click_rollups WHERE link_id = ${linkId}::uuid AND dimension NOT LIKE 'month:%'
       GROUP BY dimension, value ORDER BY dimension, value`;
     return Object.fromEntries(rows.map((r) => [`${r.dimension}:${r.value}`, r.clicks]));
   };
@@ -118,6 +118,19 @@ describe('worker: click consumer', () => {
       'visitors:': 1,
     });
     expect(await clickCount(link.id)).toBe(1);
+    const months = await env.prisma.$queryRaw<Array<{ day: string; dimension: string; value: string; clicks: number }>>`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day, dimension, value, clicks FROM click_rollups
+      WHERE link_id = ${link.id}::uuid AND dimension LIKE 'month:%' ORDER BY dimension, value`;
+    expect(months.map((m) => `${m.day} ${m.dimension}:${m.value}=${m.clicks}`)).toEqual([
+      '2026-11-01 month:city:GB|England|Kettering=1',
+      '2026-11-01 month:country:GB=1',
+      '2026-11-01 month:device:mobile=1',
+      '2026-11-01 month:platform:iOS=1',
+      '2026-11-01 month:region:GB|England=1',
+      '2026-11-01 month:timezone:Europe/London=1',
+      '2026-11-01 month:total:=1',
+      '2026-11-01 month:visitors:=1',
+    ]);
   });
 
   it('maps desktop, tablet and other platforms with their geography', async () => {
@@ -239,6 +252,9 @@ describe('worker: click consumer', () => {
                 FROM clicks WHERE link_id = ${link.id}::uuid AND NOT is_bot) d) AS "perDay"`;
     expect(visitors).toBe(perDay);
     expect(r['visitors:']).toBe(perDay);
+    const [{ monthTotal }] = await env.prisma.$queryRaw<Array<{ monthTotal: number }>>`
+      SELECT coalesce(sum(clicks), 0)::int AS "monthTotal" FROM click_rollups WHERE link_id = ${link.id}::uuid AND dimension = 'month:total'`;
+    expect(monthTotal).toBe(1000 - expectedBots);
     const [{ days: perDayTotals }] = await env.prisma.$queryRaw<Array<{ days: number }>>`
       SELECT count(*)::int AS days FROM click_rollups WHERE link_id = ${link.id}::uuid AND dimension = 'total'`;
     expect(perDayTotals).toBe(3);
