@@ -4,17 +4,20 @@
  * queue is pre-filled with `webhook.event` jobs, then the real worker app fans them out and
  * delivers (delivery rows, Redis rate gate, signing, HTTP POST, attempt log).
  *
- *   node tools/scripts/run.js bench/webhooks.ts [--webhooks 100] [--per-second 10] [--events 2500] [--max-seconds 25]
+ *   node tools/scripts/run.js bench/webhooks.ts [--webhooks 100] [--per-second 10] [--events 2500] [--max-seconds 25] [--workers 1]
  *
  * `--per-second` is WEBHOOK_MAX_PER_SECOND (the contract's 10 caps 100 webhooks at 1,000/s;
- * raise it to measure the engine itself). Own database and Redis prefix, removed at the end.
+ * raise it to measure the engine itself). `--workers N` runs N worker instances (this process and
+ * N-1 child processes), as production scales out. Own database and Redis prefix, removed at the end.
  */
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
+import { AppConfig } from '@dl/platform/config';
 import { bullOptions, Queues, WebhookEventJob } from '@dl/platform/queue';
 import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
 import { generateWebhookSecret } from '@dl/webhooks';
@@ -55,12 +58,25 @@ async function startReceiver(): Promise<{ port: number; count: () => number; sto
   return { port, count: () => count, stop: () => child.kill() };
 }
 
+async function startChildWorker(config: AppConfig): Promise<ChildProcess> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+  for (const [k, v] of Object.entries(config)) if (v !== undefined) env[k] = String(v);
+  env.WORKER_PORT = '0';
+  const child = spawn(process.execPath, [join(__dirname, '..', 'tools', 'scripts', 'run.js'), join(__dirname, 'webhooks-worker.ts')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => child.stdout!.on('data', (c: Buffer) => c.toString().includes('ready') && resolve()));
+  return child;
+}
+
 async function main(): Promise<void> {
   Logger.overrideLogger(false);
   const webhooks = arg('webhooks', 100);
   const perSecond = arg('per-second', 10);
   const events = arg('events', 2500);
   const maxSeconds = arg('max-seconds', 25);
+  const workers = arg('workers', 1);
   const perOrg = 10;
   const orgCount = Math.ceil(webhooks / perOrg);
   const total = events * perOrg;
@@ -106,8 +122,9 @@ async function main(): Promise<void> {
     }
     log('queue pre-filled', { events: eventsTotal, deliveries: total, webhooks: orgCount * perOrg, perSecond });
 
+    const children = await Promise.all(Array.from({ length: workers - 1 }, () => startChildWorker(env.config)));
     const worker = await startApp(createWorkerApp, env.config);
-    log('worker started');
+    log('workers started', { workers });
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const samples: Array<[number, number]> = [];
@@ -119,6 +136,7 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - t0) / 1000;
     const received = receiver.count();
     const cpu = process.cpuUsage(cpu0);
+    for (const c of children) c.kill();
     // Steady state: deliveries per second between 20% and 90% of the run.
     const a = samples[Math.floor(samples.length * 0.2)] ?? [0, 0];
     const b = samples[Math.floor(samples.length * 0.9)] ?? [seconds, received];
@@ -134,7 +152,8 @@ async function main(): Promise<void> {
       deliveriesPerSecond: Math.round(received / seconds),
       steadyPerSecond: Math.round(steady),
       /** CPU of the worker process (fan-out, gate, signing, HTTP client, attempt log) per delivery. */
-      workerCpuMsPerDelivery: received ? Number(((cpu.user + cpu.system) / 1000 / received).toFixed(2)) : null,
+      workers,
+      workerCpuMsPerDelivery: workers > 1 ? null : received ? Number(((cpu.user + cpu.system) / 1000 / received).toFixed(2)) : null,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
     // Bounded teardown: in-flight jobs are abandoned with the test database.

@@ -1,4 +1,5 @@
 export * from './attempt-recorder';
+export * from './group-commit';
 export * from './address-guard';
 export * from './rate-gate';
 export * from './webhook-deliveries.repository';

@@ -21,34 +21,49 @@ export class WebhookDeliveriesRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * Creates one delivery per active webhook of the organization subscribed to `type` (and to the
-   * event's project, when filtered) in one statement. A replayed event inserts nothing new
-   * (unique webhook_id, event_id) but returns its still-pending deliveries, so a job lost between
-   * insert and enqueue is queued again (BullMQ de-duplicates on the delivery id).
+   * For a batch of events, creates one delivery per active webhook of the event's organization
+   * subscribed to its kind (and to its project, when filtered), in one statement. A replayed
+   * event inserts nothing new (unique webhook_id, event_id) but gets its still-pending deliveries
+   * back, so a job lost between insert and enqueue is queued again (the delivery id is the job id).
+   * Returns the deliveries of each event, in input order.
    */
-  async fanOut(
-    organizationId: string,
-    event: { eventId: string; type: string; projectId: string | null; payload: object },
-  ): Promise<Array<{ id: string; webhookId: string }>> {
-    return this.prisma.$queryRaw<Array<{ id: string; webhookId: string }>>(Prisma.sql`
-      WITH hooks AS (
-        SELECT id FROM webhooks
-        WHERE organization_id = ${organizationId}::uuid
-          AND is_active
-          AND ${event.type}::text = ANY(events)
-          AND (project_id IS NULL OR project_id = ${event.projectId}::uuid)
+  async fanOut(events: FanOutEvent[]): Promise<Array<Array<{ id: string; webhookId: string }>>> {
+    if (!events.length) return [];
+    const col = <T>(f: (e: FanOutEvent) => T) => events.map(f);
+    const rows = await this.prisma.$queryRaw<Array<{ id: string; webhookId: string; n: bigint | number }>>(Prisma.sql`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${col((e) => e.organizationId)}::uuid[], ${col((e) => e.eventId)}::text[], ${col((e) => e.type)}::text[],
+          ${col((e) => e.projectId)}::uuid[], ${col((e) => JSON.stringify(e.payload))}::text[]
+        ) WITH ORDINALITY AS i(organization_id, event_id, event_type, project_id, payload, n)
+      ), hooks AS (
+        SELECT i.n, w.id AS webhook_id, i.organization_id, i.event_id, i.event_type, i.payload
+        FROM input i
+        JOIN webhooks w ON w.organization_id = i.organization_id AND w.is_active
+          AND i.event_type = ANY(w.events)
+          AND (w.project_id IS NULL OR w.project_id = i.project_id)
       ), inserted AS (
         INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, event_type, payload)
-        SELECT ${organizationId}::uuid, hooks.id, ${event.eventId}::text, ${event.type}::text, ${JSON.stringify(event.payload)}::jsonb
-        FROM hooks
+        SELECT organization_id, webhook_id, event_id, event_type, payload::jsonb FROM hooks
         ON CONFLICT (webhook_id, event_id) DO NOTHING
-        RETURNING id, webhook_id
+        RETURNING id, webhook_id, event_id
       )
-      SELECT id, webhook_id AS "webhookId" FROM inserted
+      SELECT ins.id, ins.webhook_id AS "webhookId", h.n
+      FROM inserted ins JOIN hooks h ON h.webhook_id = ins.webhook_id AND h.event_id = ins.event_id
       UNION ALL
-      SELECT d.id, d.webhook_id FROM webhook_deliveries d JOIN hooks ON d.webhook_id = hooks.id
-      WHERE d.event_id = ${event.eventId}::text AND d.status = 'pending'
+      SELECT d.id, d.webhook_id, h.n
+      FROM hooks h JOIN webhook_deliveries d ON d.webhook_id = h.webhook_id AND d.event_id = h.event_id
+      WHERE d.status = 'pending'
     `);
+    const out = events.map(() => [] as Array<{ id: string; webhookId: string }>);
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const key = `${r.id}:${r.n}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out[Number(r.n) - 1].push({ id: r.id, webhookId: r.webhookId });
+    }
+    return out;
   }
 
   async target(organizationId: string, webhookId: string): Promise<DeliveryTarget | null> {
@@ -119,6 +134,14 @@ export class WebhookDeliveriesRepository {
     `);
     return new Map(rows.map((r) => [r.id, { webhookActive: r.isActive, disabledReason: r.disabledReason }]));
   }
+}
+
+export interface FanOutEvent {
+  organizationId: string;
+  eventId: string;
+  type: string;
+  projectId: string | null;
+  payload: object;
 }
 
 export interface AttemptRecord {

@@ -5,7 +5,8 @@ import { parseAllowList } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
 import { WebhookRateGate } from './rate-gate';
 import { deliverJobOptions, WEBHOOK_MAX_ATTEMPTS } from './webhook-job-options';
-import { DeliveryTarget, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { GroupCommit } from './group-commit';
+import { DeliveryTarget, FanOutEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { webhookBody } from './webhook-events';
 import { AttemptResult, WebhookHttpClient } from './webhook-http.client';
 import { secretKey, signWebhook } from './webhook-signature';
@@ -33,6 +34,8 @@ const TARGET_TTL_MS = 1000;
 export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly http: WebhookHttpClient;
+  /** Fan-outs of concurrent events share one statement. */
+  private readonly fanOuts: GroupCommit<FanOutEvent, Array<{ id: string; webhookId: string }>>;
   private readonly targets = new Map<string, { target: DeliveryTarget | null; key: Buffer | null; expires: number }>();
 
   constructor(
@@ -42,6 +45,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    this.fanOuts = new GroupCommit((events) => repo.fanOut(events));
     this.http = new WebhookHttpClient(parseAllowList(config.WEBHOOK_ALLOW_CIDRS), config.WEBHOOK_TIMEOUT_MS);
   }
 
@@ -53,7 +57,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   async fanOut(event: WebhookEventJob): Promise<number> {
     const payload = webhookBody(event.type, event.data);
     const body = JSON.stringify(payload);
-    const deliveries = await this.repo.fanOut(event.organizationId, {
+    const deliveries = await this.fanOuts.add({
+      organizationId: event.organizationId,
       eventId: event.eventId,
       type: event.type,
       projectId: event.projectId,
