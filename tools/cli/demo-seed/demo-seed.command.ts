@@ -217,7 +217,10 @@ async function seedStreams(
       SELECT i.organization_id, i.app_id, i.install_id, i.link_id, i.click_id,
         (ARRAY['view_item','view_item','view_item','add_to_cart','add_to_cart','begin_checkout','share','level_up','revenue'])[1 + floor(random() * 9)::int] AS name,
         i.created_at + random() * LEAST(interval '30 days', ${now}::timestamptz - i.created_at) AS at
-      FROM installs i CROSS JOIN LATERAL generate_series(1, 2 + floor(random() * 10)::int)
+      FROM installs i CROSS JOIN LATERAL (
+        -- Correlated on purpose, so the count is drawn per install (an uncorrelated call runs once).
+        SELECT g FROM generate_series(1, 2 + floor(random() * 10 + 0 * extract(epoch FROM i.created_at))::int) g
+      ) n
       WHERE i.organization_id = ${orgId}::uuid AND i.created_at >= ${start}
     ), priced AS (
       SELECT ev.*, CASE WHEN name = 'revenue' THEN round((0.99 + random() * 79)::numeric, 2) END AS revenue,

@@ -42,7 +42,7 @@ async function startSmtp(): Promise<{ server: SMTPServer; port: number; messages
   return { server, port: (server.server.address() as AddressInfo).port, messages };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -54,6 +54,7 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null |
 
 const at = (iso: string) => new Date(iso);
 const RUN_AT = at('2026-12-01T00:30:00Z');
+jest.setTimeout(120_000);
 
 describe('monthly reports in the worker', () => {
   let env: TestEnv;
