@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** `dl_` + 64 lowercase hex (32 random bytes), decisions §2. */
 export const API_KEY_PATTERN = /^dl_[0-9a-f]{64}$/;
@@ -15,7 +15,7 @@ export function generateApiKey(): string {
 
 /** SHA-256 hex of the key: the only form stored. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time comparison of two hex digests. */
