@@ -2,6 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
 import { RedirectModule } from './redirect.module';
+import { installRedirectFastPath } from './redirect.fast-path';
 import { registerRedirectRoutes, sendNotFoundPage } from './redirect.routes';
 
 /** Longest path segment routed to the lookup; longer paths get the 404 page without one. */
@@ -15,5 +16,6 @@ export async function createRedirectApp(config: AppConfig): Promise<NestFastifyA
     frameworkErrors: (_err, _request, reply) => sendNotFoundPage(reply),
   });
   registerRedirectRoutes(app);
+  installRedirectFastPath(app);
   return app;
 }

@@ -1,5 +1,5 @@
 import { Agent, get as httpGet } from 'node:http';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -124,4 +124,46 @@ describe('redirect edge: Redis outage under load', () => {
     expect(sample?.data).toMatchObject({ id: [...served][0], linkId: link.id });
     process.stdout.write(`fault test: ${served302} redirects, ${outageSeen} fallback file(s) during the outage\n`);
   }, 45_000);
+});
+
+describe('redirect edge: fallback left by a previous run', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+  let queue: Queue;
+  let dir: string;
+
+  afterAll(async () => {
+    await queue?.close();
+    await server?.close();
+    await env?.teardown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is replayed into the queue at start-up, then deleted', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dl-fallback-'));
+    const ids = ['0b9c6a57-1f0e-4a43-9d57-6f1f4a9c0001', '0b9c6a57-1f0e-4a43-9d57-6f1f4a9c0002'];
+    const lines = ids.map((id) =>
+      JSON.stringify({
+        id,
+        linkId: '5e1f0000-0000-4000-8000-000000000001',
+        organizationId: '5e1f0000-0000-4000-8000-000000000002',
+        clickedAt: '2026-11-01T10:00:00.000Z',
+        ip: '8.8.8.8',
+        userAgent: UA.iphone,
+        referrer: null,
+        acceptLanguage: 'en',
+        query: { utm_source: 'x' },
+      }),
+    );
+    writeFileSync(join(dir, 'clicks-1700000000000-deadbeef-0.ndjson'), `${lines.join('\n')}\n`);
+    env = await createTestEnv({ CLICK_FALLBACK_DIR: dir });
+    queue = clicksQueue(env.config);
+    server = await startApp(createRedirectApp, env.config);
+    const until = Date.now() + 5000;
+    while ((await queue.getJobCounts('waiting')).waiting < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const jobs = await queue.getJobs(['waiting']);
+    expect(jobs.map((j) => j.id).sort()).toEqual(ids);
+    expect(jobs.find((j) => j.id === ids[0])?.data).toEqual(JSON.parse(lines[0]));
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });

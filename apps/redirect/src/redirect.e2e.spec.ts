@@ -81,6 +81,18 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       }
     });
 
+    it('the same answer whether the code comes raw (fast path) or percent-encoded (Fastify route)', async () => {
+      const encoded = '/' + [...code].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+      const raw = await get(`/${code}?a=1`, UA.android).set('x-request-id', 'trace-123').expect(302);
+      const viaRouter = await get(`${encoded}?a=1`, UA.android).set('x-request-id', 'trace-456').expect(302);
+      expect(raw.headers.location).toBe(`${ROUTED.androidUrl}&a=1`);
+      expect(viaRouter.headers.location).toBe(raw.headers.location);
+      expect(raw.headers['x-request-id']).toBe('trace-123');
+      expect(viaRouter.headers['x-request-id']).toBe('trace-456');
+      const metrics = await request(server.url).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="\/:shortCode",status="302"\} \d+/);
+    });
+
     it('a bot on a link without Open Graph fields is redirected like anyone', async () => {
       const res = await get(`/${code}`, UA.googlebot).expect(302);
       expect(res.headers.location).toBe(ROUTED.webFallbackUrl);

@@ -1,0 +1,325 @@
+/**
+ * Redirect edge throughput, latency and memory, against the ceiling of this machine: a
+ * bare `node:http` server answering a fixed 302 from an in-memory map, measured in the
+ * same run with the same paths (autocannon on loopback; each server in its own process).
+ *
+ *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100]
+ *
+ * The redirect app runs with click capture on (every 302 queues a click) against its own
+ * database and a private redis-server (so a few hundred thousand queued clicks never
+ * land in the shared Redis). Goals: >= 60% of the bare rps; p99 < 10 ms at half that rate;
+ * resident memory < 200 MB.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Logger } from '@nestjs/common';
+import { createRedirectApp } from '@dl/apps/redirect';
+import { loadConfig } from '@dl/platform/config';
+import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
+
+/** The part of autocannon's API used here (the package ships no types). */
+namespace autocannon {
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    headers?: Record<string, string>;
+    requests?: Array<{ setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }>;
+  }
+  export interface Result {
+    requests: { average: number; total: number };
+    latency: { p50: number; p90: number; p99: number; max: number };
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '3xx': number;
+  }
+}
+const runAutocannon = require('autocannon') as (
+  opts: autocannon.Options,
+  done: (err: Error | null, result: autocannon.Result) => void,
+) => unknown;
+
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const log = (msg: string, extra: Record<string, unknown> = {}) =>
+  process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+
+// ───────────── child mode: `bench/redirect.ts child <redirect|bare>` ─────────────
+
+async function child(kind: string): Promise<void> {
+  if (process.env.DL_BENCH_NO_SOURCE_MAPS) process.setSourceMapsEnabled(false);
+  if (kind === 'bare') {
+    const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
+    const server = createServer((req, res) => {
+      const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
+      if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
+      else res.writeHead(404).end();
+    });
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+    });
+    return;
+  }
+  Logger.overrideLogger(false);
+  const config = loadConfig(JSON.parse(process.env.DL_BENCH_CONFIG ?? '{}') as Record<string, string>);
+  const app = await createRedirectApp(config);
+  await app.listen(0, '127.0.0.1');
+  process.stdout.write(`READY ${await app.getUrl()}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+// ───────────── parent ─────────────
+
+interface Served {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function serve(kind: 'redirect' | 'bare', env: Record<string, string>): Promise<Served> {
+  const root = join(__dirname, '..');
+  // DL_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there.
+  const profile = process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : [];
+  const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), __filename, 'child', kind], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.once('exit', (code) => reject(new Error(`${kind} exited with ${code}`)));
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (!m) return;
+      proc.removeAllListeners('exit');
+      resolve({
+        url: m[1].replace('[::1]', '127.0.0.1'),
+        proc,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (proc.exitCode !== null) return done();
+            proc.once('exit', () => done());
+            proc.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far (/proc, 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Resident memory of a process (current and peak), in MB. */
+function rss(pid: number): { rssMb: number; peakRssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
+}
+
+function load(url: string, paths: string[], opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
+  let i = 0;
+  return new Promise((resolve, reject) => {
+    runAutocannon(
+      {
+        url,
+        headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' },
+        requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+        ...opts,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+/** Rounds of one server, combined: total requests over total time; latency percentiles of the worst round. */
+function combine(runs: autocannon.Result[]) {
+  const total = runs.reduce((n, r) => n + r['3xx'], 0);
+  const duration = runs.reduce((n, r) => n + r.duration, 0);
+  return {
+    requestsPerSecond: Math.round(total / duration),
+    total,
+    perRound: runs.map((r) => Math.round(r['3xx'] / r.duration)),
+    non3xx: runs.reduce((n, r) => n + r.non2xx - r['3xx'], 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    latencyMsWorstRound: {
+      p50: Math.max(...runs.map((r) => r.latency.p50)),
+      p99: Math.max(...runs.map((r) => r.latency.p99)),
+    },
+  };
+}
+
+function summary(r: autocannon.Result) {
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    total: r.requests.total,
+    non3xx: r.non2xx - r['3xx'],
+    errors: r.errors,
+    timeouts: r.timeouts,
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createNetServer().listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function privateRedis(dir: string): Promise<{ url: string; stop(): void }> {
+  const port = await freePort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  return { url: `redis://127.0.0.1:${port}`, stop: () => proc.kill('SIGKILL') };
+}
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', 10);
+  const connections = arg('connections', 64);
+  const linkCount = arg('links', 100);
+  await ensureTemplateDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'dl-bench-redirect-'));
+  const redis = await privateRedis(dir);
+  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'silent' });
+  const servers: Served[] = [];
+  try {
+    const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
+    const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
+    const template = await env.prisma.template.create({ data: { organizationId: org.id, name: 'T', slug: 't' } });
+    const links = Array.from({ length: linkCount }, (_, i) => ({
+      organizationId: org.id,
+      userId: user.id,
+      templateId: template.id,
+      shortCode: `bench${i.toString().padStart(4, '0')}`,
+      originalUrl: `https://example.com/landing/${i}`,
+      iosUrl: `https://apps.apple.com/app/id${100000 + i}`,
+      utmParameters: { source: 'bench', medium: 'loopback' },
+    }));
+    await env.prisma.link.createMany({ data: links });
+    const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
+    const map = links.map((l) => [l.shortCode, l.iosUrl] as [string, string]);
+
+    const raw = Object.fromEntries(Object.entries(env.config).map(([k, v]) => [k, String(v)]));
+    const bare = await serve('bare', { DL_BENCH_MAP: JSON.stringify(map) });
+    servers.push(bare);
+    const edge = await serve('redirect', { DL_BENCH_CONFIG: JSON.stringify(raw) });
+    servers.push(edge);
+
+    if (process.argv.includes('--breakdown')) {
+      // Where the redirect's CPU goes: the same app on paths that stop at each stage.
+      const stages: Record<string, string[]> = {
+        'unrouted path (404 page, no lookup)': ['/a/b'],
+        'unknown code (404 page, negative cache)': ['/Zz9unknown'],
+        'live link (302 + click capture)': paths,
+      };
+      const out: Record<string, unknown> = {};
+      for (const [name, list] of Object.entries(stages)) {
+        await load(edge.url, list, { connections: 16, duration: 1 });
+        const before = cpuSeconds(edge.proc.pid!);
+        const r = await load(edge.url, list, { connections, duration: 4 });
+        const used = cpuSeconds(edge.proc.pid!) - before;
+        out[name] = { requestsPerSecond: Math.round(r.requests.average), cpuMicrosecondsPerRequest: Math.round((used * 1e6) / r.requests.total) };
+      }
+      const before = cpuSeconds(bare.proc.pid!);
+      const r = await load(bare.url, paths, { connections, duration: 4 });
+      out['bare node:http 302'] = { requestsPerSecond: Math.round(r.requests.average), cpuMicrosecondsPerRequest: Math.round(((cpuSeconds(bare.proc.pid!) - before) * 1e6) / r.requests.total) };
+      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      return;
+    }
+
+    log('warm-up');
+    await load(bare.url, paths, { connections: 16, duration: 2 });
+    await load(edge.url, paths, { connections: 16, duration: 2 });
+    const memoryAfterWarmup = rss(edge.proc.pid!);
+
+    // Rounds alternate between the two servers so both see the same (shared, noisy) machine;
+    // CPU time per request (from /proc) is the load-independent comparison.
+    const rounds = 3;
+    const slice = Math.max(1, Math.round(seconds / rounds));
+    const bareRuns: autocannon.Result[] = [];
+    const edgeRuns: autocannon.Result[] = [];
+    let bareCpu = 0;
+    let edgeCpu = 0;
+    for (let r = 0; r < rounds; r++) {
+      log('max throughput round', { round: r + 1, of: rounds, seconds: slice, connections });
+      let before = cpuSeconds(bare.proc.pid!);
+      bareRuns.push(await load(bare.url, paths, { connections, duration: slice }));
+      bareCpu += cpuSeconds(bare.proc.pid!) - before;
+      before = cpuSeconds(edge.proc.pid!);
+      edgeRuns.push(await load(edge.url, paths, { connections, duration: slice }));
+      edgeCpu += cpuSeconds(edge.proc.pid!) - before;
+    }
+    const bareMax = combine(bareRuns);
+    const edgeMax = combine(edgeRuns);
+    const half = Math.round(edgeMax.requestsPerSecond / 2);
+    log('latency at half the redirect rate', { rate: half, seconds });
+    const edgeHalf = await load(edge.url, paths, { connections: 32, duration: seconds, overallRate: half });
+    const memory = rss(edge.proc.pid!);
+
+    // Every 302 queued its click (job id = click id).
+    const queue = new Queue('clicks', { connection: { url: redis.url }, prefix: `${env.config.REDIS_PREFIX}:bull` });
+    await new Promise((r) => setTimeout(r, 500));
+    const queued = await queue.getJobCounts('waiting');
+    await queue.close();
+    const redirects302 = edgeMax.total + edgeHalf['3xx'];
+
+    const result = {
+      bench: 'redirect',
+      seconds,
+      connections,
+      links: linkCount,
+      bare: { ...bareMax, cpuMicrosecondsPerRequest: Math.round((bareCpu * 1e6) / bareMax.total) },
+      redirect: { ...edgeMax, cpuMicrosecondsPerRequest: Math.round((edgeCpu * 1e6) / edgeMax.total) },
+      ratioToBare: {
+        throughput: Math.round((edgeMax.requestsPerSecond / bareMax.requestsPerSecond) * 100) / 100,
+        /** Requests per CPU-second, redirect ÷ bare: the ratio on an otherwise idle core. */
+        perCpuSecond: Math.round(((edgeMax.total / edgeCpu) / (bareMax.total / bareCpu)) * 100) / 100,
+      },
+      redirectAtHalfRate: { targetRps: half, ...summary(edgeHalf) },
+      redirectMemory: { afterWarmup: memoryAfterWarmup, afterRuns: memory },
+      clicks: { redirects302IncludingWarmup: redirects302, queuedIncludingWarmup: queued.waiting },
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    for (const s of servers) await s.stop();
+    await env.teardown().catch(() => undefined);
+    redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === 'child') {
+  void child(process.argv[3]);
+} else {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

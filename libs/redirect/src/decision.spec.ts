@@ -1,0 +1,112 @@
+import { composeDestination, decide, matchesTargeting, Visit } from './decision';
+import { RedirectLinkSnapshot } from './redirect-link';
+import { acceptedLanguages, clientIp, normalizeIp, userAgentTraits } from './visitor';
+
+const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
+  id: 'l1',
+  organizationId: 'o1',
+  shortCode: 'abc1234',
+  originalUrl: 'https://example.com/o',
+  iosUrl: 'https://apps.apple.com/app/id1',
+  androidUrl: 'https://play.google.com/store/apps/details?id=x',
+  webFallbackUrl: 'https://example.com/w',
+  utmParameters: null,
+  targetingRules: null,
+  ogTitle: null,
+  ogDescription: null,
+  ogImageUrl: null,
+  isActive: true,
+  expiresAt: null,
+  ...over,
+});
+
+const visit = (over: Partial<Visit> = {}): Visit => ({
+  now: 1_000_000,
+  platform: 'web',
+  bot: false,
+  country: () => null,
+  languages: () => [],
+  query: '',
+  pixelClickId: null,
+  ...over,
+});
+
+describe('decide (decisions §7)', () => {
+  it('unknown and inactive → not-found; expired → expired (checked at the given time)', () => {
+    expect(decide(null, visit())).toEqual({ kind: 'not-found' });
+    expect(decide(link({ isActive: false }), visit())).toEqual({ kind: 'not-found' });
+    expect(decide(link({ expiresAt: 1_000_000 }), visit())).toEqual({ kind: 'expired' });
+    expect(decide(link({ expiresAt: 1_000_001 }), visit()).kind).toBe('redirect');
+  });
+
+  it('a bot gets the preview only when the link has an Open Graph field', () => {
+    expect(decide(link(), visit({ bot: true })).kind).toBe('redirect');
+    expect(decide(link({ ogDescription: 'd' }), visit({ bot: true })).kind).toBe('preview');
+  });
+
+  it('dl_click only on web destinations', () => {
+    const web = decide(link(), visit({ pixelClickId: 'c1' }));
+    expect(web).toEqual({ kind: 'redirect', location: 'https://example.com/w?dl_click=c1' });
+    const ios = decide(link(), visit({ platform: 'ios', pixelClickId: 'c1' }));
+    expect(ios).toEqual({ kind: 'redirect', location: 'https://apps.apple.com/app/id1' });
+    const iosFallback = decide(link({ iosUrl: null }), visit({ platform: 'ios', pixelClickId: 'c1' }));
+    expect(iosFallback).toEqual({ kind: 'redirect', location: 'https://example.com/o?dl_click=c1' });
+  });
+});
+
+describe('matchesTargeting', () => {
+  it('every rule that is set must match; the country is looked up only when needed', () => {
+    let lookups = 0;
+    const v = visit({ platform: 'android', languages: () => ['pt', 'en'], country: () => (lookups++, 'BR') });
+    expect(matchesTargeting(link({ targetingRules: { devices: ['ios'], countries: ['BR'] } }), v)).toBe(false);
+    expect(lookups).toBe(0);
+    expect(matchesTargeting(link({ targetingRules: { devices: ['android'], languages: ['en'], countries: ['BR'] } }), v)).toBe(true);
+    expect(matchesTargeting(link({ targetingRules: { countries: ['US'] } }), v)).toBe(false);
+    expect(matchesTargeting(link({ targetingRules: { languages: ['de'] } }), v)).toBe(false);
+  });
+});
+
+describe('composeDestination', () => {
+  it('returns the stored URL untouched when there is nothing to add', () => {
+    expect(composeDestination('https://example.com/a?b=1', link(), '', null)).toBe('https://example.com/a?b=1');
+  });
+
+  it('visitor query passes through, stored keys win, UTM added when absent, dl_click set', () => {
+    const out = composeDestination(
+      'https://example.com/a?keep=1',
+      link({ utmParameters: { source: 's', term: 't' } }),
+      'keep=2&utm_source=v&x=%20y&dl_click=evil',
+      'click-1',
+    );
+    expect(out).toBe('https://example.com/a?keep=1&utm_source=v&x=+y&utm_term=t&dl_click=click-1');
+  });
+
+  it('cannot change the host or path', () => {
+    const out = composeDestination('https://example.com/a', link(), '@evil.com/x=1&next=https://evil.com', null);
+    expect(new URL(out).host).toBe('example.com');
+    expect(new URL(out).pathname).toBe('/a');
+  });
+});
+
+describe('visitor facts', () => {
+  it('Accept-Language → primary subtags in order, q=0 dropped', () => {
+    expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0, *;q=0.5')).toEqual(['fr', 'en']);
+    expect(acceptedLanguages(null)).toEqual([]);
+  });
+
+  it('client IP: the trusted header only when configured, first address, validated', () => {
+    const headers = { 'x-forwarded-for': '8.8.8.8', 'cf-connecting-ip': '1.1.1.1, 2.2.2.2' };
+    expect(clientIp(headers, '::ffff:10.0.0.1', undefined)).toBe('10.0.0.1');
+    expect(clientIp(headers, '10.0.0.1', 'cf-connecting-ip')).toBe('1.1.1.1');
+    expect(clientIp({ 'cf-connecting-ip': 'not-an-ip' }, '10.0.0.1', 'cf-connecting-ip')).toBe('10.0.0.1');
+    expect(normalizeIp('[2001:db8::1]')).toBe('2001:db8::1');
+  });
+
+  it('platforms and bots from real user agents', () => {
+    expect(userAgentTraits('Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15')).toEqual({ platform: 'ios', bot: false });
+    expect(userAgentTraits('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36')).toEqual({ platform: 'android', bot: false });
+    expect(userAgentTraits('WhatsApp/2.23.20.0 A').bot).toBe(true);
+    expect(userAgentTraits('Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)').bot).toBe(true);
+    expect(userAgentTraits(null)).toEqual({ platform: 'web', bot: true });
+  });
+});
