@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
 import { NotFoundError } from '@dl/platform/http';
 import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
 import { EmailTakenError, InvalidLoginError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { LoginThrottle } from './login-throttle';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
 import { SessionTokens } from './session-tokens';
 
@@ -48,6 +49,7 @@ export class AccountsService {
     private readonly accounts: AccountsRepository,
     private readonly tokens: SessionTokens,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    @Optional() private readonly throttle?: LoginThrottle,
   ) {}
 
   /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
@@ -89,14 +91,20 @@ export class AccountsService {
 
   /** Email + password → session for the given organization (default: the user's first). */
   async login(input: { email: string; password: string; organizationId?: string }): Promise<{ accessToken: string; expiresIn: number }> {
-    const user = await this.accounts.findUserByEmail(normalizeEmail(input.email));
+    const email = normalizeEmail(input.email);
+    await this.throttle?.assertAllowed(email);
+    const user = await this.accounts.findUserByEmail(email);
     const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !ok) throw new InvalidLoginError();
+    if (!user || !ok) {
+      await this.throttle?.failed(email);
+      throw new InvalidLoginError();
+    }
     const memberships = await this.accounts.membershipsOfUser(user.id);
     const membership = input.organizationId
       ? memberships.find((m) => m.organizationId === input.organizationId)
       : memberships[0];
     if (!membership) throw new InvalidLoginError();
+    await this.throttle?.succeeded(email);
     return {
       accessToken: this.tokens.sign({ sub: user.id, org: membership.organizationId, role: membership.role }),
       expiresIn: this.tokens.ttlSeconds,

@@ -7,6 +7,7 @@ import { AuthGuard } from './auth.guard';
 import { Authenticator } from './authenticator.service';
 import { CachedCredentialInvalidation, CREDENTIAL_INVALIDATION } from './credential-invalidation';
 import { CredentialsRepository } from './credentials.repository';
+import { LoginThrottle } from './login-throttle';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 import { PlansService } from './plans';
@@ -34,6 +35,7 @@ import { UsageService } from './usage.service';
     AuthGuard,
     AccountsRepository,
     AccountsService,
+    LoginThrottle,
     ApiKeysRepository,
     ApiKeysService,
     MembersRepository,

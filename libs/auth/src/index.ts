@@ -14,6 +14,7 @@ export * from './plans';
 export * from './rate-limiter.service';
 export * from './session-tokens';
 export * from './password';
+export * from './login-throttle';
 export * from './accounts.repository';
 export * from './accounts.service';
 export * from './api-keys.repository';

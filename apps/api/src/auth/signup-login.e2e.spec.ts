@@ -144,6 +144,22 @@ describe('POST /auth/signup and /auth/login', () => {
       expect(res.body).toEqual({ error: 'Unauthorized', message: 'Invalid email or password', statusCode: 401 });
     });
 
+    it('throttles password guessing per email: the 11th attempt after 10 failures gets 429', async () => {
+      const seeded = await seedOrganization(env);
+      const other = await seedOrganization(env);
+      const email = seeded.owner.user.email;
+      for (let i = 0; i < 4; i++) await request(server.url).post('/auth/login').send({ email, password: 'wrong-password-1' }).expect(401);
+      // A success clears the count.
+      await request(server.url).post('/auth/login').send({ email, password: SEED_PASSWORD }).expect(200);
+      for (let i = 0; i < 10; i++) await request(server.url).post('/auth/login').send({ email, password: 'wrong-password-1' }).expect(401);
+      const res = await request(server.url).post('/auth/login').send({ email: email.toUpperCase(), password: SEED_PASSWORD }).expect(429);
+      expect(res.body).toEqual({ error: 'Too Many Requests', message: 'Too many requests, please retry later', statusCode: 429, retryAfter: expect.any(Number) });
+      expect(res.body.retryAfter).toBeGreaterThan(800);
+      expect(res.body.retryAfter).toBeLessThanOrEqual(900);
+      expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
+      await request(server.url).post('/auth/login').send({ email: other.owner.user.email, password: SEED_PASSWORD }).expect(200);
+    });
+
     it.each([
       ['missing fields', {}, { email: 'Must be a valid email address', password: 'Must be a string' }],
       ['a bad organizationId', { email: 'a@b.co', password: 'x', organizationId: 'nope' }, { organizationId: 'Must be a valid UUID' }],
