@@ -12,7 +12,8 @@ import { Logger } from '@nestjs/common';
 import { ClickFixtures } from '@dl/clicks';
 import { SdkFixtures } from '@dl/sdk';
 import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
-import { arg, load, LoadOptions, LoadResult, log, serveInChild } from './ingest-support';
+import { loadavg } from 'node:os';
+import { arg, cpuMs, load, LoadOptions, LoadResult, log, serveInChild } from './ingest-support';
 
 const run = (opts: LoadOptions): Promise<LoadResult> => load(opts);
 
@@ -36,9 +37,11 @@ async function main(): Promise<void> {
     // Warm-up (JIT, connections, credential cache).
     await run({ url: `${server.url}/api/sdk/v1/event`, method: 'POST', headers, body: single, connections: 8, duration: 1 });
 
+    const cpu0 = cpuMs(server.child.pid);
     const one = await run({ url: `${server.url}/api/sdk/v1/event`, method: 'POST', headers, body: single, connections, duration: seconds });
+    const cpu1 = cpuMs(server.child.pid);
     const many = await run({ url: `${server.url}/api/sdk/v1/events`, method: 'POST', headers, body: batch, connections: 16, duration: seconds });
-    const queued = await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT 0 AS n`; // touch the db: the app must not have written anything
+    const cpu2 = cpuMs(server.child.pid);
     const result = {
       bench: 'ingest-events',
       seconds,
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
         errors: one.errors,
         eventsPerSecond: Math.round(one['2xx'] / one.duration),
         latencyMs: { p50: one.latency.p50, p99: one.latency.p99 },
+        serverCpuMsPerEvent: Number(((cpu1 - cpu0) / Math.max(1, one['2xx'])).toFixed(3)),
       },
       batch50: {
         connections: 16,
@@ -57,8 +61,11 @@ async function main(): Promise<void> {
         non2xx: many.non2xx,
         errors: many.errors,
         latencyMs: { p50: many.latency.p50, p99: many.latency.p99 },
+        serverCpuMsPerEvent: Number(((cpu2 - cpu1) / Math.max(1, many['2xx'] * 50)).toFixed(4)),
       },
-      inAppEventRowsWrittenByIngest: (await env.prisma.inAppEvent.count()) + queued[0].n,
+      loadAverage: loadavg()[0].toFixed(1),
+      // The ingest app never writes to Postgres: rows appear only when a worker runs (none here).
+      inAppEventRowsWrittenByIngest: await env.prisma.inAppEvent.count(),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

@@ -7,6 +7,7 @@
  * When run directly (the child): reads the config from DL_BENCH_CONFIG and prints `READY <url>`.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiApp } from '@dl/apps/api';
 import { createIngestApp } from '@dl/apps/ingest';
@@ -54,10 +55,21 @@ export function arg(name: string, fallback: number): number {
 
 export const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
 
-export function serveInChild(app: BenchApp, config: AppConfig): Promise<ChildServer> {
+/** CPU time (user + system, ms) a process has used so far (Linux /proc; clock ticks of 10 ms). */
+export function cpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export function serveInChild(app: BenchApp, config: AppConfig, execArgv: string[] = []): Promise<ChildServer> {
   const root = join(__dirname, '..');
   const raw = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
-  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), join(__dirname, 'ingest-support.ts'), app], {
+  const child = spawn(process.execPath, [...execArgv, join(root, 'tools/scripts/run.js'), join(__dirname, 'ingest-support.ts'), app], {
     cwd: root,
     env: { ...process.env, DL_BENCH_CONFIG: JSON.stringify(raw) },
     stdio: ['ignore', 'pipe', 'inherit'],
