@@ -137,10 +137,10 @@ async function main(): Promise<void> {
     const received = receiver.count();
     const cpu = process.cpuUsage(cpu0);
     for (const c of children) c.kill();
-    // Steady state: deliveries per second between 20% and 90% of the run.
-    const a = samples[Math.floor(samples.length * 0.2)] ?? [0, 0];
-    const b = samples[Math.floor(samples.length * 0.9)] ?? [seconds, received];
-    const steady = b[0] > a[0] ? (b[1] - a[1]) / (b[0] - a[0]) : 0;
+    // Steady state: from the first delivery seen to the last sample.
+    const first = samples.find(([, n]) => n > 0) ?? [seconds, 0];
+    const last = samples.at(-1) ?? [seconds, received];
+    const steady = last[0] > first[0] ? (last[1] - first[1]) / (last[0] - first[0]) : 0;
     const attempts = (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM webhook_attempts`)[0].n;
     const result = {
       webhooks: orgCount * perOrg,
@@ -150,6 +150,7 @@ async function main(): Promise<void> {
       attemptsLogged: attempts,
       seconds: Number(seconds.toFixed(1)),
       deliveriesPerSecond: Math.round(received / seconds),
+      firstDeliveryAfterSeconds: Number(first[0].toFixed(1)),
       steadyPerSecond: Math.round(steady),
       /** CPU of the worker process (fan-out, gate, signing, HTTP client, attempt log) per delivery. */
       workers,

@@ -6,11 +6,14 @@ export const WEBHOOK_MAX_ATTEMPTS = 4;
 
 /**
  * Options of a `webhook.deliver` job: the delivery id as job id (a replayed fan-out cannot queue
- * it twice), 3 retries with exponential backoff (base, 2×, 4×) and jitter.
+ * it twice), 3 retries with exponential backoff (base, 2×, 4×) and jitter. LIFO: a delivery due
+ * now goes ahead of events still waiting for fan-out, so deliveries flow while a backlog of events
+ * is being expanded (receivers must not rely on order anyway; `webhook-id` identifies each event).
  */
 export function deliverJobOptions(config: AppConfig, deliveryId: string): JobsOptions {
   return {
     jobId: deliveryId,
+    lifo: true,
     attempts: WEBHOOK_MAX_ATTEMPTS,
     backoff: { type: 'exponential', delay: config.WEBHOOK_RETRY_BASE_MS, jitter: 0.3 },
     removeOnComplete: { count: 1000, age: 3600 },
