@@ -10,7 +10,7 @@ export * from './links.errors';
 export * from './validation-messages';
 export * from './validate-item';
 export * from './links.repository';
-export * from './links-list.reader';
+export * from './links-pg';
 export * from './link-events.service';
 export * from './link-writer';
 export * from './links.service';

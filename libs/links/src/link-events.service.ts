@@ -10,6 +10,8 @@ export type LinkEventType = 'link.created' | 'link.updated' | 'link.deleted';
 
 /** How long an API call waits for Redis before giving up on a notification. */
 const QUEUE_TIMEOUT_MS = 1000;
+/** Changes within this window share one Redis round trip. */
+const BATCH_WINDOW_MS = 2;
 
 /**
  * After a change to links commits: (a) publish each short code on the
@@ -31,11 +33,58 @@ export class LinkEventsService {
     return this.redis.key('links', 'invalidate');
   }
 
+  /**
+   * Publishes and queues the notifications of committed changes. Calls within a
+   * few milliseconds of each other share one Redis pipeline and one `addBulk`
+   * (under load that is most of the cost of a single create); the caller waits
+   * for its batch, so a response is sent only once its events are queued.
+   */
   async linksChanged(type: LinkEventType, links: LinkRecord[]): Promise<void> {
     if (!links.length) return;
-    await Promise.all([this.invalidate(links.map((l) => l.shortCode)), this.enqueue(type, links)]);
+    const occurredAt = new Date().toISOString();
+    for (const link of links) {
+      const eventId = randomUUID();
+      this.pending.push({
+        code: link.shortCode,
+        job: {
+          payload: {
+            eventId,
+            organizationId: link.organizationId,
+            type,
+            projectId: link.projectId,
+            occurredAt,
+            data: toLinkEventData(link, this.config.SHORT_LINK_BASE_URL),
+          },
+          opts: { jobId: eventId },
+        },
+      });
+    }
+    if (!this.flushing) {
+      this.flushing = new Promise<void>((resolve) => {
+        setTimeout(() => {
+          const batch = this.pending;
+          this.pending = [];
+          this.flushing = null;
+          void this.flush(batch).then(resolve);
+        }, BATCH_WINDOW_MS);
+      });
+    }
+    await this.flushing;
   }
 
+  private pending: Array<{ code: string; job: { payload: WebhookEventJob; opts: { jobId: string } } }> = [];
+  private flushing: Promise<void> | null = null;
+
+  private async flush(batch: Array<{ code: string; job: { payload: WebhookEventJob; opts: { jobId: string } } }>): Promise<void> {
+    await Promise.all([
+      this.invalidate(batch.map((b) => b.code)),
+      this.jobs.addBulk('webhooks', 'webhook.event', batch.map((b) => b.job), QUEUE_TIMEOUT_MS * 5).catch((err: unknown) => {
+        this.logger.error({ err: String(err), count: batch.length }, 'link webhook events not queued');
+      }),
+    ]);
+  }
+
+  /** Publishes short codes on the invalidation channel now (project deletion, tests). */
   async invalidate(shortCodes: string[]): Promise<void> {
     if (!shortCodes.length) return;
     try {
@@ -45,30 +94,6 @@ export class LinkEventsService {
       await pipeline.exec();
     } catch (err) {
       this.logger.error({ err: String(err), count: shortCodes.length }, 'link cache invalidation not published');
-    }
-  }
-
-  private async enqueue(type: LinkEventType, links: LinkRecord[]): Promise<void> {
-    const occurredAt = new Date().toISOString();
-    const jobs = links.map((link) => {
-      const payload: WebhookEventJob = {
-        eventId: randomUUID(),
-        organizationId: link.organizationId,
-        type,
-        projectId: link.projectId,
-        occurredAt,
-        data: toLinkEventData(link, this.config.SHORT_LINK_BASE_URL),
-      };
-      return { payload, opts: { jobId: payload.eventId } };
-    });
-    try {
-      if (jobs.length === 1) {
-        await this.jobs.add('webhooks', 'webhook.event', jobs[0].payload, { ...jobs[0].opts, timeoutMs: QUEUE_TIMEOUT_MS });
-      } else {
-        await this.jobs.addBulk('webhooks', 'webhook.event', jobs, QUEUE_TIMEOUT_MS * 5);
-      }
-    } catch (err) {
-      this.logger.error({ err: String(err), type, count: jobs.length }, 'link webhook events not queued');
     }
   }
 }

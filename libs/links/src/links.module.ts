@@ -5,7 +5,7 @@ import { LinkLookup } from './link-lookup.service';
 import { LinkWriter } from './link-writer';
 import { LinksBulkService } from './links-bulk.service';
 import { LinksRepository } from './links.repository';
-import { LinksListReader } from './links-list.reader';
+import { LinksPg } from './links-pg';
 import { LinksService } from './links.service';
 import { QrService } from './qr.service';
 import { registerLinkValidationMessages } from './validation-messages';
@@ -14,7 +14,7 @@ registerLinkValidationMessages();
 
 /** Read-only lookups for other apps and domains (redirect, analytics): no queue needed. */
 @Module({
-  providers: [LinksRepository, LinkLookup],
+  providers: [LinksRepository, LinksPg, LinkLookup],
   exports: [LinkLookup],
 })
 export class LinkLookupModule {}
@@ -23,7 +23,7 @@ export class LinkLookupModule {}
 @Module({
   providers: [
     LinksRepository,
-    LinksListReader,
+    LinksPg,
     LinkWriter,
     LinkEventsService,
     LinksService,

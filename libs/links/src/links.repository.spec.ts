@@ -6,6 +6,7 @@ import { resolveNewLink } from './link-values';
 import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
 import { LinksRepository } from './links.repository';
+import { LinksPg } from './links-pg';
 import { ShortCodeExhaustedError, ShortCodeInUseError } from './links.errors';
 
 class FixedCodes extends LinkWriter {
@@ -20,6 +21,7 @@ describe(LinksRepository.name, () => {
   let org: SeededOrganization;
   let repo: LinksRepository;
   let writer: FixedCodes;
+  let pg: LinksPg;
 
   const row = (shortCode: string, custom = false, extra: Partial<NewLinkRow> = {}): NewLinkRow => ({
     ...resolveNewLink({}, { originalUrl: `https://example.com/${shortCode}` }),
@@ -37,10 +39,14 @@ describe(LinksRepository.name, () => {
   beforeAll(async () => {
     env = await createTestEnv();
     org = await seedOrganization(env, { tier: Tier.PRO });
-    repo = new LinksRepository(env.prisma);
+    pg = new LinksPg(env.config);
+    repo = new LinksRepository(env.prisma, pg);
     writer = new FixedCodes(repo, new PlansService(env.config));
   });
-  afterAll(() => env?.teardown());
+  afterAll(async () => {
+    await pg?.onModuleDestroy();
+    await env?.teardown();
+  });
 
   it('one multi-row INSERT returns the inserted rows and the conflicting ones', async () => {
     const first = await repo.insertLinks([row('RepoA001'), row('RepoA002')]);

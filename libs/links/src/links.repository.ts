@@ -3,6 +3,8 @@ import { Prisma, PrismaService, PrismaTx } from '@dl/platform/db';
 import { RECORD_SELECT, LinkRow, rowToRecord, sqlValue, VALUE_COLUMNS } from './link-columns';
 import { LinkRecord, LinkValues, MigrationMetadata, NewLinkRow } from './link.types';
 import { isUuid } from './validators';
+import { LinksPg } from './links-pg';
+import { ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 
 type Db = PrismaService | PrismaTx;
 
@@ -26,13 +28,24 @@ const INSERT_COLUMNS = Prisma.raw(
     .join(', ')}`,
 );
 
+/** A template or project deleted between the check and the insert answers like a missing one. */
+function rethrowMissingReference(err: unknown): never {
+  const text = `${(err as { constraint?: string }).constraint ?? ''} ${String((err as Error).message ?? err)}`;
+  if (text.includes('links_template_id_fkey')) throw new TemplateNotFoundError();
+  if (text.includes('links_project_id_fkey')) throw new ProjectNotFoundError();
+  throw err;
+}
+
 /**
  * The only Prisma user for links. Every method takes the organization id,
  * except the redirect lookup by short code (see LinkLookup).
  */
 @Injectable()
 export class LinksRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly pg: LinksPg,
+  ) {}
 
   transaction<T>(fn: (tx: PrismaTx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, { timeout: 30_000, maxWait: 10_000 });
@@ -81,7 +94,7 @@ export class LinksRepository {
    * are skipped (ON CONFLICT DO NOTHING, so the transaction stays usable); the
    * caller retries or refuses them.
    */
-  async insertLinks(rows: NewLinkRow[], db: Db = this.prisma): Promise<{ inserted: LinkRecord[]; conflicts: NewLinkRow[] }> {
+  async insertLinks(rows: NewLinkRow[], db?: Db): Promise<{ inserted: LinkRecord[]; conflicts: NewLinkRow[] }> {
     if (!rows.length) return { inserted: [], conflicts: [] };
     const json = JSON.stringify(
       rows.map((r) => {
@@ -101,11 +114,22 @@ export class LinksRepository {
       }),
     );
     // Only what the database decides comes back; the rest of each record is the row as sent.
-    const found = await db.$queryRaw<Array<{ id: string; short_code: string; created_at: Date; updated_at: Date }>>`
-      INSERT INTO links (${INSERT_COLUMNS})
-      SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::links, ${json}::json)
-      ON CONFLICT (short_code) DO NOTHING
-      RETURNING id, short_code, created_at, updated_at`;
+    type Inserted = { id: string; short_code: string; created_at: Date; updated_at: Date };
+    const run = (): Promise<Inserted[]> =>
+      db
+        ? db.$queryRaw<Inserted[]>`
+          INSERT INTO links (${INSERT_COLUMNS})
+          SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::links, ${json}::json)
+          ON CONFLICT (short_code) DO NOTHING
+          RETURNING id, short_code, created_at, updated_at`
+        : this.pg.query<Inserted>(
+          `INSERT INTO links (${INSERT_COLUMNS.sql})
+           SELECT ${INSERT_COLUMNS.sql} FROM json_populate_recordset(NULL::links, $1::json)
+           ON CONFLICT (short_code) DO NOTHING
+           RETURNING id, short_code, created_at, updated_at`,
+          [json],
+        );
+    const found = await run().catch(rethrowMissingReference);
     const byCode = new Map(found.map((f) => [f.short_code, f]));
     const inserted: LinkRecord[] = [];
     const conflicts: NewLinkRow[] = [];

@@ -10,8 +10,8 @@ import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse 
 import { LinkRecord, NewLinkRow } from './link.types';
 import { LinkEventsService } from './link-events.service';
 import { LinkWriter } from './link-writer';
-import { LinkPatch, LinksRepository } from './links.repository';
-import { LinksListReader } from './links-list.reader';
+import { LinkPatch, LinksRepository, TemplateRef } from './links.repository';
+import { LinksPg } from './links-pg';
 import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
 import { generateShortCode } from './short-code';
@@ -23,12 +23,30 @@ export class LinksService {
     private readonly repo: LinksRepository,
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
-    private readonly listReader: LinksListReader,
+    private readonly pg: LinksPg,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Templates rarely change and every create reads one: a 5-second per-instance
+   * cache (keyed by organization and id) saves a query on the hot path. A change
+   * to a template's defaults reaches new links within 5 s; a deleted template
+   * still fails the insert (foreign key) with 404.
+   */
+  private readonly templates = new Map<string, { at: number; value: TemplateRef | null }>();
+
+  private async template(organizationId: string, id: string): Promise<TemplateRef | null> {
+    const key = `${organizationId}:${id}`;
+    const hit = this.templates.get(key);
+    if (hit && Date.now() - hit.at < 5000 && hit.value) return hit.value;
+    const value = await this.repo.findTemplate(organizationId, id);
+    if (this.templates.size > 10_000) this.templates.clear();
+    this.templates.set(key, { at: Date.now(), value });
+    return value;
+  }
+
   async create(principal: Principal, dto: CreateLinkDto): Promise<LinkCreateResponse> {
-    const template = await this.repo.findTemplate(principal.organizationId, dto.templateId);
+    const template = await this.template(principal.organizationId, dto.templateId);
     if (!template) throw new TemplateNotFoundError();
     if (dto.projectId) {
       const found = await this.repo.existingProjectIds(principal.organizationId, [dto.projectId]);
@@ -68,7 +86,7 @@ export class LinksService {
       const found = await this.repo.existingProjectIds(organizationId, [projectId]);
       if (!found.has(projectId)) throw new ProjectNotFoundError();
     }
-    return this.listReader.listJson(organizationId, projectId);
+    return this.pg.listJson(organizationId, projectId);
   }
 
   async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponse> {

@@ -3,13 +3,14 @@ import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 
 /**
- * The `GET /api/links` hot path. Postgres builds the whole JSON array (rows in
- * index order, one text value) and it is read through a small dedicated `pg`
- * pool: no per-row objects in Node and no ORM decoding of a multi-megabyte
- * value, so 25,000 or 100,000 links cost one string. Scoped by organization.
+ * The links hot paths on a small dedicated `pg` pool (the ORM's per-query cost
+ * dominates these): `GET /api/links`, where Postgres builds the whole JSON array
+ * (rows in index order, one text value; no per-row objects in Node, so 25,000 or
+ * 100,000 links cost one string), and the single-statement insert of new links
+ * outside a transaction. Used only by LinksRepository; scoped by organization.
  */
 @Injectable()
-export class LinksListReader implements OnModuleDestroy {
+export class LinksPg implements OnModuleDestroy {
   private readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -33,6 +34,11 @@ export class LinksListReader implements OnModuleDestroy {
       rowMode: 'array',
     });
     return result.rows[0][0];
+  }
+
+  /** Runs one statement with one JSON parameter (see LinksRepository.insertLinks). */
+  async query<T extends object>(text: string, values: unknown[]): Promise<T[]> {
+    return (await this.pool.query<T>({ text, values })).rows;
   }
 
   private ended = false;
