@@ -107,9 +107,11 @@ async function main(): Promise<void> {
 
     if (process.argv.includes('--explain')) {
       const plan = await env.prisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
-        `EXPLAIN (ANALYZE, BUFFERS) SELECT count(*) FROM (SELECT visitor_hash FROM click_daily_visitors v
-          WHERE v.organization_id = '${org.id}' AND v.link_id = '${link.id}' AND v.day BETWEEN current_date - 29 AND current_date
-          GROUP BY visitor_hash) d`,
+        `EXPLAIN (ANALYZE, BUFFERS) SELECT dimension, value, sum(clicks) FROM click_rollups r
+          WHERE r.organization_id = '${org.id}' AND r.link_id = '${link.id}'
+            AND ((r.dimension = ANY('{total,country,city}') AND r.day BETWEEN current_date - 364 AND current_date - 330)
+              OR (r.dimension = ANY('{month:total,month:country,month:city}') AND r.day BETWEEN current_date - 329 AND current_date - 30))
+          GROUP BY 1, 2`,
       );
       log('plan', { plan: plan.map((r) => r['QUERY PLAN']) });
     }
