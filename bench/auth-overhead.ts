@@ -15,7 +15,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get, Logger, Module } from '@nestjs/common';
-import autocannon from 'autocannon';
 import { Auth, Permissions } from '@dl/auth';
 import { ApiModule } from '@dl/apps/api';
 import { AppConfig, loadConfig } from '@dl/platform/config';
@@ -23,6 +22,20 @@ import { createHttpApp } from '@dl/platform/http';
 import { createTestEnv, ensureTemplateDatabase, seedOrganization } from '@dl/testing';
 
 const ENV_VAR = 'DL_AUTH_BENCH_CONFIG';
+
+/** The part of autocannon's API used here (the package ships no types). */
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+}
+const autocannon = require('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
 
 @Controller('bench')
 class BenchController {
