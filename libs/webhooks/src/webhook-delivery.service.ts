@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Counter, Histogram } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { MetricsService } from '@dl/platform/observability';
 import { JobQueue, Queues, WebhookDeliverJob, WebhookEventJob } from '@dl/platform/queue';
 import { parseAllowList } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
@@ -36,6 +38,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly http: WebhookHttpClient;
   /** Fan-outs of concurrent events share one statement. */
   private readonly fanOuts: GroupCommit<FanOutEvent, Array<{ id: string; webhookId: string }>>;
+  private readonly attemptsTotal: Counter<'outcome'>;
+  private readonly attemptDuration: Histogram;
   private readonly targets = new Map<string, { target: DeliveryTarget | null; key: Buffer | null; expires: number }>();
 
   constructor(
@@ -44,7 +48,20 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     private readonly attempts: AttemptRecorder,
     private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    metrics: MetricsService,
   ) {
+    this.attemptsTotal = new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (success, failed, gone)',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    });
+    this.attemptDuration = new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of webhook delivery attempts',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [metrics.registry],
+    });
     this.fanOuts = new GroupCommit((events) => repo.fanOut(events));
     this.http = new WebhookHttpClient(parseAllowList(config.WEBHOOK_ALLOW_CIDRS), config.WEBHOOK_TIMEOUT_MS);
   }
@@ -109,6 +126,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       await this.gate.release(target.id, job.organizationId, token).catch(() => undefined);
     }
 
+    this.attemptsTotal.inc({ outcome: result.ok ? 'success' : result.gone ? 'gone' : 'failed' });
+    this.attemptDuration.observe(result.durationMs / 1000);
     const final = result.ok || result.gone || attempt >= WEBHOOK_MAX_ATTEMPTS;
     const outcome = await this.attempts.record({
       organizationId: job.organizationId,

@@ -74,6 +74,8 @@ describe('webhook delivery (worker)', () => {
     expect(delivery.completedAt).toBeInstanceOf(Date);
     expect(delivery.attemptsLog).toHaveLength(1);
     expect(delivery.attemptsLog[0]).toMatchObject({ attempt: 1, statusCode: 200, error: null, responseExcerpt: 'ok' });
+    const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+    expect(metrics).toMatch(/^webhook_attempts_total\{outcome="success"\} [1-9]/m);
   });
 
   it('retries after 500s with the same webhook-id and records every attempt', async () => {
