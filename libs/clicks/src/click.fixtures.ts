@@ -39,6 +39,12 @@ export class ClickFixtures {
     return { id };
   }
 
+  /** Links and projects of an organization seeded elsewhere (e.g. `seedOrganization`) use its owner and template. */
+  useOwner(organizationId: string, userId: string, templateId: string): this {
+    this.owners.set(organizationId, { userId, templateId });
+    return this;
+  }
+
   private async owner(organizationId: string): Promise<{ userId: string; templateId: string }> {
     const known = this.owners.get(organizationId);
     if (known) return known;

@@ -5,7 +5,7 @@ import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Role, Tier } from '@dl/platform/db';
 import { ClickCapturedJob } from '@dl/platform/queue';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { addMember, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 const DAY = 24 * 3600 * 1000;
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
@@ -16,6 +16,7 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
   let worker: RunningApp;
   let fx: ClickFixtures;
   let keyA: string;
+  let jwtA: string;
   let viewerA: string;
   let keyB: string;
   let orgA: { id: string };
@@ -38,11 +39,15 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
   beforeAll(async () => {
     env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
     fx = new ClickFixtures(env.prisma);
-    orgA = await fx.organization(Tier.PRO, 'Org A');
-    orgB = await fx.organization(Tier.PRO, 'Org B');
-    keyA = (await fx.apiKey(orgA.id)).key;
-    viewerA = (await fx.apiKey(orgA.id, Role.VIEWER)).key;
-    keyB = (await fx.apiKey(orgB.id)).key;
+    const seededA = await seedOrganization(env, { tier: Tier.PRO, name: 'Org A' });
+    const seededB = await seedOrganization(env, { tier: Tier.PRO, name: 'Org B' });
+    orgA = { id: seededA.organization.id };
+    orgB = { id: seededB.organization.id };
+    fx.useOwner(orgA.id, seededA.owner.user.id, seededA.template.id).useOwner(orgB.id, seededB.owner.user.id, seededB.template.id);
+    keyA = seededA.owner.apiKey;
+    jwtA = seededA.owner.jwt;
+    viewerA = (await addMember(env, orgA.id, Role.VIEWER)).apiKey;
+    keyB = seededB.owner.apiKey;
     project = await fx.project(orgA.id);
     projectB = await fx.project(orgB.id);
     l1 = await fx.link(orgA.id, { projectId: project.id, title: 'Spring sale' });
@@ -146,8 +151,9 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
       }
     });
 
-    it('is readable by a viewer', async () => {
+    it('is readable by a viewer and with a dashboard session', async () => {
       await get(`/api/analytics/links/${l1.id}`, viewerA).expect(200);
+      expect((await get(`/api/analytics/links/${l1.id}`, jwtA).expect(200)).body.totalClicks).toBe(5);
     });
 
     it.each(['0', '366', 'abc', '1.5', '-3', ''])('refuses days=%s', async (days) => {
