@@ -3,12 +3,19 @@
  * `chromium`), for a visual check of the HTML. Not a test: CI machines may lack Chromium.
  *
  *   node tools/scripts/run.js tools/reports/render-email.ts [out.png]   (default docs/report-email-example.png)
+ *   DATABASE_URL=... node tools/scripts/run.js tools/reports/render-email.ts out.png --org <slug> --period YYYY-MM
+ *     (a real organization's month, built from the database without storing it)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildInsights, CHART_CID, dailyClicksChart, InsightInput, MonthlyReport, renderReportEmail } from '@dl/reports';
+import { loadConfig } from '@dl/platform/config';
+import { PrismaService } from '@dl/platform/db';
+import {
+  buildInsights, CHART_CID, dailyClicksChart, InsightInput, MonthlyReport, parsePeriod, renderReportEmail, ReportBuilder,
+  ReportsRepository,
+} from '@dl/reports';
 
 function sampleReport(): MonthlyReport {
   const daily = Array.from({ length: 30 }, (_, i) => {
@@ -64,11 +71,31 @@ function sampleReport(): MonthlyReport {
   return { ...base, insights: buildInsights(base), generatedAt: '2026-12-01T00:30:04.000Z' };
 }
 
-function main(): void {
-  const out = resolve(process.argv[2] ?? 'docs/report-email-example.png');
+async function fromDatabase(slug: string, periodKey: string): Promise<MonthlyReport> {
+  const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/deeplink', ...process.env, LOG_LEVEL: 'silent' });
+  const prisma = new PrismaService(config);
+  try {
+    const repo = new ReportsRepository(prisma);
+    const { id } = await prisma.organization.findFirstOrThrow({ where: { slug }, select: { id: true } });
+    const period = parsePeriod(periodKey);
+    if (!period) throw new Error('--period must be YYYY-MM');
+    return await new ReportBuilder(repo, config).build((await repo.findOrganization(id))!, period, new Date(), false);
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+async function main(): Promise<void> {
+  const flag = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : undefined;
+  };
+  const positional = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : undefined;
+  const out = resolve(positional ?? 'docs/report-email-example.png');
   const dir = mkdtempSync(join(tmpdir(), 'dl-email-'));
   try {
-    const report = sampleReport();
+    const org = flag('org');
+    const report = org ? await fromDatabase(org, flag('period') ?? '') : sampleReport();
     const { html } = renderReportEmail(report, { dashboardUrl: 'https://app.example.com/reports/2026-11' });
     writeFileSync(join(dir, 'chart.png'), dailyClicksChart(report.daily.map((d) => d.clicks)));
     writeFileSync(join(dir, 'email.html'), html.replaceAll(`cid:${CHART_CID}`, 'chart.png'));
@@ -84,4 +111,7 @@ function main(): void {
   }
 }
 
-main();
+void main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
