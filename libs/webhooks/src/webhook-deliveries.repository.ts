@@ -30,14 +30,14 @@ export class WebhookDeliveriesRepository {
   async fanOut(events: FanOutEvent[]): Promise<Array<Array<{ id: string; webhookId: string }>>> {
     if (!events.length) return [];
     const col = <T>(f: (e: FanOutEvent) => T) => events.map(f);
-    const rows = await this.prisma.$queryRaw<Array<{ id: string; webhookId: string; n: bigint | number }>>(Prisma.sql`
+    const rows = await this.prisma.$queryRaw<Array<{ id: string; webhookId: string; eventId: string; organizationId: string }>>(Prisma.sql`
       WITH input AS (
         SELECT * FROM unnest(
           ${col((e) => e.organizationId)}::uuid[], ${col((e) => e.eventId)}::text[], ${col((e) => e.type)}::text[],
           ${col((e) => e.projectId)}::uuid[], ${col((e) => JSON.stringify(e.payload))}::text[]
-        ) WITH ORDINALITY AS i(organization_id, event_id, event_type, project_id, payload, n)
-      ), hooks AS (
-        SELECT i.n, w.id AS webhook_id, i.organization_id, i.event_id, i.event_type, i.payload
+        ) AS i(organization_id, event_id, event_type, project_id, payload)
+      ), hooks AS MATERIALIZED (
+        SELECT DISTINCT ON (w.id, i.event_id) w.id AS webhook_id, i.organization_id, i.event_id, i.event_type, i.payload
         FROM input i
         JOIN webhooks w ON w.organization_id = i.organization_id AND w.is_active
           AND i.event_type = ANY(w.events)
@@ -46,23 +46,23 @@ export class WebhookDeliveriesRepository {
         INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, event_type, payload)
         SELECT organization_id, webhook_id, event_id, event_type, payload::jsonb FROM hooks
         ON CONFLICT (webhook_id, event_id) DO NOTHING
-        RETURNING id, webhook_id, event_id
+        RETURNING id, webhook_id, event_id, organization_id
       )
-      SELECT ins.id, ins.webhook_id AS "webhookId", h.n
-      FROM inserted ins JOIN hooks h ON h.webhook_id = ins.webhook_id AND h.event_id = ins.event_id
+      SELECT id, webhook_id AS "webhookId", event_id AS "eventId", organization_id::text AS "organizationId" FROM inserted
       UNION ALL
-      SELECT d.id, d.webhook_id, h.n
+      SELECT d.id, d.webhook_id, d.event_id, d.organization_id::text
       FROM hooks h JOIN webhook_deliveries d ON d.webhook_id = h.webhook_id AND d.event_id = h.event_id
       WHERE d.status = 'pending'
     `);
-    const out = events.map(() => [] as Array<{ id: string; webhookId: string }>);
-    const seen = new Set<string>();
+    // Back to the events (an event id twice in a batch gets the same deliveries: one job each, de-duplicated).
+    const byEvent = new Map<string, Array<{ id: string; webhookId: string }>>();
     for (const r of rows) {
-      const key = `${r.id}:${r.n}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out[Number(r.n) - 1].push({ id: r.id, webhookId: r.webhookId });
+      const key = `${r.organizationId}:${r.eventId}`;
+      const list = byEvent.get(key) ?? [];
+      if (!list.some((d) => d.id === r.id)) list.push({ id: r.id, webhookId: r.webhookId });
+      byEvent.set(key, list);
     }
+    const out = events.map((e) => byEvent.get(`${e.organizationId}:${e.eventId}`) ?? []);
     return out;
   }
 
