@@ -14,7 +14,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Controller, Get, Logger, Module } from '@nestjs/common';
+import { CanActivate, Controller, Get, Injectable, Logger, Module, UseGuards } from '@nestjs/common';
 import { Auth, Permissions } from '@dl/auth';
 import { ApiModule } from '@dl/apps/api';
 import { AppConfig, loadConfig } from '@dl/platform/config';
@@ -37,8 +37,22 @@ const autocannon = require('autocannon') as (options: {
   headers?: Record<string, string>;
 }) => Promise<AutocannonResult>;
 
+/** Nest's guard machinery alone: what any guard costs before doing anything. */
+@Injectable()
+class AllowGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
 @Controller('bench')
 class BenchController {
+  @Get('guarded')
+  @UseGuards(AllowGuard)
+  guarded() {
+    return { ok: true };
+  }
+
   @Get('open')
   open() {
     return { ok: true };
@@ -58,7 +72,7 @@ class BenchController {
 }
 
 function createBenchApp(config: AppConfig) {
-  @Module({ imports: [ApiModule.forRoot(config)], controllers: [BenchController] })
+  @Module({ imports: [ApiModule.forRoot(config)], controllers: [BenchController], providers: [AllowGuard] })
   class BenchModule {}
   return createHttpApp(BenchModule, config, 'api', { requestLog: false });
 }
@@ -118,6 +132,7 @@ async function main(): Promise<void> {
   const api = await serve(env.config);
   const scenarios: Array<[string, string, Record<string, string>]> = [
     ['no credential', '/bench/open', {}],
+    ['empty Nest guard', '/bench/guarded', {}],
     ['dl_ key', '/bench/auth', { authorization: `Bearer ${org.owner.apiKey}` }],
     ['JWT', '/bench/auth', { authorization: `Bearer ${org.owner.jwt}` }],
     ['dl_ key + rate limit (Redis)', '/bench/auth-limited', { authorization: `Bearer ${org.owner.apiKey}` }],

@@ -10,12 +10,11 @@ import { Principal } from './principal';
 import { RateLimiter } from './rate-limiter.service';
 import { PLAN_GATED_PERMISSIONS, roleAllows } from './role-permissions';
 
-const DONE = Symbol('dl.auth.done');
 interface RouteAuth {
   meta: AuthMetadata;
   dashboardOnly: boolean;
 }
-type AuthedRequest = FastifyRequest & { principal?: Principal; [DONE]?: boolean };
+type AuthedRequest = FastifyRequest & { principal?: Principal | null };
 
 /**
  * The guard behind @Auth/@DashboardOnly: authenticate (401) → dashboard-only (403) →
@@ -25,6 +24,8 @@ type AuthedRequest = FastifyRequest & { principal?: Principal; [DONE]?: boolean 
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly metadata = new WeakMap<object, RouteAuth>();
+  /** Requests already through the guard (controller and method may both carry @Auth). */
+  private readonly done = new WeakSet<object>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -36,7 +37,7 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthedRequest>();
-    if (request[DONE]) return true;
+    if (this.done.has(request)) return true;
     const { meta, dashboardOnly } = this.routeMetadata(context);
 
     const principal = await this.authenticator.authenticate(request.headers.authorization, meta.missingMessage);
@@ -61,7 +62,7 @@ export class AuthGuard implements CanActivate {
         throw new PlanFeatureError();
       }
     }
-    request[DONE] = true;
+    this.done.add(request);
     return true;
   }
 

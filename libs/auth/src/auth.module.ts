@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, OnModuleInit, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -56,4 +57,17 @@ import { UsageService } from './usage.service';
     UsageService,
   ],
 })
-export class AuthModule {}
+export class AuthModule implements OnModuleInit {
+  constructor(@Optional() private readonly adapterHost?: HttpAdapterHost) {}
+
+  /**
+   * Declares `request.principal` on Fastify's request up front, so setting it per
+   * request keeps the request objects' shape (and Fastify's fast paths) stable.
+   */
+  onModuleInit(): void {
+    const instance = this.adapterHost?.httpAdapter?.getInstance?.() as
+      | { decorateRequest?: (name: string, value: null) => void; hasRequestDecorator?: (name: string) => boolean }
+      | undefined;
+    if (instance?.decorateRequest && !instance.hasRequestDecorator?.('principal')) instance.decorateRequest('principal', null);
+  }
+}
