@@ -75,10 +75,18 @@ export class ClickIngestService {
 
   async ingestBatch(rawClicks: ClickCapturedJob[]): Promise<IngestBatchResult> {
     const now = new Date();
-    const byId = new Map<string, ClickCapturedJob>();
-    for (const raw of rawClicks) if (!byId.has(raw.id)) byId.set(raw.id, raw);
     const geo = this.geoLookup();
-    const clicks = [...byId.values()].map((raw) => enrichClick(raw, geo, now));
+    return this.ingestEnriched(rawClicks.map((raw) => enrichClick(raw, geo, now)));
+  }
+
+  /**
+   * The same, for clicks already enriched with `enrichClick` (the worker enriches
+   * each job as it arrives, while the previous batch is in the database).
+   */
+  async ingestEnriched(enriched: EnrichedClick[]): Promise<IngestBatchResult> {
+    const byId = new Map<string, EnrichedClick>();
+    for (const c of enriched) if (!byId.has(c.id)) byId.set(c.id, c);
+    const clicks = [...byId.values()];
     const subscribed = await this.subscriptions.subscribed(clicks.filter((c) => !c.isBot).map((c) => c.organizationId));
 
     const result = await this.repository.transaction(async (tx) => {

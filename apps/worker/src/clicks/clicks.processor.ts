@@ -1,9 +1,9 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
-import { ClickIngestService, invalidClickReason } from '@dl/clicks';
+import { ClickIngestService, EnrichedClick, enrichClick, invalidClickReason } from '@dl/clicks';
 import { MetricsService } from '@dl/platform/observability';
-import { assertHandlers, ClickCapturedJob, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
+import { assertHandlers, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
@@ -23,7 +23,7 @@ export const CLICK_CONCURRENCY = CLICK_BATCH_SIZE * 2;
 export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
   private readonly logger = new Logger(ClicksProcessor.name);
   private readonly handlers: QueueHandlers<typeof Queues.clicks>;
-  private readonly batcher: MicroBatcher<ClickCapturedJob>;
+  private readonly batcher: MicroBatcher<EnrichedClick>;
 
   constructor(
     private readonly ingest: ClickIngestService,
@@ -35,7 +35,8 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
         const invalid = invalidClickReason(payload);
         // Fails this job alone, without retries; the batch never sees it.
         if (invalid) throw new UnrecoverableError(`Malformed click: ${invalid}`);
-        return this.batcher.add(payload);
+        // Enriched now, while the previous batch is in the database.
+        return this.batcher.add(enrichClick(payload, this.ingest.geoLookup()));
       },
     };
     assertHandlers(Queues.clicks, this.handlers);
@@ -60,9 +61,9 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
     }
   }
 
-  private async flush(items: ClickCapturedJob[]): Promise<void> {
+  private async flush(items: EnrichedClick[]): Promise<void> {
     try {
-      const result = await this.ingest.ingestBatch(items);
+      const result = await this.ingest.ingestEnriched(items);
       if (result.dropped) this.logger.warn({ dropped: result.dropped }, 'clicks of unknown links dropped');
     } catch (err) {
       this.logger.error({ err, clicks: items.length }, 'click batch failed; its jobs will be retried');
