@@ -4,7 +4,7 @@
  * referrers, UTM, 2% bots, 60 links of 3 organizations, clicked in the last minutes), then the real worker app (BullMQ consumer,
  * micro-batches, enrichment, insert, rollups, daily visitors, link counters) drains it.
  *
- *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 100000] [--max-seconds 30]
+ *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 40000] [--max-seconds 20]
  *
  * For context it also measures, in the same run: the BullMQ ceiling (the same
  * number of jobs drained by a worker whose processor does nothing) and the
@@ -36,8 +36,8 @@ const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr
 
 async function main(): Promise<void> {
   Logger.overrideLogger(false);
-  const total = arg('clicks', 100_000);
-  const maxSeconds = arg('max-seconds', 30);
+  const total = arg('clicks', 40_000);
+  const maxSeconds = arg('max-seconds', 20);
   await ensureTemplateDatabase();
   const env = await createTestEnv();
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
