@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com' })
@@ -16,12 +16,14 @@ export class SignupDto {
 
   @ApiProperty({ example: 'Ada Lovelace' })
   @MaxLength(100, { message: 'Must be 1-100 characters' })
+  @Matches(/\S/, { message: 'Must be 1-100 characters' })
   @IsNotEmpty({ message: 'Must be 1-100 characters' })
   @IsString({ message: 'Must be a string' })
   name: string;
 
   @ApiProperty({ example: 'Analytical Engines' })
   @MaxLength(100, { message: 'Must be 1-100 characters' })
+  @Matches(/\S/, { message: 'Must be 1-100 characters' })
   @IsNotEmpty({ message: 'Must be 1-100 characters' })
   @IsString({ message: 'Must be a string' })
   organizationName: string;

@@ -85,6 +85,7 @@ describe('POST /auth/signup and /auth/login', () => {
       ['a password that is not a string', { password: 12345678901 }, { password: 'Must be a string' }],
       ['an empty name', { name: '' }, { name: 'Must be 1-100 characters' }],
       ['an empty organization name', { organizationName: '' }, { organizationName: 'Must be 1-100 characters' }],
+      ['a blank name', { name: '  ' }, { name: 'Must be 1-100 characters' }],
       ['an unknown field', { tier: 'UNLIMITED' }, { tier: 'Unknown field' }],
     ])('refuses %s with 400 and writes nothing', async (_label, patch, validation) => {
       const before = await counts();

@@ -79,6 +79,7 @@ describe('API keys (/api/keys)', () => {
   it.each([
     ['no name', {}, { name: 'Must be a string' }],
     ['an empty name', { name: '' }, { name: 'Must be 1-100 characters' }],
+    ['a blank name', { name: '   ' }, { name: 'Must be 1-100 characters' }],
     ['a 101-character name', { name: 'x'.repeat(101) }, { name: 'Must be 1-100 characters' }],
     ['a number', { name: 5 }, { name: 'Must be a string' }],
     ['an unknown field', { name: 'ok', scopes: ['links'] }, { scopes: 'Unknown field' }],

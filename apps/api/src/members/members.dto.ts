@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ROLES } from '@dl/auth';
 import { Role } from '@dl/platform/db';
 
@@ -19,6 +19,7 @@ export class AddMemberDto {
   @ApiPropertyOptional({ description: 'Required when the email has no account yet' })
   @IsOptional()
   @MaxLength(100, { message: 'Must be 1-100 characters' })
+  @Matches(/\S/, { message: 'Must be 1-100 characters' })
   @IsNotEmpty({ message: 'Must be 1-100 characters' })
   @IsString({ message: 'Must be a string' })
   name?: string;
