@@ -119,6 +119,14 @@ describe('rate limits per organization and plan', () => {
     expect(roleRefused.headers['x-ratelimit-remaining']).toBe('8');
   });
 
+  it('error answers of counted requests carry the headers too', async () => {
+    const org = await seedOrganization(env);
+    const res = await request(a.url).delete('/api/keys/00000000-0000-4000-8000-000000000000').set(authHeader(org.owner.jwt)).expect(404);
+    expectHeaders(res, 10, 9);
+    const bad = await request(a.url).post('/api/keys').set(authHeader(org.owner.jwt)).send({}).expect(400);
+    expectHeaders(bad, 10, 8);
+  });
+
   it('health and docs are not counted', async () => {
     const res = await request(a.url).get('/health').expect(200);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
