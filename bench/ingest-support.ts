@@ -72,7 +72,7 @@ export function serveInChild(app: BenchApp, config: AppConfig, execArgv: string[
   const child = spawn(process.execPath, [...execArgv, join(root, 'tools/scripts/run.js'), join(__dirname, 'ingest-support.ts'), app], {
     cwd: root,
     env: { ...process.env, DL_BENCH_CONFIG: JSON.stringify(raw) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let buffer = '';
@@ -105,6 +105,9 @@ async function childMain(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : 0;
   process.stdout.write(`READY http://127.0.0.1:${port}\n`);
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
+  // The parent holds our stdin open: when it dies (killed, timed out), we go too.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.resume();
 }
 
 if (process.argv[1] === __filename && process.env.DL_BENCH_CONFIG) void childMain();

@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@dl/platform/db';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Pool } from 'pg';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 
 /** The longest attribution window a link can have (hours): bounds every scan. */
 export const MAX_ATTRIBUTION_WINDOW_HOURS = 2160;
+/** Fingerprint candidates read per install: enough to detect an ambiguous match. */
+export const FINGERPRINT_CANDIDATES = 10;
 
 export interface CandidateClick {
   clickId: string;
@@ -23,89 +26,118 @@ export interface StoredInstall {
   deepLinkParameters: Record<string, unknown> | null;
 }
 
-interface ClickRow {
-  click_id: string;
-  link_id: string;
-  clicked_at: Date;
-  short_code: string;
+export interface AttributionReads {
+  /** The install as already stored by the worker (idempotency beyond the Redis copy). */
+  stored: StoredInstall | null;
+  /** The click of `clickId` in this organization, within its link's window. */
+  byClick: CandidateClick | null;
+  /** The most recent human clicks with the fingerprint, each within its link's window, newest first. */
+  candidates: CandidateClick[];
+}
+
+interface Row {
+  kind: 'stored' | 'click' | 'fingerprint';
+  click_id: string | null;
+  link_id: string | null;
+  clicked_at: Date | null;
+  match_type: string | null;
+  ambiguous: boolean | null;
+  short_code: string | null;
   deep_link_path: string | null;
   deep_link_parameters: Record<string, unknown> | null;
 }
 
-const toCandidate = (r: ClickRow): CandidateClick => ({
-  clickId: r.click_id,
-  linkId: r.link_id,
-  clickedAt: r.clicked_at,
-  shortCode: r.short_code,
+/**
+ * Every read of an install decision in ONE round trip, as a prepared statement: the stored
+ * install (installs (app_id, install_id) unique index), the click by id (primary key) and the
+ * fingerprint candidates ((organization_id, fingerprint, clicked_at desc) index of `clicks`).
+ */
+const LOOKUP_SQL = `
+  WITH stored AS (
+    SELECT 'stored'::text AS kind, i.click_id, i.link_id, NULL::timestamptz AS clicked_at, i.match_type, i.ambiguous,
+           l.short_code, l.deep_link_path, l.deep_link_parameters
+    FROM installs i LEFT JOIN links l ON l.id = i.link_id AND l.organization_id = i.organization_id
+    WHERE i.organization_id = $1 AND i.app_id = $2 AND i.install_id = $3
+  ), by_click AS (
+    SELECT 'click'::text AS kind, c.id, c.link_id, c.clicked_at, NULL::text, NULL::boolean,
+           l.short_code, l.deep_link_path, l.deep_link_parameters
+    FROM clicks c JOIN links l ON l.id = c.link_id AND l.organization_id = c.organization_id
+    WHERE c.id = $4 AND c.organization_id = $1
+      AND c.clicked_at <= $6 AND c.clicked_at >= $6::timestamptz - make_interval(hours => l.attribution_window_hours)
+  ), by_fingerprint AS (
+    SELECT 'fingerprint'::text AS kind, c.id, c.link_id, c.clicked_at, NULL::text, NULL::boolean,
+           l.short_code, l.deep_link_path, l.deep_link_parameters
+    FROM clicks c JOIN links l ON l.id = c.link_id AND l.organization_id = c.organization_id
+    WHERE c.organization_id = $1 AND c.fingerprint = $5
+      AND c.clicked_at <= $6
+      AND c.clicked_at >= $6::timestamptz - make_interval(hours => ${MAX_ATTRIBUTION_WINDOW_HOURS})
+      AND c.clicked_at >= $6::timestamptz - make_interval(hours => l.attribution_window_hours)
+      AND NOT c.is_bot
+    ORDER BY c.clicked_at DESC, c.id DESC
+    LIMIT ${FINGERPRINT_CANDIDATES}
+  )
+  SELECT * FROM stored UNION ALL SELECT * FROM by_click UNION ALL SELECT * FROM by_fingerprint`;
+
+const toCandidate = (r: Row): CandidateClick => ({
+  clickId: r.click_id as string,
+  linkId: r.link_id as string,
+  clickedAt: r.clicked_at as Date,
+  shortCode: r.short_code as string,
   deepLinkPath: r.deep_link_path,
   deepLinkParameters: r.deep_link_parameters,
 });
 
 /**
- * Reads of the install attribution hot path (indexed, never a write): clicks by id, clicks by
- * (organization, fingerprint, clicked_at desc), and an already stored install.
+ * Reads of the install attribution hot path (indexed, never a write). It has its own small
+ * `pg` pool and a prepared statement: one round trip and no ORM work per install, which is what
+ * keeps the synchronous answer inside its 50 ms p99 budget.
  */
 @Injectable()
-export class AttributionRepository {
-  constructor(private readonly prisma: PrismaService) {}
+export class AttributionRepository implements OnModuleDestroy {
+  private readonly pool: Pool;
 
-  /** The click of `clickId` in this organization when it is within its link's attribution window. */
-  async clickById(organizationId: string, clickId: string, now: Date): Promise<CandidateClick | null> {
-    const rows = await this.prisma.$queryRaw<ClickRow[]>(Prisma.sql`
-      SELECT c.id AS click_id, c.link_id, c.clicked_at, l.short_code, l.deep_link_path, l.deep_link_parameters
-      FROM clicks c
-      JOIN links l ON l.id = c.link_id AND l.organization_id = c.organization_id
-      WHERE c.id = ${clickId}::uuid AND c.organization_id = ${organizationId}::uuid
-        AND c.clicked_at <= ${now}
-        AND c.clicked_at >= ${now}::timestamptz - make_interval(hours => l.attribution_window_hours)`);
-    return rows[0] ? toCandidate(rows[0]) : null;
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 8, idleTimeoutMillis: 30_000 });
+    this.pool.on('error', () => undefined);
   }
 
-  /**
-   * The most recent human clicks with this fingerprint, each within its own link's window
-   * (newest first, ties by id), enough to detect an ambiguous match.
-   */
-  async clicksByFingerprint(organizationId: string, fingerprint: string, now: Date, limit = 10): Promise<CandidateClick[]> {
-    const rows = await this.prisma.$queryRaw<ClickRow[]>(Prisma.sql`
-      SELECT c.id AS click_id, c.link_id, c.clicked_at, l.short_code, l.deep_link_path, l.deep_link_parameters
-      FROM clicks c
-      JOIN links l ON l.id = c.link_id AND l.organization_id = c.organization_id
-      WHERE c.organization_id = ${organizationId}::uuid
-        AND c.fingerprint = ${fingerprint}
-        AND c.clicked_at <= ${now}
-        AND c.clicked_at >= ${now}::timestamptz - make_interval(hours => ${MAX_ATTRIBUTION_WINDOW_HOURS})
-        AND c.clicked_at >= ${now}::timestamptz - make_interval(hours => l.attribution_window_hours)
-        AND NOT c.is_bot
-      ORDER BY c.clicked_at DESC, c.id DESC
-      LIMIT ${limit}`);
-    return rows.map(toCandidate);
+  async lookup(
+    organizationId: string,
+    appId: string,
+    installId: string,
+    clickId: string | null,
+    fingerprint: string | null,
+    now: Date,
+  ): Promise<AttributionReads> {
+    const { rows } = await this.pool.query<Row>({
+      name: 'dl_install_attribution_lookup',
+      text: LOOKUP_SQL,
+      values: [organizationId, appId, installId, clickId, fingerprint, now],
+    });
+    const out: AttributionReads = { stored: null, byClick: null, candidates: [] };
+    for (const r of rows) {
+      if (r.kind === 'stored') {
+        out.stored = {
+          linkId: r.link_id,
+          clickId: r.click_id,
+          matchType: r.match_type,
+          ambiguous: Boolean(r.ambiguous),
+          shortCode: r.short_code,
+          deepLinkPath: r.deep_link_path,
+          deepLinkParameters: r.deep_link_parameters,
+        };
+      } else if (r.kind === 'click') out.byClick = toCandidate(r);
+      else out.candidates.push(toCandidate(r));
+    }
+    out.candidates.sort((a, b) => b.clickedAt.getTime() - a.clickedAt.getTime() || (a.clickId < b.clickId ? 1 : -1));
+    return out;
   }
 
-  /** An install already stored by the worker (idempotency beyond the Redis copy). */
-  async storedInstall(organizationId: string, appId: string, installId: string): Promise<StoredInstall | null> {
-    const rows = await this.prisma.$queryRaw<Array<{
-      link_id: string | null;
-      click_id: string | null;
-      match_type: string | null;
-      ambiguous: boolean;
-      short_code: string | null;
-      deep_link_path: string | null;
-      deep_link_parameters: Record<string, unknown> | null;
-    }>>(Prisma.sql`
-      SELECT i.link_id, i.click_id, i.match_type, i.ambiguous, l.short_code, l.deep_link_path, l.deep_link_parameters
-      FROM installs i
-      LEFT JOIN links l ON l.id = i.link_id
-      WHERE i.organization_id = ${organizationId}::uuid AND i.app_id = ${appId}::uuid AND i.install_id = ${installId}::uuid`);
-    const r = rows[0];
-    if (!r) return null;
-    return {
-      linkId: r.link_id,
-      clickId: r.click_id,
-      matchType: r.match_type,
-      ambiguous: r.ambiguous,
-      shortCode: r.short_code,
-      deepLinkPath: r.deep_link_path,
-      deepLinkParameters: r.deep_link_parameters,
-    };
+  private closed = false;
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
   }
 }

@@ -89,15 +89,13 @@ export class AttributionService {
       osVersion: dto.osVersion,
       language: dto.language,
     });
-    // One parallel wave of reads: the earlier decision (Redis, then the stored row) and the
-    // candidate clicks; the latency is the slowest read, not their sum.
-    const [cached, stored, byClick, candidates] = await Promise.all([
+    // Two reads in parallel: the earlier decision in Redis, and one Postgres round trip for the
+    // stored install, the clickId and the fingerprint candidates.
+    const [cached, { stored, byClick, candidates }] = await Promise.all([
       this.store.get(app.appId, dto.installId).catch(() => {
         throw new IngestUnavailableError();
       }),
-      this.repository.storedInstall(app.organizationId, app.appId, dto.installId),
-      dto.clickId ? this.repository.clickById(app.organizationId, dto.clickId, now) : Promise.resolve(null),
-      fingerprint ? this.repository.clicksByFingerprint(app.organizationId, fingerprint, now) : Promise.resolve([]),
+      this.repository.lookup(app.organizationId, app.appId, dto.installId, dto.clickId ?? null, fingerprint, now),
     ]);
     const known = cached ?? (stored ? fromStored(stored) : null);
     if (known) {
