@@ -1,8 +1,9 @@
 import { Agent, get as httpGet } from 'node:http';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import request from 'supertest';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 import { clicksQueue, seedLink, seedOrganization, UA } from './test/redirect.fixtures';
@@ -165,5 +166,52 @@ describe('redirect edge: fallback left by a previous run', () => {
     expect(jobs.map((j) => j.id).sort()).toEqual(ids);
     expect(jobs.find((j) => j.id === ids[0])?.data).toEqual(JSON.parse(lines[0]));
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('redirect edge: Redis unreachable from the start', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+  let dir: string;
+
+  afterAll(async () => {
+    await server?.close();
+    await env?.teardown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('boots, redirects from Postgres, and keeps every click in the fallback', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dl-fallback-'));
+    env = await createTestEnv({ CLICK_FALLBACK_DIR: dir });
+    const org = await seedOrganization(env.prisma);
+    const link = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/no-redis' });
+    const deadRedis = `redis://127.0.0.1:${await freePort()}`;
+    server = await startApp(createRedirectApp, env.withOverrides({ REDIS_URL: deadRedis, CLICK_FALLBACK_DIR: dir }));
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await request(server.url).get(`/${link.shortCode}`).set('User-Agent', UA.windowsChrome).redirects(0);
+      statuses.push(res.status);
+      expect(res.headers.location).toBe('https://example.com/no-redis');
+    }
+    expect(statuses).toEqual([302, 302, 302, 302, 302]);
+    await request(server.url).get('/Zz9unknown').expect(404);
+    // The clicks are durable on disk (fsync'd) within a few milliseconds.
+    const until = Date.now() + 3000;
+    let lines: string[] = [];
+    while (Date.now() < until) {
+      lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean));
+      if (lines.length >= 5) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(lines.map((l) => (JSON.parse(l) as { linkId: string }).linkId)).toEqual(Array(5).fill(link.id));
+    // The counter moves once each batch is fsync'd (the lines are readable a moment before).
+    const counters = async () =>
+      (await request(server.url).get('/metrics')).text.split('\n').filter((l) => l.startsWith('clicks_'));
+    let seen = await counters();
+    for (let i = 0; i < 60 && !seen.includes('clicks_fallback_total 5'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await counters();
+    }
+    expect(seen).toEqual(['clicks_captured_total 0', 'clicks_fallback_total 5']);
   });
 });

@@ -43,6 +43,7 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
+    this.quietQueueErrors();
     await this.fallback.init();
     // BullMQ's connection promise settles only once Redis answers: never wait for it here.
     void this.jobs
@@ -63,6 +64,18 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
     await this.flush();
     await this.replaying;
     await this.fallback.close();
+  }
+
+  /** Redis down: one warning per queue every 30 s instead of BullMQ's console error per reconnect attempt. */
+  private quietQueueErrors(): void {
+    for (const name of Object.values(Queues)) {
+      let last = 0;
+      this.jobs.queue(name).on('error', (err: Error) => {
+        if (Date.now() - last < 30_000) return;
+        last = Date.now();
+        this.logger.warn({ queue: name, err: err.message }, 'queue connection error');
+      });
+    }
   }
 
   /** Hands a click over; never waits and never throws. */
