@@ -58,7 +58,9 @@ export async function startLinksBench(): Promise<LinksBench> {
 function serveApi(config: AppConfig): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const root = join(__dirname, '..');
   const raw = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
-  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), join(__dirname, 'links-support.ts')], {
+  // DL_LINKS_BENCH_PROFILE=<dir> writes a CPU profile of the api process there.
+  const profile = process.env.DL_LINKS_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.DL_LINKS_BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), join(__dirname, 'links-support.ts')], {
     cwd: root,
     env: { ...process.env, DL_LINKS_BENCH_CONFIG: JSON.stringify(raw) },
     stdio: ['ignore', 'pipe', 'inherit'],
