@@ -89,24 +89,30 @@ export class AttributionService {
       osVersion: dto.osVersion,
       language: dto.language,
     });
-    // Two reads in parallel: the earlier decision in Redis, and one Postgres round trip for the
-    // stored install, the clickId and the fingerprint candidates.
-    const [cached, { stored, byClick, candidates }] = await Promise.all([
-      this.store.get(app.appId, dto.installId).catch(() => {
-        throw new IngestUnavailableError();
-      }),
-      this.repository.lookup(app.organizationId, app.appId, dto.installId, dto.clickId ?? null, fingerprint, now),
-    ]);
-    const known = cached ?? (stored ? fromStored(stored) : null);
-    if (known) {
+    // One Postgres round trip (stored install, clickId, fingerprint candidates), then one Redis
+    // round trip that stores the decision unless an earlier call made one (then that one holds).
+    const { stored, byClick, candidates } = await this.repository.lookup(
+      app.organizationId,
+      app.appId,
+      dto.installId,
+      dto.clickId ?? null,
+      fingerprint,
+      now,
+    );
+    if (stored) {
+      const known = fromStored(stored);
       // Re-enqueue (a no-op when stored): covers a first call whose job could not be queued.
       await this.enqueue(app, dto, ip, fingerprint, known, now);
       return known.answer;
     }
 
     const decided = decide(byClick, candidates);
-    const { decision, won } = await this.store.putIfAbsent(app.appId, dto.installId, decided);
-    if (won) await this.enqueue(app, dto, ip, fingerprint, decision, now);
+    const { decision } = await this.store.putIfAbsent(app.appId, dto.installId, decided).catch(() => {
+      throw new IngestUnavailableError();
+    });
+    // Queued on every call until stored (the job id de-duplicates): a first call whose job
+    // could not be queued is repaired by the client's retry.
+    await this.enqueue(app, dto, ip, fingerprint, decision, now);
     return decision.answer;
   }
 

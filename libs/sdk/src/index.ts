@@ -10,6 +10,7 @@ export * from './pixel-sites.service';
 export * from './credential-cache';
 export * from './sdk-credentials.service';
 export * from './ingest-rate-limiter';
+export * from './ingest-redis';
 export * from './ingest.dto';
 export * from './event-rules';
 export * from './attribution.repository';

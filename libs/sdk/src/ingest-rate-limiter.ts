@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { TooManyRequestsError } from '@dl/platform/http';
-import { RedisService } from '@dl/platform/redis';
+import { IngestRedis } from './ingest-redis';
 
 const WINDOW_MS = 60_000;
 
@@ -42,7 +42,7 @@ export class IngestRateLimiter {
   readonly limit: number;
 
   constructor(
-    private readonly redis: RedisService,
+    private readonly redis: IngestRedis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limit = config.INGEST_RATE_LIMIT_PER_MINUTE;

@@ -29,13 +29,13 @@ export class InstallAnswerStore {
     return raw ? (JSON.parse(raw) as InstallDecision) : null;
   }
 
-  /** Stores the decision unless one exists; returns the decision that holds (ours or the earlier one). */
+  /**
+   * Stores the decision unless one exists, in one round trip (`SET … NX GET`); returns the
+   * decision that holds: ours (`won`), or the earlier one (a repeated or concurrent call).
+   */
   async putIfAbsent(appId: string, installId: string, decision: InstallDecision): Promise<{ decision: InstallDecision; won: boolean }> {
-    const key = this.key(appId, installId);
-    const set = await this.redis.client.set(key, JSON.stringify(decision), 'EX', TTL_SECONDS, 'NX');
-    if (set) return { decision, won: true };
-    const existing = await this.get(appId, installId);
-    return existing ? { decision: existing, won: false } : { decision, won: true };
+    const previous = (await this.redis.client.call('SET', this.key(appId, installId), JSON.stringify(decision), 'EX', String(TTL_SECONDS), 'NX', 'GET')) as string | null;
+    return previous ? { decision: JSON.parse(previous) as InstallDecision, won: false } : { decision, won: true };
   }
 
   /** Decisions of many installs at once (worker: events arriving before their install row). */

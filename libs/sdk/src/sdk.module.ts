@@ -7,6 +7,7 @@ import { CredentialCache } from './credential-cache';
 import { EventBuffer } from './event-buffer';
 import { InAppEventsRepository } from './in-app-events.repository';
 import { IngestRateLimiter } from './ingest-rate-limiter';
+import { IngestRedis } from './ingest-redis';
 import { IngestStoreRepository } from './ingest-store.repository';
 import { IngestWorkerService } from './ingest-worker.service';
 import { IngestService } from './ingest.service';
@@ -26,6 +27,7 @@ export class SdkManagementModule {}
 /** The ingest hot path: credentials, rate limit, attribution, enqueue. */
 @Module({
   providers: [
+    IngestRedis,
     AppsRepository,
     PixelSitesRepository,
     CredentialCache,
