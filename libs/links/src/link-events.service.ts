@@ -78,7 +78,7 @@ export class LinkEventsService {
   private async flush(batch: Array<{ code: string; job: { payload: WebhookEventJob; opts: { jobId: string } } }>): Promise<void> {
     await Promise.all([
       this.invalidate(batch.map((b) => b.code)),
-      this.jobs.addBulk('webhooks', 'webhook.event', batch.map((b) => b.job), QUEUE_TIMEOUT_MS * 5).catch((err: unknown) => {
+      this.jobs.addBulk('webhooks', 'webhook.event', batch.map((b) => b.job), QUEUE_TIMEOUT_MS).catch((err: unknown) => {
         this.logger.error({ err: String(err), count: batch.length }, 'link webhook events not queued');
       }),
     ]);
