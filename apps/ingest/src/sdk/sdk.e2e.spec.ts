@@ -83,6 +83,24 @@ describe('SDK ingestion (ingest app + worker)', () => {
       expect(await env.prisma.install.count({ where: { installId } })).toBe(1);
     });
 
+    it('gives concurrent first calls of one install the same answer', async () => {
+      const link = await deepLink();
+      await click(link, { ip: '203.0.113.33' });
+      const installId = randomUUID();
+      // One call from the device's network (matches), one from elsewhere (would not): one decision holds.
+      const answers = await Promise.all([
+        post('install', { installId, ...device }, app.token, '203.0.113.33'),
+        post('install', { installId, ...device }, app.token, '198.51.100.77'),
+        post('install', { installId, ...device }, app.token, '203.0.113.33'),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers[1].body).toEqual(answers[0].body);
+      expect(answers[2].body).toEqual(answers[0].body);
+      const row = await eventually(() => env.prisma.install.findFirst({ where: { installId } }));
+      expect(row.linkId).toBe(answers[0].body.linkId);
+      expect(await env.prisma.install.count({ where: { installId } })).toBe(1);
+    });
+
     it('does not attribute a click older than its link window', async () => {
       const link = await deepLink({ windowHours: 1 });
       await click(link, { ip: '203.0.113.8', clickedAt: new Date(Date.now() - 2 * 3600_000).toISOString() });
