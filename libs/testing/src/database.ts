@@ -55,7 +55,7 @@ export async function ensureTemplateDatabase(): Promise<string> {
       await admin.query(`CREATE DATABASE "${building}"`);
       await migrateDeploy(databaseUrl(building));
       await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
-      // Old templates and databases of killed runs older than a day.
+      // Templates of older migration sets.
       const stale = await admin.query<{ datname: string }>(
         `SELECT datname FROM pg_database WHERE datname LIKE 'dl_test_tpl_%' AND datname <> $1`,
         [name],
@@ -64,8 +64,24 @@ export async function ensureTemplateDatabase(): Promise<string> {
     } finally {
       await admin.query('SELECT pg_advisory_unlock(727272)');
     }
+    await dropAbandonedTestDatabases(admin);
   });
   return name;
+}
+
+const ABANDONED_AFTER_MS = 6 * 3600 * 1000;
+
+/** Drops test databases left by killed runs (their name carries their creation time). */
+async function dropAbandonedTestDatabases(admin: Client): Promise<void> {
+  const rows = await admin.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname ~ '^dl_test_[0-9a-z]+_[0-9a-f]{8}$'`,
+  );
+  for (const { datname } of rows.rows) {
+    const created = parseInt(datname.split('_')[2], 36);
+    if (Number.isFinite(created) && Date.now() - created > ABANDONED_AFTER_MS) {
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    }
+  }
 }
 
 export interface TestDatabase {
