@@ -1,10 +1,11 @@
 /**
- * Worker drain rate: a `clicks` queue pre-filled with N `click.captured` jobs
+ * Worker drain rate: a `clicks` queue pre-filled with N clicks in `click.batch` jobs of
+ * --batch clicks (500: a full flush of the edge under load; job id as the edge derives it)
  * (varied real user agents, IPs the GeoLite2 database resolves and others,
  * referrers, UTM, 2% bots, 60 links of 3 organizations, clicked in the last minutes), then the real worker app (BullMQ consumer,
  * micro-batches, enrichment, insert, rollups, daily visitors, link counters) drains it.
  *
- *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 40000] [--max-seconds 20]
+ *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 40000] [--max-seconds 20] [--batch 500]
  *
  * For context it also measures, in the same run: the BullMQ ceiling (the same
  * number of jobs drained by a worker whose processor does nothing) and the
@@ -21,11 +22,12 @@ import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } f
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { clickBatchJobId } from '@dl/redirect';
 import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
 
 /** As in apps/worker/src/clicks/clicks.processor.ts. */
 const CLICK_BATCH_SIZE = 2000;
-const CLICK_CONCURRENCY = 4000;
+const CLICK_CONCURRENCY = 128;
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   Logger.overrideLogger(false);
   const total = arg('clicks', 40_000);
   const maxSeconds = arg('max-seconds', 20);
+  const perJob = arg('batch', 500);
   await ensureTemplateDatabase();
   const env = await createTestEnv();
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
@@ -68,10 +71,13 @@ async function main(): Promise<void> {
       });
     };
 
+    // As the edge sends them: one `click.batch` job per flush, job id derived from its clicks.
     const fill = async (q: Queue, n: number, offset: number) => {
-      for (let start = 0; start < n; start += 2000) {
-        const chunk = Array.from({ length: Math.min(2000, n - start) }, (_, k) => job(offset + start + k));
-        await q.addBulk(chunk.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
+      for (let start = 0; start < n; start += 10 * perJob) {
+        const chunk = Array.from({ length: Math.min(10 * perJob, n - start) }, (_, k) => job(offset + start + k));
+        const batches: ClickCapturedJob[][] = [];
+        for (let i = 0; i < chunk.length; i += perJob) batches.push(chunk.slice(i, i + perJob));
+        await q.addBulk(batches.map((clicks) => ({ name: 'click.batch', data: { clicks }, opts: { jobId: clickBatchJobId(clicks) } })));
       }
     };
 
@@ -80,20 +86,20 @@ async function main(): Promise<void> {
     await fill(noopQueue, total, 10_000_000);
     let done = 0;
     let t = performance.now();
-    const noop = new Worker('bench-noop', async () => void done++, { ...bullOptions(env.config), concurrency: CLICK_CONCURRENCY } as never);
+    const noop = new Worker('bench-noop', async (j) => void (done += (j.data as { clicks: unknown[] }).clicks.length), {
+      ...bullOptions(env.config),
+      concurrency: CLICK_CONCURRENCY,
+    } as never);
     while (done < total && performance.now() - t < maxSeconds * 1000) await new Promise((r) => setTimeout(r, 100));
     const ceiling = Math.round(done / ((performance.now() - t) / 1000));
     await noop.close();
     await noopQueue.obliterate({ force: true });
     await noopQueue.close();
-    log('bullmq no-op ceiling', { jobsPerSecond: ceiling });
+    log('bullmq no-op ceiling', { clicksPerSecond: ceiling, clicksPerJob: perJob });
 
     t = performance.now();
-    for (let start = 0; start < total; start += 2000) {
-      const chunk = Array.from({ length: Math.min(2000, total - start) }, (_, k) => job(start + k));
-      await queue.addBulk(chunk.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
-    }
-    log('queue pre-filled', { clicks: total, s: ((performance.now() - t) / 1000).toFixed(1) });
+    await fill(queue, total, 0);
+    log('queue pre-filled', { clicks: total, jobs: Math.ceil(total / perJob), s: ((performance.now() - t) / 1000).toFixed(1) });
 
     t = performance.now();
     const worker = await startApp(createWorkerApp, env.config);
@@ -139,7 +145,8 @@ async function main(): Promise<void> {
       clicksPerSecond: Math.round(stored / seconds),
       steadyClicksPerSecond: t90 > t10 ? Math.round((n90 - n10) / ((t90 - t10) / 1000)) : null,
       workerBootMs: Math.round(boot),
-      bullmqNoopCeilingPerSecond: ceiling,
+      clicksPerJob: perJob,
+      bullmqNoopCeilingClicksPerSecond: ceiling,
       ingestBatchOnlyPerSecond: directRate,
       batchSize: CLICK_BATCH_SIZE,
       rollupTotalPlusBot: rollup,

@@ -280,10 +280,16 @@ async function main(): Promise<void> {
     const edgeHalf = await load(edge.url, paths, { connections: 32, duration: seconds, overallRate: half });
     const memory = rss(edge.proc.pid!);
 
-    // Every 302 queued its click (job id = click id).
+    // Every 302 queued its click (in `click.batch` jobs: one per flush of the edge's buffer).
     const queue = new Queue('clicks', { connection: { url: redis.url }, prefix: `${env.config.REDIS_PREFIX}:bull` });
     await new Promise((r) => setTimeout(r, 500));
-    const queued = await queue.getJobCounts('waiting');
+    const queued = { waiting: 0, jobs: 0 };
+    for (let start = 0; ; start += 1000) {
+      const page = await queue.getJobs(['waiting'], start, start + 999);
+      for (const job of page) queued.waiting += job.name === 'click.batch' ? (job.data as { clicks: unknown[] }).clicks.length : 1;
+      queued.jobs += page.length;
+      if (page.length < 1000) break;
+    }
     await queue.close();
     const redirects302 = edgeMax.total + edgeHalf['3xx'];
 
@@ -301,7 +307,7 @@ async function main(): Promise<void> {
       },
       redirectAtHalfRate: { targetRps: half, ...summary(edgeHalf) },
       redirectMemory: { afterWarmup: memoryAfterWarmup, afterRuns: memory },
-      clicks: { redirects302IncludingWarmup: redirects302, queuedIncludingWarmup: queued.waiting },
+      clicks: { redirects302IncludingWarmup: redirects302, queuedIncludingWarmup: queued.waiting, queueJobs: queued.jobs },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {

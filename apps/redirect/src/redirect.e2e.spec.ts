@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
+import { clickBatchJobId } from '@dl/redirect';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 import {
   clicksQueue,
   eventually,
   publishInvalidation,
+  queuedClickJobs,
   queuedClicks,
   seedLink,
   SeededOrg,
@@ -311,8 +313,11 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       });
       expect(Math.abs(Date.parse(person.clickedAt) - Date.now())).toBeLessThan(10_000);
       expect(mine.find((j) => j.userAgent === UA.googlebot)).toBeDefined();
-      const job = await queue.getJob(person.id);
-      expect(job?.id).toBe(person.id);
+      // Carried by a `click.batch` job whose id is derived from the clicks it carries.
+      const batch = (await queuedClickJobs(queue)).find((j) => j.clicks.some((c) => c.id === person.id))!;
+      expect(batch.name).toBe('click.batch');
+      expect(batch.id).toBe(clickBatchJobId(batch.clicks));
+      expect((await queue.getJob(batch.id))?.data).toEqual({ clicks: batch.clicks });
     });
 
     it('counts captured clicks in the metrics', async () => {

@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
 import { ClickCapturedJob, JobQueue, Queues } from '@dl/platform/queue';
+import { clickBatchJobId } from './click-batch';
 import { ClickFallbackStore } from './click-fallback.store';
 
 export const CAPTURE_LIMITS = {
@@ -20,8 +21,10 @@ export const CAPTURE_LIMITS = {
 
 /**
  * Click capture at the edge: the redirect hands over the raw facts and moves on. Clicks are
- * batched into `addBulk` on the `clicks` queue (job id = click id, so a re-add is a no-op);
- * when Redis is unreachable the batch is fsync'd to the local fallback and replayed later.
+ * batched (5 ms or 500 clicks) into ONE `click.batch` job on the `clicks` queue (job id
+ * derived from its click ids, so a re-add of the same batch is a no-op; the consumer stores
+ * each click id once whatever the grouping); when Redis is unreachable the clicks are
+ * fsync'd to the local fallback and replayed later, again as batch jobs.
  */
 @Injectable()
 export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
@@ -131,12 +134,7 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async enqueue(batch: ClickCapturedJob[], timeoutMs: number = CAPTURE_LIMITS.enqueueTimeoutMs): Promise<void> {
-    await this.jobs.addBulk(
-      Queues.clicks,
-      'click.captured',
-      batch.map((payload) => ({ payload, opts: { jobId: payload.id } })),
-      timeoutMs,
-    );
+    await this.jobs.add(Queues.clicks, 'click.batch', { clicks: batch }, { jobId: clickBatchJobId(batch), timeoutMs });
     this.metrics.clicksCaptured.inc(batch.length);
   }
 

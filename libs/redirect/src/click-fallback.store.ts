@@ -13,8 +13,9 @@ const STALE_CLAIM_MS = 60_000;
  * The durable local fallback for clicks when Redis is unreachable: append-only NDJSON
  * files, one batch per write, fsync'd before the write counts. Replay claims a closed file
  * by renaming it (so two instances sharing the folder never replay one file twice at once),
- * sends its clicks, then deletes it. A click replayed twice is harmless: its job id (and the
- * clicks row id) is the click id.
+ * sends its clicks (in chunks: one `click.batch` job each), then deletes it. A click replayed
+ * twice is harmless: a re-sent chunk has the same job id, and the click id is the clicks
+ * row's primary key (the consumer inserts it once, whatever batch carries it).
  */
 export class ClickFallbackStore {
   private readonly logger = new Logger('ClickFallback');

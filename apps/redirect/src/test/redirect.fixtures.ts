@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { AppConfig } from '@dl/platform/config';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import { ClickCapturedJob } from '@dl/platform/queue';
+import { ClickBatchJob, ClickCapturedJob } from '@dl/platform/queue';
 
 export const UA = {
   iphone:
@@ -81,9 +81,19 @@ export function clicksQueue(config: AppConfig): Queue {
   return queue;
 }
 
+/** Every click queued, flattened out of the edge's `click.batch` jobs (and any single `click.captured`). */
 export async function queuedClicks(queue: Queue): Promise<ClickCapturedJob[]> {
+  return (await queuedClickJobs(queue)).flatMap((j) => j.clicks);
+}
+
+/** The queued click jobs with the clicks each carries. */
+export async function queuedClickJobs(queue: Queue): Promise<Array<{ id: string; name: string; clicks: ClickCapturedJob[] }>> {
   const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
-  return jobs.filter((j) => j.name === 'click.captured').map((j) => j.data as ClickCapturedJob);
+  return jobs.flatMap((j) => {
+    if (j.name === 'click.batch') return [{ id: j.id!, name: j.name, clicks: (j.data as ClickBatchJob).clicks }];
+    if (j.name === 'click.captured') return [{ id: j.id!, name: j.name, clicks: [j.data as ClickCapturedJob] }];
+    return [];
+  });
 }
 
 /** Polls until `predicate` holds (or fails after `timeoutMs`). */

@@ -62,7 +62,10 @@ describe('worker: click consumer crash recovery', () => {
     const jobs = Array.from({ length: 300 }, (_, i) =>
       rawClick({ id: linkId, organizationId: org.id }, { userAgent: uas[i % 3], ip: i % 2 ? KNOWN_IPS.kettering : `203.0.113.${i % 200}` }),
     );
-    return clicks.addBulk(jobs.map((data) => ({ name: 'click.captured', data, opts: { jobId: data.id } })));
+    // As the edge sends them: `click.batch` jobs (here 3 of 100 clicks).
+    return clicks.addBulk(
+      [0, 100, 200].map((i) => ({ name: 'click.batch', data: { clicks: jobs.slice(i, i + 100) }, opts: { jobId: `batch-${jobs[i].id}` } })),
+    );
   };
 
   it('a crash before commit stores nothing; a fresh worker stores every click once', async () => {

@@ -291,6 +291,58 @@ describe('worker: click consumer', () => {
     expect(await webhooks.getJob(quietClick.id)).toBeUndefined();
   });
 
+  describe('click.batch (the edge\'s transport: one job per flush)', () => {
+    const enqueueBatch = (batch: unknown[], jobId: string) => clicks.add('click.batch', { clicks: batch }, { jobId });
+
+    it('stores every click of a batch, drops a malformed one (logged, counted) and completes the job', async () => {
+      const subscribed = await fx.organization(Tier.PRO);
+      await fx.webhook(subscribed.id, ['link.clicked']);
+      const link = await fx.link(subscribed.id);
+      const good = Array.from({ length: 5 }, () => rawClick({ id: link.id, organizationId: subscribed.id }, { userAgent: USER_AGENTS.iPhone }));
+      const malformed = { ...rawClick({ id: link.id, organizationId: subscribed.id }), id: 'not-a-uuid' };
+      const job = await enqueueBatch([good[0], good[1], malformed, good[2], good[3], good[4]], `b-${good[0].id}`);
+      await waitFor(() => job.isCompleted(), (v) => v);
+      expect(await storedCount(link.id)).toBe(5);
+      expect((await rollups(link.id))['total:']).toBe(5);
+      expect(await clickCount(link.id)).toBe(5);
+      expect((await clicks.getJob(job.id!))?.attemptsMade).toBe(1);
+      // link.clicked events are queued for a batch's clicks too (event id = click id).
+      expect((await webhooks.getJob(good[2].id))?.data).toMatchObject({ eventId: good[2].id, type: 'link.clicked' });
+      const metrics = await (await fetch(`${worker.url}/metrics`)).text();
+      expect(metrics).toMatch(/clicks_malformed_total\{job="click.batch"\} 1\b/);
+      expect(metrics).toMatch(/queue_jobs_total\{queue="clicks",job="click.batch",outcome="completed"\} \d+/);
+    });
+
+    it('a replayed batch, even regrouped with other clicks, counts each click once', async () => {
+      const link = await fx.link(org.id);
+      const batch = Array.from({ length: 4 }, () => rawClick({ id: link.id, organizationId: org.id }));
+      const fresh = rawClick({ id: link.id, organizationId: org.id });
+      const first = await enqueueBatch(batch, 'replay-1');
+      await waitFor(() => first.isCompleted(), (v) => v);
+      // The same clicks again, as a fallback replay chunked differently would send them.
+      const again = await Promise.all([
+        enqueueBatch([batch[2], batch[3], fresh], 'replay-2'),
+        enqueueBatch([batch[0], batch[1], batch[0]], 'replay-3'),
+      ]);
+      await waitFor(() => allCompleted(again), (v) => v);
+      expect(await storedCount(link.id)).toBe(5);
+      expect((await rollups(link.id))['total:']).toBe(5);
+      expect(await clickCount(link.id)).toBe(5);
+    });
+
+    it('fails a batch without a clicks array alone, without retries', async () => {
+      const link = await fx.link(org.id);
+      const broken = await clicks.add('click.batch', { click: rawClick({ id: link.id, organizationId: org.id }) } as never);
+      const ok = await enqueueBatch([rawClick({ id: link.id, organizationId: org.id })], 'ok-after-broken');
+      await waitFor(() => allCompleted([ok]), (v) => v);
+      await waitFor(() => broken.isFailed(), (v) => v);
+      const failed = await clicks.getJob(broken.id!);
+      expect(failed?.failedReason).toBe('Malformed click batch: clicks is not an array');
+      expect(failed?.attemptsMade).toBe(1);
+      expect(await storedCount(link.id)).toBe(1);
+    });
+  });
+
   it('counts job outcomes in /metrics', async () => {
     const res = await fetch(`${worker.url}/metrics`);
     expect(await res.text()).toMatch(/queue_jobs_total\{queue="clicks",job="click.captured",outcome="completed"\} \d+/);

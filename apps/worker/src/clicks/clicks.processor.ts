@@ -1,43 +1,61 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
+import { Counter } from 'prom-client';
 import { ClickIngestService, EnrichedClick, enrichClick, invalidClickReason } from '@dl/clicks';
 import { MetricsService } from '@dl/platform/observability';
-import { assertHandlers, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
+import { assertHandlers, ClickBatchJob, ClickCapturedJob, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
 export const CLICK_BATCH_SIZE = 2000;
 export const CLICK_BATCH_WAIT_MS = 25;
-/** Jobs in flight: room for one batch flushing while the next fills. */
-export const CLICK_CONCURRENCY = CLICK_BATCH_SIZE * 2;
+/**
+ * Jobs in flight. The edge sends `click.batch` jobs of up to 500 clicks (one per 5 ms flush
+ * of each redirect instance): 128 of them are enough to keep a flush in the database while
+ * the next fills, and bound the clicks held in memory (128 × 500). Former single-click
+ * `click.captured` jobs still drain, 128 at a time.
+ */
+export const CLICK_CONCURRENCY = 128;
 
 /**
- * Consumer of the `clicks` queue. BullMQ has no batch API, so each job's `process`
- * hands its click to a micro-batcher and waits for that batch's commit: one
- * transaction stores many jobs' clicks, and a job completes only once its click is
- * durable. A failed batch fails all its jobs, which BullMQ retries; replays insert
- * nothing twice (ON CONFLICT (id) DO NOTHING).
+ * Consumer of the `clicks` queue. Each job hands its clicks (`click.batch`: many;
+ * `click.captured`: one, the former transport) to a micro-batcher and waits for the
+ * commit of every database batch holding them: one transaction stores many jobs'
+ * clicks, and a job completes only once all its clicks are durable. A failed
+ * transaction fails all its jobs, which BullMQ retries; replays insert nothing twice
+ * (ON CONFLICT (id) DO NOTHING, rollups and counters from the inserted ids only).
  */
 @Processor(Queues.clicks, { concurrency: CLICK_CONCURRENCY })
 export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
   private readonly logger = new Logger(ClicksProcessor.name);
   private readonly handlers: QueueHandlers<typeof Queues.clicks>;
   private readonly batcher: MicroBatcher<EnrichedClick>;
+  private readonly malformed: Counter<'job'>;
 
   constructor(
     private readonly ingest: ClickIngestService,
     private readonly metrics: MetricsService,
   ) {
     super();
+    this.malformed = new Counter({
+      name: 'clicks_malformed_total',
+      help: 'Clicks dropped by the consumer because their payload is malformed',
+      labelNames: ['job'] as const,
+      registers: [metrics.registry],
+    });
     this.handlers = {
       'click.captured': (payload) => {
         const invalid = invalidClickReason(payload);
-        // Fails this job alone, without retries; the batch never sees it.
-        if (invalid) throw new UnrecoverableError(`Malformed click: ${invalid}`);
+        if (invalid) {
+          this.malformed.inc({ job: 'click.captured' });
+          // Fails this job alone, without retries; the batch never sees it.
+          throw new UnrecoverableError(`Malformed click: ${invalid}`);
+        }
         // Enriched now, while the previous batch is in the database.
         return this.batcher.add(enrichClick(payload, this.ingest.geoLookup()));
       },
+      'click.batch': (payload, meta) => this.batch(payload, meta.jobId),
     };
     assertHandlers(Queues.clicks, this.handlers);
     this.batcher = new MicroBatcher((items) => this.flush(items), {
@@ -59,6 +77,31 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
       this.metrics.jobOutcomes.inc({ ...labels, outcome: 'failed' });
       throw err;
     }
+  }
+
+  /**
+   * A malformed click is dropped (logged, counted) and its neighbours stored: retrying the
+   * job would never make it valid. A payload without a `clicks` array fails the job alone.
+   */
+  private async batch(payload: ClickBatchJob, jobId: string): Promise<void> {
+    const clicks: unknown = (payload as unknown as Record<string, unknown> | null)?.clicks;
+    if (!Array.isArray(clicks)) throw new UnrecoverableError('Malformed click batch: clicks is not an array');
+    const geo = this.ingest.geoLookup();
+    const now = new Date();
+    const pending: Array<Promise<void>> = [];
+    for (const [index, click] of (clicks as unknown[]).entries()) {
+      const invalid = invalidClickReason(click);
+      if (invalid) {
+        this.malformed.inc({ job: 'click.batch' });
+        this.logger.warn({ jobId, index, reason: invalid }, 'malformed click in a batch dropped');
+        continue;
+      }
+      pending.push(this.batcher.add(enrichClick(click as ClickCapturedJob, geo, now)));
+    }
+    // Every add settles (no unhandled rejection); the first failure fails the job (retried).
+    const results = await Promise.allSettled(pending);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private async flush(items: EnrichedClick[]): Promise<void> {

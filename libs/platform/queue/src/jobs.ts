@@ -28,6 +28,15 @@ export interface ClickCapturedJob {
   query: Record<string, string>;
 }
 
+/**
+ * The edge's transport: one job per flush (a few to 500 clicks), job id derived from its
+ * click ids (`clickBatchJobId`). Exactness is per click in the consumer (a click's id is its
+ * primary key), so a batch re-sent with other neighbours never double counts.
+ */
+export interface ClickBatchJob {
+  clicks: ClickCapturedJob[];
+}
+
 /** A domain event fanned out to the organization's matching webhooks. */
 export interface WebhookEventJob {
   /** Stable event id, sent as `webhook-id` on every attempt. */
@@ -158,7 +167,8 @@ export interface PruneClicksJob {
 
 /** Job name → payload, per queue. */
 export interface JobPayloads {
-  clicks: { 'click.captured': ClickCapturedJob };
+  /** `click.captured` (one click per job) is the former transport, still drained. */
+  clicks: { 'click.captured': ClickCapturedJob; 'click.batch': ClickBatchJob };
   webhooks: { 'webhook.event': WebhookEventJob; 'webhook.deliver': WebhookDeliverJob };
   ingest: {
     'sdk.install': SdkInstallJob;
@@ -180,7 +190,7 @@ export type QueueHandlers<Q extends QueueName> = {
 
 /** Every job name of every queue, for the boot-time check. */
 export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
-  clicks: ['click.captured'],
+  clicks: ['click.captured', 'click.batch'],
   webhooks: ['webhook.event', 'webhook.deliver'],
   ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
   reports: ['reports.monthly-run', 'reports.monthly'],
