@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TooManyRequestsError } from '@dl/platform/http';
 import { AuthMetadata, AUTH_METADATA, DASHBOARD_ONLY_METADATA } from './auth.metadata';
 import { DashboardOnlyError, InsufficientRoleError, PlanFeatureError } from './auth.errors';
-import { Authenticator } from './authenticator.service';
+import { BearerStrategy } from './bearer.strategy';
 import { PlansService } from './plans';
 import { Principal } from './principal';
 import { RateLimiter } from './rate-limiter.service';
@@ -17,7 +17,7 @@ interface RouteAuth {
 type AuthedRequest = FastifyRequest & { principal?: Principal | null };
 
 /**
- * The guard behind @Auth/@DashboardOnly: authenticate (401) → dashboard-only (403) →
+ * The guard behind @Auth/@DashboardOnly: authenticate through passport-http-bearer (401) → dashboard-only (403) →
  * rate limit (429, headers on every counted response) → role and plan (403).
  * Runs once per request even when both the controller and the method carry @Auth.
  */
@@ -29,7 +29,7 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly authenticator: Authenticator,
+    private readonly bearer: BearerStrategy,
     private readonly rateLimiter: RateLimiter,
     private readonly plans: PlansService,
   ) {}
@@ -40,7 +40,7 @@ export class AuthGuard implements CanActivate {
     if (this.done.has(request)) return true;
     const { meta, dashboardOnly } = this.routeMetadata(context);
 
-    const principal = await this.authenticator.authenticate(request.headers.authorization, meta.missingMessage);
+    const principal = await this.bearer.authenticateHeader(request.headers.authorization, meta.missingMessage);
     request.principal = principal;
     if (dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
 

@@ -1,11 +1,14 @@
 import { Global, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
 import { Authenticator } from './authenticator.service';
+import { BearerStrategy } from './bearer.strategy';
 import { CachedCredentialInvalidation, CREDENTIAL_INVALIDATION } from './credential-invalidation';
 import { CredentialsRepository } from './credentials.repository';
 import { LoginThrottle } from './login-throttle';
@@ -14,23 +17,27 @@ import { MembersService } from './members.service';
 import { PlansService } from './plans';
 import { PrincipalCache } from './principal-cache';
 import { RateLimiter } from './rate-limiter.service';
-import { SessionTokens } from './session-tokens';
+import { jwtModuleOptions, SessionTokens } from './session-tokens';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 
 /**
  * Identity and tenancy, global so every controller's @Auth guard resolves:
  * authentication, rate limits, plans, and the account/key/member/usage services.
+ * Sessions are signed by `@nestjs/jwt` (JwtModule: JWT_SECRET, HS256, JWT_TTL_SECONDS) and
+ * bearer credentials read by passport-http-bearer (BearerStrategy).
  * Needs the platform's config, Prisma and Redis (PlatformModule).
  */
 @Global()
 @Module({
+  imports: [JwtModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => jwtModuleOptions(config) })],
   providers: [
     CredentialsRepository,
     PrincipalCache,
     { provide: CREDENTIAL_INVALIDATION, useClass: CachedCredentialInvalidation },
     SessionTokens,
     Authenticator,
+    BearerStrategy,
     PlansService,
     RateLimiter,
     AuthGuard,
@@ -46,6 +53,7 @@ import { UsageService } from './usage.service';
   ],
   exports: [
     Authenticator,
+    BearerStrategy,
     AuthGuard,
     RateLimiter,
     PlansService,

@@ -14,7 +14,7 @@ import { SessionTokens } from './session-tokens';
 
 const TOUCH_INTERVAL_MS = 60_000;
 /** Token characters of RFC 6750 (b64token). */
-const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 export function apiKeyCacheKey(keyHash: string): string {
   return `k:${keyHash}`;
@@ -24,8 +24,9 @@ export function sessionCacheKey(organizationId: string, userId: string): string 
 }
 
 /**
- * Turns an Authorization header into a Principal or throws the exact 401 of
- * decisions §2. Malformed keys are refused before any cache or database work.
+ * Turns a bearer token (taken from the Authorization header by BearerStrategy,
+ * passport-http-bearer) into a Principal or throws the exact 401 of decisions §2.
+ * Malformed keys are refused before any cache or database work.
  */
 @Injectable()
 export class Authenticator {
@@ -40,15 +41,8 @@ export class Authenticator {
     private readonly redis: RedisService,
   ) {}
 
-  /**
-   * @param missingMessage message when there is no Authorization header at all
-   *   (`Authentication required` on link read/delete).
-   */
-  async authenticate(header: string | string[] | undefined, missingMessage?: string): Promise<Principal> {
-    if (header === undefined) throw new MissingCredentialError(missingMessage);
-    const match = typeof header === 'string' ? BEARER.exec(header) : null;
-    if (!match) throw new MissingCredentialError();
-    const token = match[1];
+  async authenticateToken(token: string): Promise<Principal> {
+    if (!B64TOKEN.test(token)) throw new MissingCredentialError();
     if (token.startsWith('dl_')) return this.fromApiKey(token);
     if (token.split('.').length === 3) return this.fromSession(token);
     throw new MissingCredentialError();

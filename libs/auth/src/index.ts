@@ -7,6 +7,7 @@ export * from './auth.decorators';
 export * from './auth.guard';
 export * from './auth.module';
 export * from './authenticator.service';
+export * from './bearer.strategy';
 export * from './credentials.repository';
 export * from './principal-cache';
 export * from './credential-invalidation';

@@ -140,6 +140,16 @@ describe('bearer credentials (@Auth guard)', () => {
     expect((await get('/t/link-read', 'Basic abc').expect(401)).body).toEqual(err(401, 'Missing or invalid API key'));
   });
 
+  it('reads the token from the Authorization header only: access_token in the query string or body is ignored', async () => {
+    const query = `access_token=${org.owner.apiKey}`;
+    expect((await get(`/t/read?${query}`).expect(401)).body).toEqual(err(401, 'Missing or invalid API key'));
+    expect((await get(`/t/link-read?${query}`).expect(401)).body).toEqual(err(401, 'Authentication required'));
+    const posted = await request(server.url).post('/api/keys').send({ name: 'x', access_token: org.owner.jwt }).expect(401);
+    expect(posted.body).toEqual(err(401, 'Missing or invalid API key'));
+    // A header and a query token together: the header decides (passport-http-bearer alone would answer 400).
+    await get(`/t/read?access_token=${org.owner.jwt}`, `Bearer ${org.owner.apiKey}`).expect(200);
+  });
+
   describe('malformed credentials: 401 Missing or invalid API key, before any database work', () => {
     const hex64 = 'a'.repeat(64);
     const cases: Array<[string, string]> = [
