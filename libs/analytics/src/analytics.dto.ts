@@ -13,9 +13,10 @@ export const LIMIT_MESSAGE = 'Limit must be between 1 and 1000';
 const DAYS_FIELD = { message: 'Must be between 1 and 365' };
 const LIMIT_FIELD = { message: 'Must be between 1 and 1000' };
 
-// The contract's top-level messages for these query fields (decisions §8).
-registerValidationMessageRule((v) => ('days' in v ? DAYS_MESSAGE : undefined));
-registerValidationMessageRule((v) => ('limit' in v ? LIMIT_MESSAGE : undefined));
+// The contract's top-level messages for these query fields (decisions §8). Each rule
+// recognises its own field message, so another endpoint's `limit` keeps its message.
+registerValidationMessageRule((v) => (v.days === DAYS_FIELD.message ? DAYS_MESSAGE : undefined));
+registerValidationMessageRule((v) => (v.limit === LIMIT_FIELD.message ? LIMIT_MESSAGE : undefined));
 
 /** Query strings are text: "30" → 30; anything not a plain integer fails IsInt. */
 const toInteger = ({ value }: { value: unknown }) => {
