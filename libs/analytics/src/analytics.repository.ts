@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
 import { Prisma, PrismaService } from '@dl/platform/db';
+import type { ClickEventResponse } from './analytics.types';
 
 /** Which clicks a query covers: one link, the links of a project, or the whole organization. */
 export type AnalyticsScope = { linkId: string } | { projectId: string } | Record<string, never>;
@@ -50,32 +51,8 @@ export interface DimensionCount {
   clicks: number;
 }
 
-export interface ClickRow {
-  id: string;
-  linkId: string;
-  clickedAt: Date;
-  ipAddress: string | null;
-  userAgent: string | null;
-  deviceType: string | null;
-  platform: string | null;
-  browser: string | null;
-  browserVersion: string | null;
-  os: string | null;
-  osVersion: string | null;
-  countryCode: string | null;
-  countryName: string | null;
-  region: string | null;
-  city: string | null;
-  timezone: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
-  referrer: string | null;
-}
+/** A stored click as the click list reads it (the response shape, with a Date). */
+export type ClickRow = Omit<ClickEventResponse, 'clickedAt'> & { clickedAt: Date };
 
 /**
  * Read side of click analytics. Summaries read `click_rollups` (and
