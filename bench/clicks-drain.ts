@@ -27,7 +27,7 @@ import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
 
 /** As in apps/worker/src/clicks/clicks.processor.ts. */
 const CLICK_BATCH_SIZE = 2000;
-const CLICK_CONCURRENCY = 64;
+const CLICK_CONCURRENCY = 256;
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -4,6 +4,7 @@ import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { CLICKS_IN_FLIGHT } from './clicks.processor';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -328,6 +329,16 @@ describe('worker: click consumer', () => {
       expect(await storedCount(link.id)).toBe(5);
       expect((await rollups(link.id))['total:']).toBe(5);
       expect(await clickCount(link.id)).toBe(5);
+    });
+
+    it('a batch larger than the clicks-in-flight bound is admitted alone; the next waits, then both complete', async () => {
+      const link = await fx.link(org.id);
+      const make = (n: number) => Array.from({ length: n }, () => rawClick({ id: link.id, organizationId: org.id }));
+      const big = make(CLICKS_IN_FLIGHT + 500);
+      const jobs = await Promise.all([enqueueBatch(big, 'over-bound'), enqueueBatch(make(100), 'after-over-bound')]);
+      await waitFor(() => allCompleted(jobs), (v) => v, 30_000);
+      expect(await storedCount(link.id)).toBe(CLICKS_IN_FLIGHT + 600);
+      expect(await clickCount(link.id)).toBe(CLICKS_IN_FLIGHT + 600);
     });
 
     it('fails a batch without a clicks array alone, without retries', async () => {

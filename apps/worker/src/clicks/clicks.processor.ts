@@ -11,13 +11,16 @@ import { MicroBatcher } from './micro-batcher';
 export const CLICK_BATCH_SIZE = 2000;
 export const CLICK_BATCH_WAIT_MS = 25;
 /**
- * Jobs in flight. The edge sends `click.batch` jobs of up to 500 clicks (one per 5 ms flush
- * of each redirect instance): 64 of them keep a flush in the database while the next fills,
- * and bound the clicks held in memory (64 × 500; 4,000 one-click jobs before, but a batch job
- * of 500 held at that concurrency would be 2 M clicks). Former single-click `click.captured`
- * jobs still drain, 64 at a time: slower than before, they only exist during a deploy.
+ * Jobs in flight. The edge sends `click.batch` jobs of a few (light traffic, many edge
+ * instances) to 500 clicks (one per 5 ms flush of each redirect instance); former
+ * `click.captured` jobs carry one. Enough jobs to fill database batches from small jobs...
  */
-export const CLICK_CONCURRENCY = 64;
+export const CLICK_CONCURRENCY = 256;
+/**
+ * ...while the clicks enriched and waiting for their commit stay bounded: a job waits for room
+ * before enriching (a flush in the database, the next filling, one more queued).
+ */
+export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * 3;
 
 /**
  * Consumer of the `clicks` queue. Each job hands its clicks (`click.batch`: many;
@@ -33,6 +36,8 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
   private readonly handlers: QueueHandlers<typeof Queues.clicks>;
   private readonly batcher: MicroBatcher<EnrichedClick>;
   private readonly malformed: Counter<'job'>;
+  private inFlight = 0;
+  private waiting: Array<() => void> = [];
 
   constructor(
     private readonly ingest: ClickIngestService,
@@ -54,7 +59,7 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
           throw new UnrecoverableError(`Malformed click: ${invalid}`);
         }
         // Enriched now, while the previous batch is in the database.
-        return this.batcher.add(enrichClick(payload, this.ingest.geoLookup()));
+        return this.admitted(1, () => this.batcher.add(enrichClick(payload, this.ingest.geoLookup())));
       },
       'click.batch': (payload, meta) => this.batch(payload, meta.jobId),
     };
@@ -87,22 +92,41 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
   private async batch(payload: ClickBatchJob, jobId: string): Promise<void> {
     const clicks: unknown = (payload as unknown as Record<string, unknown> | null)?.clicks;
     if (!Array.isArray(clicks)) throw new UnrecoverableError('Malformed click batch: clicks is not an array');
-    const geo = this.ingest.geoLookup();
-    const now = new Date();
-    const pending: Array<Promise<void>> = [];
+    const valid: ClickCapturedJob[] = [];
     for (const [index, click] of (clicks as unknown[]).entries()) {
       const invalid = invalidClickReason(click);
-      if (invalid) {
-        this.malformed.inc({ job: 'click.batch' });
-        this.logger.warn({ jobId, index, reason: invalid }, 'malformed click in a batch dropped');
+      if (!invalid) {
+        valid.push(click as ClickCapturedJob);
         continue;
       }
-      pending.push(this.batcher.add(enrichClick(click as ClickCapturedJob, geo, now)));
+      this.malformed.inc({ job: 'click.batch' });
+      this.logger.warn({ jobId, index, reason: invalid }, 'malformed click in a batch dropped');
     }
-    // Every add settles (no unhandled rejection); the first failure fails the job (retried).
-    const results = await Promise.allSettled(pending);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (!valid.length) return;
+    await this.admitted(valid.length, async () => {
+      const geo = this.ingest.geoLookup();
+      const now = new Date();
+      const pending = valid.map((click) => this.batcher.add(enrichClick(click, geo, now)));
+      // Every add settles (no unhandled rejection); the first failure fails the job (retried).
+      const results = await Promise.allSettled(pending);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    });
+  }
+
+  /** Runs `fn` once `clicks` fit under CLICKS_IN_FLIGHT (always when nothing else is in flight). */
+  private async admitted<T>(clicks: number, fn: () => Promise<T>): Promise<T> {
+    while (this.inFlight > 0 && this.inFlight + clicks > CLICKS_IN_FLIGHT) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.inFlight += clicks;
+    try {
+      return await fn();
+    } finally {
+      this.inFlight -= clicks;
+      // Each waiter re-checks the room it needs.
+      for (const wake of this.waiting.splice(0)) wake();
+    }
   }
 
   private async flush(items: EnrichedClick[]): Promise<void> {
