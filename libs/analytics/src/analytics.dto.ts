@@ -19,7 +19,7 @@ registerValidationMessageRule((v) => (v.days === DAYS_FIELD.message ? DAYS_MESSA
 registerValidationMessageRule((v) => (v.limit === LIMIT_FIELD.message ? LIMIT_MESSAGE : undefined));
 
 /** Query strings are text: "30" → 30; anything not a plain integer fails IsInt. */
-const toInteger = ({ value }: { value: unknown }) => {
+export const toInteger = ({ value }: { value: unknown }) => {
   if (value === undefined) return undefined;
   if (typeof value === 'number') return value;
   return typeof value === 'string' && /^-?\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;

@@ -1,35 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { AnalyticsDaysQueryDto, DEFAULT_DAYS, MAX_DAYS, toInteger } from '@dl/analytics';
 import { ValidationError } from '@dl/platform/http';
 
-export const DEFAULT_DAYS = 30;
-export const MAX_DAYS = 365;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_EXPORT_LIMIT = 1000;
 export const MAX_EXPORT_LIMIT = 100_000;
 export const TOP_EVENTS = 10;
 
-const DAYS_FIELD = { message: 'Must be between 1 and 365' };
+export { DEFAULT_DAYS, MAX_DAYS };
 
-/** Query strings are text: "30" → 30; anything not a plain integer becomes NaN (refused). */
-const toInteger = ({ value }: { value: unknown }) => {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number') return value;
-  return typeof value === 'string' && /^-?\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-};
-
-/** `days`: 1-365 (400 `Days must be between 1 and 365`, the rule shared with click analytics). */
-export class EventDaysQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_DAYS, default: DEFAULT_DAYS, description: 'Days up to and including today (UTC)' })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt(DAYS_FIELD)
-  @Min(1, DAYS_FIELD)
-  @Max(MAX_DAYS, DAYS_FIELD)
-  days?: number;
-}
+/** `days`: 1-365 (400 `Days must be between 1 and 365`): the same query as click analytics. */
+export class EventDaysQueryDto extends AnalyticsDaysQueryDto {}
 
 export class EventTimelineQueryDto extends EventDaysQueryDto {
   @ApiPropertyOptional({ description: 'Only this event name (exact)' })
