@@ -1,5 +1,18 @@
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
@@ -13,11 +26,24 @@ import {
   UpdateLinkDto,
 } from '@dl/links';
 import { BulkCreateLinksBody, BulkDeleteLinksBody, BulkUpdateLinksBody, ListLinksQueryDto } from './links.dto';
+import {
+  BulkCreateLinksResponseDoc,
+  BulkDeleteLinksResponseDoc,
+  BulkUpdateLinksResponseDoc,
+  LinkCreateResponseDoc,
+  LinkListItemDoc,
+  LinkResponseDoc,
+  SuccessResponseDoc,
+} from './links.response-doc';
 import { UuidParamPipe } from './uuid-param.pipe';
+import { ErrorBodyDoc } from '../openapi/error-body.doc';
 
 const AUTH_REQUIRED = { missingMessage: 'Authentication required' };
 
 @ApiTags('links')
+@ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
+@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
+@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('api/links')
 export class LinksController {
   constructor(
@@ -30,6 +56,10 @@ export class LinksController {
   @HttpCode(201)
   @Auth(Permissions.linksWrite)
   @ApiOperation({ summary: 'Create a link (Cloud snake_case shape with short_url)' })
+  @ApiCreatedResponse({ type: LinkCreateResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
+  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateLinkDto): Promise<LinkCreateResponse> {
     return this.links.create(principal, dto);
   }
@@ -37,6 +67,9 @@ export class LinksController {
   @Get()
   @Auth(Permissions.read)
   @ApiOperation({ summary: 'All links, newest first: id, shortCode, title, originalUrl, clickCount, templateSlug, createdAt' })
+  @ApiOkResponse({ type: [LinkListItemDoc] })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Project not found' })
   @Header('content-type', 'application/json; charset=utf-8')
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListLinksQueryDto): Promise<string> {
     return this.links.listJson(principal.organizationId, query.projectId);
@@ -47,6 +80,10 @@ export class LinksController {
   @Auth(Permissions.linksWrite)
   @ApiBody({ type: BulkCreateLinksBody })
   @ApiOperation({ summary: 'Create up to 100 links, all or nothing' })
+  @ApiCreatedResponse({ type: BulkCreateLinksResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
+  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
   bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkCreate(principal, body);
   }
@@ -56,6 +93,9 @@ export class LinksController {
   @Auth(Permissions.linksWrite)
   @ApiBody({ type: BulkUpdateLinksBody })
   @ApiOperation({ summary: 'Update up to 100 links, all or nothing' })
+  @ApiOkResponse({ type: BulkUpdateLinksResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link, template or project not found' })
   bulkUpdate(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkUpdate(principal, body);
   }
@@ -65,6 +105,8 @@ export class LinksController {
   @Auth(Permissions.linksWrite)
   @ApiBody({ type: BulkDeleteLinksBody })
   @ApiOperation({ summary: 'Delete up to 100 links (unknown ids are ignored)' })
+  @ApiOkResponse({ type: BulkDeleteLinksResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkDelete(principal, body);
   }
@@ -72,7 +114,15 @@ export class LinksController {
   @Get(':id/qr')
   @Auth(Permissions.read, { rateLimit: false })
   @ApiProduces('image/png', 'image/svg+xml')
-  @ApiOkResponse({ description: 'A QR code of the short URL (cached)' })
+  @ApiOkResponse({
+    description: 'A QR code of the short URL (cached)',
+    content: {
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'image/svg+xml': { schema: { type: 'string' } },
+    },
+  })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
   async qrCode(
     @CurrentPrincipal() principal: Principal,
     @Param('id', new UuidParamPipe()) id: string,
@@ -86,12 +136,18 @@ export class LinksController {
 
   @Get(':id')
   @Auth(Permissions.read, AUTH_REQUIRED)
+  @ApiOkResponse({ type: LinkResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
   get(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<LinkResponse> {
     return this.links.get(principal.organizationId, id);
   }
 
   @Put(':id')
   @Auth(Permissions.linksWrite)
+  @ApiOkResponse({ type: LinkResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link, template or project not found' })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', new UuidParamPipe()) id: string,
@@ -102,6 +158,9 @@ export class LinksController {
 
   @Delete(':id')
   @Auth(Permissions.linksWrite, AUTH_REQUIRED)
+  @ApiOkResponse({ type: SuccessResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
   delete(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<{ success: true }> {
     return this.links.delete(principal.organizationId, id);
   }

@@ -1,0 +1,137 @@
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+
+const LINK_STATUSES = ['active', 'inactive', 'expired'];
+const nullableString = { type: String, nullable: true } as const;
+const deepLinkParameters: ApiPropertyOptions = {
+  type: 'object',
+  nullable: true,
+  additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+};
+
+export class UtmParametersDoc {
+  @ApiPropertyOptional() source?: string;
+  @ApiPropertyOptional() medium?: string;
+  @ApiPropertyOptional() campaign?: string;
+  @ApiPropertyOptional() term?: string;
+  @ApiPropertyOptional() content?: string;
+}
+
+export class SnakeUtmParametersDoc {
+  @ApiPropertyOptional() utm_source?: string;
+  @ApiPropertyOptional() utm_medium?: string;
+  @ApiPropertyOptional() utm_campaign?: string;
+  @ApiPropertyOptional() utm_term?: string;
+  @ApiPropertyOptional() utm_content?: string;
+}
+
+export class TargetingRulesDoc {
+  @ApiPropertyOptional({ type: [String] }) countries?: string[];
+  @ApiPropertyOptional({ type: [String] }) devices?: string[];
+  @ApiPropertyOptional({ type: [String] }) languages?: string[];
+}
+
+export class MigrationMetadataDoc {
+  @ApiProperty() competitorPlatform!: string;
+  @ApiProperty(nullableString) competitorId!: string | null;
+}
+
+/** POST /api/links (and bulk-create items): the Cloud snake_case create shape. */
+export class LinkCreateResponseDoc {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() short_code!: string;
+  @ApiProperty({ example: 'https://dl.example/abc123' }) short_url!: string;
+  @ApiProperty({ format: 'uuid' }) user_id!: string;
+  @ApiProperty({ format: 'uuid' }) organization_id!: string;
+  @ApiProperty({ format: 'uuid', type: String, nullable: true }) project_id!: string | null;
+  @ApiProperty({ format: 'uuid' }) template_id!: string;
+  @ApiProperty() template_slug!: string;
+  @ApiProperty() original_url!: string;
+  @ApiProperty(nullableString) title!: string | null;
+  @ApiProperty(nullableString) description!: string | null;
+  @ApiProperty(nullableString) ios_url!: string | null;
+  @ApiProperty(nullableString) android_url!: string | null;
+  @ApiProperty(nullableString) web_fallback_url!: string | null;
+  @ApiProperty(nullableString) app_scheme!: string | null;
+  @ApiProperty(nullableString) ios_universal_link!: string | null;
+  @ApiProperty(nullableString) android_app_link!: string | null;
+  @ApiProperty(nullableString) deep_link_path!: string | null;
+  @ApiProperty(deepLinkParameters) deep_link_parameters!: Record<string, string | number | boolean> | null;
+  @ApiProperty() attribution_window_hours!: number;
+  @ApiProperty({ type: SnakeUtmParametersDoc, nullable: true }) utm_parameters!: SnakeUtmParametersDoc | null;
+  @ApiProperty({ type: TargetingRulesDoc, nullable: true }) targeting_rules!: TargetingRulesDoc | null;
+  @ApiProperty(nullableString) og_title!: string | null;
+  @ApiProperty(nullableString) og_description!: string | null;
+  @ApiProperty(nullableString) og_image_url!: string | null;
+  @ApiProperty({ type: [String] }) tags!: string[];
+  @ApiProperty() is_active!: boolean;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at!: string | null;
+  @ApiProperty({ type: MigrationMetadataDoc, nullable: true }) migration_metadata!: MigrationMetadataDoc | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+/** GET/PUT /api/links/:id (and bulk-update items): the Cloud camelCase read shape. */
+export class LinkResponseDoc {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) userId!: string;
+  @ApiProperty({ format: 'uuid' }) organizationId!: string;
+  @ApiProperty({ format: 'uuid', type: String, nullable: true }) projectId!: string | null;
+  @ApiProperty({ format: 'uuid' }) templateId!: string;
+  @ApiProperty() templateSlug!: string;
+  @ApiProperty() shortCode!: string;
+  @ApiProperty() shortUrl!: string;
+  @ApiProperty() originalUrl!: string;
+  @ApiProperty(nullableString) title!: string | null;
+  @ApiProperty(nullableString) description!: string | null;
+  @ApiProperty(nullableString) iosUrl!: string | null;
+  @ApiProperty(nullableString) androidUrl!: string | null;
+  @ApiProperty(nullableString) webFallbackUrl!: string | null;
+  @ApiProperty(nullableString) appScheme!: string | null;
+  @ApiProperty(nullableString) iosUniversalLink!: string | null;
+  @ApiProperty(nullableString) androidAppLink!: string | null;
+  @ApiProperty(nullableString) deepLinkPath!: string | null;
+  @ApiProperty(deepLinkParameters) deepLinkParameters!: Record<string, string | number | boolean> | null;
+  @ApiProperty({ type: UtmParametersDoc, nullable: true }) utmParameters!: UtmParametersDoc | null;
+  @ApiProperty({ type: TargetingRulesDoc, nullable: true }) targetingRules!: TargetingRulesDoc | null;
+  @ApiProperty() attributionWindowHours!: number;
+  @ApiProperty(nullableString) ogTitle!: string | null;
+  @ApiProperty(nullableString) ogDescription!: string | null;
+  @ApiProperty(nullableString) ogImageUrl!: string | null;
+  @ApiProperty({ type: [String] }) tags!: string[];
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt!: string | null;
+  @ApiProperty() isActive!: boolean;
+  @ApiProperty({ enum: LINK_STATUSES }) status!: 'active' | 'inactive' | 'expired';
+  @ApiProperty() clickCount!: number;
+  @ApiProperty({ type: MigrationMetadataDoc, nullable: true }) migrationMetadata!: MigrationMetadataDoc | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** GET /api/links items. */
+export class LinkListItemDoc {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() shortCode!: string;
+  @ApiProperty(nullableString) title!: string | null;
+  @ApiProperty() originalUrl!: string;
+  @ApiProperty() clickCount!: number;
+  @ApiProperty() templateSlug!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+export class SuccessResponseDoc {
+  @ApiProperty({ enum: [true] }) success!: true;
+}
+
+export class BulkCreateLinksResponseDoc {
+  @ApiProperty() created!: number;
+  @ApiProperty({ type: [LinkCreateResponseDoc] }) links!: LinkCreateResponseDoc[];
+}
+
+export class BulkUpdateLinksResponseDoc {
+  @ApiProperty() updated!: number;
+  @ApiProperty({ type: [LinkResponseDoc] }) links!: LinkResponseDoc[];
+}
+
+export class BulkDeleteLinksResponseDoc {
+  @ApiProperty() deleted!: number;
+}
