@@ -1,22 +1,39 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { AccountsService } from '@dl/auth';
 import { LoginDto, SessionResponse, SignupDto } from './auth.dto';
 import { SignupResponse, toSignupResponse } from './auth.mapper';
+import { ErrorBodyDoc } from '../openapi/error-body.doc';
+import { SignupResponseDoc } from './auth.response-doc';
 
 /** Dashboard sessions (decisions §2). Not under /api: no credential, not rate limited by plan. */
 @ApiTags('auth')
+@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('auth')
 export class AuthController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Post('signup')
+  @ApiCreatedResponse({ type: SignupResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'An account with this email already exists' })
   async signup(@Body() body: SignupDto): Promise<SignupResponse> {
     return toSignupResponse(await this.accounts.signup(body));
   }
 
   @Post('login')
   @HttpCode(200)
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Invalid email or password' })
   login(@Body() body: LoginDto): Promise<SessionResponse> {
     return this.accounts.login(body);
   }

@@ -1,5 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import {
   ApiKeyResponse,
   ApiKeysService,
@@ -11,26 +21,37 @@ import {
   Principal,
 } from '@dl/auth';
 import { CreateApiKeyDto, RenameApiKeyDto } from './keys.dto';
+import { ErrorBodyDoc } from '../openapi/error-body.doc';
+import { ApiKeyListResponseDoc, ApiKeyResponseDoc, CreatedApiKeyResponseDoc } from './keys.response-doc';
 
 /** API keys: dashboard sessions only (decisions §2); the secret is shown once. */
 @ApiTags('api keys')
 @Auth(Permissions.keysManage)
 @DashboardOnly()
+@ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
+@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
+@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('api/keys')
 export class KeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get()
+  @ApiOkResponse({ type: ApiKeyListResponseDoc })
   list(@CurrentPrincipal() principal: Principal): Promise<{ keys: ApiKeyResponse[] }> {
     return this.keys.list(principal);
   }
 
   @Post()
+  @ApiCreatedResponse({ type: CreatedApiKeyResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
     return this.keys.create(principal, body.name);
   }
 
   @Patch(':id')
+  @ApiOkResponse({ type: ApiKeyResponseDoc })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'API key not found' })
   rename(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
@@ -41,6 +62,8 @@ export class KeysController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Revoked' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'API key not found' })
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.keys.revoke(principal, id);
   }
