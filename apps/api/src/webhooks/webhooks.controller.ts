@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
   CreatedWebhookResponse,
@@ -19,7 +19,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
-  @ApiOkResponse({ type: CreatedWebhookResponse })
+  @ApiCreatedResponse({ type: CreatedWebhookResponse })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<CreatedWebhookResponse> {
     return this.webhooks.create(principal, dto);
   }
@@ -47,13 +47,14 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @ApiOkResponse({ schema: { type: 'object', properties: { success: { type: 'boolean', example: true } } } })
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<{ success: true }> {
     return this.webhooks.remove(principal, id);
   }
 
   @Post(':id/test')
   @HttpCode(202)
-  @ApiOkResponse({ type: WebhookDeliveryResponse })
+  @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   test(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookDeliveryResponse> {
     return this.webhooks.sendTest(principal, id);
   }
