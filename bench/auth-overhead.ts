@@ -9,7 +9,7 @@
  * Besides requests per second it reports the api process's CPU time per request
  * (/proc/<pid>/stat), which other load on the machine disturbs far less than throughput.
  *
- *   node tools/scripts/run.js bench/auth-overhead.ts [--seconds 4] [--connections 10] [--rounds 5]
+ *   node tools/scripts/run.js bench/auth-overhead.ts [--seconds 4] [--connections 10] [--rounds 5] [--only 'dl_ key,JWT']
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -77,10 +77,10 @@ function createBenchApp(config: AppConfig) {
   return createHttpApp(BenchModule, config, 'api', { requestLog: false });
 }
 
-/** user + system CPU seconds of a process so far (Linux). */
-function cpuSeconds(pid: number): number {
+/** user and system CPU seconds of a process so far (Linux). */
+function cpuTimes(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }
 
 function arg(name: string, fallback: number): number {
@@ -91,7 +91,9 @@ function arg(name: string, fallback: number): number {
 function serve(config: AppConfig): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const raw = Object.fromEntries(Object.entries(config).map(([k, v]) => [k, String(v)]));
   const root = join(__dirname, '..');
-  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), __filename], {
+  // DL_AUTH_BENCH_PROFILE=<dir> writes a CPU profile of the api process there.
+  const profile = process.env.DL_AUTH_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.DL_AUTH_BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), __filename], {
     cwd: root,
     env: { ...process.env, [ENV_VAR]: JSON.stringify(raw) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -137,8 +139,14 @@ async function main(): Promise<void> {
     ['JWT', '/bench/auth', { authorization: `Bearer ${org.owner.jwt}` }],
     ['dl_ key + rate limit (Redis)', '/bench/auth-limited', { authorization: `Bearer ${org.owner.apiKey}` }],
   ];
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
+  if (only) {
+    for (let i = scenarios.length - 1; i > 0; i--) if (!only.includes(scenarios[i][0])) scenarios.splice(i, 1);
+  }
   const results: Record<string, number[]> = {};
   const cpu: Record<string, number[]> = {};
+  /** User-space CPU alone: the JavaScript's own work, without the loopback socket syscalls. */
+  const userCpu: Record<string, number[]> = {};
   try {
     for (const [, path, headers] of scenarios) {
       const check = await fetch(`${api.url}${path}`, { headers });
@@ -148,13 +156,18 @@ async function main(): Promise<void> {
     await autocannon({ url: `${api.url}/bench/open`, connections, duration: 2 });
     for (let round = 0; round < rounds; round++) {
       for (const [name, path, headers] of scenarios) {
-        const cpuBefore = cpuSeconds(api.child.pid!);
+        const before = cpuTimes(api.child.pid!);
         const r = await autocannon({ url: `${api.url}${path}`, headers, connections, duration: seconds });
-        const cpuUs = ((cpuSeconds(api.child.pid!) - cpuBefore) / r.requests.total) * 1e6;
+        const after = cpuTimes(api.child.pid!);
+        const userUs = ((after.user - before.user) / r.requests.total) * 1e6;
+        const systemUs = ((after.system - before.system) / r.requests.total) * 1e6;
+        const cpuUs = userUs + systemUs;
         if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         (results[name] ??= []).push(r.requests.average);
         (cpu[name] ??= []).push(cpuUs);
-        process.stderr.write(`${JSON.stringify({ round, name, reqPerSec: r.requests.average, cpuUsPerRequest: Math.round(cpuUs), p50: r.latency.p50, p99: r.latency.p99 })}\n`);
+        (userCpu[name] ??= []).push(userUs);
+        const line = { round, name, reqPerSec: r.requests.average, cpuUsPerRequest: Math.round(cpuUs), userUs: Math.round(userUs), systemUs: Math.round(systemUs), p50: r.latency.p50, p99: r.latency.p99 };
+        process.stderr.write(`${JSON.stringify(line)}\n`);
       }
     }
   } finally {
@@ -179,6 +192,7 @@ async function main(): Promise<void> {
         .map(([k, v]) => [k, Math.round((1 - median(v) / base) * 1000) / 10]),
     ),
     medianApiCpuUsPerRequest: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(median(v))])),
+    medianApiUserCpuUsPerRequest: Object.fromEntries(Object.entries(userCpu).map(([k, v]) => [k, Math.round(median(v))])),
     cpuOverheadPct: Object.fromEntries(
       Object.entries(cpu)
         .filter(([k]) => k !== 'no credential')

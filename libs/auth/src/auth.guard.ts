@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { HttpArgumentsHost } from '@nestjs/common/interfaces';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TooManyRequestsError } from '@dl/platform/http';
@@ -20,12 +21,12 @@ type AuthedRequest = FastifyRequest & { principal?: Principal | null };
  * The guard behind @Auth/@DashboardOnly: authenticate through passport-http-bearer (401) → dashboard-only (403) →
  * rate limit (429, headers on every counted response) → role and plan (403).
  * Runs once per request even when both the controller and the method carry @Auth.
+ * A credential known in-process on a route without rate limit is decided synchronously
+ * (Nest then skips a promise per guard); see BearerStrategy.cachedPrincipal.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   private readonly metadata = new WeakMap<object, RouteAuth>();
-  /** Requests already through the guard (controller and method may both carry @Auth). */
-  private readonly done = new WeakSet<object>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -34,36 +35,56 @@ export class AuthGuard implements CanActivate {
     private readonly plans: PlansService,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /**
+   * Synchronous (a boolean) when the credential is known in-process and the route is not
+   * rate limited: no promise, no passport attempt. Otherwise a promise.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const request = http.getRequest<AuthedRequest>();
-    if (this.done.has(request)) return true;
-    const { meta, dashboardOnly } = this.routeMetadata(context);
+    // Already through (controller and method may both carry @Auth): the principal is set by this guard only.
+    if (request.principal) return true;
+    const route = this.routeMetadata(context);
+    const authorization = request.headers.authorization;
+    const known = typeof authorization === 'string' ? this.bearer.cachedPrincipal(authorization) : undefined;
+    if (!known) return this.authenticateThenCheck(http, request, route);
+    request.principal = known;
+    return this.check(http, known, route);
+  }
 
-    const principal = await this.bearer.authenticateHeader(request.headers.authorization, meta.missingMessage);
+  private async authenticateThenCheck(http: HttpArgumentsHost, request: AuthedRequest, route: RouteAuth): Promise<boolean> {
+    const principal = await this.bearer.authenticateHeader(request.headers.authorization, route.meta.missingMessage);
     request.principal = principal;
+    return this.check(http, principal, route);
+  }
+
+  /** Dashboard-only (403), rate limit (429), role and plan (403). */
+  private check(http: HttpArgumentsHost, principal: Principal, { meta, dashboardOnly }: RouteAuth): boolean | Promise<boolean> {
     if (dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
-
-    if (meta.rateLimit !== false && this.rateLimiter.enabled) {
-      const rl = await this.rateLimiter.consume(principal);
-      const headers = {
-        'X-RateLimit-Limit': String(rl.limit),
-        'X-RateLimit-Remaining': String(rl.remaining),
-        'X-RateLimit-Reset': String(rl.reset),
-      };
-      http.getResponse<FastifyReply>().headers(headers);
-      if (!rl.allowed) throw new TooManyRequestsError(rl.retryAfter, headers);
-    }
-
-    const permission = meta.permission;
-    if (permission) {
-      if (!roleAllows(principal.role, permission)) throw new InsufficientRoleError();
-      if (PLAN_GATED_PERMISSIONS.has(permission) && !this.plans.limits(principal.tier).eventAnalytics) {
-        throw new PlanFeatureError();
-      }
-    }
-    this.done.add(request);
+    if (meta.rateLimit !== false && this.rateLimiter.enabled) return this.limitThenAuthorize(http, principal, meta);
+    this.authorize(principal, meta);
     return true;
+  }
+
+  private async limitThenAuthorize(http: HttpArgumentsHost, principal: Principal, meta: AuthMetadata): Promise<boolean> {
+    const rl = await this.rateLimiter.consume(principal);
+    const headers = {
+      'X-RateLimit-Limit': String(rl.limit),
+      'X-RateLimit-Remaining': String(rl.remaining),
+      'X-RateLimit-Reset': String(rl.reset),
+    };
+    http.getResponse<FastifyReply>().headers(headers);
+    if (!rl.allowed) throw new TooManyRequestsError(rl.retryAfter, headers);
+    this.authorize(principal, meta);
+    return true;
+  }
+
+  private authorize(principal: Principal, { permission }: AuthMetadata): void {
+    if (!permission) return;
+    if (!roleAllows(principal.role, permission)) throw new InsufficientRoleError();
+    if (PLAN_GATED_PERMISSIONS.has(permission) && !this.plans.limits(principal.tier).eventAnalytics) {
+      throw new PlanFeatureError();
+    }
   }
 
   /** Route metadata, read once per handler. */

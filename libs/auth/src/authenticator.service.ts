@@ -13,8 +13,16 @@ import { CredentialState, PrincipalCache } from './principal-cache';
 import { SessionTokens } from './session-tokens';
 
 const TOUCH_INTERVAL_MS = 60_000;
+
 /** Token characters of RFC 6750 (b64token). */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** A token resolved to its principal cache entry (see Authenticator.cachedCredential). */
+export interface CachedCredential {
+  cacheKey: string;
+  /** The token itself stops being valid then (a JWT's exp); Infinity for API keys. */
+  validUntilMs: number;
+}
 
 export function apiKeyCacheKey(keyHash: string): string {
   return `k:${keyHash}`;
@@ -46,6 +54,34 @@ export class Authenticator {
     if (token.startsWith('dl_')) return this.fromApiKey(token);
     if (token.split('.').length === 3) return this.fromSession(token);
     throw new MissingCredentialError();
+  }
+
+  /**
+   * Which principal cache entry a token stands for, decided in-process: a well-formed `dl_`
+   * key (its SHA-256; valid for ever, what the key is worth is the cache entry's business) or
+   * a JWT in the verified-token memo (valid until its `exp`). Undefined: ask authenticateToken.
+   */
+  cachedCredential(token: string): CachedCredential | undefined {
+    if (token.startsWith('dl_')) {
+      if (!isWellFormedApiKey(token)) return undefined;
+      return { cacheKey: apiKeyCacheKey(hashApiKey(token)), validUntilMs: Number.POSITIVE_INFINITY };
+    }
+    const verified = this.tokens.verifiedClaims(token);
+    if (!verified) return undefined;
+    return { cacheKey: sessionCacheKey(verified.claims.org, verified.claims.sub), validUntilMs: verified.exp * 1000 };
+  }
+
+  /**
+   * The principal of a credential when this process can answer at once: its in-process cache
+   * entry is fresh (≤ 1 s, dropped at once on revocation or membership and plan changes) and
+   * valid. Synchronous; undefined means "ask authenticateToken", which also answers every
+   * refusal with its exact 401.
+   */
+  cachedPrincipal(credential: CachedCredential): Principal | undefined {
+    const state = this.cache.peek(credential.cacheKey);
+    if (state?.status !== 'ok') return undefined;
+    this.touch(state.principal);
+    return state.principal;
   }
 
   private async fromApiKey(key: string): Promise<Principal> {

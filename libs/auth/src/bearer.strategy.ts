@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { MissingCredentialError } from './auth.errors';
-import { Authenticator } from './authenticator.service';
+import { Authenticator, CachedCredential } from './authenticator.service';
 import { Principal } from './principal';
 
 /** What a passport strategy is given for one attempt (see passport's middleware). */
@@ -13,6 +13,14 @@ interface Attempt {
   error(err: unknown): void;
 }
 
+/** An attempt that only captures the token passport-http-bearer extracts (its verify callback, replaced). */
+interface TokenProbe extends Attempt {
+  _verify(token: string, done: unknown): void;
+}
+
+/** Authorization header values whose bearer token this process remembers. */
+const PARSED_HEADERS_MAX = 10_000;
+
 /**
  * passport-http-bearer strategy `bearer` (registered with passport): takes the token from
  * `Authorization: Bearer <token>` and hands it to the Authenticator (dl_ key or session JWT).
@@ -22,6 +30,11 @@ interface Attempt {
  * chain, and the guard keeps each 401 message of the contract (a bare passport failure is
  * only a challenge string). The strategy only ever sees the header: `access_token` in the
  * query string or body is ignored, since tokens in URLs end up in logs.
+ *
+ * Hot path (`cachedPrincipal`): a header value seen before maps to its token without running
+ * the strategy again (the strategy still parses each distinct header once), and a credential
+ * whose in-process cache entry is fresh is answered synchronously. Everything else, including
+ * every refusal, goes through `authenticateHeader`.
  */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
@@ -31,6 +44,41 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
 
   validate(token: string): Promise<Principal> {
     return this.authenticator.authenticateToken(token);
+  }
+
+  /** Authorization header value → the credential it carries (only headers that authenticated). */
+  private readonly parsed = new Map<string, CachedCredential>();
+
+  /** The principal of an Authorization header when it is known in-process and still valid, else undefined. */
+  cachedPrincipal(authorization: string): Principal | undefined {
+    const credential = this.parsed.get(authorization);
+    if (credential !== undefined) {
+      if (credential.validUntilMs > Date.now()) return this.authenticator.cachedPrincipal(credential);
+      this.parsed.delete(authorization);
+      return undefined;
+    }
+    const token = this.tokenOf(authorization);
+    const found = token === undefined ? undefined : this.authenticator.cachedCredential(token);
+    const principal = found && this.authenticator.cachedPrincipal(found);
+    if (found && principal) {
+      if (this.parsed.size >= PARSED_HEADERS_MAX) this.parsed.clear();
+      this.parsed.set(authorization, found);
+    }
+    return principal;
+  }
+
+  /** The bearer token passport-http-bearer finds in the header (its own parsing), or undefined. */
+  private tokenOf(authorization: string): string | undefined {
+    let token: string | undefined;
+    const probe = Object.create(this) as TokenProbe;
+    probe._verify = (t: string) => {
+      token = t;
+    };
+    probe.fail = () => undefined;
+    probe.error = () => undefined;
+    probe.success = () => undefined;
+    probe.authenticate({ headers: { authorization } });
+    return token;
   }
 
   /**

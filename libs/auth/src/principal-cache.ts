@@ -60,6 +60,12 @@ export class PrincipalCache implements OnModuleInit, OnModuleDestroy {
     this.subscriber?.disconnect();
   }
 
+  /** The in-process entry of a credential if it is still fresh (≤ 1 s old, not invalidated): no Redis, no promise. */
+  peek(cacheKey: string): CredentialState | undefined {
+    const hit = this.local.get(cacheKey);
+    return hit && hit.expiresAt > Date.now() ? hit.value : undefined;
+  }
+
   /** Resolves a credential through the cache levels; `load` reads Postgres. */
   async get(cacheKey: string, load: () => Promise<CredentialState>): Promise<CredentialState> {
     const hit = this.local.get(cacheKey);

@@ -23,41 +23,67 @@ export interface RateLimitResult {
 }
 
 /**
- * Atomic sliding-window log: drop entries older than the window, count, add this
- * request when under the limit. The time comes from Redis so every api instance
- * agrees on the window whatever their clocks say.
- * Returns {allowed, count, oldestMs, nowMs}.
+ * Atomic sliding-window log for `n` requests of one organization at once (concurrent
+ * requests of one event-loop turn share one call): drop entries older than the window,
+ * count, add as many of the n requests as fit under the limit (members `<prefix>:<i>`).
+ * The time comes from Redis so every api instance agrees on the window whatever their
+ * clocks say. The requests are decided in order, exactly as n calls one after the other.
+ * Returns {admitted, countBefore, oldestMs, nowMs}.
  */
 const SLIDING_WINDOW_LUA = `
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local member = ARGV[3]
+local prefix = ARGV[3]
+local n = tonumber(ARGV[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count = redis.call('ZCARD', key)
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', key, now, member)
-  count = count + 1
-  allowed = 1
+local before = redis.call('ZCARD', key)
+local admitted = math.max(0, math.min(n, limit - before))
+if admitted > 0 then
+  local args = {}
+  for i = 1, admitted do
+    args[2 * i - 1] = now
+    args[2 * i] = prefix .. ':' .. i
+  end
+  redis.call('ZADD', key, unpack(args))
 end
 redis.call('PEXPIRE', key, window)
-local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 local first = now
-if oldest[2] then first = tonumber(oldest[2]) end
-return {allowed, count, first, now}
+if before > 0 then first = tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]) end
+return {admitted, before, first, now}
 `;
 
+/** Requests of one organization and limit waiting for the next script call. */
+interface Batch {
+  key: string;
+  limit: number;
+  waiters: Array<{ resolve(r: RateLimitResult): void }>;
+}
+
+/** An organization known to be at its limit until `untilLocalMs` (no entry can leave its window before then). */
+interface Full {
+  untilLocalMs: number;
+  resetMs: number;
+  /** Redis clock minus this process's clock, at most (measured when the call was sent). */
+  offsetMs: number;
+}
+
 type SlidingWindowRedis = {
-  dlSlidingWindow(key: string, limit: number, windowMs: number, member: string): Promise<[number, number, number, number]>;
+  dlSlidingWindow(key: string, limit: number, windowMs: number, prefix: string, n: number): Promise<[number, number, number, number]>;
 };
 
 /**
  * Requests per minute per organization and plan (decisions §5), one counter shared
  * by every api instance. If Redis cannot answer within 250 ms the limiter degrades
  * to the same window kept in this process: never a 500.
+ *
+ * Cost: the requests of one organization that arrive in the same event-loop turn share one
+ * script call (one timer, one reply; the script decides them in order), and once Redis has
+ * said an organization is at its limit, this process refuses its requests itself until the
+ * oldest counted request leaves the window (no slot can free before that: refused requests
+ * are not counted, and entries only leave by age). Both keep the counter exact and shared.
  */
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnModuleDestroy {
@@ -65,6 +91,9 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly instance = randomBytes(6).toString('hex');
   private sequence = 0;
   private readonly local = new Map<string, number[]>();
+  private readonly batches = new Map<string, Batch>();
+  private flushScheduled = false;
+  private readonly full = new Map<string, Full>();
   private degradedSince?: number;
   readonly enabled: boolean;
   /**
@@ -109,22 +138,64 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     const limit = this.plans.limits(principal.tier).requestsPerMinute;
     const key = this.redis.key('rl', principal.organizationId);
     if (this.client?.status === 'ready') {
-      try {
-        const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
-        const call = (this.client as unknown as SlidingWindowRedis).dlSlidingWindow(key, limit, RATE_LIMIT_WINDOW_MS, member);
-        const [allowed, count, first, now] = await withTimeout(call, REDIS_TIMEOUT_MS);
-        if (this.degradedSince !== undefined) {
-          this.logger.log('Rate limiter back on Redis');
-          this.degradedSince = undefined;
-        }
-        return result(allowed === 1, limit, count, first, now, 'redis');
-      } catch (err) {
-        this.degrade(err);
+      const batchKey = `${key}|${limit}`;
+      const full = this.full.get(batchKey);
+      if (full) {
+        const nowLocal = Date.now();
+        if (nowLocal < full.untilLocalMs) return result(false, limit, limit, full.resetMs - RATE_LIMIT_WINDOW_MS, nowLocal + full.offsetMs, 'redis');
+        this.full.delete(batchKey);
       }
-    } else {
-      this.degrade('not connected');
+      return new Promise<RateLimitResult>((resolve) => {
+        let batch = this.batches.get(batchKey);
+        if (!batch) {
+          batch = { key, limit, waiters: [] };
+          this.batches.set(batchKey, batch);
+        }
+        batch.waiters.push({ resolve });
+        if (!this.flushScheduled) {
+          this.flushScheduled = true;
+          setImmediate(() => this.flush());
+        }
+      });
     }
+    this.degrade('not connected');
     return this.consumeLocal(key, limit);
+  }
+
+  /** One script call per organization for the requests of this turn. */
+  private flush(): void {
+    this.flushScheduled = false;
+    const batches = [...this.batches.entries()];
+    this.batches.clear();
+    for (const [batchKey, batch] of batches) void this.run(batchKey, batch);
+  }
+
+  private async run(batchKey: string, { key, limit, waiters }: Batch): Promise<void> {
+    const n = waiters.length;
+    try {
+      this.sequence = (this.sequence + 1) % 1e9;
+      const prefix = `${this.instance}:${this.sequence}`;
+      const sentAt = Date.now();
+      const call = (this.client as unknown as SlidingWindowRedis).dlSlidingWindow(key, limit, RATE_LIMIT_WINDOW_MS, prefix, n);
+      const [admitted, before, first, now] = await withTimeout(call, REDIS_TIMEOUT_MS);
+      if (this.degradedSince !== undefined) {
+        this.logger.log('Rate limiter back on Redis');
+        this.degradedSince = undefined;
+      }
+      if (before + admitted >= limit) {
+        // Full until the oldest entry leaves; Redis time mapped to this clock as late as it can be.
+        const offsetMs = now - sentAt;
+        this.full.set(batchKey, { untilLocalMs: first + RATE_LIMIT_WINDOW_MS - offsetMs, resetMs: first + RATE_LIMIT_WINDOW_MS, offsetMs });
+        if (this.full.size > 10_000) this.full.clear();
+      }
+      for (let i = 0; i < n; i++) {
+        const allowed = i < admitted;
+        waiters[i].resolve(result(allowed, limit, allowed ? before + i + 1 : before + admitted, first, now, 'redis'));
+      }
+    } catch (err) {
+      this.degrade(err);
+      for (const w of waiters) w.resolve(this.consumeLocal(key, limit));
+    }
   }
 
   private degrade(reason: unknown): void {

@@ -72,6 +72,12 @@ export class SessionTokens {
     return this.jwt.sign({ sub: claims.sub, org: claims.org, role: claims.role, iat: now });
   }
 
+  /** Claims and exp of a token verified before by this process and not expired (no verification work), else null. */
+  verifiedClaims(token: string, now: number = Date.now() / 1000): { claims: SessionClaims; exp: number } | null {
+    if (this.verify(token, now) === null) return null;
+    return this.verified.get(token) ?? null;
+  }
+
   /** The claims of a valid token, or null (other header or algorithm, bad signature, expired, wrong shape). */
   verify(token: string, now: number = Date.now() / 1000): SessionClaims | null {
     const known = this.verified.get(token);

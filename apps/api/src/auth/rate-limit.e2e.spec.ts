@@ -91,6 +91,32 @@ describe('rate limits per organization and plan', () => {
     await request(a.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(429);
   });
 
+  it('concurrent requests on two instances: exactly the limit admitted, each remaining value once', async () => {
+    const org = await seedOrganization(env);
+    // Requests arriving together share one script call per instance; the script decides them in order.
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => request((i % 2 ? b : a).url).get('/api/usage').set(authHeader(org.owner.apiKey))),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(10);
+    expect(refused).toHaveLength(6);
+    expect(ok.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const r of refused) {
+      expectHeaders(r, 10, 0);
+      expect(r.headers['retry-after']).toBe(String(r.body.retryAfter));
+    }
+    // Both instances now know the organization is full and answer 429 with every header.
+    for (const via of [a, b, a]) {
+      const res = await request(via.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(429);
+      expectHeaders(res, 10, 0);
+      expect(res.body.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(res.body.retryAfter).toBeLessThanOrEqual(60);
+    }
+    // A session of the same organization counts against the same full window.
+    await request(a.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(429);
+  });
+
   it('counts per organization, with each plan’s limit', async () => {
     const free = await seedOrganization(env);
     const pro = await seedOrganization(env, { tier: 'PRO' });
