@@ -2,31 +2,34 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
-import { JobQueue, Queues, WebhookDeliverJob, WebhookEventJob } from '@dl/platform/queue';
+import { JobQueue, Queues, WebhookDeliverJob, WebhookDrainJob, WebhookEventJob } from '@dl/platform/queue';
 import { parseAllowList } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
-import { WebhookRateGate } from './rate-gate';
-import { deliverJobOptions, WEBHOOK_MAX_ATTEMPTS } from './webhook-job-options';
+import { ClaimedDelivery, LaneItem, Settlement, WebhookRateGate } from './rate-gate';
+import { drainJobOptions, retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from './webhook-job-options';
 import { GroupCommit } from './group-commit';
 import { DeliveryTarget, FanOutEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { webhookBody } from './webhook-events';
-import { AttemptResult, WebhookHttpClient } from './webhook-http.client';
+import { WebhookHttpClient } from './webhook-http.client';
 import { secretKey, signWebhook } from './webhook-signature';
 
-/** Thrown by `deliver` when the rate gate says "not now": the processor re-delays the job without counting an attempt. */
+/** Thrown by `drain` when nothing may go before a while: the processor re-delays the job without counting an attempt. */
 export class DeferDeliveryError extends Error {
   constructor(readonly delayMs: number) {
     super(`Delivery deferred by ${delayMs} ms`);
   }
 }
 
-/** A failed attempt with retries left: the processor lets BullMQ retry it with backoff. */
-export class DeliveryAttemptFailedError extends Error {}
+export type DeliverOutcome = 'queued';
 
-/** Identifies one attempt in the rate gate (reservation, window, in-flight sets). */
-const attemptToken = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}`;
-
-export type DeliverOutcome = 'delivered' | 'failed' | 'skipped';
+/** Deliveries claimed at once at most (the rate gate and in-flight caps usually allow fewer). */
+const MAX_BATCH = 50;
+/** A drain job waits in process up to this long (a rate window); longer waits go back to Redis (delayed job). */
+const SLEEP_MAX_MS = 1100;
+/** A drain job yields its worker slot after this long (fairness between webhooks). */
+const HOLD_MS = 5000;
+/** An attempt whose log could not be written is sent again after this (same attempt number). */
+const UNRECORDED_RETRY_MS = 5000;
 
 /** Webhook targets are read at most once per second per worker (hot path: one read saved per delivery). */
 const TARGET_TTL_MS = 1000;
@@ -66,11 +69,29 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     this.http = new WebhookHttpClient(parseAllowList(config.WEBHOOK_ALLOW_CIDRS), config.WEBHOOK_TIMEOUT_MS);
   }
 
+  /** Set at shutdown: drains stop waiting and hand their webhook back to Redis. */
+  private closing = false;
+  private readonly sleepers = new Set<() => void>();
+
   onModuleDestroy(): void {
+    this.closing = true;
+    for (const wake of this.sleepers) wake();
     this.http.close();
   }
 
-  /** `webhook.event`: one delivery row and one job per matching active webhook. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
+  }
+
+  /** `webhook.event`: one delivery row per matching active webhook, into that webhook's lane. */
   async fanOut(event: WebhookEventJob): Promise<number> {
     const payload = webhookBody(event.type, event.data);
     const body = JSON.stringify(payload);
@@ -81,83 +102,123 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       projectId: event.projectId,
       payload,
     });
-    // Slots are taken now, so each delivery job waits in Redis until its turn (no second pickup).
-    const delays = await this.gate.reserve(
+    const item: LaneItem = { e: event.eventId, b: body, a: 0 };
+    await this.enqueue(
       event.organizationId,
-      deliveries.map((d) => ({ webhookId: d.webhookId, token: attemptToken(d.id, 1) })),
-    );
-    await this.queue.addBulk(
-      Queues.webhooks,
-      'webhook.deliver',
-      deliveries.map((d, i) => ({
-        payload: {
-          deliveryId: d.id,
-          webhookId: d.webhookId,
-          organizationId: event.organizationId,
-          eventId: event.eventId,
-          body,
-        },
-        opts: { ...deliverJobOptions(this.config, d.id), ...(delays[i] > 0 ? { delay: delays[i] } : {}) },
-      })),
+      deliveries.map((d) => ({ webhookId: d.webhookId, deliveryId: d.id, item })),
     );
     return deliveries.length;
   }
 
   /**
-   * `webhook.deliver`: one attempt. Throws DeferDeliveryError (rate or in-flight cap reached) or
-   * DeliveryAttemptFailedError (retry later); returns once the delivery is settled.
+   * `webhook.deliver` (the test endpoint, and jobs queued before lanes existed): the delivery joins
+   * its webhook's lane like any other.
    */
   async deliver(job: WebhookDeliverJob, meta: { attemptsMade: number }): Promise<DeliverOutcome> {
-    const { target, key } = await this.target(job.organizationId, job.webhookId);
-    if (!target || !key || (!target.isActive && !job.test)) {
-      await this.repo.abandon(job.organizationId, job.deliveryId);
-      return 'skipped';
-    }
-    const attempt = meta.attemptsMade + 1;
-    const token = attemptToken(job.deliveryId, attempt);
-    const decision = await this.gate.acquire(target.id, job.organizationId, token);
-    if (!decision.go) throw new DeferDeliveryError(decision.waitMs);
+    const item: LaneItem = { e: job.eventId, b: job.body, a: meta.attemptsMade, ...(job.test ? { t: 1 as const } : {}) };
+    await this.enqueue(job.organizationId, [{ webhookId: job.webhookId, deliveryId: job.deliveryId, item }]);
+    return 'queued';
+  }
 
-    let result: AttemptResult;
+  private async enqueue(organizationId: string, items: Array<{ webhookId: string; deliveryId: string; item: LaneItem }>) {
+    const starts = await this.gate.enqueue(organizationId, items);
+    const webhookIds = [...new Set(items.filter((_, i) => starts[i]).map((i) => i.webhookId))];
+    if (!webhookIds.length) return;
     try {
-      const headers = signWebhook(key, job.eventId, Math.floor(Date.now() / 1000), job.body);
-      result = await this.http.post(target.url, { ...headers }, job.body);
-    } finally {
-      await this.gate.release(target.id, job.organizationId, token).catch(() => undefined);
+      await this.queue.addBulk(
+        Queues.webhookDrains,
+        'webhook.drain',
+        webhookIds.map((webhookId) => ({ payload: { organizationId, webhookId }, opts: drainJobOptions() })),
+      );
+    } catch (err) {
+      await this.gate.disown(organizationId, webhookIds).catch(() => undefined);
+      throw err;
     }
+  }
 
+  /**
+   * `webhook.drain`: sends the webhook's due deliveries, a batch at a time as the gate allows
+   * (rate, in flight), until its lane is empty. Waits up to SLEEP_MAX_MS (the next rate window)
+   * happen here, so a busy webhook wakes on time; a longer one (a retry's backoff) throws
+   * DeferDeliveryError and the job waits in Redis. After HOLD_MS the job yields its slot and takes
+   * its turn again behind the other webhooks.
+   */
+  async drain(job: WebhookDrainJob): Promise<number> {
+    const started = Date.now();
+    let sent = 0;
+    for (;;) {
+      const claim = await this.gate.claim(job.webhookId, job.organizationId, MAX_BATCH);
+      if (claim.done) return sent;
+      if (claim.deliveries.length) {
+        sent += await this.sendBatch(job, claim.deliveries);
+        if (this.closing || Date.now() - started > HOLD_MS) throw new DeferDeliveryError(1);
+        continue;
+      }
+      if (this.closing || claim.waitMs > SLEEP_MAX_MS || Date.now() - started > HOLD_MS) throw new DeferDeliveryError(claim.waitMs);
+      await this.sleep(claim.waitMs);
+    }
+  }
+
+  /** One attempt per claimed delivery, concurrently; each attempt is logged before its delivery leaves the lane. */
+  private async sendBatch(job: WebhookDrainJob, claimed: ClaimedDelivery[]): Promise<number> {
+    const { organizationId, webhookId } = job;
+    const { target, key } = await this.target(organizationId, webhookId);
+    let sent = 0;
+    const settlements = await Promise.all(
+      claimed.map(async ({ deliveryId, item, token }): Promise<Settlement> => {
+        const settled: Settlement = { token, deliveryId, retry: null, completedAt: performance.now() };
+        if (!item) return settled;
+        try {
+          if (!target || !key || (!target.isActive && !item.t)) {
+            await this.repo.abandon(organizationId, deliveryId);
+            return settled;
+          }
+          sent++;
+          const retryIn = await this.attempt(organizationId, target, key, deliveryId, item, settled);
+          return retryIn === null ? settled : { ...settled, retry: { inMs: retryIn, item: { ...item, a: item.a + 1 } } };
+        } catch (err) {
+          // Not logged (database down?): the same attempt again later (receivers dedupe on webhook-id).
+          this.logger.error({ msg: 'webhook attempt not recorded', organizationId, webhookId, deliveryId, error: String(err) });
+          return { ...settled, retry: { inMs: UNRECORDED_RETRY_MS, item } };
+        }
+      }),
+    );
+    await this.gate.settle(webhookId, organizationId, settlements);
+    return sent;
+  }
+
+  /** Sends and logs one attempt; returns the delay before the next one, or null when the delivery is settled. */
+  private async attempt(
+    organizationId: string,
+    target: DeliveryTarget,
+    key: Buffer,
+    deliveryId: string,
+    item: LaneItem,
+    settlement: Settlement,
+  ): Promise<number | null> {
+    const attempt = item.a + 1;
+    const headers = signWebhook(key, item.e, Math.floor(Date.now() / 1000), item.b);
+    const result = await this.http.post(target.url, { ...headers }, item.b);
+    settlement.completedAt = performance.now();
     this.attemptsTotal.inc({ outcome: result.ok ? 'success' : result.gone ? 'gone' : 'failed' });
     this.attemptDuration.observe(result.durationMs / 1000);
     const final = result.ok || result.gone || attempt >= WEBHOOK_MAX_ATTEMPTS;
-    const outcome = await this.attempts.record({
-      organizationId: job.organizationId,
-      deliveryId: job.deliveryId,
-      webhookId: target.id,
-      attempt,
-      result,
-      final,
-    });
+    const outcome = await this.attempts.record({ organizationId, deliveryId, webhookId: target.id, attempt, result, final });
     if (!outcome.webhookActive) {
-      this.targets.delete(`${job.organizationId}:${target.id}`);
-      this.logger.warn({
-        msg: 'webhook disabled',
-        organizationId: job.organizationId,
-        webhookId: target.id,
-        reason: outcome.disabledReason,
-      });
+      this.targets.delete(`${organizationId}:${target.id}`);
+      this.logger.warn({ msg: 'webhook disabled', organizationId, webhookId: target.id, reason: outcome.disabledReason });
     }
-    if (result.ok) return 'delivered';
+    if (result.ok) return null;
     this.logger.log({
       msg: 'webhook attempt failed',
-      organizationId: job.organizationId,
+      organizationId,
       webhookId: target.id,
-      deliveryId: job.deliveryId,
+      deliveryId,
       attempt,
       statusCode: result.statusCode,
       error: result.error,
     });
-    if (final) return 'failed';
-    throw new DeliveryAttemptFailedError(result.error ?? 'Delivery failed');
+    return final ? null : retryDelayMs(this.config, attempt);
   }
 
   private async target(organizationId: string, webhookId: string) {

@@ -20,3 +20,24 @@ export function deliverJobOptions(config: AppConfig, deliveryId: string): JobsOp
     removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
   };
 }
+
+/**
+ * Options of a `webhook.drain` job (one per webhook with pending deliveries, see the rate gate):
+ * FIFO on its own queue, so webhooks take turns; its own failures (database or Redis down) are
+ * retried with a short backoff, the deliveries it had claimed come back to their lane when their
+ * lease ends.
+ */
+export function drainJobOptions(): JobsOptions {
+  return {
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: { count: 1000, age: 7 * 24 * 3600 },
+  };
+}
+
+/** Delay before retry `attempt + 1` after attempt `attempt` failed: exponential from the base, up to 30% jitter (shorter). */
+export function retryDelayMs(config: AppConfig, attempt: number, random = Math.random()): number {
+  const delay = config.WEBHOOK_RETRY_BASE_MS * 2 ** (attempt - 1);
+  return Math.round(delay * (1 - 0.3 * random));
+}

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { WebhookDeliveryModule } from '@dl/webhooks';
+import { WebhookDrainsProcessor } from './webhook-drains.processor';
 import { WebhooksProcessor } from './webhooks.processor';
 
 @Module({
   imports: [WebhookDeliveryModule],
-  providers: [WebhooksProcessor],
+  providers: [WebhooksProcessor, WebhookDrainsProcessor],
 })
 export class WebhooksWorkerModule {}

@@ -7,6 +7,7 @@
 export const Queues = {
   clicks: 'clicks',
   webhooks: 'webhooks',
+  webhookDrains: 'webhook-drains',
   ingest: 'ingest',
   reports: 'reports',
   maintenance: 'maintenance',
@@ -85,6 +86,12 @@ export interface WebhookDeliverJob {
   body: string;
   /** A test delivery (POST /api/webhooks/:id/test) is sent even to a disabled webhook. */
   test?: boolean;
+}
+
+/** Sends the due deliveries of one webhook (its lane in Redis), a batch per rate window; one such job per webhook at a time. */
+export interface WebhookDrainJob {
+  organizationId: string;
+  webhookId: string;
 }
 
 export interface SdkInstallJob {
@@ -170,6 +177,8 @@ export interface JobPayloads {
   /** `click.captured` (one click per job) is the former transport, still drained. */
   clicks: { 'click.captured': ClickCapturedJob; 'click.batch': ClickBatchJob };
   webhooks: { 'webhook.event': WebhookEventJob; 'webhook.deliver': WebhookDeliverJob };
+  /** One job per webhook with pending deliveries (its own queue: never behind a backlog of events). */
+  'webhook-drains': { 'webhook.drain': WebhookDrainJob };
   ingest: {
     'sdk.install': SdkInstallJob;
     'sdk.open': SdkOpenJob;
@@ -192,6 +201,7 @@ export type QueueHandlers<Q extends QueueName> = {
 export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
   clicks: ['click.captured', 'click.batch'],
   webhooks: ['webhook.event', 'webhook.deliver'],
+  'webhook-drains': ['webhook.drain'],
   ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
   reports: ['reports.monthly-run', 'reports.monthly'],
   maintenance: ['clicks.prune'],
