@@ -3,6 +3,7 @@ export * from './http-url';
 export * from './validators';
 export * from './link-fields.dto';
 export * from './link.dto';
+export * from './create-link-body.pipe';
 export * from './link.types';
 export * from './link-values';
 export * from './link.mapper';

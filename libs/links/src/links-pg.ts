@@ -36,9 +36,13 @@ export class LinksPg implements OnModuleDestroy {
     return result.rows[0][0];
   }
 
-  /** Runs one statement with one JSON parameter (see LinksRepository.insertLinks). */
-  async query<T extends object>(text: string, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query<T>({ text, values })).rows;
+  /**
+   * Runs one statement (see LinksRepository.insertLinks). With `name` it is prepared once per
+   * connection and then only bound and executed: Postgres skips parsing and planning the
+   * insert on every create.
+   */
+  async query<T extends object>(text: string, values: unknown[], name?: string): Promise<T[]> {
+    return (await this.pool.query<T>(name ? { name, text, values } : { text, values })).rows;
   }
 
   private ended = false;

@@ -128,6 +128,7 @@ export class LinksRepository {
            ON CONFLICT (short_code) DO NOTHING
            RETURNING id, short_code, created_at, updated_at`,
           [json],
+          'dl_links_insert',
         );
     const found = await run().catch(rethrowMissingReference);
     const byCode = new Map(found.map((f) => [f.short_code, f]));

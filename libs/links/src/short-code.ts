@@ -32,12 +32,22 @@ export function isReservedCode(code: string): boolean {
 export function generateShortCode(length = SHORT_CODE_LENGTH): string {
   let out = '';
   while (out.length < length) {
-    const bytes = randomBytes(length * 2);
-    for (const b of bytes) {
-      if (b >= 248) continue;
-      out += ALPHABET[b % 62];
-      if (out.length === length) break;
-    }
+    const b = randomByte();
+    if (b < 248) out += ALPHABET[b % 62];
   }
   return isReservedCode(out) ? generateShortCode(length) : out;
+}
+
+/**
+ * CSPRNG bytes drawn 4 KB at a time: one `randomBytes` call per ~500 codes instead of one
+ * per code (the call, not the randomness, was ~3% of a single create's CPU). Each byte is used once.
+ */
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+function randomByte(): number {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(4096);
+    poolAt = 0;
+  }
+  return pool[poolAt++];
 }

@@ -16,6 +16,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
+  CreateLinkBodyPipe,
   CreateLinkDto,
   LinkCreateResponse,
   LinkResponse,
@@ -60,7 +61,9 @@ export class LinksController {
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
-  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateLinkDto): Promise<LinkCreateResponse> {
+  @ApiBody({ type: CreateLinkDto })
+  // Readonly<>: the global pipe leaves the body to CreateLinkBodyPipe (same rules, fast path for common bodies).
+  create(@CurrentPrincipal() principal: Principal, @Body(CreateLinkBodyPipe) dto: Readonly<CreateLinkDto>): Promise<LinkCreateResponse> {
     return this.links.create(principal, dto);
   }
 

@@ -36,10 +36,14 @@ export class QueueTimeoutError extends Error {
 
 function withTimeout<T>(p: Promise<T>, ms: number | undefined, queue: string): Promise<T> {
   if (!ms) return p;
+  let timer: NodeJS.Timeout | undefined;
+  // The timer is cleared once the queue answers (it used to fire, and build an error, for every call).
   return Promise.race([
     p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new QueueTimeoutError(queue)), ms).unref()),
-  ]);
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new QueueTimeoutError(queue)), ms).unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export interface AddOptions extends JobsOptions {
