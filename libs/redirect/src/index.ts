@@ -11,5 +11,6 @@ export * from './pixel-flag.cache';
 export * from './pixel-site.repository';
 export * from './redirect-edge.module';
 export * from './redirect-link';
+export * from './redirect-store';
 export * from './redirect.service';
 export * from './visitor';

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@dl/platform/db';
+import { RedirectStore } from './redirect-store';
 
-/** The edge's one read of its own: whether an organization has a pixel site. */
+/** The edge's one read of its own besides links: whether an organization has a pixel site. */
 @Injectable()
 export class PixelSiteRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly store: RedirectStore) {}
 
   /** Does the organization have a pixel site (then web destinations carry `dl_click`)? */
-  async hasPixelSite(organizationId: string): Promise<boolean> {
-    const site = await this.prisma.pixelSite.findFirst({ where: { organizationId }, select: { id: true } });
-    return site !== null;
+  hasPixelSite(organizationId: string): Promise<boolean> {
+    return this.store.hasPixelSite(organizationId);
   }
 }

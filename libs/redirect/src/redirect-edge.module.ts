@@ -1,15 +1,18 @@
 import { Module } from '@nestjs/common';
-import { LinkLookupModule } from '@dl/links';
 import { ClickCaptureService } from './click-capture.service';
 import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { PixelSiteRepository } from './pixel-site.repository';
 import { RedirectService } from './redirect.service';
+import { RedirectStore } from './redirect-store';
 
-/** The edge's services. Link reads come from `@dl/links` (LinkLookup); config, Prisma, Redis, metrics and the queue from the app's global modules. */
+/**
+ * The edge's services. Postgres reads (link by short code, pixel flag) go through
+ * `RedirectStore`'s own small `pg` pool; config, Redis, metrics and the queue come from the
+ * app's global modules.
+ */
 @Module({
-  imports: [LinkLookupModule],
-  providers: [PixelSiteRepository, RedirectLinkCache, PixelFlagCache, ClickCaptureService, RedirectService],
-  exports: [RedirectService, RedirectLinkCache, ClickCaptureService, PixelFlagCache],
+  providers: [RedirectStore, PixelSiteRepository, RedirectLinkCache, PixelFlagCache, ClickCaptureService, RedirectService],
+  exports: [RedirectService, RedirectLinkCache, ClickCaptureService, PixelFlagCache, RedirectStore],
 })
 export class RedirectEdgeModule {}

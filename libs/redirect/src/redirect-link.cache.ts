@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { RedisService } from '@dl/platform/redis';
-import { LinkLookup } from '@dl/links';
-import { RedirectLinkSnapshot, toRedirectSnapshot } from './redirect-link';
+import { RedirectLinkSnapshot } from './redirect-link';
+import { RedirectStore } from './redirect-store';
 import { TtlCache } from './ttl-cache';
 
 /** Tunables of the three-level lookup (process → Redis → Postgres). */
@@ -47,7 +47,7 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly redis: RedisService,
-    private readonly links: LinkLookup,
+    private readonly store: RedirectStore,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -115,8 +115,7 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
       if (epoch === this.epoch) this.remember(shortCode, shared);
       return shared;
     }
-    const row = await this.links.findByShortCode(shortCode);
-    const link = row ? toRedirectSnapshot(row) : null;
+    const link = await this.store.findLink(shortCode);
     if (epoch !== this.epoch) return link;
     this.remember(shortCode, link);
     if (this.cache.status === 'ready') {

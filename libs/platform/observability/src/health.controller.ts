@@ -1,11 +1,13 @@
-import { Controller, Get, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PrismaService } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
+import { DATABASE_PING, DatabasePing } from './database-ping';
 import { MetricsService } from './metrics.service';
 
 type Check = 'up' | 'down';
+
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
@@ -21,13 +23,14 @@ export class HealthController {
     private readonly prisma: PrismaService,
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
+    @Optional() @Inject(DATABASE_PING) private readonly databasePing?: DatabasePing,
   ) {}
 
   /** 200 {status: "ok", checks: {database, redis}}; 503 "degraded" when one is down. */
   @Get('health')
   async health(@Res() reply: FastifyReply): Promise<void> {
     const [database, redis] = await Promise.all([
-      this.probe(() => this.prisma.$queryRaw`SELECT 1`),
+      this.probe(this.databasePing ?? (() => this.prisma.$queryRaw`SELECT 1`)),
       this.probe(() => this.redis.client.ping()),
     ]);
     const ok = database === 'up' && redis === 'up';
