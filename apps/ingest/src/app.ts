@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
 import { IngestModule } from './ingest.module';
+import { installSdkFastPath } from './sdk/sdk.fast-path';
 
 const PIXEL_PATH = '/api/pixel/';
 
@@ -19,5 +20,6 @@ export async function createIngestApp(config: AppConfig): Promise<NestFastifyApp
         : { origin: false });
     },
   });
+  installSdkFastPath(app);
   return app;
 }

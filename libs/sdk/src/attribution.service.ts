@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { deviceFingerprint } from '@dl/clicks';
 import { JobQueue } from '@dl/platform/queue';
 import { AppCredential } from './apps.repository';
-import { AttributionRepository, CandidateClick, StoredInstall } from './attribution.repository';
+import { AttributionReads, AttributionRepository, CandidateClick, StoredInstall } from './attribution.repository';
 import { SdkInstallDto, SdkInstallResponse } from './ingest.dto';
 import { InstallAnswerStore, InstallDecision } from './install-answer.store';
 import { IngestUnavailableError } from './sdk.errors';
@@ -81,7 +81,12 @@ export class AttributionService {
     private readonly queue: JobQueue,
   ) {}
 
-  async attribute(app: AppCredential, dto: SdkInstallDto, ip: string | null, now = new Date()): Promise<SdkInstallResponse> {
+  /**
+   * `gate` (optional): a check that must pass before anything is written (the ingest fast path
+   * passes the rate limit, so the read runs while Redis counts the call). It is awaited before
+   * any write and wins over a failed read, so a limited call answers 429 and writes nothing.
+   */
+  async attribute(app: AppCredential, dto: SdkInstallDto, ip: string | null, now = new Date(), gate?: Promise<unknown>): Promise<SdkInstallResponse> {
     const fingerprint = deviceFingerprint({
       organizationId: app.organizationId,
       ip,
@@ -91,14 +96,13 @@ export class AttributionService {
     });
     // One Postgres round trip (stored install, clickId, fingerprint candidates), then one Redis
     // round trip that stores the decision unless an earlier call made one (then that one holds).
-    const { stored, byClick, candidates } = await this.repository.lookup(
-      app.organizationId,
-      app.appId,
-      dto.installId,
-      dto.clickId ?? null,
-      fingerprint,
-      now,
-    );
+    let reads: AttributionReads;
+    try {
+      reads = await this.repository.lookup(app.organizationId, app.appId, dto.installId, dto.clickId ?? null, fingerprint, now);
+    } finally {
+      if (gate) await gate;
+    }
+    const { stored, byClick, candidates } = reads;
     if (stored) {
       const known = fromStored(stored);
       // Re-enqueue (a no-op when stored): covers a first call whose job could not be queued.
@@ -106,14 +110,19 @@ export class AttributionService {
       return known.answer;
     }
 
-    const decided = decide(byClick, candidates);
-    const { decision } = await this.store.putIfAbsent(app.appId, dto.installId, decided).catch(() => {
-      throw new IngestUnavailableError();
-    });
+    // The decision and the job leave together (one round trip, not two): the job carries our
+    // decision, but the worker stores the one kept in Redis (the earlier call's when ours lost
+    // the SET NX), so the stored install always matches what every caller was answered.
     // Queued on every call until stored (the job id de-duplicates): a first call whose job
     // could not be queued is repaired by the client's retry.
-    await this.enqueue(app, dto, ip, fingerprint, decision, now);
-    return decision.answer;
+    const decided = decide(byClick, candidates);
+    const [put, queued] = await Promise.allSettled([
+      this.store.putIfAbsent(app.appId, dto.installId, decided),
+      this.enqueue(app, dto, ip, fingerprint, decided, now),
+    ]);
+    if (put.status === 'rejected') throw new IngestUnavailableError();
+    if (queued.status === 'rejected') throw queued.reason;
+    return put.value.decision.answer;
   }
 
   private async enqueue(

@@ -1,5 +1,12 @@
 import { isIP } from 'node:net';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** What `clientIp` reads of a request: Fastify's or the bare `node:http` one. */
+export interface ClientIpSource {
+  headers: IncomingHttpHeaders;
+  socket?: { remoteAddress?: string } | null;
+  ip?: string;
+}
 
 /**
  * The caller's IP, normalized exactly as the redirect normalizes a visitor's (so a device's
@@ -7,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
  * when configured (set it only when the origin is reachable exclusively through that proxy),
  * else the socket's peer.
  */
-export function clientIp(request: FastifyRequest, trustedHeader: string | undefined): string | null {
+export function clientIp(request: ClientIpSource, trustedHeader: string | undefined): string | null {
   if (trustedHeader) {
     const raw = request.headers[trustedHeader];
     const ip = normalizeIp((Array.isArray(raw) ? raw[0] : raw)?.split(',')[0]);

@@ -25,3 +25,4 @@ export * from './ingest-store.repository';
 export * from './ingest-worker.service';
 export * from './sdk.module';
 export * from './sdk.fixtures';
+export * from './ingest.fast-validation';

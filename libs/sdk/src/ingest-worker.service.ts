@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { JobQueue, PixelEventJob, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
 import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository';
 import { IngestStoreRepository, StoredInstallRow } from './ingest-store.repository';
-import { InstallAnswerStore } from './install-answer.store';
+import { InstallAnswerStore, InstallDecision } from './install-answer.store';
 
 /** `data` of `install.attributed` (receivers get `{event: 'install.attributed', install: <this>}`). */
 export function installAttributedData(row: StoredInstallRow): Record<string, unknown> {
@@ -36,7 +36,7 @@ export class IngestWorkerService {
 
   /** Stores the install once; an attributed one fans out `install.attributed` (stable event id, so a retry sends it once). */
   async install(job: SdkInstallJob): Promise<void> {
-    const row = await this.store.saveInstall(job.organizationId, job);
+    const row = await this.store.saveInstall(job.organizationId, await this.withHeldDecision(job));
     if (!row) return;
     await this.store.touchApps(job.organizationId, [job.appId], new Date(job.receivedAt));
     if (!row.linkId) return;
@@ -48,6 +48,23 @@ export class IngestWorkerService {
       occurredAt: (row.attributedAt ?? row.createdAt).toISOString(),
       data: installAttributedData(row),
     });
+  }
+
+  /**
+   * The ingest app queues an install's job in the same round trip as it stores the decision
+   * (`SET NX`): when two first calls race, a job may carry the decision that lost. The decision
+   * kept in Redis is the one every caller was answered, so it wins over the job's own.
+   */
+  private async withHeldDecision(job: SdkInstallJob): Promise<SdkInstallJob> {
+    let held: InstallDecision | null = null;
+    try {
+      held = await this.decisions.get(job.appId, job.installId);
+    } catch (err) {
+      // Redis down: the job's decision (the ingest app answered 503 unless it was stored in Redis).
+      this.logger.warn({ err: (err as Error).message }, 'install decision unavailable, storing the job\'s');
+    }
+    if (!held) return job;
+    return { ...job, clickId: held.clickId, linkId: held.answer.linkId, matchType: held.answer.matchType, ambiguous: held.ambiguous };
   }
 
   async open(job: SdkOpenJob): Promise<void> {

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
 import { ClickFixtures, ClickIngestService, rawClick, USER_AGENTS } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
-import { eventually, hashToken, SdkFixtures } from '@dl/sdk';
+import { eventually, hashToken, InstallAnswerStore, SdkFixtures } from '@dl/sdk';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
 
 const IP_HEADER = 'x-test-client-ip';
@@ -254,6 +255,85 @@ describe('SDK ingestion (ingest app + worker)', () => {
       const s = await eventually(() => env.prisma.appSession.findFirst({ where: { installId } }));
       expect(s).toMatchObject({ organizationId: orgId, appId: app.id, url: 'myapp://product/42' });
       expect((await env.prisma.app.findUnique({ where: { id: app.id } }))?.lastSeenAt).toBeInstanceOf(Date);
+    });
+  });
+
+  describe('node:http fast path (what the Fastify pipeline gave the SDK routes)', () => {
+    it('keeps the request id, the CORS Vary, the rate-limit headers on a 400 and the route metrics', async () => {
+      const res = await post('install', { installId: 'nope', platform: 'ios', osVersion: '17' }).set('X-Request-Id', 'req-fast-1').expect(400);
+      expect(res.headers['x-request-id']).toBe('req-fast-1');
+      expect(res.headers.vary).toBe('Origin');
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['x-ratelimit-limit']).toBe('60000');
+      expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { installId: 'Must be a valid UUID' } });
+      const ok = await post('event', { installId: randomUUID(), eventName: 'tap' }).expect(202);
+      expect(ok.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      const metrics = await request(ingest.url).get('/metrics').expect(200);
+      expect(metrics.text).toMatch(/http_requests_total\{method="POST",route="\/api\/sdk\/v1\/install",status="400"\} \d+/);
+      expect(metrics.text).toMatch(/http_requests_total\{method="POST",route="\/api\/sdk\/v1\/event",status="202"\} \d+/);
+    });
+
+    it('answers 413 for a body over 1 MB, declared or streamed', async () => {
+      const big = JSON.stringify({ installId: randomUUID(), eventName: 'x', properties: { blob: 'x'.repeat(1024 * 1024) } });
+      const declared = await post('event', big).set('Content-Type', 'application/json').expect(413);
+      expect(declared.body).toEqual({ error: 'Payload Too Large', message: 'Payload too large', statusCode: 413 });
+      const streamed = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(`${ingest.url}/api/sdk/v1/event`);
+        const req = httpRequest(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${app.token}` } },
+          (res) => {
+            let body = '';
+            res.on('data', (c: Buffer) => (body += c.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        for (let i = 0; i < 5; i++) req.write(big.slice(i * 300_000, (i + 1) * 300_000));
+        req.end(big.slice(1_500_000));
+      });
+      expect(streamed.status).toBe(413);
+      expect(JSON.parse(streamed.body)).toEqual({ error: 'Payload Too Large', message: 'Payload too large', statusCode: 413 });
+    });
+
+    it('refuses prototype poisoning like Fastify\'s JSON parser', async () => {
+      const res = await post('event', '{"installId":"x","eventName":"x","__proto__":{"admin":true}}').set('Content-Type', 'application/json').expect(400);
+      expect(res.body).toEqual({ error: 'Bad Request', message: 'Invalid JSON body', statusCode: 400 });
+    });
+
+    it('reads while the limit is counted, but a limited install writes nothing', async () => {
+      const limited = await startApp(createIngestApp, env.withOverrides({ INGEST_RATE_LIMIT_PER_MINUTE: '1', TRUSTED_CLIENT_IP_HEADER: IP_HEADER }));
+      try {
+        const t = await sdkFx.app(orgId);
+        const send = (installId: string) =>
+          request(limited.url).post('/api/sdk/v1/install').set('Authorization', `Bearer ${t.token}`).send({ installId, ...device });
+        await send(randomUUID()).expect(200);
+        const refused = randomUUID();
+        const over = await send(refused).expect(429);
+        expect(over.body).toMatchObject({ statusCode: 429, retryAfter: expect.any(Number) });
+        expect(over.headers['x-ratelimit-remaining']).toBe('0');
+        expect(await worker.app.get(InstallAnswerStore).get(t.id, refused)).toBeNull();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await env.prisma.install.count({ where: { installId: refused } })).toBe(0);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('stores the decision held in Redis when a racing call queued the one that lost', async () => {
+      const link = await deepLink();
+      const clickId = await click(link, { ip: '203.0.113.88' });
+      const installId = randomUUID();
+      // The winner of the SET NX (attributed) is already held; this call's own decision (no match from this IP) loses.
+      const held = {
+        answer: { attributed: true, linkId: link.id, shortCode: link.shortCode, deepLinkPath: '/product/42', deepLinkParameters: { promo: 'spring' }, matchType: 'fingerprint' as const },
+        clickId,
+        ambiguous: false,
+      };
+      await worker.app.get(InstallAnswerStore).putIfAbsent(app.id, installId, held);
+      const res = await post('install', { installId, ...device }, app.token, '198.51.100.200').expect(200);
+      expect(res.body).toEqual(held.answer);
+      const row = await eventually(() => env.prisma.install.findFirst({ where: { installId } }));
+      expect(row).toMatchObject({ linkId: link.id, clickId, matchType: 'fingerprint', ambiguous: false });
     });
   });
 
