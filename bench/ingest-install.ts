@@ -1,12 +1,19 @@
 /**
- * Install attribution latency: POST /api/sdk/v1/install at a fixed 500 installs/s against
+ * Install attribution latency: POST /api/sdk/v1/install at a mean 500 installs/s against
  * one ingest process, over an organization with --clicks stored clicks (SQL generate_series:
  * distinct IPs, iOS 17, English, spread over 7 days, fingerprints computed like the click
  * worker's). Half the installs match a click by fingerprint, half match nothing; every
  * install id is new (the slow path: Redis miss, installs lookup, clicks index read, Redis
  * write, enqueue).
  *
- *   node tools/scripts/run.js bench/ingest-install.ts [--clicks 1000000] [--rate 500] [--seconds 10]
+ *   node tools/scripts/run.js bench/ingest-install.ts [--clicks 1000000] [--rate 500] [--seconds 10] [--warmup 5] [--uniform | --autocannon]
+ *
+ * Load: open loop (default), Poisson arrivals at --rate (--uniform: a fixed gap), each latency
+ * counted from the request's scheduled send time, after --warmup seconds (5) of the same load. --autocannon: the earlier measurement
+ * (autocannon `overallRate`, 50 connections), which sends each connection's share of a second
+ * back to back at the start of the second (a 50-concurrency burst of `rate` requests, then idle).
+ *
+ * DL_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the ingest process (node --cpu-prof).
  *
  * The seeded database (`dl_bench_install_<N>`, cloned from the migrated template) is kept between
  * runs, so only the first run pays for seeding; --fresh rebuilds it. Own Redis prefix (flushed at
@@ -19,7 +26,7 @@ import { ClickFixtures } from '@dl/clicks';
 import { PrismaService } from '@dl/platform/db';
 import { SdkFixtures } from '@dl/sdk';
 import { adminUrl, databaseUrl, ensureTemplateDatabase, flushPrefix, templateName, testConfig } from '@dl/testing';
-import { arg, cpuMs, load, log, serveInChild } from './ingest-support';
+import { arg, cpuMs, load, log, openLoad, OpenLoadResult, serveInChild } from './ingest-support';
 
 const IP_HEADER = 'x-bench-client-ip';
 const ipOf = (g: number) => `10.${Math.floor(g / 65536) % 256}.${Math.floor(g / 256) % 256}.${g % 256}`;
@@ -64,7 +71,8 @@ async function main(): Promise<void> {
     await prisma.$executeRawUnsafe(`UPDATE links SET attribution_window_hours = 2160`);
     const app = await new SdkFixtures(prisma).app(org.id);
 
-    const server = await serveInChild('ingest', config);
+    const profDir = process.env.DL_BENCH_CPU_PROF;
+    const server = await serveInChild('ingest', config, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
     try {
       let i = 0;
       const request = () => {
@@ -78,23 +86,40 @@ async function main(): Promise<void> {
           body: JSON.stringify({ installId: randomUUID(), platform: 'ios', osVersion: '17.5', language: 'en-GB', appVersion: '3.2.1' }),
         };
       };
-      const warm = await load({ url: server.url, connections: 10, overallRate: 200, duration: 2, requests: [{ setupRequest: () => request() }] });
-      log('warm-up', { ok: warm['2xx'] });
+      const autocannon = process.argv.includes('--autocannon');
+      // Warm-up (not measured): JIT, pools and prepared statements of a process that just started.
+      const warmSeconds = arg('warmup', 5);
+      if (autocannon) {
+        const warm = await load({ url: server.url, connections: 10, overallRate: 200, duration: 2, requests: [{ setupRequest: () => request() }] });
+        log('warm-up', { ok: warm['2xx'] });
+      } else if (warmSeconds > 0) {
+        const warm = await openLoad({ url: server.url, rate, seconds: warmSeconds, request: () => request() });
+        log('warm-up', { ok: warm.ok, p99: warm.latency.p99 });
+      }
       const cpu0 = cpuMs(server.child.pid);
-      const res = await load({ url: server.url, connections: 50, overallRate: rate, duration: seconds, requests: [{ setupRequest: () => request() }] });
+      let measured: { ok: number; non2xx: number; errors: number; achievedRate: number; latency: OpenLoadResult['latency']; maxInFlight?: number };
+      if (autocannon) {
+        const res = await load({ url: server.url, connections: 50, overallRate: rate, duration: seconds, requests: [{ setupRequest: () => request() }] });
+        measured = { ok: res['2xx'], non2xx: res.non2xx, errors: res.errors, achievedRate: Math.round(res['2xx'] / res.duration), latency: res.latency };
+      } else {
+        const arrivals = process.argv.includes('--uniform') ? 'uniform' : 'poisson';
+        measured = await openLoad({ url: server.url, rate, seconds, arrivals, request: () => request() });
+      }
       const serverCpu = cpuMs(server.child.pid) - cpu0;
       const attributed = await prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM installs WHERE link_id IS NOT NULL`;
       const result = {
         bench: 'ingest-install',
+        load: autocannon ? 'autocannon overallRate, 50 connections' : `open loop, ${process.argv.includes('--uniform') ? 'uniform' : 'poisson'} arrivals`,
         clicks,
         targetRate: rate,
         seconds,
-        installs200: res['2xx'],
-        non2xx: res.non2xx,
-        errors: res.errors,
-        achievedRate: Math.round(res['2xx'] / res.duration),
-        latencyMs: { p50: res.latency.p50, p90: res.latency.p90, p99: res.latency.p99, max: res.latency.max },
-        serverCpuMsPerInstall: Number((serverCpu / Math.max(1, res['2xx'])).toFixed(3)),
+        installs200: measured.ok,
+        non2xx: measured.non2xx,
+        errors: measured.errors,
+        achievedRate: measured.achievedRate,
+        latencyMs: { p50: measured.latency.p50, p90: measured.latency.p90, p99: measured.latency.p99, max: measured.latency.max },
+        maxInFlight: measured.maxInFlight,
+        serverCpuMsPerInstall: Number((serverCpu / Math.max(1, measured.ok)).toFixed(3)),
         loadAverage: (await import('node:os')).loadavg()[0].toFixed(1),
         installsStoredByWorker: attributed[0].n,
       };

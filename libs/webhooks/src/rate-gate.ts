@@ -52,9 +52,9 @@ redis.call('ZREMRANGEBYSCORE', starts, '-inf', now - window)
 redis.call('ZREMRANGEBYSCORE', infl, '-inf', now)
 redis.call('ZREMRANGEBYSCORE', oinfl, '-inf', now)
 local used = redis.call('ZCARD', starts)
--- A backlog goes in whole windows: wait until the window has room for a full batch rather than
+-- A backlog goes in whole batches: wait until the window has room for a full one rather than
 -- sending the few slots that free first (each batch costs a wake-up; the rate is the same).
-local want = math.min(limit, maxBatch, redis.call('ZCOUNT', lane, '-inf', now))
+local want = math.min(limit, whCap, orgCap, maxBatch, redis.call('ZCOUNT', lane, '-inf', now))
 if want > 0 and limit - used < want then
   local s = tonumber(redis.call('ZRANGE', starts, used - (limit - want) - 1, used - (limit - want) - 1, 'WITHSCORES')[2])
   local wait = 50
