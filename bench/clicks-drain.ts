@@ -19,15 +19,11 @@ import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
 import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
-import { createWorkerApp } from '@dl/apps/worker';
+import { CLICK_BATCH_SIZE, CLICK_CONCURRENCY, createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
-
-/** As in apps/worker/src/clicks/clicks.processor.ts. */
-const CLICK_BATCH_SIZE = 2000;
-const CLICK_CONCURRENCY = 256;
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -6,3 +6,4 @@ import { WorkerModule } from './worker.module';
 export async function createWorkerApp(config: AppConfig): Promise<NestFastifyApplication> {
   return createHttpApp(WorkerModule.forRoot(config), config, 'worker', { requestLog: false });
 }
+export { CLICK_BATCH_SIZE, CLICK_CONCURRENCY } from './clicks/clicks.processor';

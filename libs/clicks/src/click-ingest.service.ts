@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { PrismaTx } from '@dl/platform/db';
 import { ClickCapturedJob, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
-import { ClickedLink, ClickIngestRepository } from './click-ingest.repository';
+import { ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
 import { EnrichedClick, enrichClick } from './enrich';
 import { GeoLookup } from './geo';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
@@ -115,7 +114,7 @@ export class ClickIngestService {
     return result;
   }
 
-  private async store(tx: PrismaTx, clicks: EnrichedClick[]): Promise<{ clicks: EnrichedClick[]; dropped: number }> {
+  private async store(tx: ClickTx, clicks: EnrichedClick[]): Promise<{ clicks: EnrichedClick[]; dropped: number }> {
     const pairs = new Map<string, { linkId: string; organizationId: string }>();
     for (const c of clicks) pairs.set(`${c.linkId}|${c.organizationId}`, { linkId: c.linkId, organizationId: c.organizationId });
     const existing = await this.repository.existingLinks(tx, [...pairs.values()]);

@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isbot } from 'isbot';
+import { BoundedCache } from './bounded-cache';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { deviceFingerprint, normalizeLanguage } from './fingerprint';
 import { GeoLookup } from './geo';
@@ -74,8 +75,18 @@ function clip(value: unknown, max: number): string | null {
   return trimmed.length > max ? trimmed.slice(0, max) : trimmed;
 }
 
+const referrerHosts = new BoundedCache<string, string | null>(10_000);
+
 export function referrerHost(referrer: string | null | undefined): string | null {
   if (!referrer) return null;
+  const hit = referrerHosts.get(referrer);
+  if (hit !== undefined) return hit;
+  const host = parseReferrerHost(referrer);
+  referrerHosts.set(referrer, host);
+  return host;
+}
+
+function parseReferrerHost(referrer: string): string | null {
   try {
     const url = new URL(referrer);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
@@ -87,10 +98,21 @@ export function referrerHost(referrer: string | null | undefined): string | null
 
 /** Unique-visitor key: SHA-256 of IP and user agent, salted with the organization (never comparable across tenants). */
 export function visitorHash(organizationId: string, ip: string | null, userAgent: string | null): string {
-  return createHash('sha256')
-    .update(`${organizationId}\u0000${ip ?? ''}\u0000${userAgent ?? ''}`)
-    .digest('hex')
-    .slice(0, 32);
+  return hash('sha256', `${organizationId}\u0000${ip ?? ''}\u0000${userAgent ?? ''}`, 'hex').slice(0, 32);
+}
+
+const botUserAgents = new BoundedCache<string, boolean>(20_000);
+
+/** isbot's verdict, memoized per user agent (one large regular expression per call otherwise). */
+export function isBotUserAgent(userAgent: string | null): boolean {
+  // No user agent at all is a script, not a person.
+  if (!userAgent) return true;
+  let bot = botUserAgents.get(userAgent);
+  if (bot === undefined) {
+    bot = isbot(userAgent);
+    botUserAgents.set(userAgent, bot);
+  }
+  return bot;
 }
 
 function validDate(iso: string, fallback: Date): Date {
@@ -127,8 +149,7 @@ export function enrichClick(job: ClickCapturedJob, geo: GeoLookup, now = new Dat
     utmCampaign: clip(query.utm_campaign, MAX_PARAM),
     utmTerm: clip(query.utm_term, MAX_PARAM),
     utmContent: clip(query.utm_content, MAX_PARAM),
-    // No user agent at all is a script, not a person.
-    isBot: !userAgent || isbot(userAgent),
+    isBot: isBotUserAgent(userAgent),
     visitorHash: visitorHash(job.organizationId, ip, userAgent),
     fingerprint: deviceFingerprint({
       organizationId: job.organizationId,

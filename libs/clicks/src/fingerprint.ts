@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface FingerprintParts {
   organizationId: string;
@@ -31,8 +31,5 @@ export function deviceFingerprint(parts: FingerprintParts): string | null {
   const ip = (parts.ip ?? '').trim().toLowerCase();
   const platform = (parts.platform ?? '').trim().toLowerCase();
   if (!ip || !platform) return null;
-  return createHash('sha256')
-    .update([parts.organizationId, ip, platform, osMajor(parts.osVersion), normalizeLanguage(parts.language)].join('|'))
-    .digest('hex')
-    .slice(0, 32);
+  return hash('sha256', [parts.organizationId, ip, platform, osMajor(parts.osVersion), normalizeLanguage(parts.language)].join('|'), 'hex').slice(0, 32);
 }

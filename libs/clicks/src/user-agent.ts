@@ -1,5 +1,5 @@
 import UAParser from 'ua-parser-js';
-import { LruCache } from './lru';
+import { BoundedCache } from './bounded-cache';
 
 export type DeviceType = 'mobile' | 'desktop' | 'tablet';
 /** Platforms of analytics; `null` when the OS is none of them (rolled up as `Other`). */
@@ -33,7 +33,7 @@ export function deviceTypeOf(type: string | undefined): DeviceType {
   return 'desktop';
 }
 
-const cache = new LruCache<string, ParsedUserAgent>(20_000);
+const cache = new BoundedCache<string, ParsedUserAgent>(20_000);
 
 /** Parses a user agent (ua-parser-js 1.x, MIT), memoized: real traffic repeats a few thousand strings. */
 export function parseUserAgent(userAgent: string | null | undefined): ParsedUserAgent {

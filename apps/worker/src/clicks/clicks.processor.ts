@@ -8,8 +8,10 @@ import { assertHandlers, ClickBatchJob, ClickCapturedJob, JobName, Queues, Queue
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
-export const CLICK_BATCH_SIZE = 2000;
+export const CLICK_BATCH_SIZE = 5000;
 export const CLICK_BATCH_WAIT_MS = 25;
+/** Batches in the database at once (Postgres runs each on its own core). */
+export const CLICK_CONCURRENT_FLUSHES = 3;
 /**
  * Jobs in flight. The edge sends `click.batch` jobs of a few (light traffic, many edge
  * instances) to 500 clicks (one per 5 ms flush of each redirect instance); former
@@ -20,7 +22,7 @@ export const CLICK_CONCURRENCY = 256;
  * ...while the clicks enriched and waiting for their commit stay bounded: a job waits for room
  * before enriching (a flush in the database, the next filling, one more queued).
  */
-export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * 3;
+export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * (CLICK_CONCURRENT_FLUSHES + 1);
 
 /**
  * Consumer of the `clicks` queue. Each job hands its clicks (`click.batch`: many;
@@ -67,7 +69,7 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
     this.batcher = new MicroBatcher((items) => this.flush(items), {
       maxSize: CLICK_BATCH_SIZE,
       maxWaitMs: CLICK_BATCH_WAIT_MS,
-      maxConcurrentFlushes: 1,
+      maxConcurrentFlushes: CLICK_CONCURRENT_FLUSHES,
     });
   }
 
