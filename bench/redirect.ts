@@ -5,7 +5,8 @@
  *
  *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100]
  *
- * The redirect app runs with click capture on (every 302 queues a click) against its own
+ * The redirect app runs as in production (its entry, `apps/redirect/src/main.ts`, through
+ * the require hook) with click capture on (every 302 queues a click) against its own
  * database and a private redis-server (so a few hundred thousand queued clicks never
  * land in the shared Redis). Goals: >= 60% of the bare rps; p99 < 10 ms at half that rate;
  * resident memory < 200 MB.
@@ -13,13 +14,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { Logger } from '@nestjs/common';
-import { createRedirectApp } from '@dl/apps/redirect';
-import { loadConfig } from '@dl/platform/config';
 import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
 
 /** The part of autocannon's API used here (the package ships no types). */
@@ -58,30 +56,21 @@ function arg(name: string, fallback: number): number {
 const log = (msg: string, extra: Record<string, unknown> = {}) =>
   process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
 
-// ───────────── child mode: `bench/redirect.ts child <redirect|bare>` ─────────────
+// ───────────── child mode: `bench/redirect.ts child bare` (the redirect runs its own entry, apps/redirect/src/main.ts) ─────────────
 
-async function child(kind: string): Promise<void> {
-  if (process.env.DL_BENCH_NO_SOURCE_MAPS) process.setSourceMapsEnabled(false);
-  if (kind === 'bare') {
-    const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
-    const server = createServer((req, res) => {
-      const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
-      if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
-      else res.writeHead(404).end();
-    });
-    server.keepAliveTimeout = 60_000;
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
-    });
-    return;
-  }
-  Logger.overrideLogger(false);
-  const config = loadConfig(JSON.parse(process.env.DL_BENCH_CONFIG ?? '{}') as Record<string, string>);
-  const app = await createRedirectApp(config);
-  await app.listen(0, '127.0.0.1');
-  process.stdout.write(`READY ${await app.getUrl()}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+/** The ceiling: a bare `node:http` server answering a fixed 302 from an in-memory map. */
+function bareChild(): void {
+  const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
+  const server = createServer((req, res) => {
+    const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
+    if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
+    else res.writeHead(404).end();
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+  });
 }
 
 // ───────────── parent ─────────────
@@ -92,15 +81,48 @@ interface Served {
   stop(): Promise<void>;
 }
 
-function serve(kind: 'redirect' | 'bare', env: Record<string, string>): Promise<Served> {
+/** Resolves once something accepts connections on the port (the redirect's entry prints nothing when LOG_LEVEL=silent). */
+async function waitForPort(port: number, proc: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`redirect exited with ${proc.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error('redirect did not start listening');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * `bare`: this file in child mode. `redirect`: the production entry itself
+ * (`apps/redirect/src/main.ts`, with whatever it sets up at boot), configured by `env`.
+ */
+async function serve(kind: 'redirect' | 'bare', env: Record<string, string>): Promise<Served> {
   const root = join(__dirname, '..');
   // DL_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there.
   const profile = process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : [];
-  const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), __filename, 'child', kind], {
+  const port = kind === 'redirect' ? await freePort() : 0;
+  const args = kind === 'redirect' ? [join(root, 'apps/redirect/src/main.ts')] : [__filename, 'child', kind];
+  const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), ...args], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...(kind === 'redirect' ? { REDIRECT_PORT: String(port), HOST: '127.0.0.1' } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (proc.exitCode !== null) return done();
+      proc.once('exit', () => done());
+      proc.kill('SIGTERM');
+    });
+  if (kind === 'redirect') {
+    proc.stdout!.resume();
+    await waitForPort(port, proc);
+    return { url: `http://127.0.0.1:${port}`, proc, stop };
+  }
   return new Promise((resolve, reject) => {
     let out = '';
     proc.once('exit', (code) => reject(new Error(`${kind} exited with ${code}`)));
@@ -109,16 +131,7 @@ function serve(kind: 'redirect' | 'bare', env: Record<string, string>): Promise<
       const m = /READY (\S+)/.exec(out);
       if (!m) return;
       proc.removeAllListeners('exit');
-      resolve({
-        url: m[1].replace('[::1]', '127.0.0.1'),
-        proc,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (proc.exitCode !== null) return done();
-            proc.once('exit', () => done());
-            proc.kill('SIGTERM');
-          }),
-      });
+      resolve({ url: m[1].replace('[::1]', '127.0.0.1'), proc, stop });
     });
   });
 }
@@ -226,7 +239,7 @@ async function main(): Promise<void> {
     const raw = Object.fromEntries(Object.entries(env.config).map(([k, v]) => [k, String(v)]));
     const bare = await serve('bare', { DL_BENCH_MAP: JSON.stringify(map) });
     servers.push(bare);
-    const edge = await serve('redirect', { DL_BENCH_CONFIG: JSON.stringify(raw) });
+    const edge = await serve('redirect', raw);
     servers.push(edge);
 
     if (process.argv.includes('--breakdown')) {
@@ -319,7 +332,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'child') {
-  void child(process.argv[3]);
+  bareChild();
 } else {
   main().then(
     () => process.exit(0),
