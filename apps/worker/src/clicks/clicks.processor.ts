@@ -8,7 +8,7 @@ import { assertHandlers, ClickBatchJob, ClickCapturedJob, JobName, Queues, Queue
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
-export const CLICK_BATCH_SIZE = 5000;
+export const CLICK_BATCH_SIZE = 10000;
 export const CLICK_BATCH_WAIT_MS = 25;
 /** Batches in the database at once (Postgres runs each on its own core). */
 export const CLICK_CONCURRENT_FLUSHES = 3;
