@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
+import { createPgPool, endPgPool } from '@dl/platform/db';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { EnrichedClick } from './enrich';
 import { RollupRow, VisitorRow } from './rollups';
@@ -29,13 +30,11 @@ export class ClickIngestRepository implements OnModuleDestroy {
   private readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 4, idleTimeoutMillis: 30_000 });
-    this.pool.on('error', () => undefined);
+    this.pool = createPgPool(config.DATABASE_URL, { max: 4 });
   }
 
-  async onModuleDestroy(): Promise<void> {
-    // An application closed twice (a crash simulated in tests) ends the pool once.
-    if (!this.pool.ended) await this.pool.end();
+  onModuleDestroy(): Promise<void> {
+    return endPgPool(this.pool);
   }
 
   /** Runs `fn` in one transaction; rolls back when it throws. */

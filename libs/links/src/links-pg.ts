@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { createPgPool, endPgPool } from '@dl/platform/db';
 
 /**
  * The links hot paths on a small dedicated `pg` pool (the ORM's per-query cost
@@ -14,8 +15,7 @@ export class LinksPg implements OnModuleDestroy {
   private readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 4, idleTimeoutMillis: 30_000 });
-    this.pool.on('error', () => undefined);
+    this.pool = createPgPool(config.DATABASE_URL, { max: 4 });
   }
 
   /** List items `{id, shortCode, title, originalUrl, clickCount, templateSlug, createdAt}`, newest first. */
@@ -45,12 +45,7 @@ export class LinksPg implements OnModuleDestroy {
     return (await this.pool.query<T>(name ? { name, text, values } : { text, values })).rows;
   }
 
-  private ended = false;
-
-  async onModuleDestroy(): Promise<void> {
-    // Nest calls the hook once per module that lists the provider.
-    if (this.ended) return;
-    this.ended = true;
-    await this.pool.end();
+  onModuleDestroy(): Promise<void> {
+    return endPgPool(this.pool);
   }
 }

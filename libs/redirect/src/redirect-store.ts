@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { createPgPool, endPgPool } from '@dl/platform/db';
 import { RedirectLinkSnapshot, toRedirectSnapshot } from './redirect-link';
 
 /** Columns of `links` the snapshot needs (see toRedirectSnapshot). */
@@ -38,15 +39,8 @@ export class RedirectStore implements OnModuleDestroy {
   private readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new Pool({
-      connectionString: config.DATABASE_URL,
-      max: 4,
-      idleTimeoutMillis: 30_000,
-      // Postgres unreachable: the miss fails (503 page) instead of waiting for a connection forever.
-      connectionTimeoutMillis: 2_000,
-    });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
-    this.pool.on('error', () => undefined);
+    // Postgres unreachable: the miss fails (503 page) instead of waiting for a connection forever.
+    this.pool = createPgPool(config.DATABASE_URL, { max: 4, connectionTimeoutMillis: 2_000 });
   }
 
   /** The link of a short code (the code space is global, so the read is not tenant-scoped), or null. */
@@ -84,6 +78,6 @@ export class RedirectStore implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
+    await endPgPool(this.pool).catch(() => undefined);
   }
 }

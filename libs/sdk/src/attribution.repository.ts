@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { createPgPool, endPgPool } from '@dl/platform/db';
 
 /** The longest attribution window a link can have (hours): bounds every scan. */
 export const MAX_ATTRIBUTION_WINDOW_HOURS = 2160;
@@ -97,8 +98,7 @@ export class AttributionRepository implements OnModuleDestroy {
   private readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.pool = new Pool({ connectionString: config.DATABASE_URL, max: 8, idleTimeoutMillis: 30_000 });
-    this.pool.on('error', () => undefined);
+    this.pool = createPgPool(config.DATABASE_URL, { max: 8 });
   }
 
   async lookup(
@@ -133,11 +133,7 @@ export class AttributionRepository implements OnModuleDestroy {
     return out;
   }
 
-  private closed = false;
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.pool.end();
+  onModuleDestroy(): Promise<void> {
+    return endPgPool(this.pool);
   }
 }

@@ -4,3 +4,4 @@ export * from './errors';
 export { Prisma } from './generated/prisma/client';
 export type * from './generated/prisma/client';
 export { Tier, Role, AppPlatform, PixelEventType, DeliveryStatus } from './generated/prisma/enums';
+export * from './pg-pool';
