@@ -1,9 +1,13 @@
 import { Prisma } from '@dl/platform/db';
-import { LinkRecord, LinkValues, RedirectLink } from './link.types';
+import { LinkRecord, LinkValues } from './link.types';
 
 type Cast = '' | '::jsonb' | '::text[]' | '::timestamptz' | '::uuid' | '::int' | '::boolean';
 
-/** Editable link fields → [column, SQL cast]. */
+/**
+ * Editable link fields → [column, SQL cast]: the one column list of the link shape.
+ * The insert, the update, the select and the row mapper below are all built from it,
+ * so a new editable field is one line here (plus its type, DTO, default and doc).
+ */
 export const VALUE_COLUMNS: Record<keyof LinkValues, [string, Cast]> = {
   originalUrl: ['original_url', ''],
   title: ['title', ''],
@@ -26,6 +30,26 @@ export const VALUE_COLUMNS: Record<keyof LinkValues, [string, Cast]> = {
   expiresAt: ['expires_at', '::timestamptz'],
 };
 
+/** Columns that are not editable values: [record key, column, cast], in select order. */
+const STATE_COLUMNS: Array<[keyof LinkRecord, string, Cast]> = [
+  ['id', 'id', '::uuid'],
+  ['organizationId', 'organization_id', '::uuid'],
+  ['userId', 'user_id', '::uuid'],
+  ['projectId', 'project_id', '::uuid'],
+  ['templateId', 'template_id', '::uuid'],
+  ['shortCode', 'short_code', ''],
+  ['isActive', 'is_active', '::boolean'],
+  ['clickCount', 'click_count', '::int'],
+  ['migrationMetadata', 'migration_metadata', '::jsonb'],
+  ['createdAt', 'created_at', '::timestamptz'],
+  ['updatedAt', 'updated_at', '::timestamptz'],
+];
+
+const ALL_COLUMNS: Array<[string, string, Cast]> = [
+  ...STATE_COLUMNS,
+  ...Object.entries(VALUE_COLUMNS).map(([key, [column, cast]]): [string, string, Cast] => [key, column, cast]),
+];
+
 /** A value as a typed SQL parameter. */
 export function sqlValue(value: unknown, cast: Cast): Prisma.Sql {
   if (value === null || value === undefined) {
@@ -37,110 +61,33 @@ export function sqlValue(value: unknown, cast: Cast): Prisma.Sql {
 }
 
 /** Every column of a link row, qualified with `l.`, plus the template's slug. */
-export const RECORD_SELECT = Prisma.raw(`
-  l.id, l.organization_id, l.user_id, l.project_id, l.template_id, t.slug AS template_slug, l.short_code,
-  l.original_url, l.title, l.description, l.ios_url, l.android_url, l.web_fallback_url, l.app_scheme,
-  l.ios_universal_link, l.android_app_link, l.deep_link_path, l.deep_link_parameters,
-  l.attribution_window_hours, l.utm_parameters, l.targeting_rules, l.og_title, l.og_description,
-  l.og_image_url, l.tags, l.is_active, l.expires_at, l.click_count, l.migration_metadata,
-  l.created_at, l.updated_at`);
+export const RECORD_SELECT = Prisma.raw(
+  [...ALL_COLUMNS.map(([, column]) => `l.${column}`), 't.slug AS template_slug'].join(', '),
+);
 
-export interface LinkRow {
-  id: string;
-  organization_id: string;
-  user_id: string;
-  project_id: string | null;
-  template_id: string;
-  template_slug: string;
-  short_code: string;
-  original_url: string;
-  title: string | null;
-  description: string | null;
-  ios_url: string | null;
-  android_url: string | null;
-  web_fallback_url: string | null;
-  app_scheme: string | null;
-  ios_universal_link: string | null;
-  android_app_link: string | null;
-  deep_link_path: string | null;
-  deep_link_parameters: unknown;
-  attribution_window_hours: number;
-  utm_parameters: unknown;
-  targeting_rules: unknown;
-  og_title: string | null;
-  og_description: string | null;
-  og_image_url: string | null;
-  tags: string[] | null;
-  is_active: boolean;
-  expires_at: Date | null;
-  click_count: number;
-  migration_metadata: unknown;
-  created_at: Date;
-  updated_at: Date;
+/** A row as `pg` returns it for RECORD_SELECT (column name → value). */
+export type LinkRow = Record<string, unknown>;
+
+const json = (v: unknown): unknown => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
+const date = (v: unknown): Date | null => (v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string));
+
+function fromColumn(value: unknown, cast: Cast): unknown {
+  switch (cast) {
+    case '::jsonb':
+      return json(value);
+    case '::timestamptz':
+      return date(value);
+    case '::int':
+      return Number(value);
+    case '::text[]':
+      return value ?? [];
+    default:
+      return value ?? null;
+  }
 }
-
-const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null : ((typeof v === 'string' ? JSON.parse(v) : v) as T));
-const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 
 export function rowToRecord(r: LinkRow): LinkRecord {
-  return {
-    id: r.id,
-    organizationId: r.organization_id,
-    userId: r.user_id,
-    projectId: r.project_id,
-    templateId: r.template_id,
-    templateSlug: r.template_slug,
-    shortCode: r.short_code,
-    originalUrl: r.original_url,
-    title: r.title,
-    description: r.description,
-    iosUrl: r.ios_url,
-    androidUrl: r.android_url,
-    webFallbackUrl: r.web_fallback_url,
-    appScheme: r.app_scheme,
-    iosUniversalLink: r.ios_universal_link,
-    androidAppLink: r.android_app_link,
-    deepLinkPath: r.deep_link_path,
-    deepLinkParameters: json(r.deep_link_parameters),
-    attributionWindowHours: Number(r.attribution_window_hours),
-    utmParameters: json(r.utm_parameters),
-    targetingRules: json(r.targeting_rules),
-    ogTitle: r.og_title,
-    ogDescription: r.og_description,
-    ogImageUrl: r.og_image_url,
-    tags: r.tags ?? [],
-    isActive: r.is_active,
-    expiresAt: date(r.expires_at),
-    clickCount: Number(r.click_count),
-    migrationMetadata: json(r.migration_metadata),
-    createdAt: date(r.created_at) as Date,
-    updatedAt: date(r.updated_at) as Date,
-  };
-}
-
-export function recordToRedirect(l: LinkRecord): RedirectLink {
-  return {
-    id: l.id,
-    organizationId: l.organizationId,
-    projectId: l.projectId,
-    shortCode: l.shortCode,
-    originalUrl: l.originalUrl,
-    iosUrl: l.iosUrl,
-    androidUrl: l.androidUrl,
-    webFallbackUrl: l.webFallbackUrl,
-    appScheme: l.appScheme,
-    iosUniversalLink: l.iosUniversalLink,
-    androidAppLink: l.androidAppLink,
-    deepLinkPath: l.deepLinkPath,
-    deepLinkParameters: l.deepLinkParameters,
-    utmParameters: l.utmParameters,
-    targetingRules: l.targetingRules,
-    ogTitle: l.ogTitle,
-    ogDescription: l.ogDescription,
-    ogImageUrl: l.ogImageUrl,
-    isActive: l.isActive,
-    expiresAt: l.expiresAt,
-    attributionWindowHours: l.attributionWindowHours,
-    migrationMetadata: l.migrationMetadata,
-  };
+  const out: Record<string, unknown> = { templateSlug: r.template_slug };
+  for (const [key, column, cast] of ALL_COLUMNS) out[key] = fromColumn(r[column], cast);
+  return out as unknown as LinkRecord;
 }

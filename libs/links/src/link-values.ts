@@ -1,11 +1,36 @@
 import { ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from './http-url';
 import { LinkFieldsDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
-import { LinkValues, TargetingRules, UtmParameters } from './link.types';
+import { CreateLinkDto } from './link.dto';
+import { LinkValues, NewLinkRow, TargetingRules, UtmParameters } from './link.types';
+import { generateShortCode } from './short-code';
 import { INVALID_URL_MESSAGE } from './validation-messages';
 import { isPlainObject, parseIsoDate } from './validators';
 
 export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 168;
+
+/** What an editable field is when neither the request nor the template gives it. */
+export const LINK_VALUE_FALLBACKS: LinkValues = {
+  originalUrl: '',
+  title: null,
+  description: null,
+  iosUrl: null,
+  androidUrl: null,
+  webFallbackUrl: null,
+  appScheme: null,
+  iosUniversalLink: null,
+  androidAppLink: null,
+  deepLinkPath: null,
+  deepLinkParameters: null,
+  attributionWindowHours: DEFAULT_ATTRIBUTION_WINDOW_HOURS,
+  utmParameters: null,
+  targetingRules: null,
+  ogTitle: null,
+  ogDescription: null,
+  ogImageUrl: null,
+  tags: [],
+  expiresAt: null,
+};
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 
@@ -44,19 +69,14 @@ export function normalizeTargeting(dto: TargetingRulesDto | Record<string, unkno
 
 /** Fields of a validated DTO the caller supplied (null = unset), normalized. */
 export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
-  const out: Partial<LinkValues> = {};
+  const out: Record<string, unknown> = {};
   const d = dto as Record<string, unknown>;
-  const copy = [
-    'originalUrl', 'title', 'description', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'appScheme',
-    'iosUniversalLink', 'androidAppLink', 'deepLinkPath', 'deepLinkParameters', 'attributionWindowHours',
-    'ogTitle', 'ogDescription', 'ogImageUrl',
-  ] as const;
-  for (const key of copy) if (d[key] !== undefined) (out as Record<string, unknown>)[key] = d[key];
+  for (const key of Object.keys(LINK_VALUE_FALLBACKS)) if (d[key] !== undefined) out[key] = d[key];
   if (d.utmParameters !== undefined) out.utmParameters = normalizeUtm(dto.utmParameters);
   if (d.targetingRules !== undefined) out.targetingRules = normalizeTargeting(dto.targetingRules);
   if (d.tags !== undefined) out.tags = dto.tags === null ? [] : [...new Set(dto.tags)];
   if (d.expiresAt !== undefined) out.expiresAt = dto.expiresAt === null ? null : parseIsoDate(dto.expiresAt);
-  return out;
+  return out as Partial<LinkValues>;
 }
 
 /** A template's stored defaults: normalized link fields (expiresAt as ISO) plus `expiresInDays`. */
@@ -84,40 +104,48 @@ export function readTemplateDefaults(json: unknown): TemplateDefaults {
  * resulting expiry is not in the future.
  */
 export function resolveNewLink(defaults: TemplateDefaults, given: Partial<LinkValues>, now = new Date()): LinkValues {
-  const pick = <K extends keyof LinkValues>(key: K, fallback: LinkValues[K]): LinkValues[K] => {
-    if (given[key] !== undefined && given[key] !== null) return given[key] as LinkValues[K];
-    if (given[key] === null) return fallback;
+  const values = { ...LINK_VALUE_FALLBACKS } as Record<string, unknown>;
+  for (const key of Object.keys(LINK_VALUE_FALLBACKS) as Array<keyof LinkValues>) {
+    if (key === 'expiresAt') continue;
+    const g = given[key];
     const d = (defaults as Record<string, unknown>)[key];
-    return d !== undefined && d !== null ? (d as LinkValues[K]) : fallback;
-  };
-  let expiresAt: Date | null = null;
-  if (given.expiresAt !== undefined) expiresAt = given.expiresAt;
-  else if (typeof defaults.expiresInDays === 'number') expiresAt = new Date(now.getTime() + defaults.expiresInDays * 86_400_000);
-  else if (defaults.expiresAt) expiresAt = new Date(defaults.expiresAt);
-  const values: LinkValues = {
-    originalUrl: pick('originalUrl', '' as string),
-    title: pick('title', null),
-    description: pick('description', null),
-    iosUrl: pick('iosUrl', null),
-    androidUrl: pick('androidUrl', null),
-    webFallbackUrl: pick('webFallbackUrl', null),
-    appScheme: pick('appScheme', null),
-    iosUniversalLink: pick('iosUniversalLink', null),
-    androidAppLink: pick('androidAppLink', null),
-    deepLinkPath: pick('deepLinkPath', null),
-    deepLinkParameters: pick('deepLinkParameters', null),
-    attributionWindowHours: pick('attributionWindowHours', DEFAULT_ATTRIBUTION_WINDOW_HOURS),
-    utmParameters: pick('utmParameters', null),
-    targetingRules: pick('targetingRules', null),
-    ogTitle: pick('ogTitle', null),
-    ogDescription: pick('ogDescription', null),
-    ogImageUrl: pick('ogImageUrl', null),
-    tags: pick('tags', []),
-    expiresAt,
-  };
+    if (g !== undefined && g !== null) values[key] = g;
+    else if (g === undefined && d !== undefined && d !== null) values[key] = d;
+  }
+  if (given.expiresAt !== undefined) values.expiresAt = given.expiresAt;
+  else if (typeof defaults.expiresInDays === 'number') values.expiresAt = new Date(now.getTime() + defaults.expiresInDays * 86_400_000);
+  else if (defaults.expiresAt) values.expiresAt = new Date(defaults.expiresAt);
+  return checkedNewLink(values as unknown as LinkValues, now);
+}
+
+function checkedNewLink(values: LinkValues, now: Date): LinkValues {
   if (!values.originalUrl) throw new ValidationError({ originalUrl: URL_MESSAGE }, INVALID_URL_MESSAGE);
   if (values.expiresAt && values.expiresAt.getTime() <= now.getTime()) {
     throw new ValidationError({ expiresAt: 'Must be a future date' });
   }
   return values;
+}
+
+/**
+ * The row of a new link from a validated create body and its template: what single
+ * create, bulk create (per item) and nothing else build, so both paths stay one.
+ */
+export function newLinkRow(
+  owner: { organizationId: string; userId: string },
+  dto: CreateLinkDto,
+  template: { id: string; slug: string; defaults: unknown },
+  now = new Date(),
+): NewLinkRow {
+  const values = resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto), now);
+  return {
+    ...values,
+    organizationId: owner.organizationId,
+    userId: owner.userId,
+    projectId: dto.projectId ?? null,
+    templateId: template.id,
+    templateSlug: template.slug,
+    shortCode: dto.customCode ?? generateShortCode(),
+    custom: dto.customCode !== undefined,
+    migrationMetadata: null,
+  };
 }

@@ -70,29 +70,3 @@ export interface NewLinkRow extends LinkValues {
   custom: boolean;
   migrationMetadata: MigrationMetadata | null;
 }
-
-/** What the redirect needs for a short code (cache misses). */
-export interface RedirectLink {
-  id: string;
-  organizationId: string;
-  projectId: string | null;
-  shortCode: string;
-  originalUrl: string;
-  iosUrl: string | null;
-  androidUrl: string | null;
-  webFallbackUrl: string | null;
-  appScheme: string | null;
-  iosUniversalLink: string | null;
-  androidAppLink: string | null;
-  deepLinkPath: string | null;
-  deepLinkParameters: Record<string, string | number | boolean> | null;
-  utmParameters: UtmParameters | null;
-  targetingRules: TargetingRules | null;
-  ogTitle: string | null;
-  ogDescription: string | null;
-  ogImageUrl: string | null;
-  isActive: boolean;
-  expiresAt: Date | null;
-  attributionWindowHours: number;
-  migrationMetadata: MigrationMetadata | null;
-}

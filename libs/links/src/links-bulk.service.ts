@@ -4,14 +4,13 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { AppError, BadRequestError, ValidationError, ValidationMap } from '@dl/platform/http';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
 import { LinkEventsService } from './link-events.service';
-import { readTemplateDefaults, resolveNewLink, suppliedFields } from './link-values';
+import { newLinkRow } from './link-values';
 import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
 import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
 import { LinkPatch, LinksRepository } from './links.repository';
 import { LinkNotFoundError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { checkedPatch } from './links.service';
-import { generateShortCode } from './short-code';
 import { firstField, prefixErrors, validateItem } from './validate-item';
 import { isPlainObject, isUuid } from './validators';
 
@@ -68,23 +67,9 @@ export class LinksBulkService {
     if (dtos.some((d) => !templates.has(d.templateId))) throw new TemplateNotFoundError();
     await this.assertProjects(org, dtos.map((d) => d.projectId));
     const now = new Date();
-    const rows: NewLinkRow[] = dtos.map((dto, i) => {
-      const template = templates.get(dto.templateId)!;
-      const values = forItem(`links[${i}]`, () =>
-        resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto), now),
-      );
-      return {
-        ...values,
-        organizationId: org,
-        userId: principal.userId,
-        projectId: dto.projectId ?? null,
-        templateId: template.id,
-        templateSlug: template.slug,
-        shortCode: dto.customCode ?? generateShortCode(),
-        custom: dto.customCode !== undefined,
-        migrationMetadata: null,
-      };
-    });
+    const rows: NewLinkRow[] = dtos.map((dto, i) =>
+      forItem(`links[${i}]`, () => newLinkRow(principal, dto, templates.get(dto.templateId)!, now)),
+    );
     const links = rows.length ? await this.writer.insertAll(org, principal.tier, rows) : [];
     await this.events.linksChanged('link.created', links);
     return { created: links.length, links: links.map((l) => toLinkCreateResponse(l, this.config.SHORT_LINK_BASE_URL)) };

@@ -76,9 +76,9 @@ describe(LinksRepository.name, () => {
     expect(await repo.countLinks(org.organization.id)).toBe(before);
   });
 
-  it('LinkLookup: findByShortCode for the redirect, getLinkForOrganization scoped', async () => {
+  it('LinkLookup: getLinkForOrganization scoped', async () => {
     const lookup = new LinkLookup(repo);
-    const link = await lookup.findByShortCode('RepoA001');
+    const [link] = await repo.findByShortCodes(org.organization.id, ['RepoA001']);
     expect(link).toMatchObject({
       organizationId: org.organization.id,
       shortCode: 'RepoA001',
@@ -88,7 +88,7 @@ describe(LinksRepository.name, () => {
       attributionWindowHours: 168,
       migrationMetadata: null,
     });
-    expect(await lookup.findByShortCode('nope')).toBeNull();
+    expect(await repo.findByShortCodes(org.organization.id, ['nope'])).toEqual([]);
     const other = await seedOrganization(env);
     await expect(lookup.getLinkForOrganization(other.organization.id, link!.id)).rejects.toMatchObject({ statusCode: 404, message: 'Link not found' });
     await expect(lookup.getLinkForOrganization(org.organization.id, 'not-a-uuid')).rejects.toMatchObject({ statusCode: 404 });

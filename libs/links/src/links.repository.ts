@@ -37,8 +37,9 @@ function rethrowMissingReference(err: unknown): never {
 }
 
 /**
- * The only Prisma user for links. Every method takes the organization id,
- * except the redirect lookup by short code (see LinkLookup).
+ * The only Prisma user for links. Every method takes the organization id, except
+ * `takenShortCodes` (the code space is global). The redirect reads links through
+ * its own store (libs/redirect).
  */
 @Injectable()
 export class LinksRepository {
@@ -222,14 +223,6 @@ export class LinksRepository {
       q AS (DELETE FROM qr_images WHERE link_id IN (SELECT id FROM l) RETURNING 1)
       SELECT ${RECORD_SELECT} FROM l JOIN templates t ON t.id = l.template_id`;
     return rows.map(rowToRecord);
-  }
-
-  /** The redirect's lookup: not tenant-scoped on purpose (the short code space is global). */
-  async findByShortCode(shortCode: string): Promise<LinkRecord | null> {
-    const rows = await this.prisma.$queryRaw<LinkRow[]>`
-      SELECT ${RECORD_SELECT} FROM links l JOIN templates t ON t.id = l.template_id
-      WHERE l.short_code = ${shortCode}`;
-    return rows.length ? rowToRecord(rows[0]) : null;
   }
 
   async findQrImage(organizationId: string, linkId: string, variant: string): Promise<{ contentType: string; body: Uint8Array } | null> {

@@ -5,16 +5,15 @@ import { ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from './http-url';
 import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
-import { readTemplateDefaults, resolveNewLink, suppliedFields } from './link-values';
+import { newLinkRow, suppliedFields } from './link-values';
 import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
-import { LinkRecord, NewLinkRow } from './link.types';
+import { LinkRecord } from './link.types';
 import { LinkEventsService } from './link-events.service';
 import { LinkWriter } from './link-writer';
 import { LinkPatch, LinksRepository, TemplateRef } from './links.repository';
 import { LinksPg } from './links-pg';
 import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
-import { generateShortCode } from './short-code';
 
 /** Single-link use cases: create, read, list, update, delete. */
 @Injectable()
@@ -52,18 +51,7 @@ export class LinksService {
       const found = await this.repo.existingProjectIds(principal.organizationId, [dto.projectId]);
       if (!found.has(dto.projectId)) throw new ProjectNotFoundError();
     }
-    const values = resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto));
-    const row: NewLinkRow = {
-      ...values,
-      organizationId: principal.organizationId,
-      userId: principal.userId,
-      projectId: dto.projectId ?? null,
-      templateId: template.id,
-      templateSlug: template.slug,
-      shortCode: dto.customCode ?? generateShortCode(),
-      custom: dto.customCode !== undefined,
-      migrationMetadata: null,
-    };
+    const row = newLinkRow(principal, dto, template);
     const [link] = await this.writer.insertAll(principal.organizationId, principal.tier, [row]);
     await this.events.linksChanged('link.created', [link]);
     return toLinkCreateResponse(link, this.config.SHORT_LINK_BASE_URL);

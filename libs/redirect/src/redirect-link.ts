@@ -22,38 +22,34 @@ export interface RedirectLinkSnapshot {
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 export type UtmKey = (typeof UTM_KEYS)[number];
 
-/** A `@dl/links` RedirectLink (Date expiry, JSON columns) → the snapshot. */
-export function toRedirectSnapshot(row: {
-  id: string;
-  organizationId: string;
-  shortCode: string;
-  originalUrl: string;
-  iosUrl: string | null;
-  androidUrl: string | null;
-  webFallbackUrl: string | null;
-  utmParameters: unknown;
-  targetingRules: unknown;
-  ogTitle: string | null;
-  ogDescription: string | null;
-  ogImageUrl: string | null;
-  isActive: boolean;
-  expiresAt: Date | null;
-}): RedirectLinkSnapshot {
+/** The columns of `links` the snapshot is made of (RedirectStore selects exactly these). */
+export const SNAPSHOT_COLUMNS = [
+  'id', 'organization_id', 'short_code', 'original_url', 'ios_url', 'android_url', 'web_fallback_url',
+  'utm_parameters', 'targeting_rules', 'og_title', 'og_description', 'og_image_url', 'is_active', 'expires_at',
+] as const;
+
+/** A row of SNAPSHOT_COLUMNS as `pg` returns it. */
+export type SnapshotRow = Record<(typeof SNAPSHOT_COLUMNS)[number], unknown>;
+
+/** The one mapper of a link row to the edge's snapshot. */
+export function toRedirectSnapshot(row: SnapshotRow): RedirectLinkSnapshot {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const expiresAt = row.expires_at ? new Date(row.expires_at as string | Date).getTime() : null;
   return {
-    id: row.id,
-    organizationId: row.organizationId,
-    shortCode: row.shortCode,
-    originalUrl: row.originalUrl,
-    iosUrl: row.iosUrl,
-    androidUrl: row.androidUrl,
-    webFallbackUrl: row.webFallbackUrl,
-    utmParameters: utmOf(row.utmParameters),
-    targetingRules: targetingOf(row.targetingRules),
-    ogTitle: row.ogTitle,
-    ogDescription: row.ogDescription,
-    ogImageUrl: row.ogImageUrl,
-    isActive: row.isActive,
-    expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+    id: row.id as string,
+    organizationId: row.organization_id as string,
+    shortCode: row.short_code as string,
+    originalUrl: row.original_url as string,
+    iosUrl: text(row.ios_url),
+    androidUrl: text(row.android_url),
+    webFallbackUrl: text(row.web_fallback_url),
+    utmParameters: utmOf(row.utm_parameters),
+    targetingRules: targetingOf(row.targeting_rules),
+    ogTitle: text(row.og_title),
+    ogDescription: text(row.og_description),
+    ogImageUrl: text(row.og_image_url),
+    isActive: row.is_active === true,
+    expiresAt,
   };
 }
 
