@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -15,34 +16,41 @@ import type { App } from '@dl/platform/db';
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class CreateAppDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Shop' })
   @Transform(trim)
   @IsString({ message: 'Must be a string' })
   @Length(1, 100, { message: 'Must be 1-100 characters' })
   name: string;
 
+  @ApiProperty({ enum: ['ios', 'android'] })
   @IsIn(['ios', 'android'], { message: 'Must be one of: ios, android' })
   platform: 'ios' | 'android';
 
   /** Required for iOS apps. */
+  @ApiPropertyOptional({ description: 'Required for iOS apps', example: 'com.example.shop' })
   @ValidateIf((o: CreateAppDto) => o.platform === 'ios' || o.bundleId !== undefined)
   @IsString({ message: 'Must be a string' })
   @Matches(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { message: 'Must be a reverse-DNS bundle identifier' })
   bundleId?: string;
 
   /** Required for Android apps. */
+  @ApiPropertyOptional({ description: 'Required for Android apps', example: 'com.example.shop' })
   @ValidateIf((o: CreateAppDto) => o.platform === 'android' || o.packageName !== undefined)
   @IsString({ message: 'Must be a string' })
   @Matches(/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/, { message: 'Must be a Java package name' })
   packageName?: string;
 
+  @ApiPropertyOptional({ example: 'https://apps.apple.com/app/id123456789' })
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true }, { message: 'Must be a valid URL' })
   appStoreUrl?: string;
 
+  @ApiPropertyOptional({ description: 'Apple team id (10 characters)', example: 'ABCDE12345' })
   @IsOptional()
   @Matches(/^[A-Z0-9]{10}$/, { message: 'Must be 10 upper-case letters or digits' })
   teamId?: string;
 
+  @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'SHA-256 signing certificate fingerprints (Android)' })
   @IsOptional()
   @IsArray({ message: 'Must be an array' })
   @ArrayMaxSize(20, { message: 'At most 20 fingerprints' })

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, Length, Matches } from 'class-validator';
 import type { PixelSite } from '@dl/platform/db';
@@ -6,12 +7,14 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 const lowerTrim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 export class CreatePixelSiteDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Marketing site' })
   @Transform(trim)
   @IsString({ message: 'Must be a string' })
   @Length(1, 100, { message: 'Must be 1-100 characters' })
   name: string;
 
   /** A host name such as `shop.example.com` (no scheme, no path). */
+  @ApiProperty({ maxLength: 253, example: 'www.example.com' })
   @Transform(lowerTrim)
   @IsString({ message: 'Must be a string' })
   @Length(1, 253, { message: 'Must be a valid domain' })
