@@ -24,6 +24,7 @@ function step(title, cmd, args) {
 const jestArgs = process.argv.slice(2);
 if (!jestArgs.length) {
   step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+  step('type check (dashboard)', bin('tsc'), ['-p', 'apps/dashboard/tsconfig.json', '--noEmit']);
   step('project graph', bin('nx'), ['show', 'projects', '--json']);
   step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0', '--no-error-on-unmatched-pattern']);
 }

@@ -1,15 +1,24 @@
 import multipart from '@fastify/multipart';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
 import { ApiModule } from './api.module';
+import { buildOpenApiDocument } from './openapi/document';
+import { serveDashboard } from './dashboard/dashboard-static';
 
 /** For benchmarks and tests that mount extra controllers beside the api's. */
 export { ApiModule };
+/** For `npm run openapi:generate` (the dashboard's client). */
+export { buildOpenApiDocument };
+
+export interface ApiAppOptions {
+  /** The dashboard's build (default dist/dashboard, written by `npm run build:dashboard`). */
+  dashboardDir?: string;
+}
 
 /** Builds the api app (used by main.ts and by the e2e tests). */
-export async function createApiApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const app = await createHttpApp(ApiModule.forRoot(config), config, 'api');
   // Multipart for POST /migrations/import only (the route reads it with request.parts(), 10 MB per file).
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20 } });
@@ -20,15 +29,8 @@ export async function createApiApp(config: AppConfig): Promise<NestFastifyApplic
       exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'x-request-id'],
     });
   }
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Deeplink API')
-      .setDescription('Short links and deep links, click and in-app analytics, webhooks, QR codes and monthly reports.')
-      .setVersion('1.0')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: '`dl_` API key or dashboard JWT' })
-      .build(),
-  );
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  await serveDashboard(app, options.dashboardDir);
   return app;
 }

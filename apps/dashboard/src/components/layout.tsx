@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { logout, sessionClaims } from '../api/session';
+
+const NAV: Array<[string, string]> = [
+  ['/links', 'Links'],
+  ['/projects', 'Projects'],
+  ['/templates', 'Templates'],
+  ['/reports', 'Monthly reports'],
+  ['/events', 'Event analytics'],
+  ['/webhooks', 'Webhooks'],
+  ['/apps', 'Apps & pixels'],
+  ['/members', 'Members'],
+  ['/keys', 'API keys'],
+  ['/usage', 'Usage'],
+];
+
+type Theme = 'system' | 'light' | 'dark';
+
+function applyTheme(theme: Theme): void {
+  if (theme === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+}
+
+export function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(() => (localStorage.getItem('dl-theme') as Theme | null) ?? 'system');
+  useEffect(() => {
+    applyTheme(theme);
+    localStorage.setItem('dl-theme', theme);
+  }, [theme]);
+  return (
+    <label className="theme-toggle">
+      <span className="visually-hidden">Colour theme</span>
+      <select value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
+        <option value="system">System theme</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+}
+
+/** The frame of every signed-in page: navigation (a drawer under 800 px), theme, sign out. */
+export function Layout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [location.pathname]);
+  const claims = sessionClaims();
+  const signOut = async () => {
+    await logout();
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  };
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <button type="button" className="icon-button menu-button" aria-expanded={open} aria-controls="nav" onClick={() => setOpen((o) => !o)}>
+          <span aria-hidden="true">☰</span>
+          <span className="visually-hidden">Menu</span>
+        </button>
+        <NavLink to="/links" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Deeplink
+        </NavLink>
+        <div className="topbar-end">
+          {claims && <span className="role-badge">{claims.role.toLowerCase()}</span>}
+          <ThemeToggle />
+          <button type="button" className="button ghost" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav id="nav" className={open ? 'sidebar open' : 'sidebar'} aria-label="Main">
+        <ul>
+          {NAV.map(([to, label]) => (
+            <li key={to}>
+              <NavLink to={to}>{label}</NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

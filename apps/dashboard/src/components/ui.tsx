@@ -1,0 +1,171 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
+
+/** A labelled form field; `error` (from the API's `validation` map) is shown under it and announced. */
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+  className,
+}: {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string }) => ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  const describedBy = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
+      {hint && (
+        <div id={`${id}-hint`} className="hint">
+          {hint}
+        </div>
+      )}
+      {error && (
+        <div id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The API's message in words (never a JSON dump), with the request's fields listed when they are not on screen. */
+export function ErrorBanner({ error, fields = [] }: { error: unknown; fields?: string[] }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : 'Something went wrong';
+  const extra =
+    error instanceof ApiError ? Object.entries(error.validation).filter(([field]) => !fields.includes(field)) : [];
+  return (
+    <div className="error-banner" role="alert">
+      <strong>{message}</strong>
+      {extra.length > 0 && (
+        <ul>
+          {extra.map(([field, text]) => (
+            <li key={field}>
+              <code>{field}</code>: {text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function fieldErrors(error: unknown): Record<string, string> {
+  return error instanceof ApiError ? error.validation : {};
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="loading" role="status" aria-busy="true">
+      <span className="spinner" aria-hidden="true" /> {label}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <h2>{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="page-header">
+      <h1>{title}</h1>
+      <div className="page-actions">{children}</div>
+    </div>
+  );
+}
+
+/** A modal confirmation (native <dialog>: focus trapped, Escape cancels). */
+export function ConfirmDialog({
+  open,
+  title,
+  body,
+  confirmLabel = 'Delete',
+  onConfirm,
+  onCancel,
+  busy,
+}: {
+  open: boolean;
+  title: string;
+  body?: ReactNode;
+  confirmLabel?: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" onCancel={(e) => (e.preventDefault(), onCancel())} aria-labelledby="confirm-title">
+      <h2 id="confirm-title">{title}</h2>
+      {body && <div className="dialog-body">{body}</div>}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="button danger" onClick={onConfirm} disabled={busy}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/** A secret shown once (API key, webhook secret, app token) with a copy button. */
+export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
+  return (
+    <div className="secret-once" role="region" aria-label={label}>
+      <p>
+        <strong>{label}</strong> — copy it now: it is shown only once.
+      </p>
+      <div className="copy-row">
+        <code className="secret" data-testid="secret">
+          {value}
+        </code>
+        <CopyButton value={value} />
+      </div>
+      {onDone && (
+        <button type="button" className="button ghost" onClick={onDone}>
+          Done
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      const t = document.createElement('textarea');
+      t.value = value;
+      document.body.append(t);
+      t.select();
+      document.execCommand('copy');
+      t.remove();
+    }
+  };
+  return (
+    <button type="button" className="button small" onClick={copy}>
+      {label}
+    </button>
+  );
+}

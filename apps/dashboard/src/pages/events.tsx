@@ -1,0 +1,149 @@
+import { useDeferredValue, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, ApiError, unwrap } from '../api/client';
+import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
+import { fmtDateTime, fmtNumber } from '../components/format';
+import { Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
+
+export default function EventsPage() {
+  const [days, setDays] = useState<Range>(30);
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const q = useDeferredValue(search);
+  const overview = useQuery({ queryKey: ['events-overview', days], queryFn: () => unwrap(api.GET('/api/analytics/events/overview', { params: { query: { days } } })) });
+  const timeline = useQuery({ queryKey: ['events-timeline', days], queryFn: () => unwrap(api.GET('/api/analytics/events/timeline', { params: { query: { days } } })) });
+  const names = useQuery({ queryKey: ['events-names'], queryFn: () => unwrap(api.GET('/api/analytics/events/names')) });
+  const list = useQuery({
+    queryKey: ['events-list', days, q, page],
+    queryFn: () => unwrap(api.GET('/api/analytics/events/list', { params: { query: { days, page, limit: 50, ...(q ? { search: q } : {}) } } })),
+  });
+  const [exportError, setExportError] = useState<unknown>(null);
+  const exportCsv = async () => {
+    setExportError(null);
+    try {
+      const blob = (await unwrap(
+        api.GET('/api/analytics/events/export', { params: { query: { days, format: 'csv', limit: 100000 } }, parseAs: 'blob' }),
+      )) as unknown as Blob;
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `events-${days}d.csv`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+    } catch (err) {
+      setExportError(err);
+    }
+  };
+  if (overview.error instanceof ApiError && overview.error.status === 403) {
+    return (
+      <section className="page">
+        <PageHeader title="Event analytics" />
+        <Empty title="Not available">
+          <p>{overview.error.message}</p>
+        </Empty>
+      </section>
+    );
+  }
+  const o = overview.data;
+  return (
+    <section className="page">
+      <PageHeader title="Event analytics">
+        <RangePicker value={days} onChange={(d) => (setDays(d), setPage(1))} />
+        <button type="button" className="button" onClick={exportCsv}>
+          Export CSV
+        </button>
+      </PageHeader>
+      <ErrorBanner error={overview.error ?? exportError} />
+      {overview.isPending ? (
+        <Loading />
+      ) : o ? (
+        <div className="grid-4">
+          <div className="card stat">
+            <span className="label">Events</span>
+            <span className="value">{fmtNumber(o.totalEvents)}</span>
+          </div>
+          <div className="card stat">
+            <span className="label">Event names</span>
+            <span className="value">{fmtNumber(o.uniqueEventNames)}</span>
+          </div>
+          <div className="card stat">
+            <span className="label">Today</span>
+            <span className="value">{fmtNumber(o.eventsToday)}</span>
+          </div>
+          <div className="card stat">
+            <span className="label">Revenue</span>
+            <span className="value">{fmtNumber(o.totalRevenue)}</span>
+          </div>
+        </div>
+      ) : null}
+      <div className="card">
+        <h3>Events by day (UTC)</h3>
+        {timeline.data ? <TimeSeries points={timeline.data.timeline.map((t) => ({ date: t.date, value: t.count }))} label="Events" /> : <Loading />}
+      </div>
+      <div className="grid-2">
+        <div className="card">
+          <h3>Top events</h3>
+          <BarList rows={(o?.topEvents ?? []).map((t) => ({ label: t.eventName, value: t.count }))} empty="No events in this range" />
+        </div>
+        <div className="card">
+          <h3>All event names</h3>
+          <BarList rows={(names.data?.eventNames ?? []).map((n) => ({ label: n.name, value: n.count }))} empty="No events yet: send some with the SDK" />
+        </div>
+      </div>
+      <div className="card form">
+        <div className="page-header">
+          <h3>Events</h3>
+          <label>
+            <span className="visually-hidden">Search event names</span>
+            <input type="search" placeholder="Search event names" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} />
+          </label>
+        </div>
+        <ErrorBanner error={list.error} />
+        {list.isPending ? (
+          <Loading />
+        ) : !list.data?.events.length ? (
+          <p className="muted">No events match.</p>
+        ) : (
+          <>
+            <div className="table-wrap">
+              <table className="plain">
+                <thead>
+                  <tr>
+                    <th>Event</th>
+                    <th>When</th>
+                    <th>Link</th>
+                    <th>Data</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.events.map((ev) => (
+                    <tr key={ev.id}>
+                      <td>
+                        <code>{ev.eventName}</code>
+                      </td>
+                      <td>{fmtDateTime(ev.eventTimestamp)}</td>
+                      <td>{ev.linkShortCode ? `/${ev.linkShortCode}` : '—'}</td>
+                      <td className="truncate">
+                        <code>{ev.eventData ? JSON.stringify(ev.eventData).slice(0, 120) : ''}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="page-actions">
+              <button type="button" className="button small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </button>
+              <span className="muted">
+                Page {page} of {Math.max(1, Math.ceil(list.data.total / list.data.limit))}
+              </span>
+              <button type="button" className="button small" disabled={page * list.data.limit >= list.data.total} onClick={() => setPage(page + 1)}>
+                Next
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,256 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../api/client';
+import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
+import { fmtDateTime, fmtNumber, timeZone } from '../components/format';
+import { ConfirmDialog, CopyButton, ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { useToast } from '../components/toasts';
+
+type QrFormat = 'png' | 'svg';
+type Ecc = 'L' | 'M' | 'Q' | 'H';
+
+function QrPanel({ id, code }: { id: string; code: string }) {
+  const [format, setFormat] = useState<QrFormat>('png');
+  const [size, setSize] = useState(512);
+  const [fg, setFg] = useState('#000000');
+  const [bg, setBg] = useState('#ffffff');
+  const [ecc, setEcc] = useState<Ecc>('M');
+  const [margin, setMargin] = useState(2);
+  const query = { format, size, margin, ecc, fg: fg.slice(1), bg: bg.slice(1) };
+  const qr = useQuery({
+    queryKey: ['qr', id, query],
+    queryFn: () => unwrap(api.GET('/api/links/{id}/qr', { params: { path: { id }, query }, parseAs: 'blob' })) as Promise<unknown> as Promise<Blob>,
+  });
+  const [src, setSrc] = useState<string>('');
+  useEffect(() => {
+    if (!qr.data) return;
+    const url = URL.createObjectURL(qr.data);
+    setSrc(url);
+    return () => URL.revokeObjectURL(url);
+  }, [qr.data]);
+  return (
+    <section className="card" aria-labelledby="qr-title">
+      <h2 id="qr-title">QR code</h2>
+      <div className="qr-box">
+        {src ? <img src={src} alt={`QR code for /${code}`} /> : <div className="qr-placeholder"><Loading label="" /></div>}
+        <div className="form" style={{ flex: '1 1 220px' }}>
+          <div className="form-row">
+            <label className="field">
+              Format
+              <select value={format} onChange={(e) => setFormat(e.target.value as QrFormat)}>
+                <option value="png">PNG</option>
+                <option value="svg">SVG</option>
+              </select>
+            </label>
+            <label className="field">
+              Size (px)
+              <select value={size} onChange={(e) => setSize(Number(e.target.value))}>
+                {[256, 512, 1024, 2048].map((s) => (
+                  <option key={s}>{s}</option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              Error correction
+              <select value={ecc} onChange={(e) => setEcc(e.target.value as Ecc)}>
+                <option value="L">Low</option>
+                <option value="M">Medium</option>
+                <option value="Q">Quartile</option>
+                <option value="H">High</option>
+              </select>
+            </label>
+          </div>
+          <div className="form-row">
+            <label className="field">
+              Foreground
+              <input type="color" value={fg} onChange={(e) => setFg(e.target.value)} />
+            </label>
+            <label className="field">
+              Background
+              <input type="color" value={bg} onChange={(e) => setBg(e.target.value)} />
+            </label>
+            <label className="field">
+              Margin
+              <input type="number" min={0} max={16} value={margin} onChange={(e) => setMargin(Number(e.target.value))} />
+            </label>
+          </div>
+          <ErrorBanner error={qr.error} />
+          <a className="button primary" href={src || undefined} download={`${code}.${format}`} aria-disabled={!src}>
+            Download {format.toUpperCase()}
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export default function LinkPage() {
+  const { id = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const days = (Number(params.get('days')) || 30) as Range;
+  const navigate = useNavigate();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const link = useQuery({ queryKey: ['link', id], queryFn: () => unwrap(api.GET('/api/links/{id}', { params: { path: { id } } })) });
+  const stats = useQuery({
+    queryKey: ['link-analytics', id, days],
+    queryFn: () => unwrap(api.GET('/api/analytics/links/{linkId}', { params: { path: { linkId: id }, query: { days } } })),
+  });
+  const clicks = useQuery({
+    queryKey: ['link-clicks', id],
+    queryFn: () => unwrap(api.GET('/api/analytics/clicks/{linkId}', { params: { path: { linkId: id }, query: { limit: 50 } } })),
+  });
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/links/{id}', { params: { path: { id } } })),
+    onSuccess: async () => {
+      toast('Link deleted');
+      await queryClient.invalidateQueries({ queryKey: ['links'] });
+      navigate('/links');
+    },
+  });
+
+  if (link.isPending) return <Loading />;
+  if (link.error) return <ErrorBanner error={link.error} />;
+  const l = link.data;
+  const s = stats.data;
+  const extra = (s ?? {}) as { clicksByReferrer?: Array<{ referrer: string; clicks: number }>; clicksByVariant?: Array<{ variant: number; url: string; clicks: number }>; clicksByRule?: Array<{ rule: number | null; clicks: number }> };
+
+  return (
+    <section className="page">
+      <PageHeader title={l.title || `/${l.shortCode}`}>
+        <Link className="button" to={`/links/${id}/edit`}>
+          Edit
+        </Link>
+        <button type="button" className="button danger" onClick={() => setConfirming(true)}>
+          Delete
+        </button>
+      </PageHeader>
+      <div className="card copy-row">
+        <a href={l.shortUrl} target="_blank" rel="noreferrer" data-testid="short-url">
+          {l.shortUrl}
+        </a>
+        <CopyButton value={l.shortUrl} label="Copy short URL" />
+        <span className={`pill ${l.status === 'active' ? 'ok' : 'bad'}`}>{l.status}</span>
+        <span className="muted truncate">→ {l.originalUrl}</span>
+      </div>
+
+      <div className="page-header">
+        <h2>Analytics</h2>
+        <RangePicker value={days} onChange={(d) => setParams({ days: String(d) }, { replace: true })} />
+      </div>
+      <ErrorBanner error={stats.error} />
+      {stats.isPending ? (
+        <Loading label="Loading analytics…" />
+      ) : s ? (
+        <>
+          <div className="grid-3">
+            <div className="card stat">
+              <span className="label">Clicks ({days} days)</span>
+              <span className="value" data-testid="total-clicks">
+                {fmtNumber(s.totalClicks)}
+              </span>
+            </div>
+            <div className="card stat">
+              <span className="label">Unique visitors</span>
+              <span className="value">{fmtNumber(s.uniqueClicks)}</span>
+            </div>
+            <div className="card stat">
+              <span className="label">All-time clicks</span>
+              <span className="value">{fmtNumber(l.clickCount)}</span>
+            </div>
+          </div>
+          <div className="card">
+            <h3>Clicks by day (UTC)</h3>
+            <TimeSeries points={s.clicksByDate.map((d) => ({ date: d.date, value: d.clicks }))} label="Clicks" />
+          </div>
+          <div className="grid-3">
+            <div className="card">
+              <h3>Countries</h3>
+              <BarList rows={s.clicksByCountry.map((c) => ({ label: c.country || c.countryCode || 'Unknown', value: c.clicks }))} />
+            </div>
+            <div className="card">
+              <h3>Cities</h3>
+              <BarList rows={s.clicksByCity.map((c) => ({ label: [c.city, c.countryCode].filter(Boolean).join(', ') || 'Unknown', value: c.clicks }))} />
+            </div>
+            <div className="card">
+              <h3>Devices</h3>
+              <BarList rows={s.clicksByDevice.map((c) => ({ label: c.device || 'Unknown', value: c.clicks }))} />
+            </div>
+            <div className="card">
+              <h3>Platforms</h3>
+              <BarList rows={s.clicksByPlatform.map((c) => ({ label: c.platform || 'Unknown', value: c.clicks }))} />
+            </div>
+            {extra.clicksByReferrer && (
+              <div className="card">
+                <h3>Referrers</h3>
+                <BarList rows={extra.clicksByReferrer.map((c) => ({ label: c.referrer || 'Direct', value: c.clicks }))} />
+              </div>
+            )}
+            {extra.clicksByVariant && extra.clicksByVariant.length > 0 && (
+              <div className="card">
+                <h3>Variants</h3>
+                <BarList rows={extra.clicksByVariant.map((c) => ({ label: `#${c.variant + 1} ${c.url}`, value: c.clicks }))} />
+              </div>
+            )}
+            {extra.clicksByRule && extra.clicksByRule.length > 0 && (
+              <div className="card">
+                <h3>Redirect rules</h3>
+                <BarList rows={extra.clicksByRule.map((c) => ({ label: c.rule === null ? 'No rule' : `Rule ${c.rule + 1}`, value: c.clicks }))} />
+              </div>
+            )}
+          </div>
+        </>
+      ) : null}
+
+      <div className="card">
+        <h2>Recent clicks</h2>
+        <p className="hint">Times in {timeZone}. Bots are not counted.</p>
+        <ErrorBanner error={clicks.error} />
+        {clicks.isPending ? (
+          <Loading />
+        ) : clicks.data && clicks.data.length ? (
+          <div className="table-wrap">
+            <table className="plain" data-testid="click-list">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Where</th>
+                  <th>Device</th>
+                  <th>Browser</th>
+                  <th>Referrer</th>
+                </tr>
+              </thead>
+              <tbody>
+                {clicks.data.map((c) => (
+                  <tr key={c.id}>
+                    <td>{fmtDateTime(c.clickedAt)}</td>
+                    <td>{[c.city, c.countryName ?? c.countryCode].filter(Boolean).join(', ') || '—'}</td>
+                    <td>{[c.deviceType, c.os].filter(Boolean).join(' · ') || '—'}</td>
+                    <td>{c.browser ?? '—'}</td>
+                    <td className="truncate">{c.referrer ?? 'Direct'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p className="muted">No clicks yet. Share the short URL above; clicks appear here within seconds.</p>
+        )}
+      </div>
+
+      <QrPanel id={id} code={l.shortCode} />
+
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete /${l.shortCode}?`}
+        body={<p>The short URL stops working at once. Its analytics are kept for reports.</p>}
+        busy={remove.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => remove.mutate()}
+      />
+      <ErrorBanner error={remove.error} />
+    </section>
+  );
+}

@@ -1,0 +1,302 @@
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
+import { fmtDate, fmtNumber } from '../components/format';
+import { ConfirmDialog, Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { useToast } from '../components/toasts';
+
+type LinkItem = components['schemas']['LinkListItemDoc'];
+type UpdateBody = components['schemas']['UpdateLinkDto'];
+type SortKey = 'createdAt' | 'clickCount' | 'title' | 'shortCode';
+const BULK_MAX = 100;
+const ROW_HEIGHT = 56;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export default function LinksPage() {
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const projectId = params.get('project') ?? '';
+  const template = params.get('template') ?? '';
+  const sort = (params.get('sort') as SortKey | null) ?? 'createdAt';
+  const dir = params.get('dir') === 'asc' ? 'asc' : 'desc';
+  const deferredSearch = useDeferredValue(search);
+  const setParam = (key: string, value: string) =>
+    setParams(
+      (p) => {
+        if (value) p.set(key, value);
+        else p.delete(key);
+        return p;
+      },
+      { replace: true },
+    );
+
+  const links = useQuery({
+    queryKey: ['links', { projectId }],
+    queryFn: () => unwrap(api.GET('/api/links', { params: { query: projectId ? { projectId } : {} } })),
+  });
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/api/projects')) });
+  const templates = useQuery({ queryKey: ['templates'], queryFn: () => unwrap(api.GET('/api/templates')) });
+
+  const rows = useMemo(() => {
+    const needle = deferredSearch.trim().toLowerCase();
+    let list = links.data ?? [];
+    if (needle) {
+      list = list.filter(
+        (l) =>
+          l.shortCode.toLowerCase().includes(needle) ||
+          l.originalUrl.toLowerCase().includes(needle) ||
+          (l.title ?? '').toLowerCase().includes(needle),
+      );
+    }
+    if (template) list = list.filter((l) => l.templateSlug === template);
+    const sign = dir === 'asc' ? 1 : -1;
+    const key = sort;
+    return [...list].sort((a, b) => {
+      const x = key === 'title' ? (a.title ?? '') : a[key];
+      const y = key === 'title' ? (b.title ?? '') : b[key];
+      return (x < y ? -1 : x > y ? 1 : 0) * sign;
+    });
+  }, [links.data, deferredSearch, template, sort, dir]);
+
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const visibleSelected = rows.filter((r) => selected.has(r.id));
+  const allSelected = rows.length > 0 && visibleSelected.length === rows.length;
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [moveTo, setMoveTo] = useState('');
+  const bulk = useMutation({
+    mutationFn: async (action: { kind: 'delete' } | { kind: 'active'; value: boolean } | { kind: 'project'; projectId: string | null }) => {
+      const ids = visibleSelected.map((r) => r.id);
+      let done = 0;
+      for (const part of chunks(ids, BULK_MAX)) {
+        if (action.kind === 'delete') {
+          done += (await unwrap(api.POST('/api/links/bulk-delete', { body: { ids: part } }))).deleted;
+        } else {
+          // projectId is a nullable string; the document types it `object` (see link-form.tsx toBody).
+          const data = (action.kind === 'active' ? { isActive: action.value } : { projectId: action.projectId }) as UpdateBody;
+          done += (await unwrap(api.POST('/api/links/bulk-update', { body: { updates: part.map((id) => ({ id, data })) } }))).updated;
+        }
+      }
+      return { action, done };
+    },
+    onSuccess: ({ action, done }) => {
+      const verb = action.kind === 'delete' ? 'Deleted' : action.kind === 'active' ? (action.value ? 'Activated' : 'Deactivated') : 'Moved';
+      toast(`${verb} ${fmtNumber(done)} link${done === 1 ? '' : 's'}`);
+      setSelected(new Set());
+      setConfirming(false);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['links'] }),
+  });
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+
+  const sortHeader = (key: SortKey, label: string) => {
+    const active = sort === key;
+    return (
+      <button
+        type="button"
+        className={active ? 'sort active' : 'sort'}
+        aria-label={`Sort by ${label}`}
+        onClick={() => {
+          if (active) setParam('dir', dir === 'asc' ? '' : 'asc');
+          else {
+            setParam('sort', key === 'createdAt' ? '' : key);
+            setParam('dir', '');
+          }
+        }}
+      >
+        {label} {active ? (dir === 'asc' ? '▲' : '▼') : ''}
+      </button>
+    );
+  };
+
+  return (
+    <section className="page links-page">
+      <PageHeader title="Links">
+        <Link className="button primary" to="/links/new">
+          New link
+        </Link>
+      </PageHeader>
+      <div className="toolbar" role="search">
+        <label className="grow">
+          <span className="visually-hidden">Search links</span>
+          <input
+            type="search"
+            placeholder="Search title, code or destination"
+            value={search}
+            onChange={(e) => setParam('q', e.target.value)}
+          />
+        </label>
+        <label>
+          <span className="visually-hidden">Project</span>
+          <select value={projectId} onChange={(e) => setParam('project', e.target.value)}>
+            <option value="">All projects</option>
+            {projects.data?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="visually-hidden">Template</span>
+          <select value={template} onChange={(e) => setParam('template', e.target.value)}>
+            <option value="">All templates</option>
+            {templates.data?.map((t) => (
+              <option key={t.id} value={t.slug}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      {visibleSelected.length > 0 && (
+        <div className="bulk-bar" role="region" aria-label="Bulk actions">
+          <strong>{fmtNumber(visibleSelected.length)} selected</strong>
+          <button type="button" className="button small" onClick={() => bulk.mutate({ kind: 'active', value: true })} disabled={bulk.isPending}>
+            Activate
+          </button>
+          <button type="button" className="button small" onClick={() => bulk.mutate({ kind: 'active', value: false })} disabled={bulk.isPending}>
+            Deactivate
+          </button>
+          <label className="inline">
+            <span className="visually-hidden">Move to project</span>
+            <select value={moveTo} onChange={(e) => setMoveTo(e.target.value)}>
+              <option value="">Move to project…</option>
+              <option value="none">No project</option>
+              {projects.data?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="button small"
+            disabled={!moveTo || bulk.isPending}
+            onClick={() => bulk.mutate({ kind: 'project', projectId: moveTo === 'none' ? null : moveTo })}
+          >
+            Move
+          </button>
+          <button type="button" className="button small danger" onClick={() => setConfirming(true)} disabled={bulk.isPending}>
+            Delete
+          </button>
+          <button type="button" className="button small ghost" onClick={() => setSelected(new Set())}>
+            Clear
+          </button>
+        </div>
+      )}
+      <ErrorBanner error={bulk.error} />
+      <ErrorBanner error={links.error} />
+
+      {links.isPending ? (
+        <Loading label="Loading links…" />
+      ) : links.data && links.data.length === 0 ? (
+        <Empty title="No links yet">
+          <p>Create your first short link: paste a destination, add UTM tags, share it anywhere.</p>
+          <Link className="button primary" to="/links/new">
+            Create a link
+          </Link>
+        </Empty>
+      ) : (
+        <div className="table" role="table" aria-label="Links" aria-rowcount={rows.length + 1}>
+          <div className="table-head" role="row">
+            <span role="columnheader" className="cell-check">
+              <input
+                type="checkbox"
+                aria-label={allSelected ? 'Clear selection' : `Select all ${rows.length} links`}
+                checked={allSelected}
+                onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))}
+              />
+            </span>
+            <span role="columnheader" className="cell-main">
+              {sortHeader('title', 'Link')}
+            </span>
+            <span role="columnheader" className="cell-num">
+              {sortHeader('clickCount', 'Clicks')}
+            </span>
+            <span role="columnheader" className="cell-date">
+              {sortHeader('createdAt', 'Created')}
+            </span>
+          </div>
+          {rows.length === 0 ? (
+            <Empty title="No links match">
+              <p>Try another search or clear the filters.</p>
+            </Empty>
+          ) : (
+            <div ref={scrollRef} className="table-scroll" data-testid="links-scroll">
+              <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+                {virtualizer.getVirtualItems().map((v) => {
+                  const l: LinkItem = rows[v.index];
+                  return (
+                    <div
+                      key={l.id}
+                      role="row"
+                      aria-rowindex={v.index + 2}
+                      className={selected.has(l.id) ? 'table-row selected' : 'table-row'}
+                      style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
+                    >
+                      <span role="cell" className="cell-check">
+                        <input type="checkbox" aria-label={`Select ${l.shortCode}`} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
+                      </span>
+                      <span role="cell" className="cell-main">
+                        <Link to={`/links/${l.id}`} className="row-title">
+                          {l.title || l.shortCode}
+                        </Link>
+                        <span className="row-sub">
+                          <code>/{l.shortCode}</code> → <span className="truncate">{l.originalUrl}</span>
+                        </span>
+                      </span>
+                      <span role="cell" className="cell-num">
+                        {fmtNumber(l.clickCount)}
+                      </span>
+                      <span role="cell" className="cell-date">
+                        {fmtDate(l.createdAt)}
+                      </span>
+                    </div>
+                  );
+                })}
+              </div>
+            </div>
+          )}
+          <div className="table-foot">
+            {fmtNumber(rows.length)} of {fmtNumber(links.data?.length ?? 0)} links
+          </div>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={`Delete ${fmtNumber(visibleSelected.length)} links?`}
+        body={<p>Their short URLs stop working at once. This cannot be undone.</p>}
+        busy={bulk.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => bulk.mutate({ kind: 'delete' })}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,153 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../api/client';
+import { fmtDateTime } from '../components/format';
+import { ConfirmDialog, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
+import { useAction } from '../components/use-crud';
+
+const EVENTS = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'install.attributed', 'report.generated'] as const;
+type EventType = (typeof EVENTS)[number];
+
+function Deliveries({ id }: { id: string }) {
+  const deliveries = useQuery({
+    queryKey: ['deliveries', id],
+    queryFn: () => unwrap(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id }, query: { limit: 20 } } })),
+    refetchInterval: 5000,
+  });
+  if (deliveries.isPending) return <Loading />;
+  if (deliveries.error) return <ErrorBanner error={deliveries.error} />;
+  if (!deliveries.data.length) return <p className="muted">No deliveries yet. Send a test event to check your endpoint.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="plain" data-testid="deliveries">
+        <thead>
+          <tr>
+            <th>Event</th>
+            <th>Status</th>
+            <th className="num">Attempts</th>
+            <th>Last answer</th>
+            <th>Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.data.map((d) => {
+            const last = d.attempts[d.attempts.length - 1];
+            return (
+              <tr key={d.id}>
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>
+                  <span className={`pill ${d.status === 'success' ? 'ok' : d.status === 'failed' ? 'bad' : ''}`}>{d.status}</span>
+                </td>
+                <td className="num">{d.attemptCount}</td>
+                <td>{last ? (last.statusCode ? `HTTP ${last.statusCode}` : (last.error ?? '—')) + ` · ${last.durationMs} ms` : '—'}</td>
+                <td>{fmtDateTime(d.createdAt)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function WebhooksPage() {
+  const webhooks = useQuery({ queryKey: ['webhooks'], queryFn: () => unwrap(api.GET('/api/webhooks')) });
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<EventType[]>(['link.clicked']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const create = useAction(() => unwrap(api.POST('/api/webhooks', { body: { url, events } })), 'Webhook created', ['webhooks']);
+  const test = useAction((id: string) => unwrap(api.POST('/api/webhooks/{id}/test', { params: { path: { id } } })), 'Test event sent', ['deliveries']);
+  const toggle = useAction(
+    ({ id, isActive }: { id: string; isActive: boolean }) => unwrap(api.PATCH('/api/webhooks/{id}', { params: { path: { id } }, body: { isActive } })),
+    'Webhook updated',
+    ['webhooks'],
+  );
+  const [deleting, setDeleting] = useState<{ id: string; url: string } | null>(null);
+  const remove = useAction((id: string) => unwrap(api.DELETE('/api/webhooks/{id}', { params: { path: { id } } })), 'Webhook deleted', ['webhooks']);
+  const errors = fieldErrors(create.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(undefined, { onSuccess: (w) => (setSecret(w.secret), setUrl(''), setOpen(w.id)) });
+  };
+  return (
+    <section className="page">
+      <PageHeader title="Webhooks" />
+      <form className="card form" onSubmit={submit} noValidate aria-label="New webhook">
+        <h2>New webhook</h2>
+        {secret && <SecretOnce label="Signing secret" value={secret} onDone={() => setSecret(null)} />}
+        <ErrorBanner error={create.error} fields={['url', 'events']} />
+        <Field label="Endpoint URL" error={errors.url}>
+          {(p) => <input {...p} name="webhookUrl" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/hooks/deeplink" />}
+        </Field>
+        <fieldset>
+          <legend>Events</legend>
+          <div className="page-actions">
+            {EVENTS.map((ev) => (
+              <label key={ev} className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={events.includes(ev)}
+                  onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
+                />
+                <code>{ev}</code>
+              </label>
+            ))}
+          </div>
+          {errors.events && <div className="field-error">{errors.events}</div>}
+        </fieldset>
+        <div className="form-actions">
+          <button className="button primary" type="submit" disabled={create.isPending}>
+            Create webhook
+          </button>
+        </div>
+      </form>
+      <ErrorBanner error={webhooks.error ?? test.error ?? toggle.error ?? remove.error} />
+      {webhooks.isPending ? (
+        <Loading />
+      ) : !webhooks.data?.length ? (
+        <Empty title="No webhooks">
+          <p>Add an endpoint to receive clicks, link changes and reports as they happen.</p>
+        </Empty>
+      ) : (
+        webhooks.data.map((w) => (
+          <article key={w.id} className="card form" aria-label={`Webhook ${w.url}`}>
+            <div className="page-header">
+              <div className="cell-main">
+                <strong className="truncate">{w.url}</strong>
+                <span className="muted">
+                  {w.events.join(', ')} · {w.isActive ? <span className="pill ok">active</span> : <span className="pill bad">{w.disabledReason ?? 'paused'}</span>}
+                </span>
+              </div>
+              <div className="page-actions">
+                <button type="button" className="button small" onClick={() => test.mutate(w.id, { onSuccess: () => setOpen(w.id) })}>
+                  Send test
+                </button>
+                <button type="button" className="button small" onClick={() => toggle.mutate({ id: w.id, isActive: !w.isActive })}>
+                  {w.isActive ? 'Pause' : 'Resume'}
+                </button>
+                <button type="button" className="button small" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
+                  Deliveries
+                </button>
+                <button type="button" className="button small danger" onClick={() => setDeleting({ id: w.id, url: w.url })}>
+                  Delete
+                </button>
+              </div>
+            </div>
+            {open === w.id && <Deliveries id={w.id} />}
+          </article>
+        ))
+      )}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        title="Delete this webhook?"
+        body={<p>{deleting?.url} stops receiving events.</p>}
+        busy={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+      />
+    </section>
+  );
+}
