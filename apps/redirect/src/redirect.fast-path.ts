@@ -32,18 +32,55 @@ export function installRedirectFastPath(app: NestFastifyApplication): void {
   const logger = new Logger('RedirectFastPath');
   const unavailable = buildAnswer({ kind: 'unavailable' });
 
-  const write = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: bigint, id: string) => {
+  const plain500 = (res: ServerResponse, id: string) => {
+    const body = 'Internal Server Error';
+    res.writeHead(500, ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store', 'x-request-id', id, 'content-length', String(body.length)]);
+    res.end(body);
+  };
+
+  const writeAnswer = (req: IncomingMessage, res: ServerResponse, answer: Answer, id: string): number => {
     // Headers as one flat list: no merged object per request.
     const head: string[] = [];
     for (const name in answer.headers) head.push(name, answer.headers[name]);
     head.push('x-request-id', id, 'content-length', answer.body ? String(Buffer.byteLength(answer.body)) : '0');
-    res.writeHead(answer.status, head);
+    try {
+      res.writeHead(answer.status, head);
+    } catch (err) {
+      // A header Node refuses (ERR_INVALID_CHAR …): a logged 500 for this request only (decisions §14).
+      logger.error({ err, reqId: id }, 'redirect answer could not be written');
+      if (res.headersSent) res.destroy();
+      else plain500(res, id);
+      return 500;
+    }
     // An empty body must not be passed: `end('')` costs a second write (writev) per redirect.
     if (req.method === 'HEAD' || !answer.body) res.end();
     else res.end(answer.body);
-    const labels = { method: req.method!, route: ROUTE, status: String(answer.status) };
+    return answer.status;
+  };
+
+  const write = (req: IncomingMessage, res: ServerResponse, answer: Answer, started: bigint, id: string) => {
+    let status: number;
+    try {
+      status = writeAnswer(req, res, answer, id);
+    } catch (err) {
+      logger.error({ err, reqId: id }, 'redirect answer could not be written');
+      if (!res.headersSent) plain500(res, id);
+      else res.destroy();
+      status = 500;
+    }
+    const labels = { method: req.method!, route: ROUTE, status: String(status) };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  };
+
+  /** Never throws: the last guard between a visit and the process. */
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown, started: bigint, id: string) => {
+    try {
+      logger.error({ err, reqId: id }, 'redirect failed');
+      write(req, res, unavailable, started, id);
+    } catch {
+      res.destroy();
+    }
   };
 
   server.removeListener('request', fastify[0]);
@@ -64,16 +101,14 @@ export function installRedirectFastPath(app: NestFastifyApplication): void {
         query: q === -1 ? '' : url.slice(q + 1),
       });
       if (!(answer instanceof Promise)) return write(req, res, answer, started, id);
-      answer.then(
-        (a) => write(req, res, a, started, id),
-        (err: unknown) => {
-          logger.error({ err, reqId: id }, 'redirect failed');
-          write(req, res, unavailable, started, id);
-        },
-      );
+      answer
+        .then(
+          (a) => write(req, res, a, started, id),
+          (err: unknown) => fail(req, res, err, started, id),
+        )
+        .catch((err: unknown) => fail(req, res, err, started, id));
     } catch (err) {
-      logger.error({ err, reqId: id }, 'redirect failed');
-      write(req, res, unavailable, started, id);
+      fail(req, res, err, started, id);
     }
   });
 }

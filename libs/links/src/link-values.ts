@@ -1,4 +1,4 @@
-import { ValidationError } from '@dl/platform/http';
+import { normalizeUrl, ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from './http-url';
 import { LinkFieldsDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
 import { CreateLinkDto } from './link.dto';
@@ -67,11 +67,18 @@ export function normalizeTargeting(dto: TargetingRulesDto | Record<string, unkno
   return Object.keys(out).length ? out : null;
 }
 
-/** Fields of a validated DTO the caller supplied (null = unset), normalized. */
+/** Destination and image URL fields: stored in their WHATWG form (decisions §14). */
+export const LINK_URL_FIELDS = ['originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'iosUniversalLink', 'androidAppLink', 'ogImageUrl'] as const;
+
+/** Fields of a validated DTO the caller supplied (null = unset), normalized (URLs as `new URL(v).href`). */
 export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
   const out: Record<string, unknown> = {};
   const d = dto as Record<string, unknown>;
   for (const key of Object.keys(LINK_VALUE_FALLBACKS)) if (d[key] !== undefined) out[key] = d[key];
+  for (const key of LINK_URL_FIELDS) {
+    const v = out[key];
+    if (typeof v === 'string') out[key] = normalizeUrl(v);
+  }
   if (d.utmParameters !== undefined) out.utmParameters = normalizeUtm(dto.utmParameters);
   if (d.targetingRules !== undefined) out.targetingRules = normalizeTargeting(dto.targetingRules);
   if (d.tags !== undefined) out.tags = dto.tags === null ? [] : [...new Set(dto.tags)];

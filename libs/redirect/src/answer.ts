@@ -1,3 +1,4 @@
+import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
 import { EXPIRED_PAGE, NOT_FOUND_PAGE, previewPage, UNAVAILABLE_PAGE } from './pages';
 
@@ -11,16 +12,20 @@ export interface Answer {
 const HTML = 'text/html; charset=utf-8';
 const NO_STORE = 'no-store';
 
-/** The one place an outcome becomes an HTTP answer (status, headers, body). */
+/**
+ * The one place an outcome becomes an HTTP answer (status, headers, body). Every header
+ * value it returns is one Node writes: a destination stored before URLs were normalised
+ * (or a visitor's query composed into it) is made ASCII here (decisions §14).
+ */
 export function buildAnswer(outcome: Outcome): Answer {
   switch (outcome.kind) {
     case 'redirect':
-      return { status: 302, headers: { location: outcome.location, 'cache-control': NO_STORE }, body: '' };
+      return { status: 302, headers: { location: safeHeaderUrl(outcome.location), 'cache-control': NO_STORE }, body: '' };
     case 'preview':
       return {
         status: 200,
         headers: { 'content-type': HTML, 'cache-control': NO_STORE },
-        body: previewPage(outcome.link, outcome.location),
+        body: previewPage(outcome.link, safeHeaderUrl(outcome.location)),
       };
     case 'expired':
       return { status: 410, headers: { 'content-type': HTML, 'cache-control': NO_STORE }, body: EXPIRED_PAGE };

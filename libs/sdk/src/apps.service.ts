@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isUUID } from 'class-validator';
+import { normalizeUrl } from '@dl/platform/http';
 import { AppNotFoundError } from './sdk.errors';
 import { AppResponse, CreateAppDto, CreatedAppResponse, toAppResponse } from './apps.dto';
 import { AppsRepository } from './apps.repository';
@@ -23,7 +24,7 @@ export class AppsService {
       platform: dto.platform,
       bundleId: dto.bundleId ?? null,
       packageName: dto.packageName ?? null,
-      appStoreUrl: dto.appStoreUrl ?? null,
+      appStoreUrl: dto.appStoreUrl ? normalizeUrl(dto.appStoreUrl) : null,
       teamId: dto.teamId ?? null,
       sha256Fingerprints: (dto.sha256Fingerprints ?? []).map((f) => f.toUpperCase()),
       tokenHash: hashToken(appToken),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Tier } from '@dl/platform/db';
-import { BadRequestError } from '@dl/platform/http';
+import { BadRequestError, normalizeUrl } from '@dl/platform/http';
 import { JobQueue, Queues } from '@dl/platform/queue';
 import { deliverJobOptions } from './webhook-job-options';
 import { TEST_EVENT_TYPE, testBody } from './webhook-events';
@@ -53,7 +53,7 @@ export class WebhooksService {
     const limit = WEBHOOK_LIMITS[caller.tier];
     if (limit !== null && (await this.repo.count(caller.organizationId)) >= limit) throw new WebhookLimitError();
     const secret = generateWebhookSecret();
-    const webhook = await this.repo.create(caller.organizationId, { url: dto.url, events: dto.events, projectId, secret });
+    const webhook = await this.repo.create(caller.organizationId, { url: normalizeUrl(dto.url), events: dto.events, projectId, secret });
     this.logger.log({ msg: 'webhook created', organizationId: caller.organizationId, webhookId: webhook.id });
     return { ...toWebhookResponse(webhook), secret };
   }
@@ -69,6 +69,7 @@ export class WebhooksService {
   async update(caller: WebhookCaller, id: string, dto: UpdateWebhookDto): Promise<WebhookResponse> {
     await this.mustFind(caller.organizationId, id);
     const changes = Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== undefined));
+    if (typeof changes.url === 'string') changes.url = normalizeUrl(changes.url);
     if (!Object.keys(changes).length) throw new BadRequestError('No updates provided');
     if (dto.projectId) await this.assertProject(caller.organizationId, dto.projectId);
     const updated = await this.repo.update(caller.organizationId, id, changes);

@@ -6,6 +6,7 @@ import { LogController, type FastifyRequest, type FastifyServerOptions } from 'f
 import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
 import { AllExceptionsFilter } from './exception.filter';
+import { guardProcess } from './process-guard';
 import { createValidationPipe } from './validation.pipe';
 
 export const ONE_MEGABYTE = 1024 * 1024;
@@ -67,6 +68,12 @@ export async function createHttpApp(
   // the global filter above: one renderer for every error.
 
   const metrics = app.get(MetricsService);
+  const unguard = guardProcess(logger, metrics);
+  const close = app.close.bind(app);
+  app.close = async () => {
+    unguard();
+    return close();
+  };
   const requestLog = options.requestLog ?? true;
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -5,3 +5,5 @@ export * from './exception.filter';
 export * from './validation.pipe';
 export * from './platform.module';
 export * from './bootstrap';
+export * from './hostile-text';
+export * from './process-guard';

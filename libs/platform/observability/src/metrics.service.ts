@@ -50,6 +50,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly processErrors = new Counter({
+    name: 'process_errors_total',
+    help: 'Unhandled promise rejections and uncaught exceptions caught by the process guard (kind)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deadLetters = new Counter({
+    name: 'dead_letters_total',
+    help: 'Items a batch write refused on their own (data errors), recorded in dead_letters and dropped, by queue',
+    labelNames: ['queue'] as const,
+    registers: [this.registry],
+  });
+
   private readonly collectors: Array<() => Promise<void>> = [];
 
   constructor() {
