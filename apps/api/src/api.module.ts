@@ -17,6 +17,7 @@ import { LinksApiModule } from './links/links-api.module';
 import { TemplatesApiModule } from './templates/templates-api.module';
 import { ProjectsApiModule } from './projects/projects-api.module';
 import { MigrationsApiModule } from './migrations/migrations-api.module';
+import { DomainsApiModule } from './domains/domains-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -42,6 +43,7 @@ export class ApiModule {
         TemplatesApiModule,
         ProjectsApiModule,
         MigrationsApiModule,
+        DomainsApiModule,
       ],
     };
   }

@@ -3,10 +3,10 @@ import { DEFAULT_PLAN_LIMITS, parsePlanLimits } from './plans';
 describe(parsePlanLimits.name, () => {
   it('answers the limits of decisions §5 without overrides', () => {
     expect(parsePlanLimits(undefined)).toEqual(DEFAULT_PLAN_LIMITS);
-    expect(DEFAULT_PLAN_LIMITS.FREE).toMatchObject({ links: 1000, apiKeys: 1, clicksPerMonth: 5000, requestsPerMinute: 10, eventAnalytics: false });
+    expect(DEFAULT_PLAN_LIMITS.FREE).toMatchObject({ links: 1000, apiKeys: 1, clicksPerMonth: 5000, requestsPerMinute: 10, eventAnalytics: false, domains: 1 });
     expect(DEFAULT_PLAN_LIMITS.PRO).toMatchObject({ links: 25000, apiKeys: 3, clicksPerMonth: 100000, requestsPerMinute: 60 });
     expect(DEFAULT_PLAN_LIMITS.BUSINESS).toMatchObject({ links: 100000, apiKeys: 10, clicksPerMonth: 500000, requestsPerMinute: 200 });
-    expect(DEFAULT_PLAN_LIMITS.UNLIMITED).toMatchObject({ links: null, apiKeys: null, clicksPerMonth: null, requestsPerMinute: 1000 });
+    expect(DEFAULT_PLAN_LIMITS.UNLIMITED).toMatchObject({ links: null, apiKeys: null, clicksPerMonth: null, requestsPerMinute: 1000, domains: null });
   });
 
   it('overrides single fields and leaves the rest', () => {

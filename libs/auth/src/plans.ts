@@ -12,17 +12,19 @@ export interface PlanLimits {
   /** Days of raw click history kept. */
   rawClickRetentionDays: number;
   eventAnalytics: boolean;
+  /** Branded domains (decisions §15). */
+  domains: number | null;
 }
 
 /** decisions §5. Overridable per field with the PLAN_LIMITS JSON variable. */
 export const DEFAULT_PLAN_LIMITS: Readonly<Record<Tier, Readonly<PlanLimits>>> = {
-  FREE: { links: 1000, apiKeys: 1, clicksPerMonth: 5000, requestsPerMinute: 10, rawClickRetentionDays: 30, eventAnalytics: false },
-  PRO: { links: 25000, apiKeys: 3, clicksPerMonth: 100000, requestsPerMinute: 60, rawClickRetentionDays: 365, eventAnalytics: true },
-  BUSINESS: { links: 100000, apiKeys: 10, clicksPerMonth: 500000, requestsPerMinute: 200, rawClickRetentionDays: 1095, eventAnalytics: true },
-  UNLIMITED: { links: null, apiKeys: null, clicksPerMonth: null, requestsPerMinute: 1000, rawClickRetentionDays: 1095, eventAnalytics: true },
+  FREE: { links: 1000, apiKeys: 1, clicksPerMonth: 5000, requestsPerMinute: 10, rawClickRetentionDays: 30, eventAnalytics: false, domains: 1 },
+  PRO: { links: 25000, apiKeys: 3, clicksPerMonth: 100000, requestsPerMinute: 60, rawClickRetentionDays: 365, eventAnalytics: true, domains: 3 },
+  BUSINESS: { links: 100000, apiKeys: 10, clicksPerMonth: 500000, requestsPerMinute: 200, rawClickRetentionDays: 1095, eventAnalytics: true, domains: 10 },
+  UNLIMITED: { links: null, apiKeys: null, clicksPerMonth: null, requestsPerMinute: 1000, rawClickRetentionDays: 1095, eventAnalytics: true, domains: null },
 };
 
-const NULLABLE: ReadonlySet<keyof PlanLimits> = new Set(['links', 'apiKeys', 'clicksPerMonth']);
+const NULLABLE: ReadonlySet<keyof PlanLimits> = new Set(['links', 'apiKeys', 'clicksPerMonth', 'domains']);
 
 /** Parses PLAN_LIMITS (`{"FREE":{"requestsPerMinute":20}}`); throws naming the bad entry. */
 export function parsePlanLimits(json: string | undefined): Record<Tier, PlanLimits> {

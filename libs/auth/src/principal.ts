@@ -37,6 +37,8 @@ export const Permissions = {
   analyticsExport: 'analytics:export',
   reportsRegenerate: 'reports:regenerate',
   membersManage: 'members:manage',
+  /** create, update, verify and delete branded domains (decisions §15) */
+  domainsManage: 'domains:manage',
   keysManage: 'keys:manage',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];

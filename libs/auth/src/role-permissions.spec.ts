@@ -18,6 +18,7 @@ describe('role permissions (decisions §3)', () => {
     ['event export', P.analyticsExport, false, false, true, true],
     ['report regeneration', P.reportsRegenerate, false, false, false, true],
     ['members', P.membersManage, false, false, true, true],
+    ['domains', P.domainsManage, false, false, true, true],
     ['own API keys', P.keysManage, true, true, true, true],
   ];
   it.each(table)('%s', (_label, permission, viewer, member, admin, owner) => {

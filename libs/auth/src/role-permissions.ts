@@ -13,6 +13,7 @@ const ADMIN: Permission[] = [
   P.pixelsManage,
   P.analyticsExport,
   P.membersManage,
+  P.domainsManage,
 ];
 const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate];
 

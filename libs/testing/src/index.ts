@@ -2,3 +2,4 @@ export * from './config';
 export * from './database';
 export * from './harness';
 export * from './identity';
+export * from './dns-server';

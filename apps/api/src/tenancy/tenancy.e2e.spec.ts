@@ -68,6 +68,7 @@ const project = (param = 'id') => created('/api/projects', { name: 'Tenancy' }, 
 const webhook = created('/api/webhooks', { url: 'https://example.com/hooks', events: ['link.created'] });
 const app = created('/api/apps', () => ({ name: 'Tenancy iOS', platform: 'ios', bundleId: `com.example.t${unique()}` }));
 const pixel = created('/api/pixels', { name: 'Tenancy', domain: 'tenancy.example.com' });
+const domain = created('/api/domains', () => ({ domain: `t-${unique()}.tenancy.test` }));
 
 const COVERAGE: Record<string, Row> = {
   'PATCH /api/keys/:id': row(apiKey, 'API key not found', { body: { name: 'renamed' } }),
@@ -94,6 +95,10 @@ const COVERAGE: Record<string, Row> = {
   'GET /api/webhooks/:id/deliveries': row(webhook, 'Webhook not found'),
   'DELETE /api/apps/:id': row(app, 'App not found'),
   'DELETE /api/pixels/:id': row(pixel, 'Pixel site not found'),
+  'GET /api/domains/:id': row(domain, 'Domain not found'),
+  'PATCH /api/domains/:id': row(domain, 'Domain not found', { body: { notFoundUrl: null } }),
+  'DELETE /api/domains/:id': row(domain, 'Domain not found'),
+  'POST /api/domains/:id/verify': row(domain, 'Domain not found'),
 };
 
 /** Parameters that name a resource: `id` and `<something>Id`. */

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ClicksModule } from '@dl/clicks';
+import { DomainsModule } from '@dl/domains';
 import { ClicksProcessor } from './clicks.processor';
 import { MaintenanceProcessor, MaintenanceSchedules } from './maintenance.processor';
 
-/** The worker's click consumer (batched ingest) and raw click retention. */
+/** The worker's click consumer (batched ingest), raw click retention and the maintenance queue (domain re-checks). */
 @Module({
-  imports: [ClicksModule],
+  imports: [ClicksModule, DomainsModule],
   providers: [ClicksProcessor, MaintenanceProcessor, MaintenanceSchedules],
 })
 export class ClicksWorkerModule {}

@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { ClickRetentionService } from '@dl/clicks';
+import { DomainsService } from '@dl/domains';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
 import { assertHandlers, JobName, JobQueue, Queues, QueueHandlers } from '@dl/platform/queue';
@@ -9,18 +10,23 @@ import { assertHandlers, JobName, JobQueue, Queues, QueueHandlers } from '@dl/pl
 /** Daily, at a quiet hour (UTC). */
 export const CLICKS_PRUNE_SCHEDULE = { id: 'clicks.prune.daily', pattern: '17 3 * * *' };
 
-/** Consumer of the `maintenance` queue: raw click retention per plan. */
+/** Every 10 minutes: pending branded domains (for 7 days) and the daily re-check of verified ones. */
+export const DOMAINS_RECHECK_SCHEDULE = { id: 'domains.recheck', pattern: '*/10 * * * *' };
+
+/** Consumer of the `maintenance` queue: raw click retention per plan, branded domain DNS re-checks. */
 @Processor(Queues.maintenance)
 export class MaintenanceProcessor extends WorkerHost {
   private readonly handlers: QueueHandlers<typeof Queues.maintenance>;
 
   constructor(
     retention: ClickRetentionService,
+    domains: DomainsService,
     private readonly metrics: MetricsService,
   ) {
     super();
     this.handlers = {
       'clicks.prune': (payload) => retention.prune(payload.now ? new Date(payload.now) : new Date()),
+      'domains.recheck': (payload) => domains.recheckDue(payload.now ? new Date(payload.now) : new Date()),
     };
     assertHandlers(Queues.maintenance, this.handlers);
   }
@@ -41,7 +47,7 @@ export class MaintenanceProcessor extends WorkerHost {
   }
 }
 
-/** Registers the repeatable retention job when this worker runs schedules. */
+/** Registers the repeatable retention and domain re-check jobs when this worker runs schedules. */
 @Injectable()
 export class MaintenanceSchedules implements OnApplicationBootstrap {
   private readonly logger = new Logger(MaintenanceSchedules.name);
@@ -60,6 +66,13 @@ export class MaintenanceSchedules implements OnApplicationBootstrap {
         { pattern: CLICKS_PRUNE_SCHEDULE.pattern, tz: 'UTC' },
         { name: 'clicks.prune', data: {} },
       );
-    this.logger.log({ schedule: CLICKS_PRUNE_SCHEDULE }, 'click retention scheduled');
+    await this.jobs
+      .queue(Queues.maintenance)
+      .upsertJobScheduler(
+        DOMAINS_RECHECK_SCHEDULE.id,
+        { pattern: DOMAINS_RECHECK_SCHEDULE.pattern, tz: 'UTC' },
+        { name: 'domains.recheck', data: {}, opts: { attempts: 1 } },
+      );
+    this.logger.log({ schedules: [CLICKS_PRUNE_SCHEDULE, DOMAINS_RECHECK_SCHEDULE] }, 'click retention and domain re-checks scheduled');
   }
 }

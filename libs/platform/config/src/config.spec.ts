@@ -37,4 +37,17 @@ describe(loadConfig.name, () => {
     expect(config.API_PORT).toBe(4000);
     expect(config.RATE_LIMIT_ENABLED).toBe(false);
   });
+
+  it('validates DNS_SERVERS as a list of ip:port (branded-domain verification)', () => {
+    expect(loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:5353, [::1]:53,8.8.8.8' }).DNS_SERVERS).toBe('127.0.0.1:5353, [::1]:53,8.8.8.8');
+    expect(loadConfig(base).DNS_SERVERS).toBeUndefined();
+    for (const bad of ['dns.example.com:53', '127.0.0.1:99999', '127.0.0.1:', '300.1.1.1', '127.0.0.1;rm']) {
+      expect(() => loadConfig({ ...base, DNS_SERVERS: bad })).toThrow(/DNS_SERVERS must be a comma-separated list of ip:port/);
+    }
+  });
+
+  it('validates SERVICE_HOSTS as a list of host names', () => {
+    expect(loadConfig({ ...base, SERVICE_HOSTS: 'dl.example.com, links.example.com' }).SERVICE_HOSTS).toBe('dl.example.com, links.example.com');
+    expect(() => loadConfig({ ...base, SERVICE_HOSTS: 'https://x.example/' })).toThrow(/SERVICE_HOSTS/);
+  });
 });

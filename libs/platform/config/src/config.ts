@@ -21,6 +21,11 @@ const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+const IPV4 = String.raw`(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
+const PORT = String.raw`(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))`;
+const DNS_SERVER = String.raw`(?:${IPV4}${PORT}?|\[[0-9A-Fa-f:.]{2,45}\]${PORT}?)`;
+const DNS_SERVERS_PATTERN = new RegExp(String.raw`^\s*${DNS_SERVER}(?:\s*,\s*${DNS_SERVER})*\s*$`);
+
 export enum NodeEnv {
   Development = 'development',
   Test = 'test',
@@ -90,6 +95,24 @@ export class EnvironmentVariables {
   /** Base of every short URL: SHORT_LINK_BASE_URL + '/' + code. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   SHORT_LINK_BASE_URL = 'http://localhost:3001';
+
+  /**
+   * More hosts of the service itself (comma-separated host names), besides the host of
+   * SHORT_LINK_BASE_URL: they serve the links on no branded domain (decisions §15).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*[A-Za-z0-9.[\]:-]+(\s*,\s*[A-Za-z0-9.[\]:-]+)*\s*$/, { message: 'must be a comma-separated list of host names' })
+  SERVICE_HOSTS?: string;
+
+  /**
+   * DNS servers for branded-domain verification (comma-separated `ip:port`, `[ipv6]:port` or
+   * an IP alone for port 53); the system resolver when unset.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(DNS_SERVERS_PATTERN, { message: 'must be a comma-separated list of ip:port' })
+  DNS_SERVERS?: string;
 
   @Transform(emptyToUndefined)
   @IsOptional()

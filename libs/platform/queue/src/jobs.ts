@@ -172,6 +172,12 @@ export interface PruneClicksJob {
   now?: string;
 }
 
+/** Re-checks the branded domains due at `now` (decisions §15); the schedule runs it every 10 minutes. */
+export interface DomainsRecheckJob {
+  /** ISO time the due checks are computed from (tests pass a controlled clock). */
+  now?: string;
+}
+
 /** Job name → payload, per queue. */
 export interface JobPayloads {
   /** `click.captured` (one click per job) is the former transport, still drained. */
@@ -186,7 +192,7 @@ export interface JobPayloads {
     'pixel.event': PixelEventJob;
   };
   reports: { 'reports.monthly-run': MonthlyReportsRunJob; 'reports.monthly': MonthlyReportJob };
-  maintenance: { 'clicks.prune': PruneClicksJob };
+  maintenance: { 'clicks.prune': PruneClicksJob; 'domains.recheck': DomainsRecheckJob };
 }
 
 export type JobName<Q extends QueueName> = keyof JobPayloads[Q] & string;
@@ -204,7 +210,7 @@ export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
   'webhook-drains': ['webhook.drain'],
   ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
   reports: ['reports.monthly-run', 'reports.monthly'],
-  maintenance: ['clicks.prune'],
+  maintenance: ['clicks.prune', 'domains.recheck'],
 };
 
 /** Refuses to start a consumer whose handler map misses a job name or has an unknown one. */

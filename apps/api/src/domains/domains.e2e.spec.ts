@@ -1,0 +1,244 @@
+import request from 'supertest';
+import { createApiApp } from '@dl/apps/api';
+import { DomainsService } from '@dl/domains';
+import { Role, Tier } from '@dl/platform/db';
+import { addMember, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { bad, conflict, forbidden, notFound } from '../links/test/links-setup';
+
+const DAY = 24 * 3600_000;
+
+describe('domains: /api/domains (decisions §15)', () => {
+  let env: TestEnv;
+  let dns: TestDnsServer;
+  let api: RunningApp;
+  let a: SeededOrganization;
+  let b: SeededOrganization;
+  let free: SeededOrganization;
+  let viewer: string;
+  let member: string;
+  let admin: string;
+
+  const as = (key: string) => ({
+    get: (path: string) => request(api.url).get(path).set('Authorization', `Bearer ${key}`),
+    post: (path: string, body?: object) => request(api.url).post(path).set('Authorization', `Bearer ${key}`).send(body),
+    patch: (path: string, body?: object) => request(api.url).patch(path).set('Authorization', `Bearer ${key}`).send(body),
+    del: (path: string) => request(api.url).delete(path).set('Authorization', `Bearer ${key}`),
+  });
+  const A = () => as(a.owner.apiKey);
+  const publish = (d: { verification: { name: string; value: string } }) => dns.setTxt(d.verification.name, [d.verification.value]);
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', DNS_SERVERS: dns.address, SERVICE_HOSTS: 'links.sho.rt, edge.sho.rt' });
+    [a, b, free] = await Promise.all([
+      seedOrganization(env, { tier: Tier.PRO, name: 'Org A' }),
+      seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Org B' }),
+      seedOrganization(env, { tier: Tier.FREE, name: 'Free' }),
+    ]);
+    [viewer, member, admin] = (
+      await Promise.all([Role.VIEWER, Role.MEMBER, Role.ADMIN].map((r) => addMember(env, a.organization.id, r)))
+    ).map((u) => u.apiKey);
+    api = await startApp(createApiApp, env.config);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await env?.teardown();
+    await dns?.close();
+  });
+
+  it('create answers the pending domain with its TXT record; list and read answer the same shape', async () => {
+    const res = await A().post('/api/domains', { domain: 'go.a.test' }).expect(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      domain: 'go.a.test',
+      status: 'pending',
+      verification: { type: 'TXT', name: '_dl-verify.go.a.test', value: expect.stringMatching(/^dl-verify=[0-9a-f]{32}$/) },
+      isDefault: false,
+      rootRedirectUrl: null,
+      notFoundUrl: null,
+      createdAt: expect.any(String),
+      verifiedAt: null,
+      lastCheckedAt: null,
+      verificationError: null,
+    });
+    expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
+    expect((await A().get('/api/domains').expect(200)).body).toContainEqual(res.body);
+    expect((await A().get(`/api/domains/${res.body.id}`).expect(200)).body).toEqual(res.body);
+    // Any role reads.
+    expect((await as(viewer).get(`/api/domains/${res.body.id}`).expect(200)).body).toEqual(res.body);
+    expect((await as(member).get('/api/domains').expect(200)).body).toContainEqual(res.body);
+    await A().del(`/api/domains/${res.body.id}`).expect(200);
+  });
+
+  it('stores upper case lower-cased and an IDN as punycode', async () => {
+    const upper = await as(b.owner.apiKey).post('/api/domains', { domain: 'Links.UPPER.Test' }).expect(201);
+    expect(upper.body).toMatchObject({ domain: 'links.upper.test', verification: { name: '_dl-verify.links.upper.test' } });
+    const idn = await as(b.owner.apiKey).post('/api/domains', { domain: 'bücher.example' }).expect(201);
+    expect(idn.body).toMatchObject({ domain: 'xn--bcher-kva.example', verification: { name: '_dl-verify.xn--bcher-kva.example' } });
+  });
+
+  const invalid = bad('Validation error', { domain: 'Must be a valid domain name' });
+  it.each([
+    ['a scheme', 'https://go.acme.test'],
+    ['a path', 'go.acme.test/spring'],
+    ['a port', 'go.acme.test:8443'],
+    ['a trailing dot', 'go.acme.test.'],
+    ['an IPv4 literal', '192.0.2.10'],
+    ['an IPv6 literal', '[2001:db8::1]'],
+    ['a single label', 'intranet'],
+    ['over 253 characters', `${'abcdefghij.'.repeat(23)}test`],
+    ['a 64-character label', `${'a'.repeat(64)}.test`],
+    ['whitespace', 'go acme.test'],
+    ['user info', 'me@go.acme.test'],
+    ["the service's own short-link host", 'sho.rt'],
+    ["the service's own host in upper case", 'SHO.RT'],
+    ['a host of SERVICE_HOSTS', 'links.sho.rt'],
+    ['an empty string', ''],
+    ['a number', 42],
+    ['null', null],
+    ['an array', ['go.acme.test']],
+  ])('refuses %s → 400 validation.domain', async (_label, domain) => {
+    expect((await A().post('/api/domains', { domain }).expect(400)).body).toEqual(invalid);
+  });
+
+  it('refuses a missing domain and unknown fields; nothing is written', async () => {
+    const before = await env.prisma.domain.count();
+    expect((await A().post('/api/domains', {}).expect(400)).body).toEqual(invalid);
+    expect((await A().post('/api/domains', { domain: 'ok.acme.test', isDefault: true }).expect(400)).body).toEqual(
+      bad('Validation error', { isDefault: 'Unknown field' }),
+    );
+    expect(await env.prisma.domain.count()).toBe(before);
+  });
+
+  it('a name is unique across the service, whatever its case → 409', async () => {
+    await as(b.owner.apiKey).post('/api/domains', { domain: 'taken.test' }).expect(201);
+    expect((await A().post('/api/domains', { domain: 'taken.test' }).expect(409)).body).toEqual(conflict("Domain 'taken.test' is already in use"));
+    expect((await as(b.owner.apiKey).post('/api/domains', { domain: 'TAKEN.test' }).expect(409)).body).toEqual(
+      conflict("Domain 'taken.test' is already in use"),
+    );
+  });
+
+  it('plan limits: FREE 1, PRO 3 → 403 Domain limit reached for your plan', async () => {
+    const F = as(free.owner.apiKey);
+    await F.post('/api/domains', { domain: 'one.free.test' }).expect(201);
+    expect((await F.post('/api/domains', { domain: 'two.free.test' }).expect(403)).body).toEqual(forbidden('Domain limit reached for your plan'));
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push((await A().post('/api/domains', { domain: `p${n}.pro.test` }).expect(201)).body.id);
+    expect((await A().post('/api/domains', { domain: 'p4.pro.test' }).expect(403)).body).toEqual(forbidden('Domain limit reached for your plan'));
+    for (const id of ids) await A().del(`/api/domains/${id}`).expect(200);
+  });
+
+  it('Admin manages; Member and Viewer only read', async () => {
+    const d = (await as(admin).post('/api/domains', { domain: 'admin.a.test' }).expect(201)).body;
+    for (const key of [member, viewer]) {
+      const role = forbidden('Your role does not allow this action');
+      expect((await as(key).post('/api/domains', { domain: 'nope.a.test' }).expect(403)).body).toEqual(role);
+      expect((await as(key).patch(`/api/domains/${d.id}`, { notFoundUrl: null }).expect(403)).body).toEqual(role);
+      expect((await as(key).post(`/api/domains/${d.id}/verify`).expect(403)).body).toEqual(role);
+      expect((await as(key).del(`/api/domains/${d.id}`).expect(403)).body).toEqual(role);
+    }
+    await as(admin).post(`/api/domains/${d.id}/verify`).expect(200);
+    await as(admin).del(`/api/domains/${d.id}`).expect(200);
+  });
+
+  it('verify now: pending with the reason until the TXT record is there, then verified (200 either way)', async () => {
+    const d = (await A().post('/api/domains', { domain: 'verify.a.test' }).expect(201)).body;
+    const pending = await A().post(`/api/domains/${d.id}/verify`).expect(200);
+    expect(pending.body).toMatchObject({
+      status: 'pending',
+      verifiedAt: null,
+      verificationError: 'No TXT record found at _dl-verify.verify.a.test',
+      lastCheckedAt: expect.any(String),
+    });
+    dns.setTxt('_dl-verify.verify.a.test', ['dl-verify=00000000000000000000000000000000']);
+    expect((await A().post(`/api/domains/${d.id}/verify`).expect(200)).body).toMatchObject({
+      status: 'pending',
+      verificationError: `The TXT record at _dl-verify.verify.a.test does not contain ${d.verification.value}`,
+    });
+    publish(d);
+    const verified = await A().post(`/api/domains/${d.id}/verify`).expect(200);
+    expect(verified.body).toEqual({
+      ...d,
+      status: 'verified',
+      verifiedAt: expect.any(String),
+      lastCheckedAt: verified.body.verifiedAt,
+      verificationError: null,
+    });
+    await A().del(`/api/domains/${d.id}`).expect(200);
+  });
+
+  it('PATCH: only a verified domain can be default; one default per organization; URLs set and cleared', async () => {
+    const one = (await A().post('/api/domains', { domain: 'one.a.test' }).expect(201)).body;
+    const two = (await A().post('/api/domains', { domain: 'two.a.test' }).expect(201)).body;
+    expect((await A().patch(`/api/domains/${one.id}`, { isDefault: true }).expect(400)).body).toEqual(
+      bad('Validation error', { isDefault: 'Only a verified domain can be the default' }),
+    );
+    publish(one);
+    publish(two);
+    await A().post(`/api/domains/${one.id}/verify`).expect(200);
+    await A().post(`/api/domains/${two.id}/verify`).expect(200);
+    expect((await A().patch(`/api/domains/${one.id}`, { isDefault: true }).expect(200)).body.isDefault).toBe(true);
+    expect((await A().patch(`/api/domains/${two.id}`, { isDefault: true }).expect(200)).body.isDefault).toBe(true);
+    const list = (await A().get('/api/domains').expect(200)).body as Array<{ id: string; isDefault: boolean }>;
+    expect(list.filter((x) => x.isDefault).map((x) => x.id)).toEqual([two.id]);
+
+    const set = await A()
+      .patch(`/api/domains/${two.id}`, { rootRedirectUrl: 'https://www.a.test/', notFoundUrl: 'https://www.a.test/404' })
+      .expect(200);
+    expect(set.body).toMatchObject({ isDefault: true, rootRedirectUrl: 'https://www.a.test/', notFoundUrl: 'https://www.a.test/404' });
+    const cleared = await A().patch(`/api/domains/${two.id}`, { rootRedirectUrl: null, isDefault: false }).expect(200);
+    expect(cleared.body).toMatchObject({ isDefault: false, rootRedirectUrl: null, notFoundUrl: 'https://www.a.test/404' });
+
+    expect((await A().patch(`/api/domains/${two.id}`, {}).expect(400)).body).toEqual(bad('No updates provided'));
+    expect((await A().patch(`/api/domains/${two.id}`, { rootRedirectUrl: 'javascript:alert(1)', notFoundUrl: 'not a url', isDefault: 'yes' }).expect(400)).body).toEqual(
+      bad('Validation error', { rootRedirectUrl: 'Must be a valid URL', notFoundUrl: 'Must be a valid URL', isDefault: 'Must be a boolean' }),
+    );
+    expect((await A().patch(`/api/domains/${two.id}`, { domain: 'other.a.test' }).expect(400)).body).toEqual(
+      bad('Validation error', { domain: 'Unknown field' }),
+    );
+    for (const d of [one, two]) await A().del(`/api/domains/${d.id}`).expect(200);
+  });
+
+  it('a foreign or missing domain answers 404 Domain not found; a bad id 400', async () => {
+    const mine = (await as(b.owner.apiKey).post('/api/domains', { domain: 'foreign.b.test' }).expect(201)).body;
+    const missing = notFound('Domain not found');
+    expect((await A().get(`/api/domains/${mine.id}`).expect(404)).body).toEqual(missing);
+    expect((await A().patch(`/api/domains/${mine.id}`, { notFoundUrl: null }).expect(404)).body).toEqual(missing);
+    expect((await A().post(`/api/domains/${mine.id}/verify`).expect(404)).body).toEqual(missing);
+    expect((await A().del(`/api/domains/${mine.id}`).expect(404)).body).toEqual(missing);
+    expect((await A().get('/api/domains').expect(200)).body.map((d: { id: string }) => d.id)).not.toContain(mine.id);
+    expect((await A().get('/api/domains/not-a-uuid').expect(400)).body).toEqual(bad('Validation error', { id: 'Must be a valid UUID' }));
+    await as(b.owner.apiKey).get(`/api/domains/${mine.id}`).expect(200);
+  });
+
+  it('re-checks: pending every 10 minutes for 7 days; verified daily, invalid after 3 failed days in a row', async () => {
+    const service = api.app.get(DomainsService);
+    const d = (await as(b.owner.apiKey).post('/api/domains', { domain: 'recheck.b.test' }).expect(201)).body;
+    const created = new Date(d.createdAt).getTime();
+    const read = async () => (await as(b.owner.apiKey).get(`/api/domains/${d.id}`).expect(200)).body;
+    const at = (ms: number) => new Date(created + ms);
+
+    await service.recheckDue(at(60_000));
+    expect(await read()).toMatchObject({ status: 'pending', lastCheckedAt: at(60_000).toISOString() });
+    await service.recheckDue(at(5 * 60_000)); // not due yet
+    expect((await read()).lastCheckedAt).toBe(at(60_000).toISOString());
+    publish(d);
+    await service.recheckDue(at(11 * 60_000));
+    expect(await read()).toMatchObject({ status: 'verified', verifiedAt: at(11 * 60_000).toISOString() });
+
+    dns.setTxt(d.verification.name, null);
+    await service.recheckDue(at(12 * 3600_000)); // verified: daily only
+    expect((await read()).lastCheckedAt).toBe(at(11 * 60_000).toISOString());
+    for (const day of [1, 2]) {
+      await service.recheckDue(at(day * DAY + 11 * 60_000));
+      expect(await read()).toMatchObject({ status: 'verified', verificationError: `No TXT record found at ${d.verification.name}` });
+    }
+    await service.recheckDue(at(3 * DAY + 11 * 60_000));
+    expect(await read()).toMatchObject({ status: 'invalid' });
+
+    // A pending domain older than 7 days is no longer re-checked by the schedule.
+    const old = (await as(b.owner.apiKey).post('/api/domains', { domain: 'old.b.test' }).expect(201)).body;
+    await service.recheckDue(new Date(new Date(old.createdAt).getTime() + 8 * DAY));
+    expect((await as(b.owner.apiKey).get(`/api/domains/${old.id}`).expect(200)).body.lastCheckedAt).toBeNull();
+  });
+});

@@ -1,0 +1,60 @@
+import { Queue } from 'bullmq';
+import { createWorkerApp } from '@dl/apps/worker';
+import { Tier } from '@dl/platform/db';
+import { bullOptions, Queues } from '@dl/platform/queue';
+import { createTestEnv, RunningApp, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { DOMAINS_RECHECK_SCHEDULE } from '../clicks/maintenance.processor';
+
+const DAY = 24 * 3600_000;
+
+describe('worker: branded domain re-checks through the maintenance queue', () => {
+  let env: TestEnv;
+  let dns: TestDnsServer;
+  let worker: RunningApp;
+  let maintenance: Queue;
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true', DNS_SERVERS: dns.address });
+    worker = await startApp(createWorkerApp, env.config);
+    maintenance = new Queue(Queues.maintenance, bullOptions(env.config));
+  });
+  afterAll(async () => {
+    await maintenance?.close();
+    await worker?.close();
+    await env?.teardown();
+    await dns?.close();
+  });
+
+  async function run(now: Date): Promise<void> {
+    const job = await maintenance.add('domains.recheck', { now: now.toISOString() });
+    const deadline = Date.now() + 20_000;
+    while (!(await job.isCompleted())) {
+      if (Date.now() > deadline || (await job.isFailed())) throw new Error(`recheck did not complete: ${job.failedReason}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('registers the 10-minute schedule when schedules are enabled', async () => {
+    const schedulers = await maintenance.getJobSchedulers();
+    expect(schedulers.map((s) => [s.key, s.name, s.pattern])).toContainEqual([DOMAINS_RECHECK_SCHEDULE.id, 'domains.recheck', '*/10 * * * *']);
+  });
+
+  it('verifies a pending domain once its record appears, and retires it after three failed days', async () => {
+    const org = await seedOrganization(env, { tier: Tier.PRO });
+    const token = 'abcdefabcdefabcdefabcdefabcdef12';
+    const d = await env.prisma.domain.create({ data: { organizationId: org.organization.id, domain: 'go.worker.test', verificationToken: token } });
+    const t0 = d.createdAt.getTime();
+    const read = () => env.prisma.domain.findUniqueOrThrow({ where: { id: d.id } });
+
+    await run(new Date(t0 + 60_000));
+    expect(await read()).toMatchObject({ status: 'pending', verificationError: 'No TXT record found at _dl-verify.go.worker.test' });
+    dns.setTxt('_dl-verify.go.worker.test', [`dl-verify=${token}`]);
+    await run(new Date(t0 + 11 * 60_000));
+    expect(await read()).toMatchObject({ status: 'verified', verificationError: null });
+
+    dns.setTxt('_dl-verify.go.worker.test', null);
+    for (const day of [1, 2, 3]) await run(new Date(t0 + day * DAY + 12 * 60_000));
+    expect(await read()).toMatchObject({ status: 'invalid', failedChecks: 3 });
+  });
+});

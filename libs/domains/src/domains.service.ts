@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PlansService, Principal } from '@dl/auth';
+import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
+import { DnsVerifier } from './dns-verifier';
+import { checkOutcome, RECHECK } from './domain-check';
+import { normalizeDomainName } from './domain-name';
+import { CreateDomainDto, DomainResponse, UpdateDomainDto } from './domain.dto';
+import { toDomainResponse } from './domain.mapper';
+import { DomainRecord, DomainSettings, DomainsRepository } from './domains.repository';
+import {
+  DomainHasLinksError,
+  DomainLimitError,
+  DomainNotFoundError,
+  DomainNotVerifiedDefaultError,
+  DomainTakenError,
+  InvalidDomainNameError,
+  NoDomainUpdatesError,
+} from './domains.errors';
+
+/** Branded domains of an organization (decisions §15). */
+@Injectable()
+export class DomainsService {
+  private readonly logger = new Logger(DomainsService.name);
+  private readonly ownHosts: ReadonlySet<string>;
+
+  constructor(
+    private readonly repo: DomainsRepository,
+    private readonly dns: DnsVerifier,
+    private readonly plans: PlansService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.ownHosts = serviceHosts(config);
+  }
+
+  async list(organizationId: string): Promise<DomainResponse[]> {
+    return (await this.repo.list(organizationId)).map(toDomainResponse);
+  }
+
+  async get(organizationId: string, id: string): Promise<DomainResponse> {
+    return toDomainResponse(await this.found(organizationId, id));
+  }
+
+  async create(principal: Principal, dto: CreateDomainDto): Promise<DomainResponse> {
+    const domain = normalizeDomainName(dto.domain);
+    if (!domain || this.ownHosts.has(domain)) throw new InvalidDomainNameError();
+    const token = randomBytes(16).toString('hex');
+    const limit = this.plans.limits(principal.tier).domains;
+    const result = await this.repo.create(principal.organizationId, domain, token, limit);
+    if (result.kind === 'taken') throw new DomainTakenError(domain);
+    if (result.kind === 'limit') throw new DomainLimitError();
+    return toDomainResponse(result.record);
+  }
+
+  async update(organizationId: string, id: string, dto: UpdateDomainDto | undefined): Promise<DomainResponse> {
+    const settings: DomainSettings = {};
+    if (dto?.isDefault !== undefined) settings.isDefault = dto.isDefault;
+    if (dto?.rootRedirectUrl !== undefined) settings.rootRedirectUrl = dto.rootRedirectUrl;
+    if (dto?.notFoundUrl !== undefined) settings.notFoundUrl = dto.notFoundUrl;
+    if (!Object.keys(settings).length) throw new NoDomainUpdatesError();
+    const result = await this.repo.update(organizationId, id, settings);
+    if (result.kind === 'missing') throw new DomainNotFoundError();
+    if (result.kind === 'not-verified') throw new DomainNotVerifiedDefaultError();
+    return toDomainResponse(result.record);
+  }
+
+  async delete(organizationId: string, id: string): Promise<{ success: true }> {
+    const result = await this.repo.delete(organizationId, id);
+    if (result.kind === 'missing') throw new DomainNotFoundError();
+    if (result.kind === 'in-use') throw new DomainHasLinksError(result.links);
+    return { success: true };
+  }
+
+  /** Looks the TXT record up now; answers the domain as it then is (verified or not). */
+  async verify(organizationId: string, id: string): Promise<DomainResponse> {
+    const d = await this.found(organizationId, id);
+    return toDomainResponse(await this.check(d, 'manual', new Date()));
+  }
+
+  /**
+   * The worker's schedule: re-checks every domain due at `now` (pending ones every 10 minutes
+   * for 7 days, verified and invalid ones daily), a few lookups at a time.
+   */
+  async recheckDue(now = new Date()): Promise<{ checked: number; verified: number; invalid: number }> {
+    const counts = { checked: 0, verified: 0, invalid: 0 };
+    for (;;) {
+      const due = await this.repo.dueForCheck(now, { ...RECHECK, limit: 200 });
+      if (!due.length) return counts;
+      for (let i = 0; i < due.length; i += 8) {
+        const done = await Promise.all(due.slice(i, i + 8).map((d) => this.check(d, 'scheduled', now)));
+        for (const d of done) {
+          counts.checked++;
+          if (d.status === 'verified') counts.verified++;
+          if (d.status === 'invalid') counts.invalid++;
+        }
+      }
+      if (due.length < 200) return counts;
+    }
+  }
+
+  private async check(d: DomainRecord, source: 'manual' | 'scheduled', now: Date): Promise<DomainRecord> {
+    const result = await this.dns.check(d.domain, d.verificationToken);
+    const outcome = checkOutcome(d, result, now, source);
+    const updated = await this.repo.recordCheck(d.organizationId, d.id, outcome);
+    if (updated.status !== d.status) {
+      this.logger.log({ domain: d.domain, from: d.status, to: updated.status, source }, 'domain status changed');
+    }
+    return updated;
+  }
+
+  private async found(organizationId: string, id: string): Promise<DomainRecord> {
+    const d = await this.repo.find(organizationId, id);
+    if (!d) throw new DomainNotFoundError();
+    return d;
+  }
+}
