@@ -6,7 +6,14 @@ const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
-const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  NX_TUI: 'false',
+  REDOCLY_TELEMETRY: 'off',
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+};
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 function step(title, cmd, args) {
@@ -26,6 +33,7 @@ if (!jestArgs.length) {
   step('type check', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
   step('type check (dashboard)', bin('tsc'), ['-p', 'apps/dashboard/tsconfig.json', '--noEmit']);
   step('project graph', bin('nx'), ['show', 'projects', '--json']);
+  step('OpenAPI lint (Redocly, recommended rules)', bin('redocly'), ['lint', 'api', '--config', 'tools/openapi/redocly.yaml', '--format=summary']);
   step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0', '--no-error-on-unmatched-pattern']);
 }
 step('tests', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);

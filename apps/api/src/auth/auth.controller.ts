@@ -7,6 +7,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { AccountsService } from '@dl/auth';
 import { LoginDto, SessionResponse, SignupDto } from './auth.dto';
@@ -22,6 +23,7 @@ export class AuthController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Post('signup')
+  @ApiOperation({ summary: 'Create an account, its organization and a dashboard session', security: [] })
   @ApiCreatedResponse({ type: SignupResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'An account with this email already exists' })
@@ -30,6 +32,7 @@ export class AuthController {
   }
 
   @Post('login')
+  @ApiOperation({ summary: 'Sign in: a dashboard session (JWT) for one organization', security: [] })
   @HttpCode(200)
   @ApiOkResponse({ type: SessionResponse })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })

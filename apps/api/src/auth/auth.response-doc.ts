@@ -11,7 +11,7 @@ export class SignupOrganizationDoc {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() slug!: string;
-  @ApiProperty({ enum: Tier, enumName: 'Tier' }) tier!: Tier;
+  @ApiProperty({ enum: Tier }) tier!: Tier;
 }
 
 /** POST /auth/signup. */

@@ -9,6 +9,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import {
   ApiKeyResponse,
@@ -36,12 +37,14 @@ export class KeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List the organization\'s API keys (prefixes only)' })
   @ApiOkResponse({ type: ApiKeyListResponseDoc })
   list(@CurrentPrincipal() principal: Principal): Promise<{ keys: ApiKeyResponse[] }> {
     return this.keys.list(principal);
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create an API key; its secret is answered once' })
   @ApiCreatedResponse({ type: CreatedApiKeyResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
@@ -49,6 +52,7 @@ export class KeysController {
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: 'Rename an API key' })
   @ApiOkResponse({ type: ApiKeyResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'API key not found' })
@@ -61,6 +65,7 @@ export class KeysController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Revoke an API key at once' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'API key not found' })

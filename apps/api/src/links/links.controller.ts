@@ -115,6 +115,7 @@ export class LinksController {
   }
 
   @Get(':id/qr')
+  @ApiOperation({ summary: 'QR code of a link\'s short URL (PNG or SVG)' })
   @Auth(Permissions.read, { rateLimit: false })
   @ApiProduces('image/png', 'image/svg+xml')
   @ApiOkResponse({
@@ -138,6 +139,7 @@ export class LinksController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get a link with every field' })
   @Auth(Permissions.read, AUTH_REQUIRED)
   @ApiOkResponse({ type: LinkResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -147,6 +149,7 @@ export class LinksController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Update a link (only the fields sent change)' })
   @Auth(Permissions.linksWrite)
   @ApiOkResponse({ type: LinkResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -160,6 +163,7 @@ export class LinksController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a link (its short URL stops at once)' })
   @Auth(Permissions.linksWrite, AUTH_REQUIRED)
   @ApiOkResponse({ type: SuccessResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })

@@ -10,6 +10,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, DashboardOnly, MemberResponse, MembersService, Permissions, Principal } from '@dl/auth';
 import { AddMemberDto, ChangeRoleDto } from './members.dto';
@@ -28,12 +29,14 @@ export class MembersController {
   constructor(private readonly members: MembersService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List the organization\'s members and their roles' })
   @ApiOkResponse({ type: MemberListResponseDoc })
   list(@CurrentPrincipal() principal: Principal): Promise<{ members: MemberResponse[] }> {
     return this.members.list(principal);
   }
 
   @Post()
+  @ApiOperation({ summary: 'Add a member (creating their account when the email has none)' })
   @ApiCreatedResponse({ type: MemberResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'No user with this email' })
@@ -43,6 +46,7 @@ export class MembersController {
   }
 
   @Patch(':userId')
+  @ApiOperation({ summary: 'Change a member\'s role' })
   @ApiOkResponse({ type: MemberResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Member not found' })
@@ -56,6 +60,7 @@ export class MembersController {
   }
 
   @Delete(':userId')
+  @ApiOperation({ summary: 'Remove a member (their sessions and API keys stop working)' })
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Member not found' })

@@ -5,7 +5,7 @@ export class MemberResponseDoc {
   @ApiProperty({ format: 'uuid' }) userId!: string;
   @ApiProperty() email!: string;
   @ApiProperty() name!: string;
-  @ApiProperty({ enum: Role, enumName: 'Role' }) role!: Role;
+  @ApiProperty({ enum: Role }) role!: Role;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 

@@ -8,6 +8,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateProjectDto, ProjectListItem, ProjectResponse, ProjectsService, UpdateProjectDto } from '@dl/projects';
@@ -25,6 +26,7 @@ export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create a project' })
   @HttpCode(201)
   @Auth(Permissions.projectsWrite)
   @ApiCreatedResponse({ type: ProjectResponseDoc })
@@ -34,6 +36,7 @@ export class ProjectsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List projects' })
   @Auth(Permissions.read)
   @ApiOkResponse({ type: [ProjectListItemDoc] })
   list(@CurrentPrincipal() principal: Principal): Promise<ProjectListItem[]> {
@@ -41,6 +44,7 @@ export class ProjectsController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get a project' })
   @Auth(Permissions.read)
   @ApiOkResponse({ type: ProjectResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -50,6 +54,7 @@ export class ProjectsController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Update a project' })
   @Auth(Permissions.projectsWrite)
   @ApiOkResponse({ type: ProjectResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -63,6 +68,7 @@ export class ProjectsController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a project (its links stay, without a project)' })
   @Auth(Permissions.projectsDelete)
   @ApiOkResponse({ type: SuccessResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })

@@ -8,6 +8,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { MonthlyReport, MonthlyReportListItem, ReportsService } from '@dl/reports';
@@ -26,12 +27,14 @@ export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Every retained monthly report period, newest first' })
   @ApiOkResponse({ type: MonthlyReportListDoc })
   list(@CurrentPrincipal() principal: Principal): Promise<{ reports: MonthlyReportListItem[] }> {
     return this.reports.list(principal);
   }
 
   @Get(':period')
+  @ApiOperation({ summary: 'The monthly report of a period (YYYY-MM), as the email shows it' })
   @ApiOkResponse({ type: MonthlyReportDoc })
   @ApiBadRequestResponse({
     type: ErrorBodyDoc,

@@ -9,6 +9,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateTemplateDto, TemplateResponse, TemplatesService, UpdateTemplateDto } from '@dl/templates';
@@ -26,6 +27,7 @@ export class TemplatesController {
   constructor(private readonly templates: TemplatesService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create a template (defaults for new links)' })
   @HttpCode(201)
   @Auth(Permissions.templatesWrite)
   @ApiCreatedResponse({ type: TemplateResponseDoc })
@@ -36,6 +38,7 @@ export class TemplatesController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List templates with their link counts' })
   @Auth(Permissions.read)
   @ApiOkResponse({ type: [TemplateResponseDoc] })
   list(@CurrentPrincipal() principal: Principal): Promise<TemplateResponse[]> {
@@ -43,6 +46,7 @@ export class TemplatesController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get a template' })
   @Auth(Permissions.read)
   @ApiOkResponse({ type: TemplateResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -52,6 +56,7 @@ export class TemplatesController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Update a template (existing links keep their values)' })
   @Auth(Permissions.templatesWrite)
   @ApiOkResponse({ type: TemplateResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -66,6 +71,7 @@ export class TemplatesController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a template' })
   @Auth(Permissions.templatesDelete)
   @ApiOkResponse({ type: SuccessResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })

@@ -5,6 +5,7 @@ import {
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal, UsageResponse, UsageService } from '@dl/auth';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
@@ -20,6 +21,7 @@ export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
+  @ApiOperation({ summary: 'Links, clicks this month and API keys against the plan\'s limits' })
   @Auth(Permissions.read)
   @ApiOkResponse({ type: UsageResponseDoc })
   get(@CurrentPrincipal() principal: Principal): Promise<UsageResponse> {

@@ -8,7 +8,7 @@ export class UsageCounterDoc {
 
 /** GET /api/usage. */
 export class UsageResponseDoc {
-  @ApiProperty({ enum: Tier, enumName: 'Tier' }) tier!: Tier;
+  @ApiProperty({ enum: Tier }) tier!: Tier;
   @ApiProperty({ type: UsageCounterDoc }) links!: UsageCounterDoc;
   @ApiProperty({ type: UsageCounterDoc }) clicksThisMonth!: UsageCounterDoc;
   @ApiProperty({ type: UsageCounterDoc }) apiKeys!: UsageCounterDoc;

@@ -14,6 +14,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Create an account, its organization and a dashboard session */
         post: operations["AuthController_signup"];
         delete?: never;
         options?: never;
@@ -30,6 +31,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign in: a dashboard session (JWT) for one organization */
         post: operations["AuthController_login"];
         delete?: never;
         options?: never;
@@ -44,8 +46,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the organization's API keys (prefixes only) */
         get: operations["KeysController_list"];
         put?: never;
+        /** Create an API key; its secret is answered once */
         post: operations["KeysController_create"];
         delete?: never;
         options?: never;
@@ -63,9 +67,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revoke an API key at once */
         delete: operations["KeysController_remove"];
         options?: never;
         head?: never;
+        /** Rename an API key */
         patch: operations["KeysController_rename"];
         trace?: never;
     };
@@ -76,8 +82,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the organization's members and their roles */
         get: operations["MembersController_list"];
         put?: never;
+        /** Add a member (creating their account when the email has none) */
         post: operations["MembersController_add"];
         delete?: never;
         options?: never;
@@ -95,9 +103,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Remove a member (their sessions and API keys stop working) */
         delete: operations["MembersController_remove"];
         options?: never;
         head?: never;
+        /** Change a member's role */
         patch: operations["MembersController_changeRole"];
         trace?: never;
     };
@@ -108,6 +118,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Links, clicks this month and API keys against the plan's limits */
         get: operations["UsageController_get"];
         put?: never;
         post?: never;
@@ -279,8 +290,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the organization's webhooks */
         get: operations["WebhooksController_list"];
         put?: never;
+        /** Create a webhook; its signing secret is answered once */
         post: operations["WebhooksController_create"];
         delete?: never;
         options?: never;
@@ -295,12 +308,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a webhook */
         get: operations["WebhooksController_get"];
         put?: never;
         post?: never;
+        /** Delete a webhook */
         delete: operations["WebhooksController_remove"];
         options?: never;
         head?: never;
+        /** Update a webhook (URL, events, project, active) */
         patch: operations["WebhooksController_update"];
         trace?: never;
     };
@@ -313,6 +329,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Send a test event to a webhook */
         post: operations["WebhooksController_test"];
         delete?: never;
         options?: never;
@@ -327,6 +344,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Recent deliveries of a webhook with their attempts */
         get: operations["WebhooksController_deliveries"];
         put?: never;
         post?: never;
@@ -343,6 +361,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every retained monthly report period, newest first */
         get: operations["ReportsController_list"];
         put?: never;
         post?: never;
@@ -359,6 +378,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The monthly report of a period (YYYY-MM), as the email shows it */
         get: operations["ReportsController_get"];
         put?: never;
         post?: never;
@@ -512,6 +532,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** QR code of a link's short URL (PNG or SVG) */
         get: operations["LinksController_qrCode"];
         put?: never;
         post?: never;
@@ -528,9 +549,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a link with every field */
         get: operations["LinksController_get"];
+        /** Update a link (only the fields sent change) */
         put: operations["LinksController_update"];
         post?: never;
+        /** Delete a link (its short URL stops at once) */
         delete: operations["LinksController_delete"];
         options?: never;
         head?: never;
@@ -544,8 +568,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List templates with their link counts */
         get: operations["TemplatesController_list"];
         put?: never;
+        /** Create a template (defaults for new links) */
         post: operations["TemplatesController_create"];
         delete?: never;
         options?: never;
@@ -560,9 +586,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a template */
         get: operations["TemplatesController_get"];
+        /** Update a template (existing links keep their values) */
         put: operations["TemplatesController_update"];
         post?: never;
+        /** Delete a template */
         delete: operations["TemplatesController_delete"];
         options?: never;
         head?: never;
@@ -576,8 +605,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List projects */
         get: operations["ProjectsController_list"];
         put?: never;
+        /** Create a project */
         post: operations["ProjectsController_create"];
         delete?: never;
         options?: never;
@@ -592,9 +623,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a project */
         get: operations["ProjectsController_get"];
+        /** Update a project */
         put: operations["ProjectsController_update"];
         post?: never;
+        /** Delete a project (its links stay, without a project) */
         delete: operations["ProjectsController_delete"];
         options?: never;
         head?: never;
@@ -719,14 +753,13 @@ export interface components {
             email: string;
             name: string;
         };
-        /** @enum {string} */
-        Tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
         SignupOrganizationDoc: {
             /** Format: uuid */
             id: string;
             name: string;
             slug: string;
-            tier: components["schemas"]["Tier"];
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
         };
         SignupResponseDoc: {
             accessToken: string;
@@ -779,14 +812,13 @@ export interface components {
             /** @example CI pipeline */
             name: string;
         };
-        /** @enum {string} */
-        Role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
         MemberResponseDoc: {
             /** Format: uuid */
             userId: string;
             email: string;
             name: string;
-            role: components["schemas"]["Role"];
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
             /** Format: date-time */
             createdAt: string;
         };
@@ -812,7 +844,8 @@ export interface components {
             limit: number | null;
         };
         UsageResponseDoc: {
-            tier: components["schemas"]["Tier"];
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
             links: components["schemas"]["UsageCounterDoc"];
             clicksThisMonth: components["schemas"]["UsageCounterDoc"];
             apiKeys: components["schemas"]["UsageCounterDoc"];
@@ -1749,7 +1782,6 @@ export interface components {
 export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaSignupDto = components['schemas']['SignupDto'];
 export type SchemaSignupUserDoc = components['schemas']['SignupUserDoc'];
-export type SchemaTier = components['schemas']['Tier'];
 export type SchemaSignupOrganizationDoc = components['schemas']['SignupOrganizationDoc'];
 export type SchemaSignupResponseDoc = components['schemas']['SignupResponseDoc'];
 export type SchemaLoginDto = components['schemas']['LoginDto'];
@@ -1759,7 +1791,6 @@ export type SchemaApiKeyListResponseDoc = components['schemas']['ApiKeyListRespo
 export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
 export type SchemaCreatedApiKeyResponseDoc = components['schemas']['CreatedApiKeyResponseDoc'];
 export type SchemaRenameApiKeyDto = components['schemas']['RenameApiKeyDto'];
-export type SchemaRole = components['schemas']['Role'];
 export type SchemaMemberResponseDoc = components['schemas']['MemberResponseDoc'];
 export type SchemaMemberListResponseDoc = components['schemas']['MemberListResponseDoc'];
 export type SchemaAddMemberDto = components['schemas']['AddMemberDto'];
