@@ -43,6 +43,10 @@ export class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` (one JSON object a line, for log collectors) or `pretty` (one human line an event; `npm start` in development). */
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
+
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgresql:// connection URL' })
   DATABASE_URL: string;
 

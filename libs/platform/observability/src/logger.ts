@@ -1,5 +1,6 @@
 import { LoggerService } from '@nestjs/common';
-import pino, { Logger as Pino } from 'pino';
+import pino, { DestinationStream, Logger as Pino } from 'pino';
+import pretty from 'pino-pretty';
 import { AppConfig } from '@dl/platform/config';
 
 /** Paths never written to logs: credentials, secrets and keys wherever they appear. */
@@ -22,15 +23,34 @@ export const REDACT_PATHS = [
   'secret',
 ];
 
-export function createLogger(config: AppConfig, app: string): Pino {
-  return pino({
+/**
+ * Human log lines (LOG_FORMAT=pretty): one line an event, `HH:MM:ss.l LEVEL (app): message {fields}`,
+ * coloured when stdout is a terminal. Written synchronously in this thread (no transport worker).
+ */
+export function prettyStream(): DestinationStream {
+  return pretty({
+    sync: true,
+    singleLine: true,
+    colorize: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,app,context,reqId',
+    messageFormat: '{if context}[{context}] {end}{msg}',
+  });
+}
+
+export function createLogger(config: Pick<AppConfig, 'LOG_LEVEL' | 'LOG_FORMAT'>, app: string): Pino {
+  const options: pino.LoggerOptions = {
     name: app,
     level: config.LOG_LEVEL,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { app },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return config.LOG_FORMAT === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }
+
+/** Nest's start-up chatter (a line per module and per route): logged at debug, not info. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
 
 /** Routes Nest's Logger (used across the code base) to pino as structured lines. */
 export class PinoNestLogger implements LoggerService {
@@ -49,7 +69,8 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]) {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && BOOT_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]) {
     this.write('error', message, params);
