@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { INestApplicationContext } from '@nestjs/common';
 import { AccountsService, ApiKeysService, AuthModule, MembersService } from '@dl/auth';
 import { AppConfig, ConfigModule } from '@dl/platform/config';
-import { DbModule } from '@dl/platform/db';
+import { DbModule, PrismaService } from '@dl/platform/db';
 import { RedisModule } from '@dl/platform/redis';
 
 export interface IdentityContext {
   accounts: AccountsService;
   members: MembersService;
   keys: ApiKeysService;
+  prisma: PrismaService;
   close(): Promise<void>;
 }
 
@@ -26,6 +27,7 @@ export async function createIdentityContext(config: AppConfig): Promise<Identity
     accounts: app.get(AccountsService),
     members: app.get(MembersService),
     keys: app.get(ApiKeysService),
+    prisma: app.get(PrismaService),
     close: () => app.close(),
   };
 }

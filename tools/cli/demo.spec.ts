@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import { ensureDemo } from './demo';
+import { demoSeededAt, ensureDemo, markDemoSeeded } from './demo';
 
 describe(ensureDemo.name, () => {
   let env: TestEnv;
@@ -28,6 +28,7 @@ describe(ensureDemo.name, () => {
     const first = await ensureDemo(env.config, root);
     expect(first).toEqual({
       organization: { id: expect.any(String), name: 'Demo', slug: 'demo', tier: 'UNLIMITED' },
+      templateId: expect.any(String),
       login: { email: 'demo@deeplink.local', password: expect.stringMatching(/^.{10,}$/) },
       apiKey: expect.stringMatching(/^dl_[0-9a-f]{64}$/),
       try: [
@@ -42,6 +43,13 @@ describe(ensureDemo.name, () => {
 
     const second = await ensureDemo(env.config, root);
     expect(second).toEqual(first);
+    // npm start's first-start history is remembered next to the key, and survives ensureDemo.
+    const varDir = join(root, 'var');
+    expect(demoSeededAt(varDir, env.config.DATABASE_URL)).toBeNull();
+    markDemoSeeded(varDir, env.config.DATABASE_URL, new Date('2026-11-25T00:00:00Z'));
+    await ensureDemo(env.config, root);
+    expect(demoSeededAt(varDir, env.config.DATABASE_URL)).toBe('2026-11-25T00:00:00.000Z');
+    expect(demoSeededAt(varDir, 'postgresql://postgres@127.0.0.1:5432/another')).toBeNull();
     expect(await env.prisma.organization.count({ where: { slug: 'demo' } })).toBe(1);
   });
 

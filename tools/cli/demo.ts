@@ -12,6 +12,8 @@ const DEMO_KEY_NAME = 'demo key (npm start)';
 
 export interface DemoInfo {
   organization: { id: string; name: string; slug: string; tier: string };
+  /** The organization's `default` template (link creation names a template). */
+  templateId: string | null;
   login: { email: string; password: string };
   apiKey: string;
   /** Ready to paste. */
@@ -23,10 +25,25 @@ interface StoredDemo {
   organizationId: string;
   password: string;
   apiKey: string;
+  /** When `npm start` gave the demo organization its first-start history (decisions §19). */
+  seededAt?: string;
 }
 
-function stateFile(root: string): string {
-  return join(root, 'var', 'demo.json');
+function stateFile(varDir: string): string {
+  return join(varDir, 'demo.json');
+}
+
+/** Whether `npm start` already seeded the demo history for this database (var/demo.json). */
+export function demoSeededAt(varDir: string, databaseUrl: string): string | null {
+  return readState(stateFile(varDir), databaseUrl)?.seededAt ?? null;
+}
+
+/** Remembers that the demo history was seeded, so a restart does not add it again. */
+export function markDemoSeeded(varDir: string, databaseUrl: string, at: Date = new Date()): void {
+  const file = stateFile(varDir);
+  const state = readState(file, databaseUrl);
+  if (!state) return;
+  writeFileSync(file, JSON.stringify({ ...state, seededAt: at.toISOString() }, null, 2), { mode: 0o600 });
 }
 
 function readState(file: string, databaseUrl: string): StoredDemo | null {
@@ -51,8 +68,12 @@ async function stillValid(ctx: IdentityContext, organizationId: string, apiKey: 
  * restart prints the same ones; if that file is gone or the key was revoked, a new
  * key replaces the old demo key and the password is reset.
  */
-export async function ensureDemo(config: AppConfig, root: string = join(__dirname, '..', '..')): Promise<DemoInfo> {
-  const file = stateFile(root);
+export async function ensureDemo(
+  config: AppConfig,
+  root: string = join(__dirname, '..', '..'),
+  varDir: string = join(root, 'var'),
+): Promise<DemoInfo> {
+  const file = stateFile(varDir);
   const ctx = await createIdentityContext(config);
   try {
     let state = readState(file, config.DATABASE_URL);
@@ -83,8 +104,10 @@ export async function ensureDemo(config: AppConfig, root: string = join(__dirnam
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(state, null, 2), { mode: 0o600 });
     const api = `http://localhost:${config.API_PORT}`;
+    const template = await ctx.prisma.template.findFirst({ where: { organizationId: org.id, slug: 'default' }, select: { id: true } });
     return {
       organization: { id: org.id, name: org.name, slug: org.slug, tier: org.tier },
+      templateId: template?.id ?? null,
       login: { email: DEMO_EMAIL, password: state.password },
       apiKey: state.apiKey,
       try: [

@@ -15,7 +15,12 @@ const CONCURRENCY = 3;
 
 export interface DemoSeedOptions {
   organizationId: string;
+  /** Whole calendar months back from the start of this month (`demo:seed --months`)… */
   months: number;
+  /** …or, when set, exactly this many days up to now (`npm start`'s first-start history). */
+  days?: number;
+  /** Progress bars on stderr (default true). */
+  progress?: boolean;
   links: number;
   clicksPerDay: number;
   now?: Date;
@@ -56,7 +61,10 @@ export async function demoSeed(
   const now = opts.now ?? new Date();
   const r = rng(opts.seed ?? 20261122);
   const orgId = opts.organizationId;
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - opts.months, 1));
+  const start = opts.days
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - opts.days + 1))
+    : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - opts.months, 1));
+  const progress = opts.progress ?? true;
   const totalDays = Math.floor((now.getTime() - start.getTime()) / DAY_MS) + 1;
 
   // Owner and `default` template (signup creates both; created here if missing).
@@ -98,7 +106,7 @@ export async function demoSeed(
     return d === totalDays - 1 ? Math.round(n * ((now.getTime() - date.getTime()) / DAY_MS)) : n;
   });
   const totalClicks = perDay.reduce((s, n) => s + n, 0);
-  const bar = new ProgressBar(totalClicks, 'clicks');
+  const bar = new ProgressBar(totalClicks, 'clicks', progress);
   let done = 0;
   let inserted = 0;
   const inFlight = new Set<Promise<void>>();
@@ -142,7 +150,7 @@ export async function demoSeed(
   await Promise.all(inFlight);
   bar.done(`${inserted.toLocaleString('en-US')} clicks stored`);
 
-  const streams = await seedStreams(prisma, orgId, start, now, Math.round(totalClicks * 0.02));
+  const streams = await seedStreams(prisma, orgId, start, now, Math.round(totalClicks * 0.02), progress);
 
   await prisma.$executeRaw`
     UPDATE organizations SET created_at = LEAST(created_at, ${start}) WHERE id = ${orgId}::uuid`;
@@ -156,8 +164,9 @@ async function seedStreams(
   start: Date,
   now: Date,
   installTarget: number,
+  progress: boolean,
 ): Promise<{ installs: number; events: number }> {
-  const bar = new ProgressBar(4, 'apps, installs, events, pixel');
+  const bar = new ProgressBar(4, 'apps, installs, events, pixel', progress);
   const appIds: Record<'ios' | 'android', string> = { ios: '', android: '' };
   for (const platform of ['ios', 'android'] as const) {
     const existing = await prisma.app.findFirst({ where: { organizationId: orgId, platform, revokedAt: null } });

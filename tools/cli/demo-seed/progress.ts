@@ -7,9 +7,11 @@ export class ProgressBar {
   constructor(
     private readonly total: number,
     private readonly label: string,
+    private readonly enabled = true,
   ) {}
 
   update(done: number): void {
+    if (!this.enabled) return;
     const pct = this.total ? Math.min(100, Math.floor((done / this.total) * 100)) : 100;
     if (!this.tty && (pct === this.lastPct || pct % 10 !== 0)) return;
     if (this.tty && pct === this.lastPct && done < this.total) return;
@@ -23,6 +25,7 @@ export class ProgressBar {
   }
 
   done(note = ''): void {
+    if (!this.enabled) return;
     this.update(this.total);
     const secs = ((Date.now() - this.started) / 1000).toFixed(1);
     process.stderr.write(`${this.tty ? '' : ''} ${note} (${secs} s)\n`);
