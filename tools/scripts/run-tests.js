@@ -34,6 +34,7 @@ if (!jestArgs.length) {
   step('type check (dashboard)', bin('tsc'), ['-p', 'apps/dashboard/tsconfig.json', '--noEmit']);
   step('project graph', bin('nx'), ['show', 'projects', '--json']);
   step('OpenAPI lint (Redocly, recommended rules)', bin('redocly'), ['lint', 'api', '--config', 'tools/openapi/redocly.yaml', '--format=summary']);
+  step('Dockerfile lint', bin('dockerfilelint'), ['Dockerfile']);
   step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0', '--no-error-on-unmatched-pattern']);
 }
 step('tests', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
