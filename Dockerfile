@@ -3,14 +3,13 @@
 # The apps run their TypeScript through SWC at load (tools/scripts/run.js), so the
 # image ships sources and production dependencies only.
 
-# ---- build: every dependency, the Prisma client and (when it exists) the dashboard
+# ---- build: every dependency, the Prisma client and the dashboard (dist/dashboard)
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN npm run db:generate \
- && if npm run | grep -q "build:dashboard"; then npm run build:dashboard; fi
+RUN npm run db:generate && npm run build:dashboard
 
 # ---- prod-deps: runtime dependencies only
 FROM node:22-bookworm-slim AS prod-deps
@@ -28,6 +27,7 @@ COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/libs ./libs
 COPY --from=build /app/apps ./apps
 COPY --from=build /app/tools ./tools
+COPY --from=build /app/dist/dashboard ./dist/dashboard
 # The SWC cache and the apps' local directories (mail outbox, click fallback) belong to the app user.
 RUN mkdir -p node_modules/.cache var \
  && chown -R node:node node_modules/.cache var

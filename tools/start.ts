@@ -19,7 +19,7 @@
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@dl/platform/config';
 import { createLogger } from '@dl/platform/observability';
@@ -120,11 +120,31 @@ async function providePostgres(): Promise<void> {
   log.info(`no Postgres answered at 127.0.0.1:${p}: started the embedded one there (data in ${join(varDir, 'postgres')}, ${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
 
-/** Builds the dashboard when the repository has a script for it (apps/dashboard, decisions §17). */
+/** The newest modification time of the files under `dir` (0 when there is none). */
+function newest(dir: string): number {
+  let t = 0;
+  if (!existsSync(dir)) return t;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist') continue;
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/**
+ * Builds the dashboard (apps/dashboard → dist/dashboard, decisions §17) when the
+ * repository has the script and the build is older than its sources.
+ */
 async function buildDashboard(): Promise<void> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   const script = ['build:dashboard'].find((s) => pkg.scripts?.[s]);
   if (!script || env.DL_SKIP_DASHBOARD_BUILD === '1') return;
+  const built = join(root, 'dist', 'dashboard', 'index.html');
+  if (existsSync(built) && statSync(built).mtimeMs > Math.max(newest(join(root, 'apps', 'dashboard')), statSync(join(root, 'package-lock.json')).mtimeMs)) {
+    log.debug('dashboard build is up to date');
+    return;
+  }
   const t = Date.now();
   const npm = env.npm_execpath ? [process.execPath, [env.npm_execpath, 'run', '--silent', script]] : ['npm', ['run', '--silent', script]];
   const output: string[] = [];

@@ -99,6 +99,8 @@ describe('npm start on a bare machine', () => {
       HOST: '127.0.0.1',
       CLICK_FALLBACK_DIR: join(dir, 'click-fallback'),
       MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+      // dist/dashboard is the checkout's, shared with other test files: not rebuilt from here.
+      DL_SKIP_DASHBOARD_BUILD: '1',
     });
   });
 
@@ -148,6 +150,10 @@ describe('npm start on a bare machine', () => {
       const res = await fetch(`http://127.0.0.1:${p}/health`);
       expect(res.status).toBe(200);
     }
+    // The dashboard line appears exactly when the api serves it.
+    const app = await fetch(`http://127.0.0.1:${ports.api}/app`);
+    await app.arrayBuffer();
+    expect(out.includes(`dashboard  http://localhost:${ports.api}/app`)).toBe(app.status === 200);
     const auth = { Authorization: `Bearer ${key}` };
     const api = `http://127.0.0.1:${ports.api}`;
     const links = (await (await fetch(`${api}/api/links`, { headers: auth })).json()) as Array<{ id: string; clickCount: number }>;
