@@ -18,6 +18,7 @@ import { PlansService } from './plans';
 import { PrincipalCache } from './principal-cache';
 import { RateLimiter } from './rate-limiter.service';
 import { jwtModuleOptions, SessionTokens } from './session-tokens';
+import { SessionRefreshService } from './session-refresh.service';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 
@@ -36,6 +37,7 @@ import { UsageService } from './usage.service';
     PrincipalCache,
     { provide: CREDENTIAL_INVALIDATION, useClass: CachedCredentialInvalidation },
     SessionTokens,
+    SessionRefreshService,
     Authenticator,
     BearerStrategy,
     PlansService,
@@ -58,6 +60,7 @@ import { UsageService } from './usage.service';
     RateLimiter,
     PlansService,
     SessionTokens,
+    SessionRefreshService,
     CREDENTIAL_INVALIDATION,
     AccountsService,
     ApiKeysService,

@@ -14,6 +14,7 @@ export * from './credential-invalidation';
 export * from './plans';
 export * from './rate-limiter.service';
 export * from './session-tokens';
+export * from './session-refresh.service';
 export * from './password';
 export * from './login-throttle';
 export * from './accounts.repository';

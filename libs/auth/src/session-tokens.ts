@@ -27,7 +27,7 @@ let ephemeralSecret: string | undefined;
  * JWT_SECRET, or outside production (config.ts refuses to start production without it) a
  * random secret shared by everything in this process, so sessions last one process.
  */
-function sessionSecret(config: AppConfig): string {
+export function sessionSecret(config: AppConfig): string {
   if (config.JWT_SECRET) return config.JWT_SECRET;
   ephemeralSecret ??= randomBytes(48).toString('hex');
   return ephemeralSecret;

@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '@dl/platform/config';
+import { REFRESH_TTL_SECONDS } from '@dl/auth';
+
+/** The dashboard's refresh credential: HttpOnly (no script reads it), sent only to /auth, never cross-site. */
+export const REFRESH_COOKIE = 'dl_refresh';
+
+function attributes(config: AppConfig, maxAge: number): string {
+  const secure = config.NODE_ENV === 'production' ? '; Secure' : '';
+  return `Path=/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+}
+
+export function setRefreshCookie(reply: FastifyReply, config: AppConfig, value: string): void {
+  reply.header('Set-Cookie', `${REFRESH_COOKIE}=${value}; ${attributes(config, REFRESH_TTL_SECONDS)}`);
+  reply.header('Cache-Control', 'no-store');
+}
+
+export function clearRefreshCookie(reply: FastifyReply, config: AppConfig): void {
+  reply.header('Set-Cookie', `${REFRESH_COOKIE}=; ${attributes(config, 0)}`);
+}
+
+/** The refresh cookie's value from the Cookie header (no cookie library: one name, no decoding needed). */
+export function readRefreshCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === REFRESH_COOKIE) return part.slice(eq + 1).trim() || undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,124 @@
+import request from 'supertest';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createApiApp } from '../app';
+
+function cookieOf(res: request.Response): string {
+  const header = res.headers['set-cookie'] as unknown as string[] | undefined;
+  const cookie = header?.find((c) => c.startsWith('dl_refresh='));
+  if (!cookie) throw new Error('no dl_refresh cookie');
+  return cookie;
+}
+const valueOf = (cookie: string) => cookie.split(';')[0];
+const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+
+// The dashboard keeps its JWT in memory; a reload gets a new one from POST /auth/refresh,
+// which reads an HttpOnly, SameSite=Strict, Path=/auth cookie set by signup and login.
+describe('POST /auth/refresh and /auth/logout', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+  let n = 0;
+  const signup = () =>
+    request(server.url)
+      .post('/auth/signup')
+      .send({ email: `refresh${++n}-${Date.now()}@example.test`, password: 'a-long-password', name: 'Ada', organizationName: 'Refreshers' })
+      .expect(201);
+
+  beforeAll(async () => {
+    // A listed origin: even it cannot read a refresh answer with credentials.
+    env = await createTestEnv({ CORS_ORIGIN: 'https://partner.example' });
+    server = await startApp(createApiApp, env.config);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await env?.teardown();
+  });
+
+  it('signup and login set an HttpOnly, SameSite=Strict cookie on /auth only', async () => {
+    const res = await signup();
+    const cookie = cookieOf(res);
+    expect(cookie).toMatch(/^dl_refresh=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; /);
+    expect(cookie).toContain('Path=/auth');
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toContain(`Max-Age=${14 * 24 * 3600}`);
+    expect(res.headers['cache-control']).toBe('no-store');
+    // The body is the contract's, unchanged.
+    expect(Object.keys(res.body).sort()).toEqual(['accessToken', 'expiresIn', 'organization', 'user']);
+
+    const login = await request(server.url).post('/auth/login').send({ email: res.body.user.email, password: 'a-long-password' }).expect(200);
+    expect(login.body).toEqual({ accessToken: expect.any(String), expiresIn: 3600 });
+    expect(cookieOf(login)).toContain('HttpOnly');
+  });
+
+  it('answers a fresh access token for the same user, organization and role, and renews the cookie', async () => {
+    const res = await signup();
+    const refreshed = await request(server.url).post('/auth/refresh').set('Cookie', valueOf(cookieOf(res))).expect(200);
+    expect(refreshed.body).toEqual({ accessToken: expect.any(String), expiresIn: 3600 });
+    expect(payloadOf(refreshed.body.accessToken)).toMatchObject({ sub: res.body.user.id, org: res.body.organization.id, role: 'OWNER' });
+    expect(cookieOf(refreshed)).toContain('HttpOnly');
+    // The new token works on the API.
+    await request(server.url).get('/api/usage').set('Authorization', `Bearer ${refreshed.body.accessToken}`).expect(200);
+  });
+
+  it('takes the current role, and refuses a user who left the organization', async () => {
+    const res = await signup();
+    const cookie = valueOf(cookieOf(res));
+    const userId = res.body.user.id as string;
+    const organizationId = res.body.organization.id as string;
+    await env.prisma.membership.updateMany({ where: { userId, organizationId }, data: { role: 'VIEWER' } });
+    const viewer = await request(server.url).post('/auth/refresh').set('Cookie', cookie).expect(200);
+    expect(payloadOf(viewer.body.accessToken).role).toBe('VIEWER');
+
+    await env.prisma.membership.deleteMany({ where: { userId, organizationId } });
+    const gone = await request(server.url).post('/auth/refresh').set('Cookie', cookie).expect(401);
+    expect(gone.body).toEqual({ error: 'Unauthorized', message: 'Invalid or expired session', statusCode: 401 });
+    expect(cookieOf(gone)).toContain('Max-Age=0');
+  });
+
+  it('answers 401 without a cookie, or with a forged, tampered or foreign credential', async () => {
+    const res = await signup();
+    const good = valueOf(cookieOf(res)).slice('dl_refresh='.length);
+    const [body, mac] = good.split('.');
+    const other = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), org: '00000000-0000-4000-8000-000000000000' })).toString('base64url');
+    const bad = [
+      undefined,
+      'dl_refresh=',
+      'dl_refresh=garbage',
+      `dl_refresh=${other}.${mac}`,
+      `dl_refresh=${body}.${mac.slice(0, -2)}AA`,
+      `dl_refresh=${res.body.accessToken}`,
+      `dl_refresh=${good}.extra`,
+    ];
+    for (const cookie of bad) {
+      const req = request(server.url).post('/auth/refresh');
+      const answer = await (cookie ? req.set('Cookie', cookie) : req).expect(401);
+      expect(answer.body).toEqual({ error: 'Unauthorized', message: 'Invalid or expired session', statusCode: 401 });
+    }
+    // And the refresh credential is not an access token.
+    await request(server.url).get('/api/usage').set('Authorization', `Bearer ${good}`).expect(401);
+  });
+
+  it('is never readable cross-origin: CORS does not allow credentials', async () => {
+    const res = await signup();
+    const cookie = valueOf(cookieOf(res));
+    const preflight = await request(server.url)
+      .options('/auth/refresh')
+      .set('Origin', 'https://partner.example')
+      .set('Access-Control-Request-Method', 'POST');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+    for (const origin of ['https://partner.example', 'https://evil.example']) {
+      const answer = await request(server.url).post('/auth/refresh').set('Origin', origin).set('Cookie', cookie);
+      expect(answer.headers['access-control-allow-credentials']).toBeUndefined();
+    }
+    const evil = await request(server.url).post('/auth/refresh').set('Origin', 'https://evil.example').set('Cookie', cookie);
+    expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('logout clears the cookie', async () => {
+    const res = await request(server.url).post('/auth/logout').expect(204);
+    const cookie = cookieOf(res);
+    expect(cookie).toMatch(/^dl_refresh=; /);
+    expect(cookie).toContain('Max-Age=0');
+    expect(cookie).toContain('Path=/auth');
+  });
+});
