@@ -7,7 +7,7 @@
  * client here would rewrite files other test files are loading).
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,21 @@ function start(env: NodeJS.ProcessEnv, args: string[] = []): Run {
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => out, exit };
+}
+
+/** The pid of the child of `parent` whose command line contains `needle` (from /proc). */
+function childPid(parent: number, needle: string): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
 }
 
 async function until(run: Run, what: RegExp, ms: number): Promise<RegExpMatchArray> {
@@ -174,6 +189,23 @@ describe('npm start on a bare machine', () => {
     const visit = await fetch(`http://127.0.0.1:${ports.redirect}/${link.short_code}`, { redirect: 'manual' });
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toMatch(/^https:\/\/example\.com\/hello\?dl_click=/);
+
+    // A dead app is restarted (after 1 s the first time) while the others keep serving.
+    const redirectPid = childPid(run.child.pid!, 'apps/redirect/src/main.ts');
+    expect(redirectPid).not.toBeNull();
+    process.kill(redirectPid!, 'SIGKILL');
+    await until(run, /redirect exited \(signal SIGKILL\); restarting in 1 s/, 10_000);
+    const back = Date.now() + 120_000;
+    let restarted: number | null = null;
+    while (Date.now() < back) {
+      restarted = childPid(run.child.pid!, 'apps/redirect/src/main.ts');
+      const ok = restarted !== null && restarted !== redirectPid && (await fetch(`http://127.0.0.1:${ports.redirect}/health`).then((r) => r.ok, () => false));
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(restarted).not.toBeNull();
+    expect(restarted).not.toBe(redirectPid);
+    expect((await fetch(`http://127.0.0.1:${ports.redirect}/${link.short_code}`, { redirect: 'manual' })).status).toBe(302);
 
     expect(await stop(run)).toBe(0);
     expect(run.output()).toMatch(/stopping postgres[\s\S]*stopping redis[\s\S]*stopped/);
