@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { ClickCapturedJob, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
+import { bisectWrite } from '@dl/platform/db';
+import { ClickCapturedJob, DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
 import { ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
 import { EnrichedClick, enrichClick } from './enrich';
 import { GeoLookup } from './geo';
@@ -18,6 +19,8 @@ export interface IngestBatchResult {
   dropped: number;
   /** `link.clicked` events queued. */
   webhookEvents: number;
+  /** Clicks the database refused on their own (poison pills): recorded in dead_letters and dropped. */
+  deadLettered: number;
 }
 
 /** Test seams: simulate a crash inside the batch's transaction or right after its commit. */
@@ -61,6 +64,7 @@ export class ClickIngestService {
     private readonly repository: ClickIngestRepository,
     private readonly subscriptions: LinkClickedSubscriptions,
     private readonly jobs: JobQueue,
+    private readonly deadLetters: DeadLetters,
   ) {}
 
   /** The GeoIP database, opened on first use (about 60 MB in memory). */
@@ -87,8 +91,30 @@ export class ClickIngestService {
     for (const c of enriched) if (!byId.has(c.id)) byId.set(c.id, c);
     const clicks = [...byId.values()];
     const subscribed = await this.subscriptions.subscribed(clicks.filter((c) => !c.isBot).map((c) => c.organizationId));
+    // Tenants share a batch: a click the database refuses (data error) must not take the
+    // others down. The batch is split until that click is alone, which is dead-lettered
+    // (decisions §14); an infrastructure error is rethrown and the jobs retried whole.
+    let deadLettered = 0;
+    const parts = await bisectWrite(clicks, (part) => this.writeBatch(part, subscribed), {
+      poisoned: async (click, err) => {
+        deadLettered++;
+        await this.deadLetters.record('clicks', click, err);
+      },
+    });
+    const result: IngestBatchResult = { received: clicks.length, inserted: 0, bots: 0, dropped: 0, webhookEvents: 0, deadLettered };
+    for (const part of parts) {
+      result.inserted += part.inserted;
+      result.bots += part.bots;
+      result.dropped += part.dropped;
+      result.webhookEvents += part.webhookEvents;
+    }
+    await this.faults.afterCommit?.(result);
+    return result;
+  }
 
-    const result = await this.repository.transaction(async (tx) => {
+  /** One transaction: clicks, visitors, rollups, link counters and `link.clicked` events. */
+  private async writeBatch(clicks: EnrichedClick[], subscribed: Set<string>): Promise<IngestBatchResult> {
+    return this.repository.transaction(async (tx) => {
       const inserted = await this.store(tx, clicks);
       const links = await this.repository.incrementLinkCounts(tx, linkClickCounts(inserted.clicks));
       const events = this.linkClickedEvents(inserted.clicks, links, subscribed);
@@ -108,10 +134,9 @@ export class ClickIngestService {
         bots: inserted.clicks.filter((c) => c.isBot).length,
         dropped: inserted.dropped,
         webhookEvents: events.length,
+        deadLettered: 0,
       };
     });
-    await this.faults.afterCommit?.(result);
-    return result;
   }
 
   private async store(tx: ClickTx, clicks: EnrichedClick[]): Promise<{ clicks: EnrichedClick[]; dropped: number }> {

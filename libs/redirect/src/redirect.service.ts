@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { stripUnstorable } from '@dl/platform/http';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
@@ -30,7 +31,8 @@ export interface RedirectRequest {
 function header(headers: RedirectRequest['headers'], name: string): string | null {
   const v = headers[name];
   const value = Array.isArray(v) ? v[0] : v;
-  return value ? value.slice(0, MAX_FACT_LENGTH) : null;
+  // What a visitor sends is cleaned, never refused: NUL and lone surrogates cannot be stored (decisions §14).
+  return value ? stripUnstorable(value.slice(0, MAX_FACT_LENGTH)) || null : null;
 }
 
 function utmOfQuery(query: string): Record<string, string> {
@@ -39,7 +41,8 @@ function utmOfQuery(query: string): Record<string, string> {
   const params = new URLSearchParams(query);
   for (const key of UTM_QUERY_KEYS) {
     const value = params.get(key);
-    if (value) out[key] = value.slice(0, 512);
+    const clean = value && stripUnstorable(value.slice(0, 512));
+    if (clean) out[key] = clean;
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobQueue, PixelEventJob, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
+import { bisectWrite } from '@dl/platform/db';
+import { DeadLetters, JobQueue, PixelEventJob, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
 import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository';
 import { IngestStoreRepository, StoredInstallRow } from './ingest-store.repository';
 import { InstallAnswerStore, InstallDecision } from './install-answer.store';
@@ -32,10 +33,24 @@ export class IngestWorkerService {
     private readonly inAppEvents: InAppEventsRepository,
     private readonly decisions: InstallAnswerStore,
     private readonly queue: JobQueue,
+    private readonly deadLetters: DeadLetters,
   ) {}
+
+  /**
+   * A single-row job whose data the database refuses (e.g. queued by an older edge that did
+   * not refuse NUL) can never succeed: recorded as a dead letter and dropped instead of
+   * failing its attempts (decisions §14). Infrastructure errors are rethrown (retried).
+   */
+  private async orDeadLetter(name: string, job: unknown, write: () => Promise<void>): Promise<void> {
+    await bisectWrite([job], () => write(), { poisoned: (item, err) => this.deadLetters.record(`ingest:${name}`, item, err) });
+  }
 
   /** Stores the install once; an attributed one fans out `install.attributed` (stable event id, so a retry sends it once). */
   async install(job: SdkInstallJob): Promise<void> {
+    await this.orDeadLetter('sdk.install', job, () => this.storeInstall(job));
+  }
+
+  private async storeInstall(job: SdkInstallJob): Promise<void> {
     const row = await this.store.saveInstall(job.organizationId, await this.withHeldDecision(job));
     if (!row) return;
     await this.store.touchApps(job.organizationId, [job.appId], new Date(job.receivedAt));
@@ -68,16 +83,25 @@ export class IngestWorkerService {
   }
 
   async open(job: SdkOpenJob): Promise<void> {
-    await this.store.saveSession(job.organizationId, job);
-    await this.store.touchApps(job.organizationId, [job.appId], new Date(job.openedAt));
+    await this.orDeadLetter('sdk.open', job, async () => {
+      await this.store.saveSession(job.organizationId, job);
+      await this.store.touchApps(job.organizationId, [job.appId], new Date(job.openedAt));
+    });
   }
 
   async pixel(job: PixelEventJob): Promise<void> {
-    await this.store.savePixelEvent(job.organizationId, job);
-    await this.store.touchPixelSite(job.organizationId, job.siteId, new Date(job.occurredAt));
+    await this.orDeadLetter('pixel.event', job, async () => {
+      await this.store.savePixelEvent(job.organizationId, job);
+      await this.store.touchPixelSite(job.organizationId, job.siteId, new Date(job.occurredAt));
+    });
   }
 
-  /** One statement per organization of the batch; events inherit their install's link (stored row, else the ingest decision). */
+  /**
+   * One statement per organization of the batch; events inherit their install's link (stored
+   * row, else the ingest decision). Organizations share the job: an event the database
+   * refuses is isolated by splitting its organization's rows, dead-lettered and dropped; the
+   * rest (of every organization) is stored once (decisions §14).
+   */
   async events(job: SdkEventJob): Promise<number> {
     const byOrg = new Map<string, SdkEventRecord[]>();
     for (const e of job.events) {
@@ -106,7 +130,10 @@ export class IngestWorkerService {
           receivedAt: new Date(r.receivedAt),
         };
       });
-      inserted += await this.inAppEvents.insertBatch(organizationId, rows);
+      const parts = await bisectWrite(rows, (part) => this.inAppEvents.insertBatch(organizationId, part), {
+        poisoned: (row, err) => this.deadLetters.record('ingest:sdk.event', row, err),
+      });
+      for (const n of parts) inserted += n;
       const appIds = [...new Set(records.map((r) => r.appId))];
       await this.store.touchApps(organizationId, appIds, new Date(records[records.length - 1].receivedAt));
     }

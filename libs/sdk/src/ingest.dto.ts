@@ -1,4 +1,5 @@
 import { Transform, Type } from 'class-transformer';
+import { StripsUnstorableText } from '@dl/platform/http';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -146,6 +147,8 @@ export class SdkEventBatchDto {
   events: SdkEventDto[];
 }
 
+/** Sent by visitors' browsers: NUL and lone surrogates are stripped, not refused (decisions §14). */
+@StripsUnstorableText()
 export class PixelEventDto {
   @IsString({ message: 'Must be a string' })
   @MaxLength(64, { message: 'Must be a site key' })

@@ -2,6 +2,7 @@ import { LookupAddress, lookup as dnsLookup } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { stripUnstorable } from '@dl/platform/db';
 import { AllowList, parseIp, refusalReason } from './address-guard';
 
 /** Bytes of a receiver's answer read at most; the rest is dropped (connection destroyed). */
@@ -127,7 +128,8 @@ export class WebhookHttpClient {
           let size = 0;
           const status = res.statusCode ?? 0;
           const conclude = (truncated: boolean) => {
-            const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') || null;
+            // A receiver's answer is stored: NUL and lone surrogates stripped (decisions §14).
+            const excerpt = stripUnstorable(Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8')) || null;
             if (status >= 200 && status < 300) {
               return finish({ ok: true, gone: false, statusCode: status, durationMs: elapsed(), error: null, responseExcerpt: excerpt });
             }

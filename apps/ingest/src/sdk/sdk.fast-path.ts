@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Logger, Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BadRequestError, createValidationPipe, ONE_MEGABYTE, PayloadTooLargeError, renderError } from '@dl/platform/http';
+import {
+  BadRequestError,
+  createValidationPipe,
+  findUnstorableText,
+  ONE_MEGABYTE,
+  PayloadTooLargeError,
+  renderError,
+  UNSTORABLE_TEXT_MESSAGE,
+  ValidationError,
+} from '@dl/platform/http';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
 import {
@@ -133,6 +142,12 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
       });
       // Handled here so a 429 that settles while the read is in flight is not an unhandled rejection.
       limited.catch(() => undefined);
+      // NUL or a lone surrogate anywhere (keys and property values too): a validation error (decisions §14).
+      const unstorable = findUnstorableText(body);
+      if (unstorable !== null) {
+        await limited;
+        throw new ValidationError({ [unstorable]: UNSTORABLE_TEXT_MESSAGE });
+      }
       const fast = route.fast(body);
       let result: unknown;
       if (fast && route.readsFirst) {
@@ -183,7 +198,11 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
     req.on('end', () => {
       if (refused) return;
       const raw = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      void handle(req, res, path, route, raw, started, id);
+      handle(req, res, path, route, raw, started, id).catch((err: unknown) => {
+        // The answer itself could not be written: this request only (decisions §14).
+        logger.error({ reqId: id, err }, 'sdk answer could not be written');
+        res.destroy();
+      });
     });
     req.on('error', () => undefined);
   });

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Principal } from '@dl/auth';
-import { AppError, ValidationError } from '@dl/platform/http';
+import { isDataError } from '@dl/platform/db';
+import { AppError, findUnstorableText, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
+import { DeadLetters } from '@dl/platform/queue';
 import { LinkFieldsDto } from '../link-fields.dto';
 import { LinkEventsService } from '../link-events.service';
 import { readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults } from '../link-values';
@@ -37,6 +39,7 @@ export class LinksImportService {
     private readonly repo: LinksRepository,
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
+    private readonly deadLetters: DeadLetters,
   ) {}
 
   /** Validates the form fields (400 `Validation error` naming them). */
@@ -75,6 +78,8 @@ export class LinksImportService {
     for (const { row, cells } of table.rows) {
       try {
         const mapped = mapRow(plan, cells);
+        const unstorable = findUnstorableText({ shortCode: mapped.shortCode, ...mapped.fields });
+        if (unstorable !== null) throw new Error(`${unstorable}: ${UNSTORABLE_TEXT_MESSAGE}`);
         if (mapped.shortCode !== null && !IMPORT_CODE.test(mapped.shortCode)) {
           throw new Error('shortCode: Must be 1-64 letters, digits, - or _');
         }
@@ -159,7 +164,11 @@ export class LinksImportService {
     await this.events.linksChanged('link.updated', updated);
   }
 
-  /** One multi-row insert; when it fails as a whole, row by row so each row gets its own outcome. */
+  /**
+   * One multi-row insert; when it fails as a whole (a rule, or data the database refuses), row
+   * by row so each row gets its own outcome. A row the database refuses is reported as failed
+   * and kept as a dead letter (decisions §14); any other error ends the import (500).
+   */
   private async insert(
     principal: Principal,
     inserts: Array<{ row: number; link: NewLinkRow }>,
@@ -169,16 +178,19 @@ export class LinksImportService {
     try {
       return await this.writer.insertAll(principal.organizationId, principal.tier, inserts.map((i) => i.link));
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      this.logger.debug({ reason: err.message }, 'import batch retried row by row');
+      if (!(err instanceof AppError) && !isDataError(err)) throw err;
+      this.logger.debug({ reason: (err as Error).message }, 'import batch retried row by row');
     }
     const out: LinkRecord[] = [];
     for (const i of inserts) {
       try {
         out.push(...(await this.writer.insertAll(principal.organizationId, principal.tier, [i.link])));
       } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        fail(i.row, err.message);
+        if (err instanceof AppError) fail(i.row, err.message);
+        else if (isDataError(err)) {
+          await this.deadLetters.record('import', { row: i.row, link: i.link }, err);
+          fail(i.row, 'Row could not be stored');
+        } else throw err;
       }
     }
     return out;

@@ -1,5 +1,37 @@
-import { ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
 import { ValidationError, ValidationMap } from './errors';
+import { findUnstorableText, toStorableJson, UNSTORABLE_TEXT_MESSAGE } from './hostile-text';
+
+const VISITOR_TEXT = Symbol.for('dl.visitorText');
+
+/**
+ * Marks a body DTO whose text comes from anonymous visitors (the pixel): NUL and lone
+ * surrogates are stripped from it instead of refused (decisions §14).
+ */
+export function StripsUnstorableText(): ClassDecorator {
+  return (target) => {
+    (target as unknown as Record<symbol, boolean>)[VISITOR_TEXT] = true;
+  };
+}
+
+/**
+ * Text Postgres cannot store (NUL, lone surrogates) anywhere in a body or query, keys
+ * included: 400 `Validation error` naming the field, before any other rule runs. A
+ * visitor DTO (StripsUnstorableText) gets a cleaned copy instead.
+ */
+export function refuseUnstorableText(value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
+  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
+  const path = findUnstorableText(value);
+  if (path === null) return value;
+  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return toStorableJson(value);
+  throw new ValidationError({ [path]: UNSTORABLE_TEXT_MESSAGE });
+}
+
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    return super.transform(refuseUnstorableText(value, metadata), metadata);
+  }
+}
 
 /**
  * Per-field message overrides: a constraint name (e.g. `isUrl`) carrying one of these
@@ -47,7 +79,7 @@ export function validationMessage(validation: ValidationMap): string {
 
 /** Global pipe: whitelist, refuse unknown fields, transform to DTO classes, contract error body. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

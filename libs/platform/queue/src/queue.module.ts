@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { DeadLetters } from './dead-letters';
 import { Queues } from './jobs';
 import { bullOptions, JobQueue } from './queue.service';
 
@@ -16,7 +17,7 @@ const queueRegistrations = BullModule.registerQueue(...Object.values(Queues).map
     }),
     queueRegistrations,
   ],
-  providers: [JobQueue],
-  exports: [JobQueue, queueRegistrations],
+  providers: [JobQueue, DeadLetters],
+  exports: [JobQueue, DeadLetters, queueRegistrations],
 })
 export class QueueModule {}
