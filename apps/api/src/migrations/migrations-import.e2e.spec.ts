@@ -111,7 +111,18 @@ describe('migration import: POST /migrations/import', () => {
     await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://b.example.com', customCode: 'OwnedByB1' }).expect(201);
     const res = await upload('shortCode,webUrl\nOwnedByB1,https://example.com/steal\n', { ...fields(), conflictStrategy: 'overwrite' }).expect(200);
     expect(res.body).toEqual({ imported: 0, skipped: 0, failed: 1, errors: [{ row: 1, message: "Short code 'OwnedByB1' is already in use" }] });
-    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'OwnedByB1' } })).originalUrl).toBe('https://b.example.com');
+    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'OwnedByB1' } })).originalUrl).toBe('https://b.example.com/');
+  });
+
+  it('a cell with a NUL byte fails its row only; the other rows are imported (decisions §14)', async () => {
+    const csv = 'originalUrl,title\nhttps://example.com/nul-ok,Fine\nhttps://example.com/nul-bad,Bad\u0000Title\n';
+    const res = await upload(csv, fields()).expect(200);
+    expect(res.body).toEqual({
+      imported: 1,
+      skipped: 0,
+      failed: 1,
+      errors: [{ row: 2, message: 'title: Must not contain NUL characters or unpaired surrogates' }],
+    });
   });
 
   it('a broken CSV (unclosed quote) → 400, nothing written', async () => {
