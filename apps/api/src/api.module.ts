@@ -7,6 +7,7 @@ import { LinkAnalyticsApiModule } from './analytics/link-analytics-api.module';
 import { AuthApiModule } from './auth/auth-api.module';
 import { KeysApiModule } from './keys/keys-api.module';
 import { MembersApiModule } from './members/members-api.module';
+import { InvitationsApiModule } from './invitations/invitations-api.module';
 import { UsageApiModule } from './usage/usage-api.module';
 import { AppsApiModule } from './apps/apps-api.module';
 import { PixelsApiModule } from './pixels/pixels-api.module';
@@ -32,6 +33,7 @@ export class ApiModule {
         AuthApiModule,
         KeysApiModule,
         MembersApiModule,
+        InvitationsApiModule,
         UsageApiModule,
         AppsApiModule,
         PixelsApiModule,

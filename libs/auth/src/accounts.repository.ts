@@ -68,6 +68,12 @@ export class AccountsRepository {
     await this.prisma.user.update({ where: { id: userId }, data: { passwordHash } });
   }
 
+  /** Compare-and-set: replaces the hash only if it is still `expected`. */
+  async replacePasswordHash(userId: string, expected: string, passwordHash: string): Promise<boolean> {
+    const { count } = await this.prisma.user.updateMany({ where: { id: userId, passwordHash: expected }, data: { passwordHash } });
+    return count === 1;
+  }
+
   slugTaken(slug: string, tx: PrismaTx = this.prisma): Promise<boolean> {
     return tx.organization.findUnique({ where: { slug }, select: { id: true } }).then(Boolean);
   }

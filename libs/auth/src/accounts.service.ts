@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
 import { NotFoundError } from '@dl/platform/http';
 import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
 import { EmailTakenError, InvalidLoginError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { LoginThrottle } from './login-throttle';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
+import { PasswordHasher } from './password';
 import { SessionTokens } from './session-tokens';
 
 export interface SignupInput {
@@ -45,18 +45,22 @@ export function slugify(name: string): string {
 /** Signup, login and the organization-level operations of the operator CLI. */
 @Injectable()
 export class AccountsService {
+  private readonly logger = new Logger(AccountsService.name);
+
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly tokens: SessionTokens,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly passwords: PasswordHasher,
     @Optional() private readonly throttle?: LoginThrottle,
   ) {}
 
   /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
   async signup(input: SignupInput): Promise<SignupResult> {
     const email = normalizeEmail(input.email);
-    const passwordHash = await hashPassword(input.password);
+    // The email first: a taken address costs a lookup, not a slow hash (decisions §14).
     if (await this.accounts.findUserByEmail(email)) throw new EmailTakenError();
+    const passwordHash = await this.passwords.hash(input.password);
     const base = slugify(input.organizationName);
     for (let attempt = 0; ; attempt++) {
       const slug = attempt === 0 ? base : `${base}-${randomBytes(3).toString('hex')}`;
@@ -94,7 +98,7 @@ export class AccountsService {
     const email = normalizeEmail(input.email);
     await this.throttle?.assertAllowed(email);
     const user = await this.accounts.findUserByEmail(email);
-    const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const ok = await this.passwords.verify(input.password, user?.passwordHash);
     if (!user || !ok) {
       await this.throttle?.failed(email);
       throw new InvalidLoginError();
@@ -105,17 +109,31 @@ export class AccountsService {
       : memberships[0];
     if (!membership) throw new InvalidLoginError();
     await this.throttle?.succeeded(email);
+    if (this.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user.id, user.passwordHash, input.password);
     return {
       accessToken: this.tokens.sign({ sub: user.id, org: membership.organizationId, role: membership.role }),
       expiresIn: this.tokens.ttlSeconds,
     };
   }
 
+  /**
+   * Decisions §14: a hash made at a lower cost is replaced at the next successful login,
+   * while the password is at hand. Only if the row still holds the hash we verified; a
+   * failure is logged and the login still succeeds.
+   */
+  private async upgradeHash(userId: string, verifiedHash: string, password: string): Promise<void> {
+    try {
+      await this.accounts.replacePasswordHash(userId, verifiedHash, await this.passwords.hash(password));
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, userId }, 'password hash upgrade failed');
+    }
+  }
+
   /** Operator action (the demo account of `npm start`): sets a user's password. */
   async resetPassword(email: string, password: string): Promise<void> {
     const user = await this.accounts.findUserByEmail(normalizeEmail(email));
     if (!user) throw new NotFoundError(`No user with email ${normalizeEmail(email)}`);
-    await this.accounts.setPasswordHash(user.id, await hashPassword(password));
+    await this.accounts.setPasswordHash(user.id, await this.passwords.hash(password));
   }
 
   /** `<org>` of the CLI: id or slug. */

@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@dl/platform/http';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@dl/platform/http';
 
 /** Exact messages of decisions §2, §3 and §5. */
 export const AuthMessages = {
@@ -18,6 +18,8 @@ export const AuthMessages = {
   lastOwner: 'An organization must keep at least one owner',
   alreadyMember: 'This user is already a member of the organization',
   ownerOnly: 'Only an owner can grant or remove the owner role',
+  invalidInvitation: 'Invalid or expired invitation',
+  invitationNotFound: 'Invitation not found',
 } as const;
 
 export class MissingCredentialError extends UnauthorizedError {
@@ -88,5 +90,15 @@ export class LastOwnerError extends ConflictError {
 export class AlreadyMemberError extends ConflictError {
   constructor() {
     super(AuthMessages.alreadyMember);
+  }
+}
+export class InvalidInvitationError extends BadRequestError {
+  constructor() {
+    super(AuthMessages.invalidInvitation);
+  }
+}
+export class InvitationNotFoundError extends NotFoundError {
+  constructor() {
+    super(AuthMessages.invitationNotFound);
   }
 }

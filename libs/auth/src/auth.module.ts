@@ -11,7 +11,10 @@ import { Authenticator } from './authenticator.service';
 import { BearerStrategy } from './bearer.strategy';
 import { CachedCredentialInvalidation, CREDENTIAL_INVALIDATION } from './credential-invalidation';
 import { CredentialsRepository } from './credentials.repository';
+import { InvitationsRepository } from './invitations.repository';
+import { InvitationsService } from './invitations.service';
 import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 import { PlansService } from './plans';
@@ -46,6 +49,9 @@ import { UsageService } from './usage.service';
     AccountsRepository,
     AccountsService,
     LoginThrottle,
+    PasswordHasher,
+    InvitationsRepository,
+    InvitationsService,
     ApiKeysRepository,
     ApiKeysService,
     MembersRepository,
@@ -65,6 +71,8 @@ import { UsageService } from './usage.service';
     AccountsService,
     ApiKeysService,
     MembersService,
+    InvitationsService,
+    PasswordHasher,
     UsageService,
   ],
 })

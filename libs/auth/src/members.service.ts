@@ -1,12 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
 import { AccountsRepository } from './accounts.repository';
 import { normalizeEmail } from './accounts.service';
 import { AlreadyMemberError, InsufficientRoleError, LastOwnerError, MemberNotFoundError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { InvitationCreatedResponse, InvitationsService } from './invitations.service';
 import { MemberRow, MembersRepository } from './members.repository';
-import { hashPassword, verifyPassword } from './password';
+import { PasswordHasher } from './password';
 import { Principal } from './principal';
 import { isUuid } from './uuid';
 
@@ -22,6 +23,7 @@ export function toMemberResponse(row: MemberRow): MemberResponse {
   return { userId: row.userId, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt.toISOString() };
 }
 
+/** Operator CLI and test seeding: a member with a password set by whoever runs the machine. */
 export interface AddMemberInput {
   email: string;
   role: Role;
@@ -41,6 +43,8 @@ export class MembersService {
     private readonly members: MembersRepository,
     private readonly accounts: AccountsRepository,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly passwords: PasswordHasher,
+    @Optional() private readonly invitations?: InvitationsService,
   ) {}
 
   async list(principal: Principal): Promise<{ members: MemberResponse[] }> {
@@ -54,9 +58,19 @@ export class MembersService {
     return row;
   }
 
-  async add(principal: Principal, input: AddMemberInput): Promise<MemberResponse> {
+  /**
+   * Decisions §14: never a password chosen by someone else. An email with an account
+   * becomes a member at once; any other email gets an invitation (token emailed, shown once).
+   */
+  async add(principal: Principal, input: { email: string; role: Role }): Promise<MemberResponse | InvitationCreatedResponse> {
     if (input.role === 'OWNER' && principal.role !== 'OWNER') throw new InsufficientRoleError();
-    return toMemberResponse(await this.addToOrganization(principal.organizationId, input, false));
+    const email = normalizeEmail(input.email);
+    const existing = await this.accounts.findUserByEmail(email);
+    if (!existing) {
+      if (!this.invitations) throw new Error('InvitationsService is not provided');
+      return this.invitations.invite(principal, email, input.role);
+    }
+    return toMemberResponse(await this.addToOrganization(principal.organizationId, { email, role: input.role }, false));
   }
 
   /**
@@ -71,10 +85,10 @@ export class MembersService {
       if (!input.name?.trim()) missing.name = 'Required for a new user';
       if (!input.password) missing.password = 'Required for a new user';
       if (Object.keys(missing).length) throw new ValidationError(missing);
-    } else if (requirePasswordMatch && !(input.password && (await verifyPassword(input.password, existing.passwordHash)))) {
+    } else if (requirePasswordMatch && !(input.password && (await this.passwords.verify(input.password, existing.passwordHash)))) {
       throw new ValidationError({ password: 'Does not match the existing account of this email' });
     }
-    const passwordHash = existing ? undefined : await hashPassword(input.password!);
+    const passwordHash = existing ? undefined : await this.passwords.hash(input.password!);
     try {
       return await this.members.transaction(async (tx) => {
         const user =

@@ -15,6 +15,8 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     SHORT_LINK_BASE_URL: 'http://sho.rt',
     WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',
     WORKER_SCHEDULES_ENABLED: 'false',
+    // Seeding signs up many users: the cheapest accepted scrypt cost (tests of the real cost override it).
+    PASSWORD_SCRYPT_LOG2N: '14',
     ...overrides,
   });
 }

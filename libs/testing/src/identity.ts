@@ -8,6 +8,7 @@ import {
   MembersService,
   NO_CACHED_CREDENTIALS,
   OrganizationRow,
+  PasswordHasher,
   PlansService,
   SessionTokens,
 } from '@dl/auth';
@@ -38,8 +39,9 @@ function services(env: TestEnv) {
   const accountsRepo = new AccountsRepository(env.prisma);
   const tokens = new SessionTokens(env.config);
   // Seeding only creates rows, so there is nothing cached to invalidate.
-  const accounts = new AccountsService(accountsRepo, tokens, NO_CACHED_CREDENTIALS);
-  const members = new MembersService(new MembersRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS);
+  const passwords = new PasswordHasher(env.config);
+  const accounts = new AccountsService(accountsRepo, tokens, NO_CACHED_CREDENTIALS, passwords);
+  const members = new MembersService(new MembersRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS, passwords);
   const keys = new ApiKeysService(new ApiKeysRepository(env.prisma), new PlansService(env.config), NO_CACHED_CREDENTIALS);
   return { accounts, members, keys, tokens };
 }

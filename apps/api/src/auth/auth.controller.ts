@@ -11,9 +11,9 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccountsService, SessionRefreshService } from '@dl/auth';
+import { AccountsService, InvitationsService, SessionRefreshService } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { LoginDto, SessionResponse, SignupDto } from './auth.dto';
+import { AcceptInviteDto, LoginDto, SessionResponse, SignupDto } from './auth.dto';
 import { SignupResponse, toSignupResponse } from './auth.mapper';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import { SignupResponseDoc } from './auth.response-doc';
@@ -31,6 +31,7 @@ export class AuthController {
     private readonly accounts: AccountsService,
     private readonly refreshes: SessionRefreshService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly invitations: InvitationsService,
   ) {}
 
   @Post('signup')
@@ -84,5 +85,25 @@ export class AuthController {
   @ApiNoContentResponse({ description: 'Signed out' })
   logout(@Res({ passthrough: true }) reply: FastifyReply): void {
     clearRefreshCookie(reply, this.config);
+  }
+
+  @Post('accept-invite')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Accept an invitation: create the account and join the organization',
+    description:
+      'Creates the account of the invited email with this name and password (or, when the email has an account ' +
+      'by now, checks its password) and the membership with the invited role, then answers like login with a ' +
+      'session for the inviting organization. The token works once.',
+  })
+  @ApiOkResponse({ type: SessionResponse })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Invalid or expired invitation (unknown, used, revoked or expired token), or Validation error' })
+  @ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Invalid email or password (the email has an account and this is not its password)' })
+  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'This user is already a member of the organization' })
+  async acceptInvite(@Body() body: AcceptInviteDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
+    const session = await this.invitations.accept(body);
+    const claims = this.refreshes.claimsOf(session.accessToken);
+    if (claims) setRefreshCookie(reply, this.config, this.refreshes.issue(claims.sub, claims.org));
+    return session;
   }
 }

@@ -51,3 +51,23 @@ export class SessionResponse {
   @ApiProperty() accessToken: string;
   @ApiProperty({ description: 'Seconds' }) expiresIn: number;
 }
+
+export class AcceptInviteDto {
+  @ApiProperty({ example: 'dli_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'The token from the invitation email' })
+  @MaxLength(200, { message: 'Must be a string' })
+  @IsString({ message: 'Must be a string' })
+  token: string;
+
+  @ApiProperty({ example: 'Ada Lovelace', description: 'Ignored when the email already has an account' })
+  @MaxLength(100, { message: 'Must be 1-100 characters' })
+  @Matches(/\S/, { message: 'Must be 1-100 characters' })
+  @IsNotEmpty({ message: 'Must be 1-100 characters' })
+  @IsString({ message: 'Must be a string' })
+  name: string;
+
+  @ApiProperty({ minLength: 10, maxLength: 200, description: "The new account's password (or the existing account's)" })
+  @MaxLength(200, { message: 'Must be at most 200 characters' })
+  @MinLength(10, { message: 'Must be at least 10 characters' })
+  @IsString({ message: 'Must be a string' })
+  password: string;
+}

@@ -312,6 +312,8 @@ describe('bearer credentials (@Auth guard)', () => {
         ['post', '/api/organization/members'],
         ['patch', `/api/organization/members/${org.owner.user.id}`],
         ['delete', `/api/organization/members/${org.owner.user.id}`],
+        ['get', '/api/organization/invitations'],
+        ['delete', '/api/organization/invitations/00000000-0000-4000-8000-000000000000'],
       ] as const) {
         const res = await request(server.url)[method](path).set(authHeader(org.owner.apiKey)).send({});
         expect([method, path, res.status, res.body]).toEqual([method, path, 403, err(403, 'This endpoint requires a dashboard session')]);

@@ -2,20 +2,31 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
-  ApiCreatedResponse,
+  ApiExtraModels,
   ApiForbiddenResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
-  ApiOperation,
+  getSchemaPath,
 } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, DashboardOnly, MemberResponse, MembersService, Permissions, Principal } from '@dl/auth';
+import {
+  Auth,
+  CurrentPrincipal,
+  DashboardOnly,
+  InvitationCreatedResponse,
+  MemberResponse,
+  MembersService,
+  Permissions,
+  Principal,
+} from '@dl/auth';
 import { AddMemberDto, ChangeRoleDto } from './members.dto';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
-import { MemberListResponseDoc, MemberResponseDoc } from './members.response-doc';
+import { InvitationCreatedResponseDoc, MemberListResponseDoc, MemberResponseDoc } from './members.response-doc';
 
 /** Team management: Owner and Admin, dashboard sessions only (decisions §2). */
 @ApiTags('members')
@@ -24,6 +35,7 @@ import { MemberListResponseDoc, MemberResponseDoc } from './members.response-doc
 @ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
 @ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
 @ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
+@ApiExtraModels(MemberResponseDoc, InvitationCreatedResponseDoc)
 @Controller('api/organization/members')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
@@ -36,13 +48,22 @@ export class MembersController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Add a member (creating their account when the email has none)' })
-  @ApiCreatedResponse({ type: MemberResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'No user with this email' })
+  @ApiOperation({
+    summary: 'Add a member, or invite an email without an account',
+    description:
+      'An email that has an account becomes a member at once (the member). Any other email gets an invitation: ' +
+      'a single-use `dli_` token valid 7 days, shown once here and emailed to the invitee, who accepts it with ' +
+      '`POST /auth/accept-invite`. Only an Owner can add or invite an Owner. `password` is refused (400).',
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'The new member, or the invitation',
+    schema: { oneOf: [{ $ref: getSchemaPath(MemberResponseDoc) }, { $ref: getSchemaPath(InvitationCreatedResponseDoc) }] },
+  })
+  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error (including `password`, which is not accepted)' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'This user is already a member of the organization' })
-  add(@CurrentPrincipal() principal: Principal, @Body() body: AddMemberDto): Promise<MemberResponse> {
-    return this.members.add(principal, body);
+  add(@CurrentPrincipal() principal: Principal, @Body() body: AddMemberDto): Promise<MemberResponse | InvitationCreatedResponse> {
+    return this.members.add(principal, { email: body.email, role: body.role });
   }
 
   @Patch(':userId')

@@ -1,12 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsIn, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { ROLES } from '@dl/auth';
 import { Role } from '@dl/platform/db';
 
 const ROLE_MESSAGE = `Must be one of ${ROLES.join(', ')}`;
 
+/** Refuses the field whenever it is sent, with a message saying why (instead of "Unknown field"). */
+function Refused(message: string): PropertyDecorator {
+  return (target, key) => {
+    ValidateIf((o: object) => Object.prototype.hasOwnProperty.call(o, key))(target, key);
+    ValidateBy({ name: 'refused', validator: { validate: () => false } }, { message })(target, key);
+  };
+}
+
 export class AddMemberDto {
-  @ApiProperty()
+  @ApiProperty({ description: 'An existing account joins at once; any other email is invited' })
   @MaxLength(254, { message: 'Must be a valid email address' })
   @IsEmail({}, { message: 'Must be a valid email address' })
   @IsString({ message: 'Must be a valid email address' })
@@ -16,20 +24,10 @@ export class AddMemberDto {
   @IsIn(ROLES, { message: ROLE_MESSAGE })
   role: Role;
 
-  @ApiPropertyOptional({ description: 'Required when the email has no account yet' })
-  @IsOptional()
-  @MaxLength(100, { message: 'Must be 1-100 characters' })
-  @Matches(/\S/, { message: 'Must be 1-100 characters' })
-  @IsNotEmpty({ message: 'Must be 1-100 characters' })
-  @IsString({ message: 'Must be a string' })
-  name?: string;
-
-  @ApiPropertyOptional({ description: 'Initial password, required when the email has no account yet', minLength: 10 })
-  @IsOptional()
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @MinLength(10, { message: 'Must be at least 10 characters' })
-  @IsString({ message: 'Must be a string' })
-  password?: string;
+  /** Gone in the second release (decisions §14): invited people choose their own password. */
+  @ApiPropertyOptional({ type: String, deprecated: true, description: 'Not accepted: invited people choose their own password (400 if sent)' })
+  @Refused('Not accepted: members are invited and choose their own password')
+  password?: unknown;
 }
 
 export class ChangeRoleDto {

@@ -26,6 +26,7 @@ type Params = Record<string, string>;
 /** Organization A's owner, speaking to the api. */
 interface OrgClient {
   org: SeededOrganization;
+  env: TestEnv;
   post(path: string, body?: object): Promise<request.Response>;
 }
 
@@ -50,14 +51,19 @@ function created(path: string, body: object | ((a: OrgClient) => object), param 
   };
 }
 
+/** An existing account (owner of another organization) joins A at once. */
 const newMember = async (a: OrgClient): Promise<Params> => {
-  const res = await a.post('/api/organization/members', {
-    email: `m-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
-    role: 'MEMBER',
-    name: 'Member',
-    password: 'member-password-1',
-  });
+  const other = await seedOrganization(a.env);
+  const res = await a.post('/api/organization/members', { email: other.owner.user.email, role: 'MEMBER' });
   return { userId: res.body.userId };
+};
+/** An email without an account: an invitation. */
+const invitation = async (a: OrgClient): Promise<Params> => {
+  const res = await a.post('/api/organization/members', {
+    email: `i-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+    role: 'MEMBER',
+  });
+  return { id: res.body.invitationId };
 };
 
 const unique = () => Math.random().toString(36).slice(2, 10);
@@ -75,6 +81,7 @@ const COVERAGE: Record<string, Row> = {
   'DELETE /api/keys/:id': row(apiKey, 'API key not found'),
   'PATCH /api/organization/members/:userId': row(newMember, 'Member not found', { body: { role: 'VIEWER' } }),
   'DELETE /api/organization/members/:userId': row(newMember, 'Member not found'),
+  'DELETE /api/organization/invitations/:id': row(invitation, 'Invitation not found'),
   'GET /api/links/:id': row(link(), 'Link not found'),
   'PUT /api/links/:id': row(link(), 'Link not found', { body: { title: 'Renamed' } }),
   'DELETE /api/links/:id': row(link(), 'Link not found'),
@@ -128,6 +135,7 @@ describe('tenancy: every id route answers 404 to another organization', () => {
     b = await seedOrganization(env, { tier: 'UNLIMITED' });
     a = {
       org: orgA,
+      env,
       post: (path, body) => request(server.url).post(path).set(authHeader(orgA.owner.jwt)).send(body ?? {}),
     };
   });

@@ -177,6 +177,26 @@ export class EnvironmentVariables {
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
 
+  /** Login and signup attempts a minute per client IP (decisions §14), shared through Redis. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_RATE_LIMIT_PER_MINUTE = 20;
+
+  /** log2 of the scrypt cost N of new password hashes (decisions §14: 17); older hashes are upgraded at login. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(14)
+  @Max(20)
+  PASSWORD_SCRYPT_LOG2N = 17;
+
+  /** When set, /metrics also answers `Authorization: Bearer <METRICS_TOKEN>` from non-loopback clients. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   /** JSON overrides of plan limits, e.g. {"FREE":{"requestsPerMinute":20}}. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() PLAN_LIMITS?: string;
 
