@@ -95,6 +95,7 @@ export class AuthController {
       'Creates the account of the invited email with this name and password (or, when the email has an account ' +
       'by now, checks its password) and the membership with the invited role, then answers like login with a ' +
       'session for the inviting organization. The token works once.',
+    security: [],
   })
   @ApiOkResponse({ type: SessionResponse })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Invalid or expired invitation (unknown, used, revoked or expired token), or Validation error' })

@@ -17,7 +17,7 @@ export class MemberListResponseDoc {
 export class InvitationCreatedResponseDoc {
   @ApiProperty({ format: 'uuid' }) invitationId!: string;
   @ApiProperty() email!: string;
-  @ApiProperty({ enum: Role, enumName: 'Role' }) role!: Role;
+  @ApiProperty({ enum: Role }) role!: Role;
   @ApiProperty({ format: 'date-time', description: '7 days after creation' }) expiresAt!: string;
   @ApiProperty({ example: 'dli_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'Shown once; also emailed to the invitee' })
   inviteToken!: string;
@@ -31,7 +31,7 @@ export class InvitedByDoc {
 export class InvitationResponseDoc {
   @ApiProperty({ format: 'uuid' }) invitationId!: string;
   @ApiProperty() email!: string;
-  @ApiProperty({ enum: Role, enumName: 'Role' }) role!: Role;
+  @ApiProperty({ enum: Role }) role!: Role;
   @ApiProperty({ format: 'date-time' }) expiresAt!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: InvitedByDoc, nullable: true, description: 'null when the inviter has left' }) invitedBy!: InvitedByDoc | null;

@@ -82,6 +82,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/accept-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: create the account and join the organization
+         * @description Creates the account of the invited email with this name and password (or, when the email has an account by now, checks its password) and the membership with the invited role, then answers like login with a session for the inviting organization. The token works once.
+         */
+        post: operations["AuthController_acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -128,7 +148,10 @@ export interface paths {
         /** List the organization's members and their roles */
         get: operations["MembersController_list"];
         put?: never;
-        /** Add a member (creating their account when the email has none) */
+        /**
+         * Add a member, or invite an email without an account
+         * @description An email that has an account becomes a member at once (the member). Any other email gets an invitation: a single-use `dli_` token valid 7 days, shown once here and emailed to the invitee, who accepts it with `POST /auth/accept-invite`. Only an Owner can add or invite an Owner. `password` is refused (400).
+         */
         post: operations["MembersController_add"];
         delete?: never;
         options?: never;
@@ -152,6 +175,40 @@ export interface paths {
         head?: never;
         /** Change a member's role */
         patch: operations["MembersController_changeRole"];
+        trace?: never;
+    };
+    "/api/organization/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List pending invitations (tokens are never shown again) */
+        get: operations["InvitationsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation (its token stops working at once) */
+        delete: operations["InvitationsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/usage": {
@@ -822,6 +879,20 @@ export interface components {
             /** @description Seconds */
             expiresIn: number;
         };
+        AcceptInviteDto: {
+            /**
+             * @description The token from the invitation email
+             * @example dli_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            token: string;
+            /**
+             * @description Ignored when the email already has an account
+             * @example Ada Lovelace
+             */
+            name: string;
+            /** @description The new account's password (or the existing account's) */
+            password: string;
+        };
         ApiKeyResponseDoc: {
             /** Format: uuid */
             id: string;
@@ -865,21 +936,62 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        InvitationCreatedResponseDoc: {
+            /** Format: uuid */
+            invitationId: string;
+            email: string;
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
+            /**
+             * Format: date-time
+             * @description 7 days after creation
+             */
+            expiresAt: string;
+            /**
+             * @description Shown once; also emailed to the invitee
+             * @example dli_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            inviteToken: string;
+        };
         MemberListResponseDoc: {
             members: components["schemas"]["MemberResponseDoc"][];
         };
         AddMemberDto: {
+            /** @description An existing account joins at once; any other email is invited */
             email: string;
             /** @enum {string} */
             role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
-            /** @description Required when the email has no account yet */
-            name?: string;
-            /** @description Initial password, required when the email has no account yet */
+            /**
+             * @deprecated
+             * @description Not accepted: invited people choose their own password (400 if sent)
+             */
             password?: string;
         };
         ChangeRoleDto: {
             /** @enum {string} */
             role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
+        };
+        InvitedByDoc: {
+            /** Format: uuid */
+            userId: string;
+            name: string;
+        };
+        InvitationResponseDoc: {
+            /** Format: uuid */
+            invitationId: string;
+            email: string;
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description null when the inviter has left */
+            invitedBy: components["schemas"]["InvitedByDoc"] | null;
+        };
+        InvitationListResponseDoc: {
+            /** @description Pending invitations (not accepted, not expired), newest first */
+            invitations: components["schemas"]["InvitationResponseDoc"][];
         };
         UsageCounterDoc: {
             used: number;
@@ -1829,15 +1941,20 @@ export type SchemaSignupOrganizationDoc = components['schemas']['SignupOrganizat
 export type SchemaSignupResponseDoc = components['schemas']['SignupResponseDoc'];
 export type SchemaLoginDto = components['schemas']['LoginDto'];
 export type SchemaSessionResponse = components['schemas']['SessionResponse'];
+export type SchemaAcceptInviteDto = components['schemas']['AcceptInviteDto'];
 export type SchemaApiKeyResponseDoc = components['schemas']['ApiKeyResponseDoc'];
 export type SchemaApiKeyListResponseDoc = components['schemas']['ApiKeyListResponseDoc'];
 export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
 export type SchemaCreatedApiKeyResponseDoc = components['schemas']['CreatedApiKeyResponseDoc'];
 export type SchemaRenameApiKeyDto = components['schemas']['RenameApiKeyDto'];
 export type SchemaMemberResponseDoc = components['schemas']['MemberResponseDoc'];
+export type SchemaInvitationCreatedResponseDoc = components['schemas']['InvitationCreatedResponseDoc'];
 export type SchemaMemberListResponseDoc = components['schemas']['MemberListResponseDoc'];
 export type SchemaAddMemberDto = components['schemas']['AddMemberDto'];
 export type SchemaChangeRoleDto = components['schemas']['ChangeRoleDto'];
+export type SchemaInvitedByDoc = components['schemas']['InvitedByDoc'];
+export type SchemaInvitationResponseDoc = components['schemas']['InvitationResponseDoc'];
+export type SchemaInvitationListResponseDoc = components['schemas']['InvitationListResponseDoc'];
 export type SchemaUsageCounterDoc = components['schemas']['UsageCounterDoc'];
 export type SchemaUsageResponseDoc = components['schemas']['UsageResponseDoc'];
 export type SchemaCreateAppDto = components['schemas']['CreateAppDto'];
@@ -2081,6 +2198,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AuthController_acceptInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInviteDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Invalid or expired invitation (unknown, used, revoked or expired token), or Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Invalid email or password (the email has an account and this is not its password) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description This user is already a member of the organization */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
             };
             /** @description Rate limit exceeded */
             429: {
@@ -2443,15 +2619,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The new member, or the invitation */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberResponseDoc"];
+                    "application/json": components["schemas"]["MemberResponseDoc"] | components["schemas"]["InvitationCreatedResponseDoc"];
                 };
             };
-            /** @description Validation error */
+            /** @description Validation error (including `password`, which is not accepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2479,15 +2656,6 @@ export interface operations {
              *     Your role does not allow this action
              */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDoc"];
-                };
-            };
-            /** @description No user with this email */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2665,6 +2833,132 @@ export interface operations {
             };
             /** @description An organization must keep at least one owner */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Rate limit exceeded
+             *
+             *     Rate limit of the plan exceeded
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    InvitationsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListResponseDoc"];
+                };
+            };
+            /**
+             * @description Missing or invalid credentials
+             *
+             *     Missing, invalid or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Role does not allow this, or not a dashboard session
+             *
+             *     Your role does not allow this action
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Rate limit exceeded
+             *
+             *     Rate limit of the plan exceeded
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    InvitationsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Missing or invalid credentials
+             *
+             *     Missing, invalid or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Role does not allow this, or not a dashboard session
+             *
+             *     Your role does not allow this action
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Invitation not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
