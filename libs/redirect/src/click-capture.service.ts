@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { MetricsService } from '@dl/platform/observability';
+import { MetricsService, reportOutage } from '@dl/platform/observability';
 import { ClickCapturedJob, JobQueue, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from './click-batch';
 import { ClickFallbackStore } from './click-fallback.store';
@@ -46,7 +46,6 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    this.quietQueueErrors();
     await this.fallback.init();
     // BullMQ's connection promise settles only once Redis answers: never wait for it here.
     void this.jobs
@@ -67,18 +66,6 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
     await this.flush();
     await this.replaying;
     await this.fallback.close();
-  }
-
-  /** Redis down: one warning per queue every 30 s instead of BullMQ's console error per reconnect attempt. */
-  private quietQueueErrors(): void {
-    for (const name of Object.values(Queues)) {
-      let last = 0;
-      this.jobs.queue(name).on('error', (err: Error) => {
-        if (Date.now() - last < 30_000) return;
-        last = Date.now();
-        this.logger.warn({ queue: name, err: err.message }, 'queue connection error');
-      });
-    }
   }
 
   /** Hands a click over; never waits and never throws. */
@@ -126,7 +113,7 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
           await this.enqueue(batch);
           continue;
         } catch (err) {
-          this.logger.warn({ err, clicks: batch.length }, 'click enqueue failed; writing to the fallback');
+          reportOutage('redis', err, 'click enqueue (clicks go to the local fallback)');
         }
       }
       if (!(await this.toFallback(batch))) return;

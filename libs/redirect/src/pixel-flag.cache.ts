@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { PixelSiteRepository } from './pixel-site.repository';
 import { TtlCache } from './ttl-cache';
 
@@ -41,7 +42,10 @@ export class PixelFlagCache {
       })
       .catch((err: unknown) => {
         // Postgres unreachable: keep the last known flag (or none) rather than failing the redirect.
-        this.logger.warn({ err }, 'pixel site lookup failed');
+        // One warning per 30 s while Postgres is down (it was one per redirect of each organization).
+        const dependency = infraDependency(err, 'postgres');
+        if (dependency) reportOutage(dependency, err, 'pixel site lookup');
+        else this.logger.warn({ err }, 'pixel site lookup failed');
         return this.flags.peek(organizationId)?.value ?? false;
       })
       .finally(() => this.refreshing.delete(organizationId));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { stripUnstorable } from '@dl/platform/http';
+import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
@@ -99,8 +100,10 @@ export class RedirectService {
   ): Answer {
     const visit = this.visit(req, now, pixel ? clickId : null);
     const outcome: Outcome = decide(link, visit);
-    if (clickId) this.clicks.capture(this.click(clickId, link, req, now));
-    return buildAnswer(outcome);
+    // The answer first: a visit that could not be answered (it throws, or is a 5xx) records no click.
+    const answer = buildAnswer(outcome);
+    if (clickId && answer.status < 500) this.clicks.capture(this.click(clickId, link, req, now));
+    return answer;
   }
 
   private visit(req: RedirectRequest, now: number, pixelClickId: string | null): Visit {
@@ -136,7 +139,9 @@ export class RedirectService {
 
   /** Postgres unreachable and the link in no cache: an honest 503, never a 500. */
   private unavailable(err: unknown): Answer {
-    this.logger.error({ err }, 'link lookup failed');
+    const dependency = infraDependency(err, 'postgres');
+    if (dependency) reportOutage(dependency, err, 'link lookup');
+    else this.logger.error({ err }, 'link lookup failed');
     return buildAnswer({ kind: 'unavailable' });
   }
 }

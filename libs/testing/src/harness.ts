@@ -4,6 +4,7 @@ import { AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
 import { testConfig } from './config';
 import { createTestDatabase, TestDatabase } from './database';
+import { PrivatePostgres } from './private-servers';
 
 export interface RunningApp {
   app: NestFastifyApplication;
@@ -69,4 +70,38 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
       await db.drop();
     },
   };
+}
+
+export interface PrivatePostgresEnv {
+  pg: PrivatePostgres;
+  config: AppConfig;
+  /** A Prisma client on the private cluster's database (fails while it is stopped). */
+  prisma: PrismaService;
+  teardown(): Promise<void>;
+}
+
+/**
+ * An environment on a private Postgres cluster (migrated database) and the shared Redis under
+ * its own prefix, for tests that stop and start Postgres. About 10 s to make.
+ */
+export async function createPrivatePostgresEnv(overrides: Record<string, string> = {}): Promise<PrivatePostgresEnv> {
+  const pg = await PrivatePostgres.create();
+  try {
+    const url = await pg.createDatabase();
+    const config = testConfig(url, overrides);
+    const prisma = new PrismaService(config);
+    return {
+      pg,
+      config,
+      prisma,
+      teardown: async () => {
+        await prisma.$disconnect().catch(() => undefined);
+        await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX).catch(() => undefined);
+        await pg.drop();
+      },
+    };
+  } catch (err) {
+    await pg.drop();
+    throw err;
+  }
 }

@@ -3,3 +3,4 @@ export * from './database';
 export * from './harness';
 export * from './identity';
 export * from './dns-server';
+export * from './private-servers';

@@ -150,6 +150,9 @@ export class EnvironmentVariables {
   @IsString()
   MAIL_OUTBOX_DIR = 'var/outbox';
 
+  /** Longest graceful shutdown on SIGTERM/SIGINT (drain HTTP, flush, hand back jobs, close pools) before the process exits anyway. */
+  @Transform(toInt) @IsInt() @Min(100) SHUTDOWN_TIMEOUT_MS = 25000;
+
   /** Durable local fallback for clicks when Redis is unreachable. */
   @IsString()
   CLICK_FALLBACK_DIR = 'var/click-fallback';
@@ -169,6 +172,9 @@ export class EnvironmentVariables {
   /** Attempts in flight at once per webhook and per organization (tenant isolation). */
   @Transform(toInt) @IsInt() @Min(1) WEBHOOK_MAX_IN_FLIGHT = 10;
   @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ORG_MAX_IN_FLIGHT = 40;
+
+  /** How often the worker re-queues webhook lanes whose drain job died (after a long outage). */
+  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_LANE_SWEEP_MS = 30000;
 
   /** Concurrent webhook jobs per worker instance (mostly waiting on receivers). */
   @Transform(toInt) @IsInt() @Min(1) WEBHOOK_CONCURRENCY = 512;

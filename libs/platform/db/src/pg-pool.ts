@@ -6,14 +6,19 @@ export interface PgPoolOptions {
   connectionTimeoutMillis?: number;
 }
 
+const ignore = (): void => undefined;
+
 /**
- * A small dedicated `pg` pool for a hot path that bypasses the ORM (the redirect's reads, link
- * list and insert, install attribution, the click pipeline's batches). An idle client losing its
- * connection must not crash the process: the next query reconnects.
+ * A `pg` pool (the hot paths' small dedicated pools, and Prisma's). A client losing its
+ * connection must never crash the process: an idle client's error is the pool's 'error' event,
+ * and a checked-out client between two queries of a transaction (a fast Postgres shutdown sends
+ * 57P01 then) emits 'error' on itself, with no listener of the pool's. Both are handled here;
+ * the query in flight fails with the error (and is retried by its caller), the next one reconnects.
  */
 export function createPgPool(databaseUrl: string, { max, connectionTimeoutMillis }: PgPoolOptions): Pool {
   const pool = new Pool({ connectionString: databaseUrl, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis });
-  pool.on('error', () => undefined);
+  pool.on('error', ignore);
+  pool.on('connect', (client) => client.on('error', ignore));
   return pool;
 }
 

@@ -7,6 +7,7 @@ import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
 import { AllExceptionsFilter } from './exception.filter';
 import { guardProcess } from './process-guard';
+import { makeCloseGraceful, onDrain } from './shutdown';
 import { createValidationPipe } from './validation.pipe';
 
 export const ONE_MEGABYTE = 1024 * 1024;
@@ -61,7 +62,8 @@ export async function createHttpApp(
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  // Not Nest's shutdown hooks (they end pools while HTTP still serves): `close()` drains first, main.ts calls it on SIGTERM/SIGINT.
+  makeCloseGraceful(app, config.SHUTDOWN_TIMEOUT_MS);
 
   const fastify = app.getHttpAdapter().getInstance();
   // Fastify's own errors (bad JSON, body too large) reach Nest's error handler and so
@@ -69,11 +71,8 @@ export async function createHttpApp(
 
   const metrics = app.get(MetricsService);
   const unguard = guardProcess(logger, metrics);
-  const close = app.close.bind(app);
-  app.close = async () => {
-    unguard();
-    return close();
-  };
+  // (Assigning `app.close` is a no-op: Nest's app is a Proxy whose set trap ignores writes.)
+  onDrain(app, async () => unguard());
   const requestLog = options.requestLog ?? true;
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

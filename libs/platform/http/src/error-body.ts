@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
-import { AppError, ValidationMap } from './errors';
+import { infraDependency, OUTAGE_RETRY_AFTER_SECONDS, reportOutage } from '@dl/platform/observability';
+import { AppError, ServiceUnavailableError, ValidationMap } from './errors';
 
 export interface ErrorBody {
   error: string;
@@ -41,11 +42,21 @@ function body(statusCode: number, message: string, extra: Partial<ErrorBody> = {
 
 /** Turns anything thrown into the contract's error body. Never exposes stacks or SQL. */
 export function renderError(err: unknown): RenderedError {
+  if (!(err instanceof AppError) && !(err instanceof HttpException)) {
+    // Postgres or Redis down: 503 with Retry-After (one warning per dependency per 30 s, no stack per request).
+    const dependency = infraDependency(err, 'postgres');
+    if (dependency) {
+      reportOutage(dependency, err, 'request');
+      const unavailable = renderError(new ServiceUnavailableError(OUTAGE_RETRY_AFTER_SECONDS));
+      return { ...unavailable, unexpected: false };
+    }
+  }
   if (err instanceof AppError) {
     const b: ErrorBody = { error: err.error, message: err.message, statusCode: err.statusCode };
     if (err.options.validation) b.validation = err.options.validation;
     if (err.options.retryAfter !== undefined) b.retryAfter = err.options.retryAfter;
-    return { body: b, headers: err.options.headers ?? {}, unexpected: err.statusCode >= 500 };
+    // A 503 is a known state (a dependency is down), not a bug: no stack logged per request.
+    return { body: b, headers: err.options.headers ?? {}, unexpected: err.statusCode >= 500 && err.statusCode !== 503 };
   }
   const e = err as { code?: string; statusCode?: number; status?: number; message?: string };
   if (e && typeof e.code === 'string' && FASTIFY_MESSAGES[e.code]) {

@@ -81,3 +81,13 @@ export class TooManyRequestsError extends AppError {
     });
   }
 }
+
+/**
+ * 503 when a dependency the answer needs (Postgres, Redis) is down: the client retries after
+ * `Retry-After` seconds. Infrastructure errors that reach the error filter become this (never a 500).
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfter = 5, message = 'Service temporarily unavailable, please retry') {
+    super(503, message, { retryAfter, headers: { 'Retry-After': String(retryAfter) } });
+  }
+}

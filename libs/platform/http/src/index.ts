@@ -7,3 +7,4 @@ export * from './platform.module';
 export * from './bootstrap';
 export * from './hostile-text';
 export * from './process-guard';
+export * from './shutdown';

@@ -2,3 +2,4 @@ export * from './database-ping';
 export * from './logger';
 export * from './metrics.service';
 export * from './observability.module';
+export * from './outage';
