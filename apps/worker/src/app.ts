@@ -1,9 +1,14 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@dl/platform/config';
-import { createHttpApp } from '@dl/platform/http';
+import { createHttpApp, onDrain } from '@dl/platform/http';
+import { DependencyGate } from './resilience/dependency-gate';
 import { WorkerModule } from './worker.module';
 
 export async function createWorkerApp(config: AppConfig): Promise<NestFastifyApplication> {
-  return createHttpApp(WorkerModule.forRoot(config), config, 'worker', { requestLog: false });
+  const app = await createHttpApp(WorkerModule.forRoot(config), config, 'worker', { requestLog: false });
+  // On close: no new job, those in flight finish or are handed back, then the batcher and pools close.
+  const gate = app.get(DependencyGate);
+  onDrain(app, () => gate.closeWorkers());
+  return app;
 }
 export { CLICK_BATCH_SIZE, CLICK_CONCURRENCY } from './clicks/clicks.processor';

@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
 import { ClicksWorkerModule } from './clicks/clicks-worker.module';
 import { IngestWorkerModule } from './ingest/ingest-worker.module';
 import { QueueMetricsCollector } from './queue-metrics.collector';
+import { DependencyGate } from './resilience/dependency-gate';
 import { ReportsWorkerModule } from './reports/reports-worker.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
@@ -14,8 +16,8 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(config), QueueModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
-      providers: [QueueMetricsCollector],
+      imports: [DiscoveryModule, PlatformModule.forRoot(config), QueueModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
+      providers: [QueueMetricsCollector, DependencyGate],
     };
   }
 }

@@ -158,6 +158,18 @@ export interface Settlement {
 }
 
 /**
+ * A lane left without a drain job (KEYS: lane, drain; ARGV: markerTtl): when it holds deliveries
+ * and no drain marker, takes the marker (only one sweeper wins) and returns 1 (the caller queues
+ * a drain job), else 0.
+ */
+const ADOPT = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if redis.call('ZCARD', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[2], '1', 'NX', 'PX', tonumber(ARGV[1]))
+return 1
+`;
+
+/**
  * Per-webhook lanes and delivery rate (WEBHOOK_MAX_PER_SECOND, shared across worker instances),
  * with in-flight caps per webhook and per organization, so one slow or dead endpoint holds a few
  * connections at most and never delays other tenants.
@@ -182,6 +194,7 @@ export class WebhookRateGate {
       redis.client.defineCommand('webhookLaneEnqueue', { lua: ENQUEUE });
       redis.client.defineCommand('webhookLaneClaim', { numberOfKeys: 6, lua: CLAIM });
       redis.client.defineCommand('webhookLaneSettle', { numberOfKeys: 5, lua: SETTLE });
+      redis.client.defineCommand('webhookLaneAdopt', { numberOfKeys: 2, lua: ADOPT });
     }
   }
 
@@ -259,6 +272,27 @@ export class WebhookRateGate {
     await this.commands().webhookLaneSettle(k.starts, k.lane, k.items, k.infl, k.oinfl, ...args);
   }
 
+  /**
+   * Webhook ids of lanes that hold deliveries but have no drain job any more (its marker expired:
+   * the job failed for good or was lost with Redis' data), each now marked as drained again so
+   * the caller queues exactly one drain job per lane. Scans every lane (SCAN, no blocking).
+   */
+  async adoptOrphanedLanes(): Promise<string[]> {
+    const prefix = this.redis.key('wh', '');
+    const adopted: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.client.scan(cursor, 'MATCH', `${prefix}*:lane`, 'COUNT', 500);
+      cursor = next;
+      for (const lane of keys) {
+        const webhookId = lane.slice(prefix.length, -':lane'.length);
+        const drain = this.redis.key('wh', webhookId, 'drain');
+        if ((await this.commands().webhookLaneAdopt(lane, drain, this.markerTtlMs)) === 1) adopted.push(webhookId);
+      }
+    } while (cursor !== '0');
+    return adopted;
+  }
+
   private commands(): LaneCommands {
     return this.redis.client as unknown as LaneCommands;
   }
@@ -268,4 +302,5 @@ interface LaneCommands {
   webhookLaneEnqueue(...args: Array<string | number>): Promise<number[]>;
   webhookLaneClaim(...args: Array<string | number>): Promise<Array<string | number>>;
   webhookLaneSettle(...args: string[]): Promise<number>;
+  webhookLaneAdopt(lane: string, drain: string, ttl: number): Promise<number>;
 }

@@ -66,6 +66,13 @@ export class WebhookDeliveriesRepository {
     return out;
   }
 
+  /** Organization of each webhook id that still exists (the lane sweep: a system task across organizations). */
+  async organizationsOf(webhookIds: string[]): Promise<Map<string, string>> {
+    if (!webhookIds.length) return new Map();
+    const rows = await this.prisma.webhook.findMany({ where: { id: { in: webhookIds } }, select: { id: true, organizationId: true } });
+    return new Map(rows.map((r) => [r.id, r.organizationId]));
+  }
+
   async target(organizationId: string, webhookId: string): Promise<DeliveryTarget | null> {
     return this.prisma.webhook.findFirst({
       where: { id: webhookId, organizationId },

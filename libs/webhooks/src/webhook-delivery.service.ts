@@ -137,6 +137,29 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   }
 
   /**
+   * Re-queues a drain job for every lane whose drain died (a long Redis or Postgres outage could
+   * leave deliveries waiting for the next event of their webhook). Lanes of deleted webhooks keep
+   * their marker until it expires. Returns the number of drain jobs queued.
+   */
+  async sweepLanes(): Promise<number> {
+    const adopted = await this.gate.adoptOrphanedLanes();
+    if (!adopted.length) return 0;
+    try {
+      const organizations = await this.repo.organizationsOf(adopted);
+      const jobs = adopted
+        .filter((id) => organizations.has(id))
+        .map((webhookId) => ({ payload: { organizationId: organizations.get(webhookId)!, webhookId }, opts: drainJobOptions() }));
+      await this.queue.addBulk(Queues.webhookDrains, 'webhook.drain', jobs);
+      if (jobs.length) this.logger.warn({ lanes: jobs.length }, 'webhook lanes without a drain job re-queued');
+      return jobs.length;
+    } catch (err) {
+      // The next sweep tries again.
+      await this.gate.disown('', adopted).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
    * `webhook.drain`: sends the webhook's due deliveries, a batch at a time as the gate allows
    * (rate, in flight), until its lane is empty. Waits up to SLEEP_MAX_MS (the next rate window)
    * happen here, so a busy webhook wakes on time; a longer one (a retry's backoff) throws

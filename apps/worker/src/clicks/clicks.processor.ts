@@ -1,10 +1,11 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleDestroy } from '@nestjs/common';
-import { Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { ClickIngestService, EnrichedClick, enrichClick, invalidClickReason } from '@dl/clicks';
-import { MetricsService } from '@dl/platform/observability';
+import { infraDependency, MetricsService, reportOutage } from '@dl/platform/observability';
 import { assertHandlers, ClickBatchJob, ClickCapturedJob, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
+import { guardJob } from '../resilience/job-guard';
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
@@ -73,16 +74,16 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
     });
   }
 
-  async process(job: Job): Promise<void> {
+  async process(job: Job, token?: string): Promise<void> {
     const name = job.name as JobName<typeof Queues.clicks>;
     const handler = this.handlers[name];
     const labels = { queue: Queues.clicks, job: job.name };
     try {
       if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${Queues.clicks}"`);
-      await handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+      await guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
       this.metrics.jobOutcomes.inc({ ...labels, outcome: 'completed' });
     } catch (err) {
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: 'failed' });
+      this.metrics.jobOutcomes.inc({ ...labels, outcome: err instanceof DelayedError ? 'handed_back' : 'failed' });
       throw err;
     }
   }
@@ -136,7 +137,10 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
       const result = await this.ingest.ingestEnriched(items);
       if (result.dropped) this.logger.warn({ dropped: result.dropped }, 'clicks of unknown links dropped');
     } catch (err) {
-      this.logger.error({ err, clicks: items.length }, 'click batch failed; its jobs will be retried');
+      // Postgres down: one warning per 30 s, the jobs are handed back (no attempt spent, see guardJob).
+      const dependency = infraDependency(err, 'postgres');
+      if (dependency) reportOutage(dependency, err, 'click batch');
+      else this.logger.error({ err, clicks: items.length }, 'click batch failed; its jobs fail this attempt (a job that fails for good is logged)');
       throw err;
     }
   }

@@ -1,11 +1,12 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { ClickRetentionService } from '@dl/clicks';
 import { DomainsService } from '@dl/domains';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
 import { assertHandlers, JobName, JobQueue, Queues, QueueHandlers } from '@dl/platform/queue';
+import { guardJob } from '../resilience/job-guard';
 
 /** Daily, at a quiet hour (UTC). */
 export const CLICKS_PRUNE_SCHEDULE = { id: 'clicks.prune.daily', pattern: '17 3 * * *' };
@@ -31,17 +32,17 @@ export class MaintenanceProcessor extends WorkerHost {
     assertHandlers(Queues.maintenance, this.handlers);
   }
 
-  async process(job: Job): Promise<unknown> {
+  async process(job: Job, token?: string): Promise<unknown> {
     const name = job.name as JobName<typeof Queues.maintenance>;
     const handler = this.handlers[name];
     const labels = { queue: Queues.maintenance, job: job.name };
     try {
       if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${Queues.maintenance}"`);
-      const result = await handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+      const result = await guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
       this.metrics.jobOutcomes.inc({ ...labels, outcome: 'completed' });
       return result;
     } catch (err) {
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: 'failed' });
+      this.metrics.jobOutcomes.inc({ ...labels, outcome: err instanceof DelayedError ? 'handed_back' : 'failed' });
       throw err;
     }
   }

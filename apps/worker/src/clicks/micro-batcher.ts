@@ -1,3 +1,5 @@
+import { HandBackError } from '../resilience/job-guard';
+
 interface Pending<T> {
   item: T;
   resolve: () => void;
@@ -30,7 +32,8 @@ export class MicroBatcher<T> {
   ) {}
 
   add(item: T): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('Batcher is closed'));
+    // Only after the workers closed (shutdown): the job is handed back, its attempt not spent.
+    if (this.closed) return Promise.reject(new HandBackError('Batcher is closed'));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ item, resolve, reject });
       this.schedule();

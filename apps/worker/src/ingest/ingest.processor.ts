@@ -1,8 +1,9 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Job } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { MetricsService } from '@dl/platform/observability';
 import { assertHandlers, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { IngestWorkerService } from '@dl/sdk';
+import { guardJob } from '../resilience/job-guard';
 
 /** Jobs in flight: installs, opens and pixel events are single rows; `sdk.event` jobs carry micro-batches. */
 export const INGEST_CONCURRENCY = 32;
@@ -26,16 +27,16 @@ export class IngestProcessor extends WorkerHost {
     assertHandlers(Queues.ingest, this.handlers);
   }
 
-  async process(job: Job): Promise<void> {
+  async process(job: Job, token?: string): Promise<void> {
     const name = job.name as JobName<typeof Queues.ingest>;
     const handler = this.handlers[name] as (payload: unknown, meta: { jobId: string; attemptsMade: number }) => Promise<unknown>;
     const labels = { queue: Queues.ingest, job: job.name };
     try {
       if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${Queues.ingest}"`);
-      await handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+      await guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
       this.metrics.jobOutcomes.inc({ ...labels, outcome: 'completed' });
     } catch (err) {
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: 'failed' });
+      this.metrics.jobOutcomes.inc({ ...labels, outcome: err instanceof DelayedError ? 'handed_back' : 'failed' });
       throw err;
     }
   }

@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { JobQueue, assertHandlers, JobName, QueueHandlers, Queues } from '@dl/platform/queue';
+import { guardJob } from '../resilience/job-guard';
 import { periodEnd, parsePeriod, ReportDeliveryService, ReportsRepository, ReportsService } from '@dl/reports';
 
 /**
@@ -49,10 +50,10 @@ export class ReportsProcessor extends WorkerHost {
     assertHandlers(Queues.reports, this.handlers);
   }
 
-  async process(job: Job): Promise<unknown> {
+  async process(job: Job, token?: string): Promise<unknown> {
     const name = job.name as JobName<'reports'>;
     const handler = this.handlers[name] as (p: unknown, m: { jobId: string; attemptsMade: number }) => Promise<unknown>;
     if (!handler) throw new Error(`no handler for reports job "${job.name}"`);
-    return handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+    return guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
   }
 }

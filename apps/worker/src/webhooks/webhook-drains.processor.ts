@@ -4,6 +4,7 @@ import { DelayedError, Job } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { assertHandlers, Queues, QueueHandlers } from '@dl/platform/queue';
 import { DeferDeliveryError, WebhookDeliveryService } from '@dl/webhooks';
+import { guardJob } from '../resilience/job-guard';
 
 /**
  * Consumer of the `webhook-drains` queue: one job per webhook with pending deliveries, sending them
@@ -30,14 +31,16 @@ export class WebhookDrainsProcessor extends WorkerHost implements OnApplicationB
   }
 
   async process(job: Job, token?: string): Promise<unknown> {
-    try {
-      return await this.handlers['webhook.drain'](job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
-    } catch (err) {
-      if (err instanceof DeferDeliveryError) {
-        await job.moveToDelayed(Date.now() + err.delayMs, token);
-        throw new DelayedError();
+    return guardJob(job, token, async () => {
+      try {
+        return await this.handlers['webhook.drain'](job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+      } catch (err) {
+        if (err instanceof DeferDeliveryError) {
+          await job.moveToDelayed(Date.now() + err.delayMs, token);
+          throw new DelayedError();
+        }
+        throw err;
       }
-      throw err;
-    }
+    });
   }
 }

@@ -4,6 +4,7 @@ import { Job } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { assertHandlers, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { WebhookDeliveryService } from '@dl/webhooks';
+import { guardJob } from '../resilience/job-guard';
 
 /**
  * Consumer of the `webhooks` queue: fan-out of events into per-webhook lanes (and `webhook.deliver`
@@ -29,9 +30,9 @@ export class WebhooksProcessor extends WorkerHost implements OnApplicationBootst
     this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
   }
 
-  async process(job: Job): Promise<unknown> {
+  async process(job: Job, token?: string): Promise<unknown> {
     const name = job.name as JobName<typeof Queues.webhooks>;
     const handler = this.handlers[name] as (p: unknown, m: { jobId: string; attemptsMade: number }) => Promise<unknown>;
-    return handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
+    return guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
   }
 }
