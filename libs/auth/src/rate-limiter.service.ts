@@ -28,7 +28,9 @@ export interface RateLimitResult {
  * count, add as many of the n requests as fit under the limit (members `<prefix>:<i>`).
  * The time comes from Redis so every api instance agrees on the window whatever their
  * clocks say. The requests are decided in order, exactly as n calls one after the other.
- * Returns {admitted, countBefore, oldestMs, nowMs}.
+ * Returns {admitted, countBefore, oldestMs, nowMs, admitAtMs}: admitAtMs is when the next request
+ * would be admitted, the time at which enough entries have left the window for the count to be
+ * under the limit (more than one when the window holds more than the limit, e.g. after a downgrade).
  */
 const SLIDING_WINDOW_LUA = `
 local key = KEYS[1]
@@ -52,7 +54,13 @@ end
 redis.call('PEXPIRE', key, window)
 local first = now
 if before > 0 then first = tonumber(redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2]) end
-return {admitted, before, first, now}
+local count = before + admitted
+local admitAt = now
+if count >= limit then
+  local idx = count - limit
+  admitAt = tonumber(redis.call('ZRANGE', key, idx, idx, 'WITHSCORES')[2]) + window
+end
+return {admitted, before, first, now, admitAt}
 `;
 
 /** Requests of one organization and limit waiting for the next script call. */
@@ -66,12 +74,14 @@ interface Batch {
 interface Full {
   untilLocalMs: number;
   resetMs: number;
+  /** Redis time at which a request would be admitted again. */
+  admitMs: number;
   /** Redis clock minus this process's clock, at most (measured when the call was sent). */
   offsetMs: number;
 }
 
 type SlidingWindowRedis = {
-  dlSlidingWindow(key: string, limit: number, windowMs: number, prefix: string, n: number): Promise<[number, number, number, number]>;
+  dlSlidingWindow(key: string, limit: number, windowMs: number, prefix: string, n: number): Promise<[number, number, number, number, number]>;
 };
 
 /**
@@ -96,6 +106,8 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly full = new Map<string, Full>();
   private degradedSince?: number;
   readonly enabled: boolean;
+  /** The sliding window: a minute (RATE_LIMIT_WINDOW_MS shortens it in tests). */
+  readonly windowMs: number;
   /**
    * Its own connection with auto-pipelining: the scripts of concurrent requests leave
    * in one write instead of one round trip each.
@@ -108,6 +120,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED;
+    this.windowMs = config.RATE_LIMIT_WINDOW_MS ?? RATE_LIMIT_WINDOW_MS;
     if (this.enabled) {
       this.client = redis.duplicate({ enableAutoPipelining: true });
       this.client.defineCommand('dlSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
@@ -142,7 +155,9 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       const full = this.full.get(batchKey);
       if (full) {
         const nowLocal = Date.now();
-        if (nowLocal < full.untilLocalMs) return result(false, limit, limit, full.resetMs - RATE_LIMIT_WINDOW_MS, nowLocal + full.offsetMs, 'redis');
+        if (nowLocal < full.untilLocalMs) {
+          return rateLimitResult(false, limit, limit, full.resetMs - this.windowMs, nowLocal + full.offsetMs, 'redis', this.windowMs, full.admitMs);
+        }
         this.full.delete(batchKey);
       }
       return new Promise<RateLimitResult>((resolve) => {
@@ -176,21 +191,21 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       this.sequence = (this.sequence + 1) % 1e9;
       const prefix = `${this.instance}:${this.sequence}`;
       const sentAt = Date.now();
-      const call = (this.client as unknown as SlidingWindowRedis).dlSlidingWindow(key, limit, RATE_LIMIT_WINDOW_MS, prefix, n);
-      const [admitted, before, first, now] = await withTimeout(call, REDIS_TIMEOUT_MS);
+      const call = (this.client as unknown as SlidingWindowRedis).dlSlidingWindow(key, limit, this.windowMs, prefix, n);
+      const [admitted, before, first, now, admitAt] = await withTimeout(call, REDIS_TIMEOUT_MS);
       if (this.degradedSince !== undefined) {
         this.logger.log('Rate limiter back on Redis');
         this.degradedSince = undefined;
       }
       if (before + admitted >= limit) {
-        // Full until the oldest entry leaves; Redis time mapped to this clock as late as it can be.
+        // Full until enough entries leave; Redis time mapped to this clock as late as it can be.
         const offsetMs = now - sentAt;
-        this.full.set(batchKey, { untilLocalMs: first + RATE_LIMIT_WINDOW_MS - offsetMs, resetMs: first + RATE_LIMIT_WINDOW_MS, offsetMs });
+        this.full.set(batchKey, { untilLocalMs: admitAt - offsetMs, resetMs: first + this.windowMs, admitMs: admitAt, offsetMs });
         if (this.full.size > 10_000) this.full.clear();
       }
       for (let i = 0; i < n; i++) {
         const allowed = i < admitted;
-        waiters[i].resolve(result(allowed, limit, allowed ? before + i + 1 : before + admitted, first, now, 'redis'));
+        waiters[i].resolve(rateLimitResult(allowed, limit, allowed ? before + i + 1 : before + admitted, first, now, 'redis', this.windowMs, admitAt));
       }
     } catch (err) {
       this.degrade(err);
@@ -207,25 +222,40 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
 
   private consumeLocal(key: string, limit: number): RateLimitResult {
     const now = Date.now();
-    const log = (this.local.get(key) ?? []).filter((t) => t > now - RATE_LIMIT_WINDOW_MS);
+    const log = (this.local.get(key) ?? []).filter((t) => t > now - this.windowMs);
     const allowed = log.length < limit;
     if (allowed) log.push(now);
     this.local.set(key, log);
     if (this.local.size > 10_000) {
-      for (const [k, l] of this.local) if (!l.length || l[l.length - 1] <= now - RATE_LIMIT_WINDOW_MS) this.local.delete(k);
+      for (const [k, l] of this.local) if (!l.length || l[l.length - 1] <= now - this.windowMs) this.local.delete(k);
     }
-    return result(allowed, limit, log.length, log[0] ?? now, now, 'local');
+    const admitAt = log.length >= limit ? log[log.length - limit] + this.windowMs : now;
+    return rateLimitResult(allowed, limit, log.length, log[0] ?? now, now, 'local', this.windowMs, admitAt);
   }
 }
 
-function result(allowed: boolean, limit: number, count: number, firstMs: number, nowMs: number, store: 'redis' | 'local'): RateLimitResult {
-  const resetMs = firstMs + RATE_LIMIT_WINDOW_MS;
+/**
+ * `retryAfter` (decisions §14) is the time until a request would be admitted: when the
+ * window holds more than the limit (after a downgrade), until enough entries have left,
+ * not only the oldest. Rounded up, so waiting exactly that many seconds is enough.
+ */
+export function rateLimitResult(
+  allowed: boolean,
+  limit: number,
+  count: number,
+  firstMs: number,
+  nowMs: number,
+  store: 'redis' | 'local',
+  windowMs: number = RATE_LIMIT_WINDOW_MS,
+  admitAtMs: number = firstMs + windowMs,
+): RateLimitResult {
+  const resetMs = firstMs + windowMs;
   return {
     allowed,
     limit,
     remaining: Math.max(0, limit - count),
     reset: Math.ceil(resetMs / 1000),
-    retryAfter: Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+    retryAfter: Math.max(1, Math.ceil((Math.max(admitAtMs, resetMs) - nowMs) / 1000)),
     store,
   };
 }

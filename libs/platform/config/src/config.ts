@@ -183,6 +183,13 @@ export class EnvironmentVariables {
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
 
+  /** The sliding window of the per-organization limits: a minute (tests shorten it). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
+  RATE_LIMIT_WINDOW_MS = 60000;
+
   /** Login and signup attempts a minute per client IP (decisions §14), shared through Redis. */
   @Transform(toInt)
   @IsInt()
