@@ -115,9 +115,14 @@ export function isBotUserAgent(userAgent: string | null): boolean {
   return bot;
 }
 
+/** Latest instant whose ISO form has a 4-digit year (so `day` is always YYYY-MM-DD). */
+const MAX_CLICK_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 function validDate(iso: string, fallback: Date): Date {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? fallback : d;
+  const t = d.getTime();
+  // Unparseable, before 1970 or past year 9999 (only a corrupt or hostile job): the time it is processed.
+  return Number.isNaN(t) || t < 0 || t > MAX_CLICK_TIME ? fallback : d;
 }
 
 /** Derives every stored field of a click from the edge's raw facts (pure, except the memoized lookups). */

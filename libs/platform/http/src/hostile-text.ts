@@ -47,11 +47,7 @@ export function safeHeaderUrl(value: string): string {
   if (isVisibleAscii(value)) return value;
   const parsed = normalizeUrl(value);
   if (isVisibleAscii(parsed)) return parsed;
-  let out = '';
-  for (const byte of Buffer.from(stripUnstorable(value), 'utf8')) {
-    out += byte > 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
+  return stripUnstorable(value).replace(/[^\x21-\x7e]+/g, (run) => Buffer.from(run, 'utf8').toString('hex').toUpperCase().replace(/../g, '%$&'));
 }
 
 function isVisibleAscii(value: string): boolean {
