@@ -52,13 +52,15 @@ const withDemo = !args.includes('--no-demo');
 const services: Service[] = [];
 let supervisor: Supervisor | null = null;
 let stopping = false;
+/** How long the apps get to drain on SIGTERM before SIGKILL: their own limit (SHUTDOWN_TIMEOUT_MS) and a margin. */
+let graceMs = 30_000;
 
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     if (supervisor) {
       log.info('stopping the apps');
-      await supervisor.stop();
+      await supervisor.stop(graceMs);
     }
     for (const s of [...services].reverse()) {
       log.info(`stopping ${s.name}`);
@@ -205,6 +207,7 @@ async function main(): Promise<void> {
   await provideRedis();
   await providePostgres();
   const config = loadConfig(env);
+  graceMs = config.SHUTDOWN_TIMEOUT_MS + 5000;
   env.DATABASE_URL = config.DATABASE_URL;
   env.REDIS_URL = config.REDIS_URL;
 

@@ -89,7 +89,7 @@ export class Supervisor {
   }
 
   /** SIGTERM to every app at once (each drains and closes on its own), SIGKILL after `graceMs`. */
-  async stop(graceMs = 15_000): Promise<void> {
+  async stop(graceMs: number): Promise<void> {
     await Promise.all(this.apps.map((a) => a.stop(graceMs)));
   }
 
