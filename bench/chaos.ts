@@ -1,0 +1,250 @@
+/**
+ * Fault trials against the production entries of the four apps (`node tools/scripts/run.js
+ * apps/<app>/src/main.ts`), on loopback only, with a private `redis-server` and a private
+ * Postgres cluster (`pg_createcluster` on a free port): the shared servers are never touched.
+ * Each trial runs a redirect load (keep-alive, an organization with a pixel site so every 302
+ * names its click id) and an SDK event load, injects one fault, lets everything drain, and prints
+ * one row: requests sent, answered, 5xx, resets, clicks served vs stored, duplicates.
+ *
+ *   node tools/scripts/run.js bench/chaos.ts [--seconds 10] [--pg-seconds 30] [--outage-seconds 10]
+ *       [--concurrency 8] [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api]
+ *
+ * `--pg-seconds 300` is the 5-minute Postgres trial. Bounded in time: every wait has a deadline.
+ */
+import { Agent, get as httpGet, request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ClickFixtures } from '@dl/clicks';
+import { PrismaService, Tier } from '@dl/platform/db';
+import { SdkFixtures } from '@dl/sdk';
+import { AppProcess, configEnv, PrivatePostgres, PrivateRedis, spawnApp, testConfig } from '@dl/testing';
+
+type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+const SECONDS = Number(arg('seconds', '10'));
+const PG_SECONDS = Number(arg('pg-seconds', '30'));
+const OUTAGE_SECONDS = Number(arg('outage-seconds', '10'));
+const CONCURRENCY = Number(arg('concurrency', '8'));
+const TRIALS = arg('trials', 'redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api').split(',');
+const DRAIN_DEADLINE_MS = 180_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Tally {
+  sent: number;
+  answered: number;
+  fiveXx: number;
+  resets: number;
+  refused: number;
+}
+const tally = (): Tally => ({ sent: 0, answered: 0, fiveXx: 0, resets: 0, refused: 0 });
+
+interface Row {
+  trial: string;
+  redirect: Tally;
+  sdk: Tally;
+  clicksServed: number;
+  clicksStored: number;
+  duplicates: number;
+  eventsAccepted: number;
+  eventsStored: number;
+  seconds: number;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dl-chaos-'));
+  const redis = await PrivateRedis.create(dir, { appendonly: true });
+  const pg = await PrivatePostgres.create();
+  const apps = new Map<AppName, AppProcess>();
+  const rows: Row[] = [];
+  try {
+    const url = await pg.createDatabase();
+    const config = testConfig(url, {
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'warn',
+      CLICK_FALLBACK_DIR: join(dir, 'fallback'),
+      RATE_LIMIT_ENABLED: 'false',
+      INGEST_RATE_LIMIT_PER_MINUTE: '100000000',
+      SHUTDOWN_TIMEOUT_MS: '20000',
+    });
+    const env = configEnv(config);
+    const prisma = new PrismaService(config);
+    const fx = new ClickFixtures(prisma);
+    const org = await fx.organization(Tier.PRO);
+    await prisma.pixelSite.create({ data: { organizationId: org.id, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
+    const sdkApp = await new SdkFixtures(prisma).app(org.id);
+
+    const start = async (name: AppName) => apps.set(name, await spawnApp(name, env, 120_000));
+    for (const name of ['api', 'redirect', 'ingest', 'worker'] as AppName[]) await start(name);
+
+    const count = async (sql: string, ...params: unknown[]) => {
+      for (;;) {
+        try {
+          const [row] = await prisma.$queryRawUnsafe<Array<{ n: number }>>(sql, ...params);
+          return row.n;
+        } catch {
+          await sleep(1000); // Postgres down in the middle of a trial
+        }
+      }
+    };
+
+    for (const trial of TRIALS) {
+      const link = await fx.link(org.id);
+      const served = new Set<string>();
+      const redirectTally = tally();
+      const sdkTally = tally();
+      let eventsAccepted = 0;
+      const installId = randomUUID();
+      let running = true;
+      const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+      const target = (name: AppName) => apps.get(name)?.port ?? 0;
+
+      const visit = () =>
+        new Promise<void>((resolve) => {
+          redirectTally.sent++;
+          const req = httpGet({ host: '127.0.0.1', port: target('redirect'), path: `/${link.shortCode}`, agent, headers: { 'user-agent': 'chaos/1.0' } }, (res) => {
+            redirectTally.answered++;
+            if (res.statusCode! >= 500) redirectTally.fiveXx++;
+            const location = res.headers.location;
+            if (res.statusCode === 302 && location) {
+              const id = new URL(location).searchParams.get('dl_click');
+              if (id) served.add(id);
+            }
+            res.resume();
+            res.on('end', resolve);
+          });
+          req.on('error', (err: NodeJS.ErrnoException) => {
+            if (err.code === 'ECONNREFUSED') redirectTally.refused++;
+            else redirectTally.resets++;
+            setTimeout(resolve, err.code === 'ECONNREFUSED' ? 50 : 0);
+          });
+        });
+      const event = () =>
+        new Promise<void>((resolve) => {
+          sdkTally.sent++;
+          const body = JSON.stringify({ installId, eventName: `chaos_${trial}` });
+          const req = httpRequest(
+            { host: '127.0.0.1', port: target('ingest'), path: '/api/sdk/v1/event', method: 'POST', agent,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkApp.token}`, 'content-length': Buffer.byteLength(body) } },
+            (res) => {
+              sdkTally.answered++;
+              if (res.statusCode! >= 500) sdkTally.fiveXx++;
+              if (res.statusCode === 202) eventsAccepted++;
+              res.resume();
+              res.on('end', resolve);
+            },
+          );
+          req.on('error', (err: NodeJS.ErrnoException) => {
+            if (err.code === 'ECONNREFUSED') sdkTally.refused++;
+            else sdkTally.resets++;
+            setTimeout(resolve, err.code === 'ECONNREFUSED' ? 50 : 0);
+          });
+          req.end(body);
+        });
+      const loops = [
+        ...Array.from({ length: CONCURRENCY }, async () => {
+          while (running) await visit();
+        }),
+        ...Array.from({ length: Math.max(1, CONCURRENCY / 4) }, async () => {
+          while (running) {
+            await event();
+            await sleep(5);
+          }
+        }),
+      ];
+
+      const started = Date.now();
+      await sleep(1000);
+      if (trial === 'redis-kill') {
+        await redis.stop('SIGKILL');
+        await sleep(OUTAGE_SECONDS * 1000);
+        await redis.start();
+      } else if (trial === 'worker-kill') {
+        await apps.get('worker')!.stop('SIGKILL');
+        await sleep(2000);
+        await start('worker');
+      } else if (trial === 'pg-stop') {
+        await pg.stop('fast');
+        await sleep(PG_SECONDS * 1000);
+        await pg.start();
+      } else if (trial.startsWith('sigterm-')) {
+        const name = trial.slice('sigterm-'.length) as AppName;
+        const code = await apps.get(name)!.stop('SIGTERM');
+        if (code !== 0) process.stderr.write(`${name} exited with ${code} on SIGTERM\n`);
+        await start(name);
+      }
+      const rest = SECONDS * 1000 - (Date.now() - started);
+      if (rest > 0) await sleep(rest);
+      running = false;
+      await Promise.all(loops);
+      agent.destroy();
+
+      // Let the pipeline drain: stored clicks stop changing (or every served click is stored).
+      const deadline = Date.now() + DRAIN_DEADLINE_MS;
+      let stored = -1;
+      for (;;) {
+        await sleep(2000);
+        const now = await count('SELECT count(*)::int AS n FROM clicks WHERE link_id = $1::uuid', link.id);
+        if (now >= served.size || (now === stored && Date.now() > deadline - DRAIN_DEADLINE_MS + 30_000) || Date.now() > deadline) {
+          stored = now;
+          break;
+        }
+        stored = now;
+      }
+      const storedServed = served.size
+        ? await count('SELECT count(*)::int AS n FROM clicks WHERE link_id = $1::uuid AND id = ANY($2::uuid[])', link.id, [...served])
+        : 0;
+      const rollup = await count(
+        `SELECT coalesce(sum(clicks), 0)::int AS n FROM click_rollups WHERE link_id = $1::uuid AND dimension = 'total'`,
+        link.id,
+      );
+      const eventsStored = await count('SELECT count(*)::int AS n FROM in_app_events WHERE event_name = $1', `chaos_${trial}`);
+      rows.push({
+        trial,
+        redirect: redirectTally,
+        sdk: sdkTally,
+        clicksServed: served.size,
+        clicksStored: storedServed,
+        duplicates: Math.max(0, rollup - stored),
+        eventsAccepted,
+        eventsStored,
+        seconds: Math.round((Date.now() - started) / 1000),
+      });
+      printRow(rows[rows.length - 1], rows.length === 1);
+    }
+    await prisma.$disconnect();
+  } finally {
+    for (const app of apps.values()) await app.stop('SIGTERM').catch(() => undefined);
+    await redis.stop('SIGKILL');
+    await pg.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printRow(r: Row, header: boolean): void {
+  if (header) {
+    process.stdout.write(
+      '| trial | redirect sent | answered | 5xx | reset | refused | SDK sent | answered | 5xx | clicks served | stored | duplicates | events accepted | stored | s |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+    );
+  }
+  const t = r.redirect;
+  const s = r.sdk;
+  process.stdout.write(
+    `| ${r.trial} | ${t.sent} | ${t.answered} | ${t.fiveXx} | ${t.resets} | ${t.refused} | ${s.sent} | ${s.answered} | ${s.fiveXx} | ${r.clicksServed} | ${r.clicksStored} | ${r.duplicates} | ${r.eventsAccepted} | ${r.eventsStored} | ${r.seconds} |\n`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`chaos failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
