@@ -26,6 +26,7 @@ const router = createBrowserRouter(
   [
     { path: '/login', lazy: page(() => import('./pages/login')), errorElement: <RouteError /> },
     { path: '/signup', lazy: page(() => import('./pages/signup')), errorElement: <RouteError /> },
+    { path: '/accept-invite', lazy: page(() => import('./pages/accept-invite')), errorElement: <RouteError /> },
     {
       element: (
         <RequireSession>

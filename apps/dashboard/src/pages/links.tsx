@@ -1,4 +1,4 @@
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -19,6 +19,48 @@ function chunks<T>(items: T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** One row of the virtualised list; memoised so a scroll frame renders only the rows that enter the view. */
+const LinkRow = memo(function LinkRow({
+  link: l,
+  index,
+  start,
+  selected,
+  onToggle,
+}: {
+  link: LinkItem;
+  index: number;
+  start: number;
+  selected: boolean;
+  onToggle: (id: string) => void;
+}) {
+  return (
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className={selected ? 'table-row selected' : 'table-row'}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+    >
+      <span role="cell" className="cell-check">
+        <input type="checkbox" aria-label={`Select ${l.shortCode}`} checked={selected} onChange={() => onToggle(l.id)} />
+      </span>
+      <span role="cell" className="cell-main">
+        <Link to={`/links/${l.id}`} className="row-title">
+          {l.title || l.shortCode}
+        </Link>
+        <span className="row-sub">
+          <code>/{l.shortCode}</code> → <span className="truncate">{l.originalUrl}</span>
+        </span>
+      </span>
+      <span role="cell" className="cell-num">
+        {fmtNumber(l.clickCount)}
+      </span>
+      <span role="cell" className="cell-date">
+        {fmtDate(l.createdAt)}
+      </span>
+    </div>
+  );
+});
 
 export default function LinksPage() {
   const [params, setParams] = useSearchParams();
@@ -67,15 +109,19 @@ export default function LinksPage() {
   }, [links.data, deferredSearch, template, sort, dir]);
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const visibleSelected = rows.filter((r) => selected.has(r.id));
+  // Computed once per change of the list or the selection, not on every scroll frame.
+  const visibleSelected = useMemo(() => (selected.size ? rows.filter((r) => selected.has(r.id)) : []), [rows, selected]);
   const allSelected = rows.length > 0 && visibleSelected.length === rows.length;
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = useCallback(
+    (id: string) =>
+      setSelected((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
 
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -251,36 +297,9 @@ export default function LinksPage() {
           ) : (
             <div ref={scrollRef} className="table-scroll" data-testid="links-scroll">
               <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-                {virtualizer.getVirtualItems().map((v) => {
-                  const l: LinkItem = rows[v.index];
-                  return (
-                    <div
-                      key={l.id}
-                      role="row"
-                      aria-rowindex={v.index + 2}
-                      className={selected.has(l.id) ? 'table-row selected' : 'table-row'}
-                      style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}
-                    >
-                      <span role="cell" className="cell-check">
-                        <input type="checkbox" aria-label={`Select ${l.shortCode}`} checked={selected.has(l.id)} onChange={() => toggle(l.id)} />
-                      </span>
-                      <span role="cell" className="cell-main">
-                        <Link to={`/links/${l.id}`} className="row-title">
-                          {l.title || l.shortCode}
-                        </Link>
-                        <span className="row-sub">
-                          <code>/{l.shortCode}</code> → <span className="truncate">{l.originalUrl}</span>
-                        </span>
-                      </span>
-                      <span role="cell" className="cell-num">
-                        {fmtNumber(l.clickCount)}
-                      </span>
-                      <span role="cell" className="cell-date">
-                        {fmtDate(l.createdAt)}
-                      </span>
-                    </div>
-                  );
-                })}
+                {virtualizer.getVirtualItems().map((v) => (
+                  <LinkRow key={rows[v.index].id} link={rows[v.index]} index={v.index} start={v.start} selected={selected.has(rows[v.index].id)} onToggle={toggle} />
+                ))}
               </div>
             </div>
           )}

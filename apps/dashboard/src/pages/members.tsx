@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { sessionClaims } from '../api/session';
 import { fmtDate } from '../components/format';
-import { ConfirmDialog, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { ConfirmDialog, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
 const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
@@ -11,16 +11,19 @@ type Role = (typeof ROLES)[number];
 
 export default function MembersPage() {
   const members = useQuery({ queryKey: ['members'], queryFn: () => unwrap(api.GET('/api/organization/members')) });
-  const [form, setForm] = useState({ email: '', role: 'MEMBER' as Role, name: '', password: '' });
+  const invitations = useQuery({ queryKey: ['invitations'], queryFn: () => unwrap(api.GET('/api/organization/invitations')) });
+  const [form, setForm] = useState({ email: '', role: 'MEMBER' as Role });
+  const [invite, setInvite] = useState<{ email: string; token: string } | null>(null);
   const add = useAction(
-    () =>
-      unwrap(
-        api.POST('/api/organization/members', {
-          body: { email: form.email, role: form.role, ...(form.name ? { name: form.name } : {}), ...(form.password ? { password: form.password } : {}) },
-        }),
-      ),
-    (m) => `${m.email} added`,
-    ['members'],
+    () => unwrap(api.POST('/api/organization/members', { body: { email: form.email, role: form.role } })),
+    (m) => ('inviteToken' in m ? `Invitation sent to ${m.email}` : `${m.email} added`),
+    ['members', 'invitations'],
+  );
+  const [revokingInvite, setRevokingInvite] = useState<{ id: string; email: string } | null>(null);
+  const revokeInvite = useAction(
+    (id: string) => unwrap(api.DELETE('/api/organization/invitations/{id}', { params: { path: { id } } })),
+    'Invitation revoked',
+    ['invitations'],
   );
   const changeRole = useAction(
     ({ userId, role }: { userId: string; role: Role }) =>
@@ -38,15 +41,27 @@ export default function MembersPage() {
   const me = sessionClaims()?.sub;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    add.mutate(undefined, { onSuccess: () => setForm({ email: '', role: 'MEMBER', name: '', password: '' }) });
+    add.mutate(undefined, {
+      onSuccess: (m) => {
+        if ('inviteToken' in m) setInvite({ email: m.email, token: m.inviteToken });
+        setForm({ email: '', role: 'MEMBER' });
+      },
+    });
   };
   return (
     <section className="page">
       <PageHeader title="Members" />
       <form className="card form" onSubmit={submit} noValidate aria-label="Add a member">
         <h2>Add a member</h2>
-        <p className="hint">Someone without an account yet gets one with the name and initial password you give.</p>
-        <ErrorBanner error={add.error} fields={['email', 'role', 'name', 'password']} />
+        <p className="hint">Someone with an account joins at once; anyone else gets an invitation by email (valid 7 days) and chooses their own password.</p>
+        {invite && (
+          <SecretOnce
+            label={`Invitation token for ${invite.email} (also emailed; they paste it at ${window.location.origin}/app/accept-invite)`}
+            value={invite.token}
+            onDone={() => setInvite(null)}
+          />
+        )}
+        <ErrorBanner error={add.error} fields={['email', 'role']} />
         <div className="form-row">
           <Field label="Email" error={errors.email}>
             {(p) => <input {...p} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />}
@@ -62,20 +77,43 @@ export default function MembersPage() {
               </select>
             )}
           </Field>
-          <Field label="Name (new account)" error={errors.name}>
-            {(p) => <input {...p} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />}
-          </Field>
-          <Field label="Initial password (new account)" error={errors.password}>
-            {(p) => <input {...p} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />}
-          </Field>
         </div>
         <div className="form-actions">
           <button className="button primary" type="submit" disabled={add.isPending}>
-            Add member
+            Add or invite
           </button>
         </div>
       </form>
-      <ErrorBanner error={members.error ?? changeRole.error ?? remove.error} />
+      {invitations.data && invitations.data.invitations.length > 0 && (
+        <div className="card table-wrap">
+          <h2>Pending invitations</h2>
+          <table className="plain" data-testid="invitations">
+            <thead>
+              <tr>
+                <th>Email</th>
+                <th>Role</th>
+                <th>Expires</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.data.invitations.map((i) => (
+                <tr key={i.invitationId}>
+                  <td>{i.email}</td>
+                  <td>{i.role.toLowerCase()}</td>
+                  <td>{fmtDate(i.expiresAt)}</td>
+                  <td className="num">
+                    <button type="button" className="button small danger" onClick={() => setRevokingInvite({ id: i.invitationId, email: i.email })}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ErrorBanner error={members.error ?? changeRole.error ?? remove.error ?? revokeInvite.error} />
       {members.isPending ? (
         <Loading />
       ) : (
@@ -131,6 +169,15 @@ export default function MembersPage() {
         busy={remove.isPending}
         onCancel={() => setRemoving(null)}
         onConfirm={() => removing && remove.mutate(removing.userId, { onSettled: () => setRemoving(null) })}
+      />
+      <ConfirmDialog
+        open={Boolean(revokingInvite)}
+        title={`Revoke the invitation of ${revokingInvite?.email}?`}
+        body={<p>Its token stops working at once.</p>}
+        confirmLabel="Revoke"
+        busy={revokeInvite.isPending}
+        onCancel={() => setRevokingInvite(null)}
+        onConfirm={() => revokingInvite && revokeInvite.mutate(revokingInvite.id, { onSettled: () => setRevokingInvite(null) })}
       />
     </section>
   );

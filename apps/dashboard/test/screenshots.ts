@@ -1,0 +1,88 @@
+/**
+ * `npm run screenshots:dashboard`: the main pages in light and dark, at 1280 px and 390 px,
+ * written to docs/screenshots/. Boots the same world as the browser tests (a fresh test
+ * database, api + redirect + worker, Chromium), signs up an organization and seeds two
+ * months of traffic with `demo:seed`, then takes the links list, a link page with its
+ * charts, the create form and the monthly report.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureTemplateDatabase } from '@dl/testing';
+import { signUp, startWorld } from './world';
+
+const root = join(__dirname, '..', '..', '..');
+const out = join(root, 'docs', 'screenshots');
+
+async function main(): Promise<void> {
+  process.env.TEST_DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
+  await ensureTemplateDatabase();
+  const w = await startWorld();
+  try {
+    mkdirSync(out, { recursive: true });
+    const setup = await w.context();
+    const page = await setup.newPage();
+    const { email, password } = await signUp(page, 'Northwind Outdoor');
+    const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
+    const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+    execFileSync(
+      process.execPath,
+      [join(root, 'tools/scripts/run.js'), join(root, 'tools/cli/main.ts'), 'demo:seed', organizationId, '--months', '2', '--links', '24', '--clicks-per-day', '160'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, DATABASE_URL: w.env.config.DATABASE_URL, REDIS_URL: w.env.config.REDIS_URL, REDIS_PREFIX: w.env.config.REDIS_PREFIX, LOG_LEVEL: 'silent' },
+      },
+    );
+    await setup.close();
+    const top = await w.env.prisma.link.findFirstOrThrow({ where: { organizationId }, orderBy: { clickCount: 'desc' }, select: { id: true } });
+    const reports = await w.env.prisma.$queryRawUnsafe<Array<{ p: string }>>(`SELECT to_char(date_trunc('month', now() - interval '1 month'), 'YYYY-MM') AS p`);
+    const lastMonth = reports[0].p;
+
+    for (const dark of [false, true]) {
+      for (const width of [1280, 390]) {
+        const ctx = await w.context({ width, height: width > 600 ? 900 : 844, dark });
+        const p = await ctx.newPage();
+        await p.goto('/app/login');
+        await p.getByLabel('Email').fill(email);
+        await p.getByLabel('Password').fill(password);
+        await p.getByRole('button', { name: 'Sign in' }).click();
+        await p.waitForURL('**/app/links');
+        const name = (page: string) => join(out, `${page}-${dark ? 'dark' : 'light'}-${width}.png`);
+        await p.locator('.table-row').first().waitFor();
+        await p.screenshot({ path: name('links') });
+        await p.goto(`/app/links/${top.id}?days=30`);
+        await p.locator('.chart canvas').first().waitFor();
+        await p.getByTestId('click-list').waitFor();
+        await p.waitForTimeout(300);
+        await p.screenshot({ path: name('link'), fullPage: true });
+        await p.goto('/app/links/new');
+        await p.getByLabel('Destination URL').fill('https://northwind.example/spring?ref=home');
+        await p.getByLabel('Title', { exact: true }).fill('Spring collection');
+        await p.getByLabel('utm_source').fill('newsletter');
+        await p.getByLabel('utm_medium').fill('email');
+        await p.getByLabel('utm_campaign').fill('spring_2026');
+        await p.getByLabel('OG title').fill('Spring collection: new trail gear');
+        await p.getByLabel('OG description').fill('Light jackets, packs and boots for the season.');
+        await p.screenshot({ path: name('create'), fullPage: true });
+        await p.goto(`/app/reports/${lastMonth}`);
+        await p.getByRole('heading', { name: 'Clicks per day' }).waitFor();
+        await p.locator('.chart canvas').first().waitFor();
+        await p.waitForTimeout(300);
+        await p.screenshot({ path: name('report'), fullPage: true });
+        await ctx.close();
+        process.stderr.write(`screenshots: ${dark ? 'dark' : 'light'} ${width} px done\n`);
+      }
+    }
+  } finally {
+    await w.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo, createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { createApiApp } from '@dl/apps/api';
+import { createRedirectApp } from '@dl/apps/redirect';
+import { createWorkerApp } from '@dl/apps/worker';
+import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+
+const root = join(__dirname, '..', '..', '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The flags that keep Debian's Chromium quiet on a machine without outside network (notes/second-release.md). */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+const VISITOR_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface World {
+  env: TestEnv;
+  api: RunningApp;
+  redirect: RunningApp;
+  worker: RunningApp;
+  /** A local site: link destinations land here, webhooks are delivered here. */
+  site: { url: string; received: Received[] };
+  dashboardDir: string;
+  browser: Browser;
+  /** A fresh browser context (its own cookies) at `width`, light or dark. */
+  context(opts?: { width?: number; height?: number; dark?: boolean }): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Builds the dashboard into a temporary folder (what `npm run build:dashboard` does into dist/). */
+export function buildDashboard(): string {
+  const out = mkdtempSync(join(tmpdir(), 'dl-dashboard-build-'));
+  execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--config', 'apps/dashboard/vite.config.mts', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+  });
+  return out;
+}
+
+/** Everything a dashboard user touches: api (+ /app), redirect, worker, a local site, Chromium. */
+export async function startWorld(overrides: Record<string, string> = {}): Promise<World> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  const dashboardDir = buildDashboard();
+  const received: Received[] = [];
+  const site: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Landing</title><h1>Landed</h1>');
+    });
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+  const redirectPort = await freePort();
+  const env = await createTestEnv({
+    SHORT_LINK_BASE_URL: `http://127.0.0.1:${redirectPort}`,
+    WEBHOOK_RETRY_BASE_MS: '100',
+    WEBHOOK_TIMEOUT_MS: '5000',
+    RATE_LIMIT_ENABLED: 'false',
+    ...overrides,
+  });
+  const api = await startApp((c) => createApiApp(c, { dashboardDir }), env.config);
+  const redirectApp = await createRedirectApp(env.config);
+  await redirectApp.listen(redirectPort, '127.0.0.1');
+  const redirect: RunningApp = { app: redirectApp, url: `http://127.0.0.1:${redirectPort}`, close: () => redirectApp.close() };
+  const worker = await startApp(createWorkerApp, env.config);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return {
+    env,
+    api,
+    redirect,
+    worker,
+    site: { url: siteUrl, received },
+    dashboardDir,
+    browser,
+    context: ({ width = 1280, height = 800, dark = false } = {}) =>
+      browser.newContext({
+        viewport: { width, height },
+        colorScheme: dark ? 'dark' : 'light',
+        acceptDownloads: true,
+        baseURL: api.url,
+        // A person's browser: headless Chromium's own user agent says "HeadlessChrome", which the
+        // redirect rightly treats as a bot (Open Graph preview, click not counted).
+        userAgent: VISITOR_UA,
+      }),
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      await Promise.allSettled([api.close(), redirect.close(), worker.close()]);
+      await new Promise((resolve) => site.close(resolve));
+      await env.teardown();
+      rmSync(dashboardDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let users = 0;
+/** Signs up a new organization through the dashboard's form; answers the email and password. */
+export async function signUp(page: Page, organizationName = 'Acme Marketing'): Promise<{ email: string; password: string }> {
+  const email = `e2e${++users}-${Date.now()}@example.test`;
+  const password = 'a-long-password-1';
+  await page.goto('/app/signup');
+  await page.getByLabel('Your name').fill('Mia Marketer');
+  await page.getByLabel('Work email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Organization').fill(organizationName);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL('**/app/links');
+  return { email, password };
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/app/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/app/links');
+}
+
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 250): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
