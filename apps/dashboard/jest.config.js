@@ -4,5 +4,5 @@ module.exports = {
   ...require('../../jest.preset.js'),
   displayName: 'dashboard',
   rootDir: __dirname,
-  testMatch: ['<rootDir>/e2e/**/*.spec.ts'],
+  testMatch: ['<rootDir>/test/**/*.spec.ts'],
 };

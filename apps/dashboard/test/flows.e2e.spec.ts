@@ -141,30 +141,43 @@ describe('dashboard flows (Chromium)', () => {
     expect(w.site.received.some((r) => r.url === '/hooks' && r.method === 'POST')).toBe(true);
   }, 90_000);
 
-  it('adds a member who then signs in with the role given', async () => {
+  it('invites a member who accepts the invitation, signs in and has the role given', async () => {
     await signUp(page, 'Team');
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('heading', { name: 'Add a member' }).waitFor();
     const email = `member-${Date.now()}@example.test`;
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Role', { exact: true }).selectOption('VIEWER');
-    await page.getByLabel('Name (new account)').fill('Vic Viewer');
-    await page.getByLabel('Initial password (new account)').fill('viewer-password-1');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await page.getByText(`${email} added`).waitFor();
-    await page.getByRole('cell', { name: email, exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Add or invite' }).click();
+    await page.getByText(`Invitation sent to ${email}`).waitFor();
+    const token = (await page.getByTestId('secret').textContent()) as string;
+    expect(token).toMatch(/^dli_/);
+    await page.getByTestId('invitations').getByRole('cell', { name: email, exact: true }).waitFor();
 
     const other = await w.context();
     const theirs = await other.newPage();
-    await signIn(theirs, email, 'viewer-password-1');
+    await theirs.goto(`/app/accept-invite?token=${encodeURIComponent(token)}`);
+    await theirs.getByLabel('Your name').fill('Vic Viewer');
+    await theirs.getByLabel('Password').fill('short');
+    await theirs.getByRole('button', { name: 'Join the organization' }).click();
+    await theirs.getByText('Must be at least 10 characters').waitFor();
+    await theirs.getByLabel('Password').fill('viewer-password-1');
+    await theirs.getByRole('button', { name: 'Join the organization' }).click();
+    await theirs.waitForURL('**/app/links');
     await theirs.getByText('viewer', { exact: true }).waitFor();
+    // Signing out and in again works with the password they chose.
+    await theirs.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(theirs, email, 'viewer-password-1');
     // A viewer cannot create links: the API's refusal is shown in words.
     await theirs.goto('/app/links/new');
     await theirs.getByLabel('Destination URL').fill(`${w.site.url}/x`);
     await theirs.getByRole('button', { name: 'Create link' }).click();
     await theirs.getByText('Your role does not allow this action').waitFor();
     await other.close();
-  }, 60_000);
+
+    await page.reload();
+    await page.getByRole('cell', { name: email, exact: true }).waitFor();
+  }, 90_000);
 
   it('reads the monthly report of the current month', async () => {
     await signUp(page, 'Reporters');
