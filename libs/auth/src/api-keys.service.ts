@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
 import { generateApiKey, hashApiKey, maskedKeyPrefix, storedKeyPrefix } from './api-key';
 import { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
-import { ApiKeyLimitError, ApiKeyNotFoundError } from './auth.errors';
+import { ApiKeyLimitError, ApiKeyNotFoundError, InsufficientRoleError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { PlansService } from './plans';
 import { Principal } from './principal';
@@ -48,7 +48,9 @@ export class ApiKeysService {
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
   ) {}
 
-  create(principal: Principal, name: string): Promise<CreatedApiKeyResponse> {
+  /** Decisions §14: Members and above; a Viewer's (read-only) key is made by the operator CLI's `key:create`. */
+  async create(principal: Principal, name: string): Promise<CreatedApiKeyResponse> {
+    if (principal.role === 'VIEWER') throw new InsufficientRoleError();
     return this.issue(principal.organizationId, principal.userId, principal.tier, name);
   }
 

@@ -47,3 +47,19 @@ describe(toCsvLine.name, () => {
     expect(toCsvLine({ id: 'i', eventName: 'n', eventData: {}, eventTimestamp: 't', installId: 'x', linkId: 'l', linkShortCode: 's', linkTitle: '' })).toBe('i,n,"{}",t,x,l,s,');
   });
 });
+
+describe('event export CSV (decisions §14: formula escaping)', () => {
+  it('prefixes a quote to cells a spreadsheet would run', () => {
+    const line = toCsvLine({
+      id: 'e1',
+      eventName: '=HYPERLINK("http://evil","x")',
+      eventData: { a: 1 },
+      eventTimestamp: '2026-11-25T00:00:00.000Z',
+      installId: 'i1',
+      linkId: 'l1',
+      linkShortCode: '@abc',
+      linkTitle: '-1+2',
+    });
+    expect(line).toBe(`e1,"'=HYPERLINK(""http://evil"",""x"")","{""a"":1}",2026-11-25T00:00:00.000Z,i1,l1,'@abc,'-1+2`);
+  });
+});

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AnalyticsDaysQueryDto, DEFAULT_DAYS, MAX_DAYS, toInteger } from '@dl/analytics';
-import { ValidationError } from '@dl/platform/http';
+import { csvCell, ValidationError } from '@dl/platform/http';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -136,9 +136,8 @@ export function toInAppEventResponse(row: EventRow): InAppEventResponse {
 
 export const CSV_HEADER = 'id,eventName,eventData,eventTimestamp,installId,linkId,linkShortCode,linkTitle';
 
-function csvField(value: string, forceQuotes = false): string {
-  return forceQuotes || /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+/** Quoted as needed, and formula-escaped (decisions §14) by the shared platform helper. */
+const csvField = csvCell;
 
 /** One CSV line; `eventData` is always a quoted JSON string. */
 export function toCsvLine(e: InAppEventResponse): string {

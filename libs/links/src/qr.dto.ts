@@ -3,6 +3,8 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { IsIntBetween } from './validators';
 
+export const QR_SIZES = [128, 256, 512, 1024, 2048];
+
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value);
 
 /** GET /api/links/:id/qr options (decisions §6a). */
@@ -12,10 +14,11 @@ export class QrQueryDto {
   @IsIn(['png', 'svg'], { message: 'Must be png or svg' })
   format?: 'png' | 'svg';
 
-  @ApiPropertyOptional({ minimum: 64, maximum: 2048, default: 512 })
+  /** Decisions §14: a fixed set of sizes, so cached variants stay few and a render's cost is bounded. */
+  @ApiPropertyOptional({ enum: QR_SIZES, default: 512 })
   @IsOptional()
   @Transform(toInt)
-  @IsIntBetween(64, 2048, 'Must be an integer between 64 and 2048')
+  @IsIn(QR_SIZES, { message: `Must be one of ${QR_SIZES.join(', ')}` })
   size?: number;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 16, default: 2 })

@@ -25,6 +25,12 @@ describe('refusalReason', () => {
     ['[::ffff:7f00:1]', 'loopback'],
     ['::ffff:10.0.0.1', 'private'],
     ['64:ff9b::7f00:1', 'rfc6052'],
+    // IPv4-compatible IPv6, ::/96 (decisions §14), whatever IPv4 it embeds.
+    ['::7f00:1', 'IPv4-compatible'],
+    ['[::a00:1]', 'IPv4-compatible'],
+    ['::127.0.0.1', 'IPv4-compatible'],
+    ['::8.8.8.8', 'IPv4-compatible'],
+    ['::1:2', 'IPv4-compatible'],
   ])('refuses %s (%s)', (ip, kind) => {
     expect(refusalReason(ip, none)).toContain(kind);
   });

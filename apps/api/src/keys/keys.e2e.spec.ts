@@ -140,12 +140,17 @@ describe('API keys (/api/keys)', () => {
       const admin = await addMember(env, org.organization.id, 'ADMIN');
       const member = await addMember(env, org.organization.id, 'MEMBER');
       const viewer = await addMember(env, org.organization.id, 'VIEWER');
-      const mine = await api(viewer.jwt).post('/api/keys', { name: 'viewer key' }).expect(201);
+      // Decisions §14: Members and above create keys through the API; a Viewer's key comes from the operator CLI.
+      const refused = await api(viewer.jwt).post('/api/keys', { name: 'viewer key' }).expect(403);
+      expect(refused.body).toEqual({ error: 'Forbidden', message: 'Your role does not allow this action', statusCode: 403 });
+      const mine = { body: { id: viewer.apiKeyId, key: viewer.apiKey } };
+      const memberKey = await api(member.jwt).post('/api/keys', { name: 'member key' }).expect(201);
 
       const viewerList = await api(viewer.jwt).get('/api/keys').expect(200);
-      expect(viewerList.body.keys.map((k: { id: string }) => k.id).sort()).toEqual([viewer.apiKeyId, mine.body.id].sort());
+      expect(viewerList.body.keys.map((k: { id: string }) => k.id)).toEqual([viewer.apiKeyId]);
       const adminList = await api(admin.jwt).get('/api/keys').expect(200);
       expect(adminList.body.keys).toHaveLength(5);
+      expect(adminList.body.keys.map((k: { id: string }) => k.id)).toContain(memberKey.body.id);
 
       expect((await api(member.jwt).delete(`/api/keys/${org.owner.apiKeyId}`).expect(404)).body).toEqual(notFound);
       expect((await api(member.jwt).patch(`/api/keys/${viewer.apiKeyId}`, { name: 'x' }).expect(404)).body).toEqual(notFound);

@@ -4771,7 +4771,7 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "png" | "svg";
-                size?: number;
+                size?: 128 | 256 | 512 | 1024 | 2048;
                 margin?: number;
                 /** @description Foreground colour RRGGBB */
                 fg?: string;

@@ -8,3 +8,4 @@ export * from './bootstrap';
 export * from './hostile-text';
 export * from './process-guard';
 export * from './shutdown';
+export * from './csv';
