@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
     execFileSync(
       process.execPath,
-      [join(root, 'tools/scripts/run.js'), join(root, 'tools/cli/main.ts'), 'demo:seed', organizationId, '--months', '2', '--links', '24', '--clicks-per-day', '160'],
+      [join(root, 'tools/scripts/run.js'), join(root, 'tools/cli/main.ts'), 'demo:seed', organizationId, '--months', '2', '--links', '12', '--clicks-per-day', '60'],
       {
         cwd: root,
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -64,6 +64,7 @@ async function main(): Promise<void> {
         await p.getByLabel('utm_campaign').fill('spring_2026');
         await p.getByLabel('OG title').fill('Spring collection: new trail gear');
         await p.getByLabel('OG description').fill('Light jackets, packs and boots for the season.');
+        await p.evaluate('window.scrollTo(0, 0)');
         await p.screenshot({ path: name('create'), fullPage: true });
         await p.goto(`/app/reports/${lastMonth}`);
         await p.getByRole('heading', { name: 'Clicks per day' }).waitFor();

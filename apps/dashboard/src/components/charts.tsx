@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { fmtCompact, fmtDay, fmtNumber, fmtPercent } from './format';
+import { fmtCompact, fmtNumber, fmtPercent } from './format';
+
+const shortDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
@@ -28,7 +30,7 @@ export function TimeSeries({ points, label }: { points: Array<{ date: string; va
         legend: { show: false },
         scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
         axes: [
-          { ...axis, values: (_u, ticks) => ticks.map((t) => fmtDay(new Date(t * 1000).toISOString().slice(0, 10))) },
+          { ...axis, space: 70, values: (_u, ticks) => ticks.map((t) => shortDay.format(new Date(t * 1000))) },
           { ...axis, size: 48, values: (_u, ticks) => ticks.map((t) => fmtCompact(t)) },
         ],
         series: [{}, { label, stroke: line, width: 2, fill: `${line}22`, points: { show: points.length <= 31 } }],
