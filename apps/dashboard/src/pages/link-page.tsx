@@ -9,10 +9,12 @@ import { useToast } from '../components/toasts';
 
 type QrFormat = 'png' | 'svg';
 type Ecc = 'L' | 'M' | 'Q' | 'H';
+const QR_SIZES = [128, 256, 512, 1024, 2048] as const;
+type QrSize = (typeof QR_SIZES)[number];
 
 function QrPanel({ id, code }: { id: string; code: string }) {
   const [format, setFormat] = useState<QrFormat>('png');
-  const [size, setSize] = useState(512);
+  const [size, setSize] = useState<QrSize>(512);
   const [fg, setFg] = useState('#000000');
   const [bg, setBg] = useState('#ffffff');
   const [ecc, setEcc] = useState<Ecc>('M');
@@ -45,8 +47,8 @@ function QrPanel({ id, code }: { id: string; code: string }) {
             </label>
             <label className="field">
               Size (px)
-              <select value={size} onChange={(e) => setSize(Number(e.target.value))}>
-                {[256, 512, 1024, 2048].map((s) => (
+              <select value={size} onChange={(e) => setSize(Number(e.target.value) as QrSize)}>
+                {QR_SIZES.map((s) => (
                   <option key={s}>{s}</option>
                 ))}
               </select>
