@@ -52,6 +52,28 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     },
   });
 
+  // The password form (decisions §16): `application/x-www-form-urlencoded`, parsed by Nest's adapter.
+  fastify.route({
+    method: 'POST',
+    url: '/:shortCode',
+    handler: async (request: FastifyRequest<{ Params: { shortCode: string } }>, reply: FastifyReply) => {
+      const url = request.url;
+      const q = url.indexOf('?');
+      const body = request.body as Record<string, unknown> | undefined;
+      const answer = await edge.unlock(
+        {
+          shortCode: request.params.shortCode,
+          method: 'POST',
+          headers: request.headers,
+          socketAddress: request.socket.remoteAddress,
+          query: q === -1 ? '' : url.slice(q + 1),
+        },
+        body && typeof body === 'object' ? body.password : undefined,
+      );
+      return send(reply, answer);
+    },
+  });
+
   fastify.route({
     method: ['GET', 'HEAD'],
     url: '/.well-known/apple-app-site-association',

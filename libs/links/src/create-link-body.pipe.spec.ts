@@ -21,7 +21,7 @@ describe('CreateLinkBodyPipe fast path', () => {
     { templateId: T, title: 'x'.repeat(501) }, { templateId: T, customCode: 'a-b' }, { templateId: T, customCode: 'abc' },
     { templateId: T, projectId: 'nope' }, { templateId: T, attributionWindowHours: 0 }, { templateId: T, attributionWindowHours: 1.5 },
     { templateId: T, attributionWindowHours: '5' }, { templateId: T, expiresAt: '2000-01-01T00:00:00Z' }, { templateId: T, expiresAt: 'soon' },
-    { templateId: T, tags: Array(51).fill('a') }, { templateId: T, tags: [''] }, { templateId: T, tags: 'a' },
+    { templateId: T, tags: Array(11).fill('a') }, { templateId: T, tags: [''] }, { templateId: T, tags: 'a' },
     { templateId: T, utmParameters: { source: 's' } }, { templateId: T, targetingRules: {} }, { templateId: T, deepLinkParameters: { a: 1 } },
     { templateId: T, shortCode: 'abcd' }, { templateId: T, isActive: true },
   ];

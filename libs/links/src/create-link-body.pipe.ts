@@ -46,7 +46,7 @@ export function plainlyValidCreateBody(body: unknown): body is Record<string, un
       const d = parseIsoDate(v);
       if (d === null || d.getTime() <= Date.now()) return false;
     } else if (key === 'tags') {
-      if (!Array.isArray(v) || v.length > 50 || !v.every((s) => typeof s === 'string' && s.length > 0 && s.length <= 100)) return false;
+      if (!Array.isArray(v) || v.length > 10 || !v.every((s) => typeof s === 'string' && s.trim().length > 0 && s.trim().length <= 40)) return false;
     } else {
       return false;
     }

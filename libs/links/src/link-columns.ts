@@ -28,6 +28,13 @@ export const VALUE_COLUMNS: Record<keyof LinkValues, [string, Cast]> = {
   ogImageUrl: ['og_image_url', ''],
   tags: ['tags', '::text[]'],
   expiresAt: ['expires_at', '::timestamptz'],
+  passwordHash: ['password_hash', ''],
+  expiredUrl: ['expired_url', ''],
+  maxClicks: ['max_clicks', '::int'],
+  variants: ['variants', '::jsonb'],
+  redirectRules: ['redirect_rules', '::jsonb'],
+  cloak: ['cloak', '::boolean'],
+  publicStats: ['public_stats', '::boolean'],
 };
 
 /** Columns that are not editable values: [record key, column, cast], in select order. */
@@ -78,7 +85,7 @@ function fromColumn(value: unknown, cast: Cast): unknown {
     case '::timestamptz':
       return date(value);
     case '::int':
-      return Number(value);
+      return value === null || value === undefined ? null : Number(value);
     case '::text[]':
       return value ?? [];
     default:

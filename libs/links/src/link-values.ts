@@ -1,8 +1,8 @@
-import { normalizeUrl, ValidationError } from '@dl/platform/http';
+import { hashSecret, normalizeUrl, ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from './http-url';
-import { LinkFieldsDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
+import { LinkFieldsDto, RedirectRuleDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
 import { CreateLinkDto } from './link.dto';
-import { LinkValues, NewLinkRow, TargetingRules, UtmParameters } from './link.types';
+import { LinkValues, NewLinkRow, RedirectRule, RedirectRuleConditions, TargetingRules, UtmParameters } from './link.types';
 import { generateShortCode } from './short-code';
 import { INVALID_URL_MESSAGE } from './validation-messages';
 import { isPlainObject, parseIsoDate } from './validators';
@@ -30,6 +30,13 @@ export const LINK_VALUE_FALLBACKS: LinkValues = {
   ogImageUrl: null,
   tags: [],
   expiresAt: null,
+  passwordHash: null,
+  expiredUrl: null,
+  maxClicks: null,
+  variants: null,
+  redirectRules: null,
+  cloak: false,
+  publicStats: false,
 };
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
@@ -67,8 +74,38 @@ export function normalizeTargeting(dto: TargetingRulesDto | Record<string, unkno
   return Object.keys(out).length ? out : null;
 }
 
+/** Trimmed, case-insensitively unique (the first spelling wins). */
+export function normalizeTags(tags: string[] | null | undefined): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags ?? []) {
+    const tag = raw.trim();
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}
+
+/** Only the conditions given, lists de-duplicated, countries upper-cased, languages lower-cased. */
+function normalizeRule(rule: RedirectRuleDto): RedirectRule {
+  const c = rule.conditions as Record<string, unknown>;
+  const conditions: RedirectRuleConditions = {};
+  const list = (v: unknown, f: (s: string) => string = (s) => s) => [...new Set((v as string[]).map(f))];
+  if (Array.isArray(c.countries)) conditions.countries = list(c.countries, (s) => s.toUpperCase());
+  if (Array.isArray(c.languages)) conditions.languages = list(c.languages, (s) => s.toLowerCase());
+  if (Array.isArray(c.devices)) conditions.devices = list(c.devices);
+  if (Array.isArray(c.os)) conditions.os = list(c.os);
+  if (Array.isArray(c.browsers)) conditions.browsers = list(c.browsers);
+  if (isPlainObject(c.query)) conditions.query = { ...(c.query as Record<string, string>) };
+  if (typeof c.after === 'string') conditions.after = (parseIsoDate(c.after) as Date).toISOString();
+  if (typeof c.before === 'string') conditions.before = (parseIsoDate(c.before) as Date).toISOString();
+  return { conditions, url: normalizeUrl(rule.url) };
+}
+
 /** Destination and image URL fields: stored in their WHATWG form (decisions §14). */
-export const LINK_URL_FIELDS = ['originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'iosUniversalLink', 'androidAppLink', 'ogImageUrl'] as const;
+export const LINK_URL_FIELDS = ['originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'iosUniversalLink', 'androidAppLink', 'ogImageUrl', 'expiredUrl'] as const;
 
 /** Fields of a validated DTO the caller supplied (null = unset), normalized (URLs as `new URL(v).href`). */
 export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
@@ -81,7 +118,12 @@ export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
   }
   if (d.utmParameters !== undefined) out.utmParameters = normalizeUtm(dto.utmParameters);
   if (d.targetingRules !== undefined) out.targetingRules = normalizeTargeting(dto.targetingRules);
-  if (d.tags !== undefined) out.tags = dto.tags === null ? [] : [...new Set(dto.tags)];
+  if (d.tags !== undefined) out.tags = normalizeTags(dto.tags);
+  if (d.variants !== undefined) out.variants = dto.variants?.map((v) => ({ url: normalizeUrl(v.url), weight: v.weight })) ?? null;
+  if (d.redirectRules !== undefined) out.redirectRules = dto.redirectRules?.map(normalizeRule) ?? null;
+  // Booleans: null means "back to the default".
+  if (d.cloak === null) out.cloak = false;
+  if (d.publicStats === null) out.publicStats = false;
   if (d.expiresAt !== undefined) out.expiresAt = dto.expiresAt === null ? null : parseIsoDate(dto.expiresAt);
   return out as Partial<LinkValues>;
 }
@@ -155,4 +197,13 @@ export function newLinkRow(
     custom: dto.customCode !== undefined,
     migrationMetadata: null,
   };
+}
+
+/**
+ * The stored hash of a `password` field: undefined when not given, null to remove it.
+ * Hashing is async (scrypt off the event loop), so it is applied after the sync checks.
+ */
+export async function passwordHashOf(password: string | null | undefined): Promise<string | null | undefined> {
+  if (password === undefined) return undefined;
+  return password === null ? null : hashSecret(password);
 }

@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { LinkFieldsDto } from './link-fields.dto';
 import { CUSTOM_CODE_PATTERN } from './short-code';
-import { IsForbidden, IsStrictBoolean, IsUuidField } from './validators';
+import { IsForbidden, IsStrictBoolean, IsUuidField, IsValidWhen } from './validators';
+
+const IsPasswordField = () =>
+  IsValidWhen((v) => typeof v === 'string' && v.length >= 4 && v.length <= 128, 'Must be 4-128 characters');
 
 export const CUSTOM_CODE_MESSAGE = 'Must be 4-30 characters, alphanumeric only';
 
@@ -21,6 +24,11 @@ export class CreateLinkDto extends LinkFieldsDto {
   @IsOptional()
   @IsUuidField()
   projectId?: string | null;
+
+  @ApiPropertyOptional({ minLength: 4, maxLength: 128, description: 'Visitors must enter it; stored hashed, reads show hasPassword' })
+  @IsOptional()
+  @IsPasswordField()
+  password?: string | null;
 }
 
 /** PUT /api/links/:id: only supplied fields change; `shortCode` is immutable. */
@@ -36,6 +44,11 @@ export class UpdateLinkDto extends LinkFieldsDto {
   @IsOptional()
   @IsUuidField()
   projectId?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 4, maxLength: 128, description: 'null removes the password' })
+  @IsOptional()
+  @IsPasswordField()
+  password?: string | null;
 
   @IsForbidden('Short code cannot be changed') shortCode?: never;
   @IsForbidden('Short code cannot be changed') customCode?: never;

@@ -15,7 +15,7 @@ export function linkStatus(link: Pick<LinkRecord, 'isActive' | 'expiresAt'>, now
 }
 
 /** The editable values as reads show them (dates as ISO 8601 text). */
-export type LinkValuesResponse = Omit<LinkValues, 'expiresAt'> & { expiresAt: string | null };
+export type LinkValuesResponse = Omit<LinkValues, 'expiresAt' | 'passwordHash'> & { expiresAt: string | null; hasPassword: boolean };
 
 const VALUE_KEYS = Object.keys(VALUE_COLUMNS) as Array<keyof LinkValues>;
 
@@ -24,6 +24,9 @@ export function toLinkValuesResponse(link: LinkValues): LinkValuesResponse {
   const out: Record<string, unknown> = {};
   for (const key of VALUE_KEYS) out[key] = link[key];
   out.expiresAt = iso(link.expiresAt);
+  // The password (even hashed) never leaves the service.
+  delete out.passwordHash;
+  out.hasPassword = link.passwordHash !== null;
   return out as LinkValuesResponse;
 }
 

@@ -19,6 +19,30 @@ export interface MigrationMetadata {
   competitorId: string | null;
 }
 
+/** One A/B variant: a web destination and its share of visitors (weights sum to 100). */
+export interface LinkVariant {
+  url: string;
+  weight: number;
+}
+
+/** What a redirect rule tests; every condition given must hold. */
+export interface RedirectRuleConditions {
+  countries?: string[];
+  languages?: string[];
+  devices?: string[];
+  os?: string[];
+  browsers?: string[];
+  query?: Record<string, string>;
+  /** ISO 8601. */
+  after?: string;
+  before?: string;
+}
+
+export interface RedirectRule {
+  conditions: RedirectRuleConditions;
+  url: string;
+}
+
 /** The normalized values of a link's editable fields (what create/update/defaults resolve to). */
 export interface LinkValues {
   originalUrl: string;
@@ -40,6 +64,14 @@ export interface LinkValues {
   ogImageUrl: string | null;
   tags: string[];
   expiresAt: Date | null;
+  /** scrypt hash of the visitor password (never shown; reads show `hasPassword`). */
+  passwordHash: string | null;
+  expiredUrl: string | null;
+  maxClicks: number | null;
+  variants: LinkVariant[] | null;
+  redirectRules: RedirectRule[] | null;
+  cloak: boolean;
+  publicStats: boolean;
 }
 
 /** A link row as the repository returns it (with its template's slug). */

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { AppError, BadRequestError, ValidationError, ValidationMap } from '@dl/platform/http';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
 import { LinkEventsService } from './link-events.service';
-import { newLinkRow } from './link-values';
+import { newLinkRow, passwordHashOf } from './link-values';
 import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
 import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
@@ -70,6 +70,7 @@ export class LinksBulkService {
     const rows: NewLinkRow[] = dtos.map((dto, i) =>
       forItem(`links[${i}]`, () => newLinkRow(principal, dto, templates.get(dto.templateId)!, now)),
     );
+    for (const [i, dto] of dtos.entries()) rows[i].passwordHash = (await passwordHashOf(dto.password)) ?? null;
     const links = rows.length ? await this.writer.insertAll(org, principal.tier, rows) : [];
     await this.events.linksChanged('link.created', links);
     return { created: links.length, links: links.map((l) => toLinkCreateResponse(l, this.config.SHORT_LINK_BASE_URL)) };
@@ -99,8 +100,9 @@ export class LinksBulkService {
           throw err;
         }
       });
-      return { id: item.id as string, patch };
+      return { id: item.id as string, patch, password: value.password };
     });
+    for (const u of updates) u.patch.passwordHash = await passwordHashOf(u.password);
     const org = principal.organizationId;
     const templateIds = [...new Set(updates.map((u) => u.patch.templateId).filter((t): t is string => !!t))];
     if ((await this.repo.findTemplates(org, templateIds)).length !== templateIds.length) throw new TemplateNotFoundError();

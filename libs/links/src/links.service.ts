@@ -5,7 +5,7 @@ import { ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from './http-url';
 import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
-import { newLinkRow, suppliedFields } from './link-values';
+import { newLinkRow, passwordHashOf, suppliedFields } from './link-values';
 import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
 import { LinkRecord } from './link.types';
 import { LinkEventsService } from './link-events.service';
@@ -52,6 +52,7 @@ export class LinksService {
       if (!found.has(dto.projectId)) throw new ProjectNotFoundError();
     }
     const row = newLinkRow(principal, dto, template);
+    row.passwordHash = (await passwordHashOf(dto.password)) ?? null;
     const [link] = await this.writer.insertAll(principal.organizationId, principal.tier, [row]);
     await this.events.linksChanged('link.created', [link]);
     return toLinkCreateResponse(link, this.config.SHORT_LINK_BASE_URL);
@@ -91,6 +92,7 @@ export class LinksService {
    */
   async patchFrom(organizationId: string, dto: UpdateLinkDto | undefined): Promise<LinkPatch> {
     const patch = checkedPatch(dto);
+    patch.passwordHash = await passwordHashOf(dto?.password);
     if (patch.templateId) {
       const template = await this.repo.findTemplate(organizationId, patch.templateId);
       if (!template) throw new TemplateNotFoundError();

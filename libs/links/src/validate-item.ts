@@ -14,7 +14,7 @@ export function validateItem<T extends object>(cls: ClassConstructor<T>, plain: 
   return { value, errors };
 }
 
-const URL_FIELDS = /(^|\.)(originalUrl|iosUrl|androidUrl|webFallbackUrl|iosUniversalLink|androidAppLink|ogImageUrl)$/;
+const URL_FIELDS = /(^|\.)(originalUrl|iosUrl|androidUrl|webFallbackUrl|iosUniversalLink|androidAppLink|ogImageUrl|expiredUrl|(variants|redirectRules)\[\d+\]\.url)$/;
 
 /** The field a batch error names first: a URL field, then the attribution window, then the first. */
 export function firstField(errors: ValidationMap): string {

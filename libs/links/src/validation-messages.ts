@@ -6,15 +6,17 @@ export const ATTRIBUTION_WINDOW_MESSAGE = 'Attribution window must be between 1 
 
 /** Link URL fields whose failure makes the top-level message `Invalid URL format`. */
 const URL_FIELDS = new Set([
-  'originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'iosUniversalLink', 'androidAppLink', 'ogImageUrl',
+  'originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'iosUniversalLink', 'androidAppLink', 'ogImageUrl', 'expiredUrl',
 ]);
+/** `variants[1].url`, `redirectRules[0].url` (also inside bulk items). */
+const NESTED_URL = /(^|\.)(variants|redirectRules)\[\d+\]\.url$/;
 
 const leaf = (path: string) => path.slice(path.lastIndexOf('.') + 1);
 
 /** The contract's top-level message for a set of failing link fields (decisions §6 order). */
 export function linkValidationMessage(validation: ValidationMap): string | undefined {
   const entries = Object.entries(validation);
-  if (entries.some(([path, msg]) => URL_FIELDS.has(leaf(path)) && msg === URL_MESSAGE)) return INVALID_URL_MESSAGE;
+  if (entries.some(([path, msg]) => (URL_FIELDS.has(leaf(path)) || NESTED_URL.test(path)) && msg === URL_MESSAGE)) return INVALID_URL_MESSAGE;
   if (entries.some(([path]) => leaf(path) === 'attributionWindowHours')) return ATTRIBUTION_WINDOW_MESSAGE;
   return undefined;
 }

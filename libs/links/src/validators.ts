@@ -2,7 +2,7 @@ import { registerDecorator, ValidationArguments, ValidationOptions } from 'class
 
 function decorator(
   name: string,
-  validate: (value: unknown) => boolean,
+  validate: (value: unknown, object: object) => boolean,
   message: string | ((args: ValidationArguments) => string),
   options: ValidationOptions = {},
 ): PropertyDecorator {
@@ -12,7 +12,7 @@ function decorator(
       target: target.constructor,
       propertyName: propertyName as string,
       options: { message, ...options },
-      validator: { validate: (value: unknown) => validate(value) },
+      validator: { validate: (value: unknown, args?: ValidationArguments) => validate(value, args?.object ?? {}) },
     });
 }
 
@@ -107,4 +107,43 @@ export function IsStringArrayOf(
 /** Always fails when the property is present (immutable fields such as `shortCode`). */
 export function IsForbidden(message: string): PropertyDecorator {
   return decorator('isForbidden', (v) => v === undefined, message);
+}
+
+/** A rule of its own (`(value, the whole object) => ok`) with its message. */
+export function IsValidWhen(test: (value: unknown, object: object) => boolean, message: string): PropertyDecorator {
+  return decorator(`isValidWhen:${message}`, test, message);
+}
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** An assigned ISO 3166-1 alpha-2 code (ICU knows its name). */
+export function isCountryCode(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^[A-Z]{2}$/.test(value)) return false;
+  try {
+    const name = regionNames.of(value);
+    return !!name && name !== value && name !== 'Unknown Region';
+  } catch {
+    return false;
+  }
+}
+
+export function IsCountryCode(): PropertyDecorator {
+  return decorator(
+    'isCountryCode',
+    (v) => Array.isArray(v) && v.length > 0 && v.length <= 250 && v.every(isCountryCode),
+    'Must be an array of ISO 3166-1 alpha-2 country codes',
+  );
+}
+
+/** A flat object of string → string (at most `maxKeys` keys). */
+export function IsStringMap(maxKeys: number, maxKey: number, maxValue: number): PropertyDecorator {
+  return decorator(
+    'isStringMap',
+    (v) =>
+      isPlainObject(v) &&
+      Object.keys(v).length > 0 &&
+      Object.keys(v).length <= maxKeys &&
+      Object.entries(v).every(([k, x]) => k.length > 0 && k.length <= maxKey && typeof x === 'string' && x.length <= maxValue),
+    `Must be an object of at most ${maxKeys} string values`,
+  );
 }

@@ -1,6 +1,6 @@
 import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
-import { EXPIRED_PAGE, NOT_FOUND_PAGE, previewPage, UNAVAILABLE_PAGE } from './pages';
+import { cloakPage, EXPIRED_PAGE, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
 
 export interface Answer {
   status: number;
@@ -20,7 +20,22 @@ const NO_STORE = 'no-store';
 export function buildAnswer(outcome: Outcome): Answer {
   switch (outcome.kind) {
     case 'redirect':
+    case 'expired-redirect':
       return { status: 302, headers: { location: safeHeaderUrl(outcome.location), 'cache-control': NO_STORE }, body: '' };
+    case 'password':
+      return {
+        status: outcome.wrong ? 401 : 200,
+        headers: { 'content-type': HTML, 'cache-control': NO_STORE },
+        body: passwordPage(outcome.wrong === true),
+      };
+    case 'too-many-tries':
+      return { status: 429, headers: { 'content-type': HTML, 'cache-control': NO_STORE, 'retry-after': '60' }, body: TOO_MANY_TRIES_PAGE };
+    case 'cloak':
+      return {
+        status: 200,
+        headers: { 'content-type': HTML, 'cache-control': NO_STORE },
+        body: cloakPage(outcome.link, outcome.location),
+      };
     case 'preview':
       return {
         status: 200,

@@ -17,6 +17,14 @@ const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot =>
   ogImageUrl: null,
   isActive: true,
   expiresAt: null,
+  title: null,
+  passwordHash: null,
+  expiredUrl: null,
+  maxClicks: null,
+  variants: null,
+  redirectRules: null,
+  cloak: false,
+  publicStats: false,
   ...over,
 });
 

@@ -1,5 +1,6 @@
-import { RedirectLinkSnapshot, UTM_KEYS } from './redirect-link';
-import { VisitorPlatform } from './visitor';
+import { createHash } from 'node:crypto';
+import { RedirectLinkSnapshot, RuleConditions, UTM_KEYS } from './redirect-link';
+import { BrowserName, OsName, VisitorPlatform } from './visitor';
 
 /** What the edge knows about the visit, computed lazily where it costs (geo). */
 export interface Visit {
@@ -10,41 +11,132 @@ export interface Visit {
   country: () => string | null;
   /** Primary language subtags of Accept-Language. */
   languages: () => string[];
+  /** Operating system and browser of the user agent (redirect rules only). */
+  os?: () => OsName | null;
+  browser?: () => BrowserName | null;
+  /** Stable per visitor (IP + user agent): picks the A/B variant. */
+  visitorKey?: () => string;
   /** The short URL's own query string, without '?' ('' when none). */
   query: string;
   /** Set when the click is recorded and the organization has a pixel site: `dl_click` on web destinations. */
   pixelClickId: string | null;
+  /** The link's click cap is used up (counted by the caller, see ClickCap). */
+  capReached?: boolean;
+  /** The visitor proved the link's password (form or signed cookie). */
+  unlocked?: boolean;
+}
+
+/** Which variant and which rule chose the destination (recorded on the click). */
+export interface Choice {
+  variant: number | null;
+  rule: number | null;
 }
 
 export type Outcome =
   | { kind: 'not-found' }
   | { kind: 'expired' }
   | { kind: 'unavailable' }
-  | { kind: 'redirect'; location: string }
-  | { kind: 'preview'; location: string; link: RedirectLinkSnapshot };
+  | { kind: 'expired-redirect'; location: string }
+  | { kind: 'password'; link: RedirectLinkSnapshot; wrong?: boolean }
+  | { kind: 'too-many-tries' }
+  | ({ kind: 'redirect'; location: string } & Partial<Choice>)
+  | ({ kind: 'cloak'; location: string; link: RedirectLinkSnapshot } & Partial<Choice>)
+  | ({ kind: 'preview'; location: string; link: RedirectLinkSnapshot } & Partial<Choice>);
 
-/** Steps 1-5 of decisions §7 (the click and the answer are the caller's). */
+/** A link that answers at all: known, active, not past `expiresAt` (the click cap is the caller's). */
+export function isLive(link: RedirectLinkSnapshot | null, now: number): link is RedirectLinkSnapshot {
+  return link !== null && link.isActive && (link.expiresAt === null || link.expiresAt > now);
+}
+
+/**
+ * The decision order of decisions §16 (replacing §7 steps 1-4): unknown/inactive → 404;
+ * expired by date or clicks → `expiredUrl` or 410; password → form; crawler with Open Graph →
+ * preview; redirect rules; targeting gate; variants; platform routing; cloak; UTM and query.
+ */
 export function decide(link: RedirectLinkSnapshot | null, visit: Visit): Outcome {
   if (!link || !link.isActive) return { kind: 'not-found' };
-  if (link.expiresAt !== null && link.expiresAt <= visit.now) return { kind: 'expired' };
-  const { url, web } = destinationOf(link, visit);
+  if ((link.expiresAt !== null && link.expiresAt <= visit.now) || visit.capReached) {
+    return link.expiredUrl ? { kind: 'expired-redirect', location: link.expiredUrl } : { kind: 'expired' };
+  }
+  if (link.passwordHash && !visit.unlocked) return { kind: 'password', link };
+  const { url, web, variant, rule } = destinationOf(link, visit);
   const clickId = web ? visit.pixelClickId : null;
   const location = clickId ? composeDestination(url, link, visit.query, clickId) : composedFor(link, url, visit.query);
-  if (visit.bot && hasOpenGraph(link)) return { kind: 'preview', location, link };
-  return { kind: 'redirect', location };
+  // Only a chosen variant or rule is named (a plain link's outcome stays two fields).
+  const choice: Partial<Choice> = variant === null && rule === null ? {} : variant === null ? { rule: rule! } : { variant };
+  if (visit.bot && hasOpenGraph(link)) return { kind: 'preview', location, link, ...choice };
+  if (link.cloak && web && !isAppStore(url)) return { kind: 'cloak', location, link, ...choice };
+  return { kind: 'redirect', location, ...choice };
 }
 
 export function hasOpenGraph(link: RedirectLinkSnapshot): boolean {
   return Boolean(link.ogTitle || link.ogDescription || link.ogImageUrl);
 }
 
-/** Steps 3 and 4: targeting first (a visitor outside it skips platform routing), then the platform. */
-export function destinationOf(link: RedirectLinkSnapshot, visit: Visit): { url: string; web: boolean } {
-  if (!matchesTargeting(link, visit)) return { url: link.webFallbackUrl ?? link.originalUrl, web: true };
-  if (visit.platform === 'ios' && link.iosUrl) return { url: link.iosUrl, web: false };
-  if (visit.platform === 'android' && link.androidUrl) return { url: link.androidUrl, web: false };
-  if (visit.platform === 'web' && link.webFallbackUrl) return { url: link.webFallbackUrl, web: true };
-  return { url: link.originalUrl, web: true };
+const APP_STORES = /^https?:\/\/(apps\.apple\.com|itunes\.apple\.com|play\.google\.com|market\.android\.com|appgallery\.huawei\.com|www\.amazon\.com\/gp\/mas)(\/|$|\?)/i;
+
+/** App-store pages refuse framing and must open the store app: never cloaked. */
+export function isAppStore(url: string): boolean {
+  return APP_STORES.test(url);
+}
+
+/**
+ * Redirect rules (first match wins), then the targeting gate (a visitor outside it goes to
+ * `webFallbackUrl` and skips the rest), then variants (the web destination), then the platform.
+ */
+export function destinationOf(link: RedirectLinkSnapshot, visit: Visit): { url: string; web: boolean; variant: number | null; rule: number | null } {
+  const rules = link.redirectRules;
+  if (rules) {
+    for (let i = 0; i < rules.length; i++) {
+      if (matchesRule(rules[i].conditions, visit)) return { url: rules[i].url, web: true, variant: null, rule: i };
+    }
+  }
+  if (!matchesTargeting(link, visit)) return { url: link.webFallbackUrl ?? link.originalUrl, web: true, variant: null, rule: null };
+  if (visit.platform === 'ios' && link.iosUrl) return { url: link.iosUrl, web: false, variant: null, rule: null };
+  if (visit.platform === 'android' && link.androidUrl) return { url: link.androidUrl, web: false, variant: null, rule: null };
+  if (link.variants) {
+    const variant = pickVariant(link, visit.visitorKey ? visit.visitorKey() : '');
+    return { url: link.variants[variant].url, web: true, variant, rule: null };
+  }
+  if (visit.platform === 'web' && link.webFallbackUrl) return { url: link.webFallbackUrl, web: true, variant: null, rule: null };
+  return { url: link.originalUrl, web: true, variant: null, rule: null };
+}
+
+/** Sticky A/B choice: a hash of (visitor, link) onto 0-99, walked through the weights. */
+export function pickVariant(link: Pick<RedirectLinkSnapshot, 'id' | 'variants'>, visitorKey: string): number {
+  const variants = link.variants!;
+  const bucket = createHash('md5').update(visitorKey).update('\n').update(link.id).digest().readUInt32BE(0) % 100;
+  let acc = 0;
+  for (let i = 0; i < variants.length; i++) {
+    acc += variants[i].weight;
+    if (bucket < acc) return i;
+  }
+  return variants.length - 1;
+}
+
+/** Every condition given must hold; an unknown country, OS or browser matches no list. */
+export function matchesRule(c: RuleConditions, visit: Visit): boolean {
+  if (c.devices?.length && !c.devices.includes(visit.platform)) return false;
+  if (c.after && visit.now < Date.parse(c.after)) return false;
+  if (c.before && visit.now >= Date.parse(c.before)) return false;
+  if (c.query) {
+    const params = new URLSearchParams(visit.query);
+    for (const key in c.query) if (params.get(key) !== c.query[key]) return false;
+  }
+  if (c.languages?.length && !visit.languages().some((l) => c.languages!.includes(l))) return false;
+  if (c.os?.length) {
+    const os = visit.os?.() ?? null;
+    if (!os || !c.os.includes(os)) return false;
+  }
+  if (c.browsers?.length) {
+    const browser = visit.browser?.() ?? null;
+    if (!browser || !c.browsers.includes(browser)) return false;
+  }
+  if (c.countries?.length) {
+    const country = visit.country();
+    if (!country || !c.countries.includes(country)) return false;
+  }
+  return true;
 }
 
 /**

@@ -14,3 +14,5 @@ export * from './redirect-link';
 export * from './redirect-store';
 export * from './redirect.service';
 export * from './visitor';
+export * from './click-cap';
+export * from './link-password';

@@ -16,12 +16,62 @@ const STYLE =
   'h1{font-size:1.5rem;margin:.25rem 0 .75rem}p{margin:0;color:#52606d}' +
   '@media (prefers-color-scheme:dark){body{background:#12161c;color:#e4e7eb}main{background:#1c2128}p{color:#9aa5b1}}';
 
-function page(status: number, title: string, text: string): string {
+/** `title` and `text` are trusted markup (constants); callers escape anything else. */
+function page(status: number | string, title: string, text: string, extraStyle = ''): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
-    `<meta name="robots" content="noindex"><title>${title}</title><style>${STYLE}</style></head>` +
+    `<meta name="robots" content="noindex"><title>${title}</title><style>${STYLE}${extraStyle}</style></head>` +
     `<body><main><div class="code">${status}</div><h1>${title}</h1><p>${text}</p></main></body></html>`
+  );
+}
+
+const FORM_STYLE =
+  'form{margin-top:1.25rem;display:flex;flex-direction:column;gap:.75rem;text-align:left}' +
+  'label{font-size:.9rem;font-weight:600}input{font:inherit;padding:.6rem .75rem;border:1px solid #cbd2d9;border-radius:8px}' +
+  'button{font:inherit;font-weight:600;padding:.6rem;border:0;border-radius:8px;background:#2563eb;color:#fff;cursor:pointer}' +
+  '.error{color:#b91c1c;font-weight:600;margin-top:.75rem}' +
+  '@media (prefers-color-scheme:dark){input{background:#12161c;color:#e4e7eb;border-color:#3e4c59}.error{color:#f87171}}';
+
+/**
+ * The password form (no Open Graph tags, crawlers get it too). It posts to the page's own
+ * address, so the visitor's query string travels with the answer.
+ */
+export function passwordPage(wrong: boolean): string {
+  const error = wrong ? '<p class="error" role="alert">Wrong password</p>' : '';
+  return page(
+    '&#128274;',
+    'This link is password protected',
+    'Enter the password to continue.' +
+      `</p>${error}<form method="post"><label for="password">Password</label>` +
+      '<input id="password" name="password" type="password" required autofocus autocomplete="current-password" maxlength="128">' +
+      '<button type="submit">Continue</button></form><p>',
+    FORM_STYLE,
+  );
+}
+
+export const TOO_MANY_TRIES_PAGE = page(
+  429,
+  'Too many tries',
+  'Too many wrong passwords were entered for this link. Please wait a minute and try again.',
+);
+
+/**
+ * The cloak page: the destination in a full-page frame under the short URL, the link's title
+ * as the page title, and a plain link for sites that refuse to be framed.
+ */
+export function cloakPage(link: RedirectLinkSnapshot, location: string): string {
+  const title = escapeHtml(link.ogTitle ?? link.title ?? link.shortCode);
+  const href = escapeHtml(location);
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width,initial-scale=1">' +
+    `<title>${title}</title><style>html,body{margin:0;height:100%;overflow:hidden}` +
+    'iframe{border:0;width:100%;height:100%;display:block}' +
+    '.open{position:fixed;right:.5rem;bottom:.5rem;font:12px system-ui,sans-serif;background:rgba(255,255,255,.9);' +
+    'padding:.25rem .5rem;border-radius:6px;color:#1f2933}</style></head>' +
+    `<body><iframe src="${href}" title="${title}" allow="fullscreen; clipboard-write" referrerpolicy="no-referrer-when-downgrade"></iframe>` +
+    `<a class="open" href="${href}" target="_top" rel="noopener">Open ${title} directly</a></body></html>`
   );
 }
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ClickCap } from './click-cap';
 import { ClickCaptureService } from './click-capture.service';
+import { LinkPasswords } from './link-password';
 import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { PixelSiteRepository } from './pixel-site.repository';
@@ -12,7 +14,16 @@ import { RedirectStore } from './redirect-store';
  * app's global modules.
  */
 @Module({
-  providers: [RedirectStore, PixelSiteRepository, RedirectLinkCache, PixelFlagCache, ClickCaptureService, RedirectService],
+  providers: [
+    RedirectStore,
+    PixelSiteRepository,
+    RedirectLinkCache,
+    PixelFlagCache,
+    ClickCaptureService,
+    ClickCap,
+    LinkPasswords,
+    RedirectService,
+  ],
   exports: [RedirectService, RedirectLinkCache, ClickCaptureService, PixelFlagCache, RedirectStore],
 })
 export class RedirectEdgeModule {}

@@ -17,6 +17,28 @@ export interface RedirectLinkSnapshot {
   isActive: boolean;
   /** Epoch milliseconds, or null for a link that never expires. */
   expiresAt: number | null;
+  /** Shown on the cloak page (after ogTitle). */
+  title: string | null;
+  /** scrypt hash of the visitor password (decisions §16), or null. */
+  passwordHash: string | null;
+  expiredUrl: string | null;
+  maxClicks: number | null;
+  variants: Array<{ url: string; weight: number }> | null;
+  redirectRules: Array<{ conditions: RuleConditions; url: string }> | null;
+  cloak: boolean;
+  publicStats: boolean;
+}
+
+/** A redirect rule's conditions as stored (validated at the API). */
+export interface RuleConditions {
+  countries?: string[];
+  languages?: string[];
+  devices?: string[];
+  os?: string[];
+  browsers?: string[];
+  query?: Record<string, string>;
+  after?: string;
+  before?: string;
 }
 
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
@@ -26,6 +48,7 @@ export type UtmKey = (typeof UTM_KEYS)[number];
 export const SNAPSHOT_COLUMNS = [
   'id', 'organization_id', 'short_code', 'original_url', 'ios_url', 'android_url', 'web_fallback_url',
   'utm_parameters', 'targeting_rules', 'og_title', 'og_description', 'og_image_url', 'is_active', 'expires_at',
+  'title', 'password_hash', 'expired_url', 'max_clicks', 'variants', 'redirect_rules', 'cloak', 'public_stats',
 ] as const;
 
 /** A row of SNAPSHOT_COLUMNS as `pg` returns it. */
@@ -50,7 +73,20 @@ export function toRedirectSnapshot(row: SnapshotRow): RedirectLinkSnapshot {
     ogImageUrl: text(row.og_image_url),
     isActive: row.is_active === true,
     expiresAt,
+    title: text(row.title),
+    passwordHash: text(row.password_hash),
+    expiredUrl: text(row.expired_url),
+    maxClicks: typeof row.max_clicks === 'number' ? row.max_clicks : null,
+    variants: listOf(row.variants) as RedirectLinkSnapshot['variants'],
+    redirectRules: listOf(row.redirect_rules) as RedirectLinkSnapshot['redirectRules'],
+    cloak: row.cloak === true,
+    publicStats: row.public_stats === true,
   };
+}
+
+function listOf(v: unknown): unknown[] | null {
+  const list = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
+  return Array.isArray(list) && list.length ? list : null;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -28,6 +28,16 @@ export class RedirectStore implements OnModuleDestroy {
     return rows[0] ? toRedirectSnapshot(rows[0]) : null;
   }
 
+  /** Non-bot clicks of a link (rebuilds a lost click-cap counter; a cold path). */
+  async countHumanClicks(linkId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>({
+      name: 'redirect-human-clicks',
+      text: 'SELECT count(*) AS n FROM clicks WHERE link_id = $1::uuid AND NOT is_bot',
+      values: [linkId],
+    });
+    return Number(rows[0].n);
+  }
+
   /** Does the organization have a pixel site (then web destinations carry `dl_click`)? */
   async hasPixelSite(organizationId: string): Promise<boolean> {
     const { rowCount } = await this.pool.query({ name: 'redirect-pixel-site', text: PIXEL_SITE_OF_ORG, values: [organizationId] });

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { stripUnstorable } from '@dl/platform/http';
+import { stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';
-import { decide, Outcome, Visit } from './decision';
+import { ClickCap } from './click-cap';
+import { decide, isLive, Outcome, Visit } from './decision';
+import { LinkPasswords } from './link-password';
 import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { RedirectLinkSnapshot } from './redirect-link';
-import { acceptedLanguages, clientIp, userAgentTraits } from './visitor';
+import { acceptedLanguages, clientIp, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
 
 /** Codes the service can have issued (random base62, custom codes, imported codes). */
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -61,6 +63,8 @@ export class RedirectService {
     private readonly links: RedirectLinkCache,
     private readonly pixels: PixelFlagCache,
     private readonly clicks: ClickCaptureService,
+    private readonly caps: ClickCap,
+    private readonly passwords: LinkPasswords,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.countries = new CountryLookup(config.GEOIP_DATABASE_PATH);
@@ -80,15 +84,67 @@ export class RedirectService {
     }
   }
 
+  /**
+   * `POST /{shortCode}` with the password form: right → the visit as a GET (click recorded)
+   * plus the unlock cookie; wrong → 401 form with "Wrong password"; past the try limit → 429.
+   */
+  async unlock(req: RedirectRequest, password: unknown): Promise<Answer> {
+    if (!SHORT_CODE.test(req.shortCode)) return buildAnswer({ kind: 'not-found' });
+    let link: RedirectLinkSnapshot | null;
+    try {
+      link = await this.links.find(req.shortCode);
+    } catch (err) {
+      return this.unavailable(err);
+    }
+    const get = { ...req, method: 'GET' };
+    const now = Date.now();
+    // Only password links take a POST: anything else answers like any other method (404 page).
+    if (link && !link.passwordHash) return buildAnswer({ kind: 'not-found' });
+    if (!isLive(link, now) || !link.passwordHash) return this.answerFor(link, get);
+    const ip = this.ip(req);
+    if (await this.passwords.blocked(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
+    const given = typeof password === 'string' && password.length <= 128 ? password : null;
+    if (!given || !(await verifySecret(given, link.passwordHash))) {
+      if (await this.passwords.wrongTry(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
+      return buildAnswer({ kind: 'password', link, wrong: true });
+    }
+    const answer = await this.visitLive(link, get, now, true);
+    return { ...answer, headers: { ...answer.headers, 'set-cookie': this.passwords.unlockCookie(link, now) } };
+  }
+
   private answerFor(link: RedirectLinkSnapshot | null, req: RedirectRequest): Answer | Promise<Answer> {
     const now = Date.now();
-    const live = link !== null && link.isActive && (link.expiresAt === null || link.expiresAt > now);
-    if (!live) return buildAnswer(decide(link, this.visit(req, now, null)));
-    // A HEAD fetches no page (link checkers): answered like GET, but no click is recorded.
-    const clickId = req.method === 'GET' ? randomUUID() : null;
-    const pixel = clickId ? this.pixels.hasPixelSite(link.organizationId) : false;
-    if (pixel instanceof Promise) return pixel.then((flag) => this.visitLink(link, req, now, clickId, flag));
-    return this.visitLink(link, req, now, clickId, pixel);
+    if (!isLive(link, now)) return buildAnswer(decide(link, this.visit(req, now, null)));
+    const unlocked = !link.passwordHash || this.passwords.unlocked(link, header(req.headers, 'cookie'), now);
+    return this.visitLive(link, req, now, unlocked);
+  }
+
+  /** A live link: the click cap (when set), the pixel flag, then the decision. */
+  private visitLive(link: RedirectLinkSnapshot, req: RedirectRequest, now: number, unlocked: boolean): Answer | Promise<Answer> {
+    // A HEAD fetches no page (link checkers) and a locked link shows its form: no click recorded.
+    const clickId = req.method === 'GET' && unlocked ? randomUUID() : null;
+    if (link.maxClicks !== null) {
+      const known = this.caps.knownReached(link);
+      if (known) return this.withPixel(link, req, now, clickId, unlocked, true);
+      const counted = clickId !== null && !userAgentTraits(header(req.headers, 'user-agent')).bot;
+      return this.caps
+        .reached(link, counted)
+        .then((reached) => this.withPixel(link, req, now, clickId, unlocked, reached));
+    }
+    return this.withPixel(link, req, now, clickId, unlocked, false);
+  }
+
+  private withPixel(
+    link: RedirectLinkSnapshot,
+    req: RedirectRequest,
+    now: number,
+    clickId: string | null,
+    unlocked: boolean,
+    capReached: boolean,
+  ): Answer | Promise<Answer> {
+    const pixel = clickId && !capReached ? this.pixels.hasPixelSite(link.organizationId) : false;
+    if (pixel instanceof Promise) return pixel.then((flag) => this.visitLink(link, req, now, clickId, flag, unlocked, capReached));
+    return this.visitLink(link, req, now, clickId, pixel, unlocked, capReached);
   }
 
   private visitLink(
@@ -97,29 +153,47 @@ export class RedirectService {
     now: number,
     clickId: string | null,
     pixel: boolean,
+    unlocked: boolean,
+    capReached: boolean,
   ): Answer {
     const visit = this.visit(req, now, pixel ? clickId : null);
+    visit.unlocked = unlocked;
+    visit.capReached = capReached;
     const outcome: Outcome = decide(link, visit);
     // The answer first: a visit that could not be answered (it throws, or is a 5xx) records no click.
     const answer = buildAnswer(outcome);
-    if (clickId && answer.status < 500) this.clicks.capture(this.click(clickId, link, req, now));
+    const recorded = outcome.kind === 'redirect' || outcome.kind === 'cloak' || outcome.kind === 'preview';
+    if (clickId && recorded && answer.status < 500) {
+      this.clicks.capture(this.click(clickId, link, req, now, outcome.variant ?? null, outcome.rule ?? null));
+    }
     return answer;
   }
 
   private visit(req: RedirectRequest, now: number, pixelClickId: string | null): Visit {
-    const traits = userAgentTraits(header(req.headers, 'user-agent'));
+    const ua = header(req.headers, 'user-agent');
+    const traits = userAgentTraits(ua);
     return {
       now,
       platform: traits.platform,
       bot: traits.bot,
       country: () => this.countries.country(this.ip(req)),
       languages: () => acceptedLanguages(header(req.headers, 'accept-language')),
+      os: () => userAgentOs(ua),
+      browser: () => userAgentBrowser(ua),
+      visitorKey: () => `${this.ip(req) ?? ''}\n${ua ?? ''}`,
       query: req.query,
       pixelClickId,
     };
   }
 
-  private click(id: string, link: RedirectLinkSnapshot, req: RedirectRequest, now: number): ClickCapturedJob {
+  private click(
+    id: string,
+    link: RedirectLinkSnapshot,
+    req: RedirectRequest,
+    now: number,
+    variantIndex: number | null,
+    ruleIndex: number | null,
+  ): ClickCapturedJob {
     return {
       id,
       linkId: link.id,
@@ -130,6 +204,8 @@ export class RedirectService {
       referrer: header(req.headers, 'referer'),
       acceptLanguage: header(req.headers, 'accept-language'),
       query: utmOfQuery(req.query),
+      ...(variantIndex !== null ? { variantIndex } : {}),
+      ...(ruleIndex !== null ? { ruleIndex } : {}),
     };
   }
 

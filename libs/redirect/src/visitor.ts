@@ -32,6 +32,32 @@ export function userAgentTraits(userAgent: string | null): UserAgentTraits {
   return traits;
 }
 
+export type OsName = 'iOS' | 'Android' | 'Windows' | 'macOS' | 'Linux';
+export type BrowserName = 'Chrome' | 'Safari' | 'Firefox' | 'Edge' | 'Samsung Internet' | 'Opera';
+
+/** The operating system named by a user agent (redirect rules), or null. */
+export function userAgentOs(ua: string | null): OsName | null {
+  if (!ua) return null;
+  if (IOS.test(ua)) return 'iOS';
+  if (ANDROID.test(ua)) return 'Android';
+  if (/Windows NT|Windows Phone|Win64|Win32/.test(ua)) return 'Windows';
+  if (/Macintosh|Mac OS X/.test(ua)) return 'macOS';
+  if (/Linux|X11|CrOS/.test(ua)) return 'Linux';
+  return null;
+}
+
+/** The browser named by a user agent (redirect rules), or null. Order matters: most embed "Chrome" or "Safari". */
+export function userAgentBrowser(ua: string | null): BrowserName | null {
+  if (!ua) return null;
+  if (/SamsungBrowser\//.test(ua)) return 'Samsung Internet';
+  if (/\bEdg(e|A|iOS)?\//.test(ua)) return 'Edge';
+  if (/\bOPR\/|\bOpera\b|\bOPT\//.test(ua)) return 'Opera';
+  if (/\bFirefox\/|\bFxiOS\//.test(ua)) return 'Firefox';
+  if (/\bChrome\/|\bCriOS\//.test(ua)) return 'Chrome';
+  if (/\bSafari\//.test(ua) && /\bVersion\//.test(ua)) return 'Safari';
+  return null;
+}
+
 /** "::ffff:1.2.3.4" → "1.2.3.4"; anything that is not an IP → null. */
 export function normalizeIp(value: string | undefined | null): string | null {
   if (!value) return null;

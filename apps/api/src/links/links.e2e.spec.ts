@@ -52,6 +52,13 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
         is_active: true,
         expires_at: null,
         migration_metadata: null,
+        has_password: false,
+        expired_url: null,
+        max_clicks: null,
+        variants: null,
+        redirect_rules: null,
+        cloak: false,
+        public_stats: false,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -197,7 +204,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       [{ targetingRules: { platforms: ['windows'] } }, { 'targetingRules.platforms': 'Must be an array of ios, android or web' }],
       [{ targetingRules: { languages: 'en' } }, { 'targetingRules.languages': 'Must be an array of ISO 639-1 language codes' }],
       [{ deepLinkParameters: { a: { nested: true } } }, { deepLinkParameters: 'Must be an object of string, number or boolean values' }],
-      [{ tags: 'a,b' }, { tags: 'Must be an array of at most 50 strings of 1-100 characters' }],
+      [{ tags: 'a,b' }, { tags: 'Must be an array of at most 10 strings of 1-40 characters' }],
       [{ isActive: false }, { isActive: 'Unknown field' }],
       [{ shortCode: 'abcdefg' }, { shortCode: 'Unknown field' }],
       [{ foo: 1 }, { foo: 'Unknown field' }],
@@ -288,7 +295,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
           'title', 'description', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'appScheme', 'iosUniversalLink', 'androidAppLink',
           'deepLinkPath', 'deepLinkParameters', 'utmParameters', 'targetingRules', 'attributionWindowHours', 'ogTitle',
           'ogDescription', 'ogImageUrl', 'tags', 'expiresAt', 'isActive', 'status', 'clickCount', 'migrationMetadata',
-          'createdAt', 'updatedAt',
+          'createdAt', 'updatedAt', 'hasPassword', 'expiredUrl', 'maxClicks', 'variants', 'redirectRules', 'cloak', 'publicStats',
         ].sort(),
       );
       expect(res.body).toMatchObject({

@@ -30,6 +30,27 @@ export class TargetingRulesDoc {
   @ApiPropertyOptional({ type: [String] }) languages?: string[];
 }
 
+export class LinkVariantDoc {
+  @ApiProperty() url!: string;
+  @ApiProperty({ minimum: 1, maximum: 100 }) weight!: number;
+}
+
+export class RedirectRuleConditionsDoc {
+  @ApiPropertyOptional({ type: [String] }) countries?: string[];
+  @ApiPropertyOptional({ type: [String] }) languages?: string[];
+  @ApiPropertyOptional({ type: [String], enum: ['ios', 'android', 'web'] }) devices?: string[];
+  @ApiPropertyOptional({ type: [String] }) os?: string[];
+  @ApiPropertyOptional({ type: [String] }) browsers?: string[];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' } }) query?: Record<string, string>;
+  @ApiPropertyOptional({ format: 'date-time' }) after?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) before?: string;
+}
+
+export class RedirectRuleDoc {
+  @ApiProperty({ type: RedirectRuleConditionsDoc }) conditions!: RedirectRuleConditionsDoc;
+  @ApiProperty() url!: string;
+}
+
 export class MigrationMetadataDoc {
   @ApiProperty() competitorPlatform!: string;
   @ApiProperty(nullableString) competitorId!: string | null;
@@ -66,6 +87,13 @@ export class LinkCreateResponseDoc {
   @ApiProperty() is_active!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at!: string | null;
   @ApiProperty({ type: MigrationMetadataDoc, nullable: true }) migration_metadata!: MigrationMetadataDoc | null;
+  @ApiProperty({ description: 'True when visitors must enter a password' }) has_password!: boolean;
+  @ApiProperty(nullableString) expired_url!: string | null;
+  @ApiProperty({ type: Number, nullable: true }) max_clicks!: number | null;
+  @ApiProperty({ type: [LinkVariantDoc], nullable: true }) variants!: LinkVariantDoc[] | null;
+  @ApiProperty({ type: [RedirectRuleDoc], nullable: true }) redirect_rules!: RedirectRuleDoc[] | null;
+  @ApiProperty() cloak!: boolean;
+  @ApiProperty() public_stats!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
@@ -103,6 +131,13 @@ export class LinkResponseDoc {
   @ApiProperty({ enum: LINK_STATUSES }) status!: 'active' | 'inactive' | 'expired';
   @ApiProperty() clickCount!: number;
   @ApiProperty({ type: MigrationMetadataDoc, nullable: true }) migrationMetadata!: MigrationMetadataDoc | null;
+  @ApiProperty({ description: 'True when visitors must enter a password' }) hasPassword!: boolean;
+  @ApiProperty(nullableString) expiredUrl!: string | null;
+  @ApiProperty({ type: Number, nullable: true }) maxClicks!: number | null;
+  @ApiProperty({ type: [LinkVariantDoc], nullable: true }) variants!: LinkVariantDoc[] | null;
+  @ApiProperty({ type: [RedirectRuleDoc], nullable: true }) redirectRules!: RedirectRuleDoc[] | null;
+  @ApiProperty() cloak!: boolean;
+  @ApiProperty() publicStats!: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }

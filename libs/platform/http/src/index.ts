@@ -9,3 +9,4 @@ export * from './hostile-text';
 export * from './process-guard';
 export * from './shutdown';
 export * from './csv';
+export * from './secret-hash';

@@ -27,6 +27,10 @@ export interface ClickCapturedJob {
   acceptLanguage: string | null;
   /** utm_* parameters from the short URL's own query string. */
   query: Record<string, string>;
+  /** The A/B variant (index in the link's `variants`) the visitor was sent to, when one was. */
+  variantIndex?: number;
+  /** The redirect rule (index in `redirectRules`) that chose the destination, when one did. */
+  ruleIndex?: number;
 }
 
 /**

@@ -1,0 +1,149 @@
+import { bad, LinksWorld, linksWorld } from './test/links-setup';
+
+const U = 'https://example.com';
+
+/** decisions §16: the link-control fields on create, update, bulk and template defaults. */
+describe('links: link-control fields', () => {
+  let w: LinksWorld;
+  let templateA: string;
+
+  beforeAll(async () => {
+    w = await linksWorld();
+    templateA = w.a.template.id;
+  });
+  afterAll(() => w?.close());
+
+  const create = (body: Record<string, unknown>) => w.http().post('/api/links', { templateId: templateA, originalUrl: U, ...body });
+  const count = async () => (await w.http().get('/api/links').expect(200)).body.length as number;
+
+  const variants = [
+    { url: 'https://a.example/', weight: 30 },
+    { url: 'https://b.example/', weight: 70 },
+  ];
+  const rules = [
+    { conditions: { countries: ['US', 'CA'], devices: ['ios'] }, url: 'https://us.example/' },
+    { conditions: { languages: ['fr'], query: { ref: 'news' }, after: '2026-01-01T00:00:00Z', before: '2027-01-01T00:00:00Z' }, url: 'https://fr.example/' },
+    { conditions: { os: ['Windows', 'macOS'], browsers: ['Chrome', 'Samsung Internet'] }, url: 'https://desk.example/' },
+  ];
+
+  it('create stores every field, shows hasPassword (never the password) on create and reads', async () => {
+    const res = await create({
+      password: 'open sesame',
+      expiredUrl: 'https://example.com/over',
+      maxClicks: 100,
+      variants,
+      redirectRules: rules,
+      cloak: true,
+      publicStats: true,
+      tags: ['  Launch ', 'launch', 'Q4'],
+    }).expect(201);
+    expect(res.body).toMatchObject({
+      has_password: true,
+      expired_url: 'https://example.com/over',
+      max_clicks: 100,
+      variants,
+      redirect_rules: [
+        rules[0],
+        { conditions: { ...rules[1].conditions, after: '2026-01-01T00:00:00.000Z', before: '2027-01-01T00:00:00.000Z' }, url: 'https://fr.example/' },
+        rules[2],
+      ],
+      cloak: true,
+      public_stats: true,
+      tags: ['Launch', 'Q4'],
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/sesame|scrypt|password_hash|passwordHash/);
+    const read = await w.http().get(`/api/links/${res.body.id}`).expect(200);
+    expect(read.body).toMatchObject({ hasPassword: true, maxClicks: 100, expiredUrl: 'https://example.com/over', cloak: true, publicStats: true, variants });
+    expect(read.body.password).toBeUndefined();
+    expect(JSON.stringify(read.body)).not.toMatch(/sesame|scrypt/);
+    const row = await w.env.prisma.link.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+  });
+
+  it('update changes and removes fields (password: null removes it; null booleans go back to false)', async () => {
+    const id = (await create({ password: 'abcd', cloak: true, variants }).expect(201)).body.id;
+    const res = await w.http().put(`/api/links/${id}`, { password: null, cloak: null, variants: null, maxClicks: 5, tags: ['x'] }).expect(200);
+    expect(res.body).toMatchObject({ hasPassword: false, cloak: false, variants: null, maxClicks: 5, tags: ['x'] });
+    const again = await w.http().put(`/api/links/${id}`, { password: 'new-pass' }).expect(200);
+    expect(again.body.hasPassword).toBe(true);
+    expect(again.body.maxClicks).toBe(5);
+  });
+
+  it('bulk create and bulk update carry the fields', async () => {
+    const res = await w.http().post('/api/links/bulk-create', {
+      links: [
+        { templateId: templateA, originalUrl: U, password: 'pass1', maxClicks: 3 },
+        { templateId: templateA, originalUrl: U, variants, tags: ['b'] },
+      ],
+    }).expect(201);
+    expect(res.body.links.map((l: Record<string, unknown>) => [l.has_password, l.max_clicks, l.tags])).toEqual([
+      [true, 3, []],
+      [false, null, ['b']],
+    ]);
+    const upd = await w.http().post('/api/links/bulk-update', {
+      updates: [{ id: res.body.links[0].id, data: { password: null, publicStats: true } }],
+    }).expect(200);
+    expect(upd.body.links[0]).toMatchObject({ hasPassword: false, publicStats: true });
+  });
+
+  it('template defaults fill the fields (password is not a default)', async () => {
+    const t = await w.http().post('/api/templates', {
+      name: 'Controls', slug: 'controls',
+      defaults: { maxClicks: 10, expiredUrl: 'https://example.com/gone', cloak: true, tags: ['t'], variants },
+    }).expect(201);
+    const link = await w.http().post('/api/links', { templateId: t.body.id, originalUrl: U }).expect(201);
+    expect(link.body).toMatchObject({ max_clicks: 10, expired_url: 'https://example.com/gone', cloak: true, tags: ['t'], variants });
+    const refused = await w.http().post('/api/templates', { name: 'P', slug: 'p', defaults: { password: 'abcd' } }).expect(400);
+    expect(refused.body).toEqual(bad('Validation error', { 'defaults.password': 'Unknown field' }));
+  });
+
+  const tooMany = Array.from({ length: 11 }, (_, i) => ({ url: `https://v${i}.example/`, weight: i === 0 ? 0 : 10 }));
+  it.each([
+    ['weights not summing to 100', { variants: [{ url: U, weight: 50 }, { url: U, weight: 40 }] }, 'Validation error', { variants: 'Weights must sum to 100' }],
+    ['one variant', { variants: [{ url: U, weight: 100 }] }, 'Validation error', { variants: 'Must be an array of 2-10 variants' }],
+    ['eleven variants', { variants: Array.from({ length: 11 }, () => ({ url: U, weight: 9 })) }, 'Validation error', { variants: 'Must be an array of 2-10 variants' }],
+    ['a weight of 0', { variants: tooMany.slice(0, 2).map((v, i) => ({ ...v, weight: i ? 100 : 0 })) }, 'Validation error', { 'variants[0].weight': 'Must be an integer between 1 and 100' }],
+    ['a javascript: variant URL', { variants: [{ url: U, weight: 50 }, { url: 'javascript:alert(1)', weight: 50 }] }, 'Invalid URL format', { 'variants[1].url': 'Must be a valid URL' }],
+    ['a variant weight as text', { variants: [{ url: U, weight: 50 }, { url: U, weight: '50' }] }, 'Validation error', { 'variants[1].weight': 'Must be an integer between 1 and 100' }],
+    ['a rule with no condition', { redirectRules: [{ conditions: {}, url: U }] }, 'Validation error', { 'redirectRules[0].conditions': 'Must have at least one condition' }],
+    ['an unknown condition key', { redirectRules: [{ conditions: { planet: ['mars'] }, url: U }] }, 'Validation error', { 'redirectRules[0].conditions': 'Must have at least one condition', 'redirectRules[0].conditions.planet': 'Unknown field' }],
+    ['after later than before', { redirectRules: [{ conditions: { after: '2027-01-01T00:00:00Z', before: '2026-01-01T00:00:00Z' }, url: U }] }, 'Validation error', { 'redirectRules[0].conditions.before': 'Must be later than after' }],
+    ['a country that is not ISO 3166-1 alpha-2', { redirectRules: [{ conditions: { countries: ['USA'] }, url: U }] }, 'Validation error', { 'redirectRules[0].conditions.countries': 'Must be an array of ISO 3166-1 alpha-2 country codes' }],
+    ['an unassigned country code', { redirectRules: [{ conditions: { countries: ['XX'] }, url: U }] }, 'Validation error', { 'redirectRules[0].conditions.countries': 'Must be an array of ISO 3166-1 alpha-2 country codes' }],
+    ['an unknown OS', { redirectRules: [{ conditions: { os: ['BeOS'] }, url: U }] }, 'Validation error', { 'redirectRules[0].conditions.os': 'Must be an array of iOS, Android, Windows, macOS, Linux' }],
+    ['a rule URL with data:', { redirectRules: [{ conditions: { devices: ['ios'] }, url: 'data:text/html,x' }] }, 'Invalid URL format', { 'redirectRules[0].url': 'Must be a valid URL' }],
+    ['21 rules', { redirectRules: Array.from({ length: 21 }, () => ({ conditions: { devices: ['ios'] }, url: U })) }, 'Validation error', { redirectRules: 'Must be an array of at most 20 rules' }],
+    ['maxClicks: 0', { maxClicks: 0 }, 'Validation error', { maxClicks: 'Must be an integer between 1 and 1000000000' }],
+    ['maxClicks over 1e9', { maxClicks: 1_000_000_001 }, 'Validation error', { maxClicks: 'Must be an integer between 1 and 1000000000' }],
+    ['a 2-character password', { password: 'ab' }, 'Validation error', { password: 'Must be 4-128 characters' }],
+    ['a 129-character password', { password: 'x'.repeat(129) }, 'Validation error', { password: 'Must be 4-128 characters' }],
+    ['11 tags', { tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, 'Validation error', { tags: 'Must be an array of at most 10 strings of 1-40 characters' }],
+    ['a tag of 41 characters', { tags: ['x'.repeat(41)] }, 'Validation error', { tags: 'Must be an array of at most 10 strings of 1-40 characters' }],
+    ['a blank tag', { tags: ['   '] }, 'Validation error', { tags: 'Must be an array of at most 10 strings of 1-40 characters' }],
+    ['a bad expiredUrl', { expiredUrl: 'file:///etc/passwd' }, 'Invalid URL format', { expiredUrl: 'Must be a valid URL' }],
+    ['cloak as text', { cloak: 'yes' }, 'Validation error', { cloak: 'Must be a boolean' }],
+  ])('%s → 400, nothing written', async (_name, extra, message, validation) => {
+    const before = await count();
+    const res = await create(extra).expect(400);
+    expect(res.body).toEqual(bad(message, validation));
+    expect(await count()).toBe(before);
+  });
+
+  it('bulk names the failing item and writes nothing', async () => {
+    const before = await count();
+    const res = await w.http().post('/api/links/bulk-create', {
+      links: [
+        { templateId: templateA, originalUrl: U },
+        { templateId: templateA, originalUrl: U, variants: [{ url: U, weight: 60 }, { url: U, weight: 60 }] },
+      ],
+    }).expect(400);
+    expect(res.body).toEqual(bad('Validation error: links[1].variants: Weights must sum to 100', { 'links[1].variants': 'Weights must sum to 100' }));
+    expect(await count()).toBe(before);
+  });
+
+  it('update validates like create', async () => {
+    const id = (await create({}).expect(201)).body.id;
+    const res = await w.http().put(`/api/links/${id}`, { variants: [{ url: U, weight: 100 }] }).expect(400);
+    expect(res.body).toEqual(bad('Validation error', { variants: 'Must be an array of 2-10 variants' }));
+  });
+});
