@@ -123,7 +123,7 @@ describe('redirect edge: link controls', () => {
       expect(a + b).toBe(1);
       expect(Math.abs(a - 0.3)).toBeLessThanOrEqual(0.05);
       expect(Math.abs(b - 0.7)).toBeLessThanOrEqual(0.05);
-    });
+    }, 120_000);
 
     it('iOS and Android destinations still win for app visitors; variants replace the web destination', async () => {
       const link = await seedLink(env.prisma, org, { variants, iosUrl: 'https://apps.apple.com/app/id2', webFallbackUrl: 'https://example.com/w' });
@@ -237,7 +237,7 @@ describe('redirect edge: link controls', () => {
       } finally {
         await Promise.all(others.map((o) => o.close()));
       }
-    });
+    }, 180_000);
 
     it('bots are not counted; past the cap without expiredUrl → 410; a lost counter is rebuilt from Postgres', async () => {
       const link = await seedLink(env.prisma, org, { maxClicks: 2 });

@@ -55,6 +55,7 @@ export function toLinkAnalyticsResponse(
   dims: Map<string, DimensionCount[]>,
   clicksByDate: DateClicks[],
   uniqueClicks: number,
+  controls: LinkControlsRef = { variants: null, hasRules: false },
 ): LinkAnalyticsResponse {
   const regions = (dims.get(RollupDimension.region) ?? [])
     .map((r) => {
@@ -86,7 +87,33 @@ export function toLinkAnalyticsResponse(
     clicksByTimezone: timezones,
     clicksByDevice: devicesOf(dims),
     clicksByPlatform: platformsOf(dims),
+    clicksByVariant: variantsOf(dims, controls.variants),
+    clicksByRule: rulesOf(dims, controls.hasRules),
   };
+}
+
+/** What link analytics need of the link's controls (variant URLs; whether it has or had rules). */
+export interface LinkControlsRef {
+  variants: Array<{ url: string }> | null;
+  hasRules: boolean;
+}
+
+/** Every current variant (0 clicks included), then any index recorded for variants since removed. */
+function variantsOf(dims: Map<string, DimensionCount[]>, variants: Array<{ url: string }> | null): LinkAnalyticsResponse['clicksByVariant'] {
+  const counts = new Map((dims.get(RollupDimension.variant) ?? []).map((r) => [Number(r.value), r.clicks]));
+  const out: LinkAnalyticsResponse['clicksByVariant'] = (variants ?? []).map((v, i) => ({ variant: i, url: v.url, clicks: counts.get(i) ?? 0 }));
+  for (const [i, clicks] of [...counts].sort((a, b) => a[0] - b[0])) if (!variants || i >= variants.length) out.push({ variant: i, url: null, clicks });
+  return out;
+}
+
+/** Each rule that chose destinations, by index, then `rule: null` for the clicks no rule chose. */
+function rulesOf(dims: Map<string, DimensionCount[]>, hasRules: boolean): LinkAnalyticsResponse['clicksByRule'] {
+  const rows = (dims.get(RollupDimension.rule) ?? []).map((r) => ({ rule: Number(r.value) as number | null, clicks: r.clicks }));
+  if (!hasRules && !rows.length) return [];
+  rows.sort((a, b) => (a.rule as number) - (b.rule as number));
+  const ruled = rows.reduce((n, r) => n + r.clicks, 0);
+  rows.push({ rule: null, clicks: Math.max(0, totalOf(dims) - ruled) });
+  return rows;
 }
 
 export function toProjectAnalyticsResponse(

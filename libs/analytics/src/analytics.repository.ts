@@ -78,6 +78,14 @@ export class AnalyticsRepository {
     return n > 0;
   }
 
+  /** The link's variant URLs and whether it has rules, or null when it is not the organization's. */
+  async linkControls(organizationId: string, linkId: string): Promise<{ variants: Array<{ url: string }> | null; hasRules: boolean } | null> {
+    const link = await this.prisma.link.findFirst({ where: { id: linkId, organizationId }, select: { variants: true, redirectRules: true } });
+    if (!link) return null;
+    const variants = Array.isArray(link.variants) ? (link.variants as Array<{ url: string }>) : null;
+    return { variants, hasRules: Array.isArray(link.redirectRules) && link.redirectRules.length > 0 };
+  }
+
   async projectExists(organizationId: string, projectId: string): Promise<boolean> {
     const n = await this.prisma.project.count({ where: { id: projectId, organizationId } });
     return n > 0;

@@ -16,6 +16,8 @@ export interface LinkAnalyticsResponse {
   clicksByTimezone: Array<{ timezone: string; clicks: number }>;
   clicksByDevice: Array<{ device: string; clicks: number }>;
   clicksByPlatform: Array<{ platform: string; clicks: number }>;
+  clicksByVariant: Array<{ variant: number; url: string | null; clicks: number }>;
+  clicksByRule: Array<{ rule: number | null; clicks: number }>;
 }
 
 export interface ProjectAnalyticsResponse {

@@ -48,6 +48,8 @@ const LINK_DIMENSIONS = [
   RollupDimension.timezone,
   RollupDimension.device,
   RollupDimension.platform,
+  RollupDimension.variant,
+  RollupDimension.rule,
 ];
 const PROJECT_DIMENSIONS = [
   RollupDimension.total,
@@ -66,7 +68,8 @@ export class LinkAnalyticsService {
   constructor(private readonly repository: AnalyticsRepository) {}
 
   async linkSummary(organizationId: string, linkId: string, days = DEFAULT_DAYS, now = new Date()): Promise<LinkAnalyticsResponse> {
-    if (!(await this.repository.linkExists(organizationId, linkId))) throw new AnalyticsLinkNotFoundError();
+    const controls = await this.repository.linkControls(organizationId, linkId);
+    if (!controls) throw new AnalyticsLinkNotFoundError();
     const scope = { linkId };
     const w = dayWindow(days, now);
     const [rows, daily] = await Promise.all([
@@ -75,7 +78,7 @@ export class LinkAnalyticsService {
     ]);
     const dims = groupDimensions(rows);
     const unique = await this.uniques(organizationId, scope, w.window, dailyUniquesOf(dims));
-    return toLinkAnalyticsResponse(dims, fillDays(w.days, daily), unique);
+    return toLinkAnalyticsResponse(dims, fillDays(w.days, daily), unique, controls);
   }
 
   async projectSummary(

@@ -86,12 +86,14 @@ export class ClickIngestRepository implements OnModuleDestroy {
         id, organization_id, link_id, clicked_at, ip_address, user_agent, referrer, referrer_host,
         accept_language, language, device_type, platform, browser, browser_version, os, os_version,
         country_code, country_name, region, city, timezone, latitude, longitude,
-        utm_source, utm_medium, utm_campaign, utm_term, utm_content, is_bot, visitor_hash, fingerprint)
+        utm_source, utm_medium, utm_campaign, utm_term, utm_content, is_bot, visitor_hash, fingerprint,
+        variant_index, rule_index)
       SELECT * FROM unnest(
         $1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
         $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
         $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::float8[], $23::float8[],
-        $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::boolean[], $30::text[], $31::text[])
+        $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::boolean[], $30::text[], $31::text[],
+        $32::int2[], $33::int2[])
       ON CONFLICT (id) DO NOTHING
       RETURNING id::text AS id`,
       [
@@ -103,6 +105,7 @@ export class ClickIngestRepository implements OnModuleDestroy {
         col('timezone'), col('latitude'), col('longitude'),
         col('utmSource'), col('utmMedium'), col('utmCampaign'), col('utmTerm'),
         col('utmContent'), col('isBot'), col('visitorHash'), col('fingerprint'),
+        col('variantIndex'), col('ruleIndex'),
       ],
     );
     return new Set(rows.map((r) => r.id));

@@ -41,6 +41,9 @@ export interface EnrichedClick {
   isBot: boolean;
   visitorHash: string;
   fingerprint: string | null;
+  /** A/B variant index and redirect rule index chosen at the edge (decisions §16). */
+  variantIndex: number | null;
+  ruleIndex: number | null;
 }
 
 const MAX_UA = 1024;
@@ -126,6 +129,11 @@ function validDate(iso: string, fallback: Date): Date {
 }
 
 /** Derives every stored field of a click from the edge's raw facts (pure, except the memoized lookups). */
+/** An index the edge recorded (0-19), or null for anything else. */
+function smallIndex(v: unknown): number | null {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 100 ? v : null;
+}
+
 export function enrichClick(job: ClickCapturedJob, geo: GeoLookup, now = new Date()): EnrichedClick {
   const clickedAt = validDate(job.clickedAt, now);
   const userAgent = clip(job.userAgent, MAX_UA);
@@ -155,6 +163,8 @@ export function enrichClick(job: ClickCapturedJob, geo: GeoLookup, now = new Dat
     utmTerm: clip(query.utm_term, MAX_PARAM),
     utmContent: clip(query.utm_content, MAX_PARAM),
     isBot: isBotUserAgent(userAgent),
+    variantIndex: smallIndex(job.variantIndex),
+    ruleIndex: smallIndex(job.ruleIndex),
     visitorHash: visitorHash(job.organizationId, ip, userAgent),
     fingerprint: deviceFingerprint({
       organizationId: job.organizationId,

@@ -27,6 +27,10 @@ export const RollupDimension = {
   os: 'os',
   /** value referrer host, else utm_source, else 'Direct' */
   source: 'source',
+  /** value the A/B variant index ('0'..'9') of clicks that had one */
+  variant: 'variant',
+  /** value the redirect rule index ('0'..'19') of clicks a rule chose (no rule = total minus these) */
+  rule: 'rule',
   /**
    * value '' : distinct non-bot visitors of the link that day (newly seen visitor
    * hashes of `click_daily_visitors`). Additive across days as "daily uniques".

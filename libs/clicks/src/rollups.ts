@@ -39,6 +39,8 @@ export function rollupKeys(click: EnrichedClick): Array<[RollupDimension, string
     [RollupDimension.os, click.os ?? 'Other'],
     [RollupDimension.source, sourceOf(click)],
   ];
+  if (click.variantIndex !== null) keys.push([RollupDimension.variant, String(click.variantIndex)]);
+  if (click.ruleIndex !== null) keys.push([RollupDimension.rule, String(click.ruleIndex)]);
   if (click.region) keys.push([RollupDimension.region, encodeRollupValue(click.countryCode, click.region)]);
   if (click.city) keys.push([RollupDimension.city, encodeRollupValue(click.countryCode, click.region, click.city)]);
   return keys;

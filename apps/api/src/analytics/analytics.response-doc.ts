@@ -45,6 +45,17 @@ export class ProjectCountryClicksDoc {
   @ApiProperty() clicks!: number;
 }
 
+export class VariantClicksDoc {
+  @ApiProperty({ description: 'Index in the link\'s variants' }) variant!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'null for a variant the link no longer has' }) url!: string | null;
+  @ApiProperty() clicks!: number;
+}
+
+export class RuleClicksDoc {
+  @ApiProperty({ type: Number, nullable: true, description: 'Index in the link\'s redirectRules; null for clicks no rule chose' }) rule!: number | null;
+  @ApiProperty() clicks!: number;
+}
+
 export class LinkAnalyticsResponseDoc {
   @ApiProperty() totalClicks!: number;
   @ApiProperty() uniqueClicks!: number;
@@ -55,6 +66,8 @@ export class LinkAnalyticsResponseDoc {
   @ApiProperty({ type: [TimezoneClicksDoc] }) clicksByTimezone!: TimezoneClicksDoc[];
   @ApiProperty({ type: [DeviceClicksDoc] }) clicksByDevice!: DeviceClicksDoc[];
   @ApiProperty({ type: [PlatformClicksDoc] }) clicksByPlatform!: PlatformClicksDoc[];
+  @ApiProperty({ type: [VariantClicksDoc], description: 'A/B variants (decisions §16); empty without variants' }) clicksByVariant!: VariantClicksDoc[];
+  @ApiProperty({ type: [RuleClicksDoc], description: 'Redirect rules (decisions §16); empty without rules' }) clicksByRule!: RuleClicksDoc[];
 }
 
 export class ProjectAnalyticsResponseDoc {

@@ -1414,6 +1414,18 @@ export interface components {
             platform: string;
             clicks: number;
         };
+        VariantClicksDoc: {
+            /** @description Index in the link's variants */
+            variant: number;
+            /** @description null for a variant the link no longer has */
+            url: string | null;
+            clicks: number;
+        };
+        RuleClicksDoc: {
+            /** @description Index in the link's redirectRules; null for clicks no rule chose */
+            rule: number | null;
+            clicks: number;
+        };
         LinkAnalyticsResponseDoc: {
             totalClicks: number;
             uniqueClicks: number;
@@ -1424,6 +1436,10 @@ export interface components {
             clicksByTimezone: components["schemas"]["TimezoneClicksDoc"][];
             clicksByDevice: components["schemas"]["DeviceClicksDoc"][];
             clicksByPlatform: components["schemas"]["PlatformClicksDoc"][];
+            /** @description A/B variants (decisions §16); empty without variants */
+            clicksByVariant: components["schemas"]["VariantClicksDoc"][];
+            /** @description Redirect rules (decisions §16); empty without rules */
+            clicksByRule: components["schemas"]["RuleClicksDoc"][];
         };
         ClickEventResponseDoc: {
             /** Format: uuid */
@@ -1512,6 +1528,52 @@ export interface components {
             devices?: ("ios" | "android" | "web")[];
             platforms?: ("ios" | "android" | "web")[];
         };
+        LinkVariantDto: {
+            /** @example https://example.com/a */
+            url: string;
+            weight: number;
+        };
+        RedirectRuleConditionsDto: {
+            /**
+             * @description ISO 3166-1 alpha-2
+             * @example [
+             *       "US",
+             *       "CA"
+             *     ]
+             */
+            countries?: string[];
+            /**
+             * @description ISO 639-1
+             * @example [
+             *       "en"
+             *     ]
+             */
+            languages?: string[];
+            devices?: ("ios" | "android" | "web")[];
+            os?: ("iOS" | "Android" | "Windows" | "macOS" | "Linux")[];
+            browsers?: ("Chrome" | "Safari" | "Firefox" | "Edge" | "Samsung Internet" | "Opera")[];
+            /**
+             * @description Query parameter → exact value
+             * @example {
+             *       "ref": "newsletter"
+             *     }
+             */
+            query?: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            after?: string;
+            /**
+             * Format: date-time
+             * @description Later than `after`
+             */
+            before?: string;
+        };
+        RedirectRuleDto: {
+            conditions: components["schemas"]["RedirectRuleConditionsDto"];
+            /** @example https://example.com/us */
+            url: string;
+        };
         CreateLinkDto: {
             /** @example https://example.com/landing */
             originalUrl?: string;
@@ -1544,17 +1606,32 @@ export interface components {
             ogTitle?: Record<string, never>;
             ogDescription?: Record<string, never>;
             ogImageUrl?: Record<string, never>;
+            /** @description Trimmed; case-insensitively unique */
             tags?: string[];
             /**
              * Format: date-time
              * @description ISO 8601, in the future
              */
             expiresAt?: Record<string, never>;
+            /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
+            expiredUrl?: string | null;
+            /** @description The link expires after this many non-bot clicks */
+            maxClicks?: number | null;
+            /** @description A/B test: weights sum to 100 */
+            variants?: components["schemas"]["LinkVariantDto"][] | null;
+            /** @description Ordered; the first matching rule wins */
+            redirectRules?: components["schemas"]["RedirectRuleDto"][] | null;
+            /** @description Show web destinations in a full-page frame under the short URL */
+            cloak?: Record<string, never>;
+            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
+            publicStats?: Record<string, never>;
             /** Format: uuid */
             templateId: string;
             customCode?: string;
             /** Format: uuid */
             projectId?: Record<string, never>;
+            /** @description Visitors must enter it; stored hashed, reads show hasPassword */
+            password?: Record<string, never>;
         };
         SnakeUtmParametersDoc: {
             utm_source?: string;
@@ -1571,6 +1648,28 @@ export interface components {
         MigrationMetadataDoc: {
             competitorPlatform: string;
             competitorId: string | null;
+        };
+        LinkVariantDoc: {
+            url: string;
+            weight: number;
+        };
+        RedirectRuleConditionsDoc: {
+            countries?: string[];
+            languages?: string[];
+            devices?: ("ios" | "android" | "web")[];
+            os?: string[];
+            browsers?: string[];
+            query?: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            after?: string;
+            /** Format: date-time */
+            before?: string;
+        };
+        RedirectRuleDoc: {
+            conditions: components["schemas"]["RedirectRuleConditionsDoc"];
+            url: string;
         };
         LinkCreateResponseDoc: {
             /** Format: uuid */
@@ -1611,6 +1710,14 @@ export interface components {
             /** Format: date-time */
             expires_at: string | null;
             migration_metadata: components["schemas"]["MigrationMetadataDoc"] | null;
+            /** @description True when visitors must enter a password */
+            has_password: boolean;
+            expired_url: string | null;
+            max_clicks: number | null;
+            variants: components["schemas"]["LinkVariantDoc"][] | null;
+            redirect_rules: components["schemas"]["RedirectRuleDoc"][] | null;
+            cloak: boolean;
+            public_stats: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1666,12 +1773,25 @@ export interface components {
             ogTitle?: Record<string, never>;
             ogDescription?: Record<string, never>;
             ogImageUrl?: Record<string, never>;
+            /** @description Trimmed; case-insensitively unique */
             tags?: string[];
             /**
              * Format: date-time
              * @description ISO 8601, in the future
              */
             expiresAt?: Record<string, never>;
+            /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
+            expiredUrl?: string | null;
+            /** @description The link expires after this many non-bot clicks */
+            maxClicks?: number | null;
+            /** @description A/B test: weights sum to 100 */
+            variants?: components["schemas"]["LinkVariantDto"][] | null;
+            /** @description Ordered; the first matching rule wins */
+            redirectRules?: components["schemas"]["RedirectRuleDto"][] | null;
+            /** @description Show web destinations in a full-page frame under the short URL */
+            cloak?: Record<string, never>;
+            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
+            publicStats?: Record<string, never>;
             isActive?: boolean;
             /**
              * Format: uuid
@@ -1683,6 +1803,8 @@ export interface components {
              * @description null removes the link from its project
              */
             projectId?: Record<string, never> | null;
+            /** @description null removes the password */
+            password?: string | null;
         };
         BulkUpdateItem: {
             /** Format: uuid */
@@ -1740,6 +1862,14 @@ export interface components {
             status: "active" | "inactive" | "expired";
             clickCount: number;
             migrationMetadata: components["schemas"]["MigrationMetadataDoc"] | null;
+            /** @description True when visitors must enter a password */
+            hasPassword: boolean;
+            expiredUrl: string | null;
+            maxClicks: number | null;
+            variants: components["schemas"]["LinkVariantDoc"][] | null;
+            redirectRules: components["schemas"]["RedirectRuleDoc"][] | null;
+            cloak: boolean;
+            publicStats: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1791,12 +1921,25 @@ export interface components {
             ogTitle?: Record<string, never>;
             ogDescription?: Record<string, never>;
             ogImageUrl?: Record<string, never>;
+            /** @description Trimmed; case-insensitively unique */
             tags?: string[];
             /**
              * Format: date-time
              * @description ISO 8601, in the future
              */
             expiresAt?: Record<string, never>;
+            /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
+            expiredUrl?: string | null;
+            /** @description The link expires after this many non-bot clicks */
+            maxClicks?: number | null;
+            /** @description A/B test: weights sum to 100 */
+            variants?: components["schemas"]["LinkVariantDto"][] | null;
+            /** @description Ordered; the first matching rule wins */
+            redirectRules?: components["schemas"]["RedirectRuleDto"][] | null;
+            /** @description Show web destinations in a full-page frame under the short URL */
+            cloak?: Record<string, never>;
+            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
+            publicStats?: Record<string, never>;
             /** @description New links expire this many days after creation */
             expiresInDays?: number;
         };
@@ -2005,6 +2148,8 @@ export type SchemaRegionClicksDoc = components['schemas']['RegionClicksDoc'];
 export type SchemaTimezoneClicksDoc = components['schemas']['TimezoneClicksDoc'];
 export type SchemaDeviceClicksDoc = components['schemas']['DeviceClicksDoc'];
 export type SchemaPlatformClicksDoc = components['schemas']['PlatformClicksDoc'];
+export type SchemaVariantClicksDoc = components['schemas']['VariantClicksDoc'];
+export type SchemaRuleClicksDoc = components['schemas']['RuleClicksDoc'];
 export type SchemaLinkAnalyticsResponseDoc = components['schemas']['LinkAnalyticsResponseDoc'];
 export type SchemaClickEventResponseDoc = components['schemas']['ClickEventResponseDoc'];
 export type SchemaProjectCountryClicksDoc = components['schemas']['ProjectCountryClicksDoc'];
@@ -2013,10 +2158,16 @@ export type SchemaTopLinkDoc = components['schemas']['TopLinkDoc'];
 export type SchemaOverviewResponseDoc = components['schemas']['OverviewResponseDoc'];
 export type SchemaUtmParametersDto = components['schemas']['UtmParametersDto'];
 export type SchemaTargetingRulesDto = components['schemas']['TargetingRulesDto'];
+export type SchemaLinkVariantDto = components['schemas']['LinkVariantDto'];
+export type SchemaRedirectRuleConditionsDto = components['schemas']['RedirectRuleConditionsDto'];
+export type SchemaRedirectRuleDto = components['schemas']['RedirectRuleDto'];
 export type SchemaCreateLinkDto = components['schemas']['CreateLinkDto'];
 export type SchemaSnakeUtmParametersDoc = components['schemas']['SnakeUtmParametersDoc'];
 export type SchemaTargetingRulesDoc = components['schemas']['TargetingRulesDoc'];
 export type SchemaMigrationMetadataDoc = components['schemas']['MigrationMetadataDoc'];
+export type SchemaLinkVariantDoc = components['schemas']['LinkVariantDoc'];
+export type SchemaRedirectRuleConditionsDoc = components['schemas']['RedirectRuleConditionsDoc'];
+export type SchemaRedirectRuleDoc = components['schemas']['RedirectRuleDoc'];
 export type SchemaLinkCreateResponseDoc = components['schemas']['LinkCreateResponseDoc'];
 export type SchemaLinkListItemDoc = components['schemas']['LinkListItemDoc'];
 export type SchemaBulkCreateLinksBody = components['schemas']['BulkCreateLinksBody'];
