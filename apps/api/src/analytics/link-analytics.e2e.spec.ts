@@ -116,6 +116,9 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
           { timezone: 'Europe/London', clicks: 4 },
           { timezone: 'America/Los_Angeles', clicks: 1 },
         ],
+        // A link without variants or rules (decisions §16).
+        clicksByVariant: [],
+        clicksByRule: [],
         clicksByDevice: [
           { device: 'mobile', clicks: 3 },
           { device: 'desktop', clicks: 1 },
