@@ -39,6 +39,15 @@ const snapshot: fc.Arbitrary<RedirectLinkSnapshot> = fc.record({
   ogImageUrl: nullable(destination),
   isActive: fc.boolean(),
   expiresAt: nullable(fc.integer({ min: 0, max: 2_000_000 })),
+  // Link controls (decisions §16): the fallback, the cloak page and its title go through the same builder.
+  title: nullable(text),
+  passwordHash: fc.constant(null),
+  expiredUrl: nullable(destination),
+  maxClicks: fc.constant(null),
+  variants: fc.constant(null),
+  redirectRules: fc.constant(null),
+  cloak: fc.boolean(),
+  publicStats: fc.constant(false),
 });
 
 const query = fc.oneof(
@@ -78,7 +87,7 @@ describe('redirect decision + answer builder (property-based, decisions §14)', 
     fc.assert(
       fc.property(snapshot, fc.webUrl({ withQueryParameters: true }), (link, url) => {
         const href = new URL(url).href;
-        const live = { ...link, isActive: true, expiresAt: null, targetingRules: null, iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null, ogTitle: null, ogDescription: null, ogImageUrl: null, originalUrl: href };
+        const live = { ...link, isActive: true, expiresAt: null, cloak: false, targetingRules: null, iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null, ogTitle: null, ogDescription: null, ogImageUrl: null, originalUrl: href };
         const answer = buildAnswer(decide(live, { now: 0, platform: 'web', bot: false, country: () => null, languages: () => [], query: '', pixelClickId: null }));
         expect(answer).toEqual({ status: 302, headers: { location: href, 'cache-control': 'no-store' }, body: '' });
       }),
