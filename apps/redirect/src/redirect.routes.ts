@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { Answer, associationFiles, buildAnswer, RedirectService } from '@dl/redirect';
+import { APP_CONFIG, AppConfig, normalizeHost } from '@dl/platform/config';
+import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, RedirectService } from '@dl/redirect';
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
@@ -31,7 +31,13 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const edge = app.get(RedirectService);
   const files = associationFiles(app.get<AppConfig>(APP_CONFIG));
+  const domains = app.get(DomainTable);
   const notFound = NOT_FOUND;
+  /** The .well-known files of the request's host: the service's, a branded domain's (its organization's apps), or none. */
+  const filesOf = (request: FastifyRequest): AssociationFiles | null => {
+    const place = domains.place(request.headers);
+    return place === null ? null : place === '' ? files : place.files;
+  };
 
   fastify.route({
     method: ['GET', 'HEAD'],
@@ -78,13 +84,40 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     method: ['GET', 'HEAD'],
     url: '/.well-known/apple-app-site-association',
     exposeHeadRoute: false,
-    handler: (_request, reply) => send(reply, files.apple ? json(files.apple) : notFound),
+    handler: (request, reply) => {
+      const apple = filesOf(request)?.apple;
+      return send(reply, apple ? json(apple) : notFound);
+    },
   });
   fastify.route({
     method: ['GET', 'HEAD'],
     url: '/.well-known/assetlinks.json',
     exposeHeadRoute: false,
-    handler: (_request, reply) => send(reply, files.android ? json(files.android) : notFound),
+    handler: (request, reply) => {
+      const android = filesOf(request)?.android;
+      return send(reply, android ? json(android) : notFound);
+    },
+  });
+
+  fastify.route({
+    method: ['GET', 'HEAD'],
+    url: '/',
+    exposeHeadRoute: false,
+    handler: (request, reply) => send(reply, edge.root(request.headers)),
+  });
+
+  // Caddy's on-demand TLS `ask` (decisions §15): 200 for a verified domain, or an invalid one that
+  // links still use; 404 for anything else. Answers on any host (Caddy asks over its own connection).
+  fastify.route({
+    method: ['GET'],
+    url: '/tls/ask',
+    handler: (request: FastifyRequest<{ Querystring: { domain?: unknown } }>, reply) => {
+      const given = request.query.domain;
+      const name = typeof given === 'string' && given.length <= 253 ? normalizeHost(given) : null;
+      const d = name ? domains.domain(name) : undefined;
+      const ok = d !== undefined && (d.status === 'verified' || d.inUse);
+      return reply.code(ok ? 200 : 404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(ok ? 'ok' : 'unknown domain');
+    },
   });
 
   fastify.all('/*', (_request, reply) => send(reply, notFound));

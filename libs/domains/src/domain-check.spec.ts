@@ -4,7 +4,7 @@ describe(checkOutcome.name, () => {
   const now = new Date('2026-11-25T10:00:00Z');
   const earlier = new Date('2026-11-20T10:00:00Z');
   const fail = { ok: false as const, error: 'No TXT record found at _dl-verify.go.a.test' };
-  const pending = { status: 'pending' as const, failedChecks: 0, verifiedAt: null, isDefault: false };
+  const pending = { status: 'pending' as const, failedChecks: 0, verifiedAt: null, isDefault: null };
   type State = Parameters<typeof checkOutcome>[0];
   const verified: State = { status: 'verified', failedChecks: 0, verifiedAt: earlier, isDefault: true };
 
@@ -30,7 +30,7 @@ describe(checkOutcome.name, () => {
       expect(o.isDefault).toBeUndefined();
       d = { ...d, ...o };
     }
-    expect(checkOutcome(d, fail, now, 'scheduled')).toMatchObject({ status: 'invalid', failedChecks: 3, isDefault: false });
+    expect(checkOutcome(d, fail, now, 'scheduled')).toMatchObject({ status: 'invalid', failedChecks: 3, isDefault: null });
   });
 
   it('does not count manual failures towards invalid', () => {
@@ -39,7 +39,7 @@ describe(checkOutcome.name, () => {
 
   it('a success resets the count, and verifies an invalid domain again', () => {
     expect(checkOutcome({ ...verified, failedChecks: 2 }, { ok: true }, now, 'scheduled').failedChecks).toBe(0);
-    expect(checkOutcome({ ...verified, status: 'invalid', failedChecks: 3, isDefault: false }, { ok: true }, now, 'scheduled')).toMatchObject({
+    expect(checkOutcome({ ...verified, status: 'invalid', failedChecks: 3, isDefault: null }, { ok: true }, now, 'scheduled')).toMatchObject({
       status: 'verified', verifiedAt: now,
     });
   });

@@ -43,6 +43,6 @@ export function checkOutcome(
     failedChecks,
     verifiedAt: d.verifiedAt,
     lastCheckedAt: now,
-    ...(invalid && d.isDefault ? { isDefault: false } : {}),
+    ...(invalid && d.isDefault ? { isDefault: null } : {}),
   };
 }

@@ -8,7 +8,7 @@ export function toDomainResponse(d: DomainRecord): DomainResponse {
     domain: d.domain,
     status: d.status,
     verification: { type: 'TXT', name: verificationName(d.domain), value: verificationValue(d.verificationToken) },
-    isDefault: d.isDefault,
+    isDefault: d.isDefault === true,
     rootRedirectUrl: d.rootRedirectUrl,
     notFoundUrl: d.notFoundUrl,
     createdAt: d.createdAt.toISOString(),

@@ -7,7 +7,8 @@ export interface DomainRecord {
   domain: string;
   status: DomainStatus;
   verificationToken: string;
-  isDefault: boolean;
+  /** true, or null (never false: see the unique index in the schema). */
+  isDefault: boolean | null;
   rootRedirectUrl: string | null;
   notFoundUrl: string | null;
   verificationError: string | null;
@@ -31,7 +32,7 @@ export interface DomainCheckOutcome {
   failedChecks: number;
   verifiedAt: Date | null;
   lastCheckedAt: Date;
-  isDefault?: boolean;
+  isDefault?: null;
 }
 
 export type CreateDomainResult =
@@ -97,9 +98,11 @@ export class DomainsRepository {
       if (!current) return { kind: 'missing' as const };
       if (settings.isDefault === true && current.status !== DomainStatus.verified) return { kind: 'not-verified' as const };
       if (settings.isDefault === true && !current.isDefault) {
-        await tx.domain.updateMany({ where: { organizationId, isDefault: true }, data: { isDefault: false, updatedAt: new Date() } });
+        await tx.domain.updateMany({ where: { organizationId, isDefault: true }, data: { isDefault: null, updatedAt: new Date() } });
       }
-      const record = await tx.domain.update({ where: { id }, data: { ...settings, updatedAt: new Date() } });
+      const { isDefault, ...urls } = settings;
+      const data = { ...urls, ...(isDefault === undefined ? {} : { isDefault: isDefault ? true : null }), updatedAt: new Date() };
+      const record = await tx.domain.update({ where: { id }, data });
       return { kind: 'updated' as const, record };
     });
   }
@@ -156,8 +159,7 @@ export class DomainsRepository {
     return tx.domain.findUnique({ where: { id } });
   }
 
-  /** Links on the domain (none until links can be placed on domains). */
-  private async countLinks(_tx: PrismaTx, _domainId: string): Promise<number> {
-    return 0;
+  private countLinks(tx: PrismaTx, domainId: string): Promise<number> {
+    return tx.link.count({ where: { domainId } });
   }
 }

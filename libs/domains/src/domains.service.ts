@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
+import { RedisService } from '@dl/platform/redis';
 import { DnsVerifier } from './dns-verifier';
 import { checkOutcome, RECHECK } from './domain-check';
 import { normalizeDomainName } from './domain-name';
@@ -28,6 +29,7 @@ export class DomainsService {
     private readonly repo: DomainsRepository,
     private readonly dns: DnsVerifier,
     private readonly plans: PlansService,
+    private readonly redis: RedisService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ownHosts = serviceHosts(config);
@@ -61,6 +63,7 @@ export class DomainsService {
     const result = await this.repo.update(organizationId, id, settings);
     if (result.kind === 'missing') throw new DomainNotFoundError();
     if (result.kind === 'not-verified') throw new DomainNotVerifiedDefaultError();
+    await this.announce();
     return toDomainResponse(result.record);
   }
 
@@ -68,13 +71,16 @@ export class DomainsService {
     const result = await this.repo.delete(organizationId, id);
     if (result.kind === 'missing') throw new DomainNotFoundError();
     if (result.kind === 'in-use') throw new DomainHasLinksError(result.links);
+    await this.announce();
     return { success: true };
   }
 
   /** Looks the TXT record up now; answers the domain as it then is (verified or not). */
   async verify(organizationId: string, id: string): Promise<DomainResponse> {
     const d = await this.found(organizationId, id);
-    return toDomainResponse(await this.check(d, 'manual', new Date()));
+    const checked = await this.check(d, 'manual', new Date());
+    await this.announce();
+    return toDomainResponse(checked);
   }
 
   /**
@@ -85,7 +91,10 @@ export class DomainsService {
     const counts = { checked: 0, verified: 0, invalid: 0 };
     for (;;) {
       const due = await this.repo.dueForCheck(now, { ...RECHECK, limit: 200 });
-      if (!due.length) return counts;
+      if (!due.length) {
+        if (counts.checked) await this.announce();
+        return counts;
+      }
       for (let i = 0; i < due.length; i += 8) {
         const done = await Promise.all(due.slice(i, i + 8).map((d) => this.check(d, 'scheduled', now)));
         for (const d of done) {
@@ -94,7 +103,10 @@ export class DomainsService {
           if (d.status === 'invalid') counts.invalid++;
         }
       }
-      if (due.length < 200) return counts;
+      if (due.length < 200) {
+        await this.announce();
+        return counts;
+      }
     }
   }
 
@@ -106,6 +118,18 @@ export class DomainsService {
       this.logger.log({ domain: d.domain, from: d.status, to: updated.status, source }, 'domain status changed');
     }
     return updated;
+  }
+
+  /**
+   * Tells every redirect instance to reload its domain table (the `@domains` message on the
+   * link invalidation channel); a failure is logged, the edge's 15-second reload catches up.
+   */
+  private async announce(): Promise<void> {
+    try {
+      await this.redis.client.publish(this.redis.key('links', 'invalidate'), '@domains');
+    } catch (err) {
+      this.logger.error({ err: String(err) }, 'domain change not announced');
+    }
   }
 
   private async found(organizationId: string, id: string): Promise<DomainRecord> {

@@ -44,6 +44,8 @@ const STATE_COLUMNS: Array<[keyof LinkRecord, string, Cast]> = [
   ['userId', 'user_id', '::uuid'],
   ['projectId', 'project_id', '::uuid'],
   ['templateId', 'template_id', '::uuid'],
+  ['domainId', 'domain_id', '::uuid'],
+  ['domainName', 'domain_name', ''],
   ['shortCode', 'short_code', ''],
   ['isActive', 'is_active', '::boolean'],
   ['clickCount', 'click_count', '::int'],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { APP_CONFIG, AppConfig, hostCodeKey } from '@dl/platform/config';
 import { JobQueue, WebhookEventJob } from '@dl/platform/queue';
 import { RedisService } from '@dl/platform/redis';
 import { toLinkEventData } from './link.mapper';
@@ -28,7 +28,7 @@ export class LinkEventsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The channel name (message body = the short code). */
+  /** The channel name (message body = the short code, `<domain>/<code>` on a branded domain). */
   get invalidationChannel(): string {
     return this.redis.key('links', 'invalidate');
   }
@@ -45,7 +45,7 @@ export class LinkEventsService {
     for (const link of links) {
       const eventId = randomUUID();
       this.pending.push({
-        code: link.shortCode,
+        code: hostCodeKey(link.domainName, link.shortCode),
         job: {
           payload: {
             eventId,

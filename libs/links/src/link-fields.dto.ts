@@ -229,4 +229,12 @@ export class LinkFieldsDto {
 
   @ApiPropertyOptional({ description: 'Public stats page at /<code>+ and /api/public/stats/<domain>/<code>' })
   @IsOptional() @IsStrictBoolean() publicStats?: boolean | null;
+
+  @ApiPropertyOptional({
+    example: 'go.acme.com',
+    description: "A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host",
+  })
+  @IsOptional()
+  @IsStringMax(300, { message: 'Must be a verified domain of your organization' })
+  domain?: string;
 }

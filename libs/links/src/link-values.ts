@@ -132,6 +132,15 @@ export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
 export interface TemplateDefaults extends Partial<Omit<LinkValues, 'expiresAt'>> {
   expiresAt?: string | null;
   expiresInDays?: number;
+  /** The domain new links go on (checked when a link is created). */
+  domain?: string;
+}
+
+/** The domain a new link asks for: its own `domain`, else its template's default. */
+export function requestedDomain(dto: { domain?: string }, template: { defaults: unknown }): string | undefined {
+  if (dto.domain !== undefined) return dto.domain;
+  const d = readTemplateDefaults(template.defaults).domain;
+  return typeof d === 'string' ? d : undefined;
 }
 
 export function templateDefaultsFromFields(fields: Partial<LinkValues>, expiresInDays?: number): TemplateDefaults {
@@ -183,11 +192,14 @@ export function newLinkRow(
   owner: { organizationId: string; userId: string },
   dto: CreateLinkDto,
   template: { id: string; slug: string; defaults: unknown },
+  place: { domainId: string | null; domainName: string },
   now = new Date(),
 ): NewLinkRow {
   const values = resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto), now);
   return {
     ...values,
+    domainId: place.domainId,
+    domainName: place.domainName,
     organizationId: owner.organizationId,
     userId: owner.userId,
     projectId: dto.projectId ?? null,

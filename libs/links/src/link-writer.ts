@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { hostCodeKey } from '@dl/platform/config';
 import { PrismaTx, Tier } from '@dl/platform/db';
 import { PlansService } from '@dl/auth';
 import { LinkRecord, NewLinkRow } from './link.types';
@@ -41,8 +42,9 @@ export class LinkWriter {
     const seen = new Set<string>();
     for (const row of rows) {
       if (!row.custom) continue;
-      if (isReservedCode(row.shortCode) || seen.has(row.shortCode)) throw new ShortCodeInUseError(row.shortCode);
-      seen.add(row.shortCode);
+      const key = hostCodeKey(row.domainName, row.shortCode);
+      if (isReservedCode(row.shortCode) || seen.has(key)) throw new ShortCodeInUseError(row.shortCode);
+      seen.add(key);
     }
   }
 
@@ -57,14 +59,14 @@ export class LinkWriter {
     let pending = rows.map((_, i) => i);
     for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS && pending.length; attempt++) {
       const { inserted, conflicts } = await this.repo.insertLinks(pending.map((i) => rows[i]), db);
-      for (const link of inserted) byCode.set(link.shortCode, link);
+      for (const link of inserted) byCode.set(hostCodeKey(link.domainName, link.shortCode), link);
       const custom = conflicts.find((r) => r.custom);
       if (custom) throw new ShortCodeInUseError(custom.shortCode);
-      const lost = new Set(conflicts.map((r) => r.shortCode));
-      pending = pending.filter((i) => lost.has(rows[i].shortCode));
+      const lost = new Set(conflicts.map((r) => hostCodeKey(r.domainName, r.shortCode)));
+      pending = pending.filter((i) => lost.has(hostCodeKey(rows[i].domainName, rows[i].shortCode)));
       for (const i of pending) rows[i] = { ...rows[i], shortCode: this.newCode() };
     }
     if (pending.length) throw new ShortCodeExhaustedError();
-    return rows.map((r) => byCode.get(r.shortCode) as LinkRecord);
+    return rows.map((r) => byCode.get(hostCodeKey(r.domainName, r.shortCode)) as LinkRecord);
   }
 }

@@ -8,6 +8,16 @@ export function shortUrl(baseUrl: string, code: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/${code}`;
 }
 
+/** A link's own short URL: `https://<domain>/<code>` on a branded domain, SHORT_LINK_BASE_URL/<code> on the service host. */
+export function linkShortUrl(link: Pick<LinkRecord, 'domainName' | 'shortCode'>, baseUrl: string): string {
+  return link.domainName ? `https://${link.domainName}/${link.shortCode}` : shortUrl(baseUrl, link.shortCode);
+}
+
+/** The host a link answers on: its branded domain, or the host of SHORT_LINK_BASE_URL. */
+export function linkDomain(link: Pick<LinkRecord, 'domainName'>, baseUrl: string): string {
+  return link.domainName || new URL(baseUrl).host;
+}
+
 /** Derived state: an expired link is expired the moment `expiresAt` passes (no sweeper). */
 export function linkStatus(link: Pick<LinkRecord, 'isActive' | 'expiresAt'>, now = Date.now()): 'active' | 'inactive' | 'expired' {
   if (link.expiresAt && link.expiresAt.getTime() <= now) return 'expired';
@@ -38,6 +48,7 @@ export type LinkResponse = {
   projectId: string | null;
   templateId: string;
   templateSlug: string;
+  domain: string;
   shortCode: string;
   shortUrl: string;
 } & LinkValuesResponse & {
@@ -57,8 +68,9 @@ export function toLinkResponse(link: LinkRecord, baseUrl: string): LinkResponse 
     projectId: link.projectId,
     templateId: link.templateId,
     templateSlug: link.templateSlug,
+    domain: linkDomain(link, baseUrl),
     shortCode: link.shortCode,
-    shortUrl: shortUrl(baseUrl, link.shortCode),
+    shortUrl: linkShortUrl(link, baseUrl),
     ...toLinkValuesResponse(link),
     isActive: link.isActive,
     status: linkStatus(link),

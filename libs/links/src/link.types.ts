@@ -82,6 +82,10 @@ export interface LinkRecord extends LinkValues {
   projectId: string | null;
   templateId: string;
   templateSlug: string;
+  /** The branded domain the link is on, or null on the service's own host. */
+  domainId: string | null;
+  /** Its name ('' on the service's own host). */
+  domainName: string;
   shortCode: string;
   isActive: boolean;
   clickCount: number;
@@ -97,6 +101,8 @@ export interface NewLinkRow extends LinkValues {
   projectId: string | null;
   templateId: string;
   templateSlug: string;
+  domainId: string | null;
+  domainName: string;
   shortCode: string;
   /** True when the caller chose the code: a conflict is a 409, not a retry. */
   custom: boolean;

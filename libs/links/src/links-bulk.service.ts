@@ -4,7 +4,8 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { AppError, BadRequestError, ValidationError, ValidationMap } from '@dl/platform/http';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
 import { LinkEventsService } from './link-events.service';
-import { newLinkRow, passwordHashOf } from './link-values';
+import { newLinkRow, passwordHashOf, requestedDomain } from './link-values';
+import { LinkDomains, LinkPlace } from './link-domains';
 import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
 import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
@@ -43,6 +44,16 @@ function forItem<T>(path: string, fn: () => T): T {
   }
 }
 
+/** As forItem, for an async resolution (a link's domain). */
+async function forItemAsync<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ValidationError && err.options.validation) throw itemError(path, err.options.validation);
+    throw err;
+  }
+}
+
 /** Bulk create/update/delete: at most 100 items, all-or-nothing in one transaction. */
 @Injectable()
 export class LinksBulkService {
@@ -50,6 +61,7 @@ export class LinksBulkService {
     private readonly repo: LinksRepository,
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
+    private readonly domains: LinkDomains,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -67,8 +79,13 @@ export class LinksBulkService {
     if (dtos.some((d) => !templates.has(d.templateId))) throw new TemplateNotFoundError();
     await this.assertProjects(org, dtos.map((d) => d.projectId));
     const now = new Date();
+    const wanted = dtos.map((dto) => requestedDomain(dto, templates.get(dto.templateId)!));
+    const places = new Map<string | undefined, LinkPlace>();
+    for (const [i, name] of wanted.entries()) {
+      if (!places.has(name)) places.set(name, await forItemAsync(`links[${i}]`, () => this.domains.resolve(org, name)));
+    }
     const rows: NewLinkRow[] = dtos.map((dto, i) =>
-      forItem(`links[${i}]`, () => newLinkRow(principal, dto, templates.get(dto.templateId)!, now)),
+      forItem(`links[${i}]`, () => newLinkRow(principal, dto, templates.get(dto.templateId)!, places.get(wanted[i])!, now)),
     );
     for (const [i, dto] of dtos.entries()) rows[i].passwordHash = (await passwordHashOf(dto.password)) ?? null;
     const links = rows.length ? await this.writer.insertAll(org, principal.tier, rows) : [];
@@ -100,9 +117,17 @@ export class LinksBulkService {
           throw err;
         }
       });
-      return { id: item.id as string, patch, password: value.password };
+      return { id: item.id as string, patch, password: value.password, domain: value.domain };
     });
     for (const u of updates) u.patch.passwordHash = await passwordHashOf(u.password);
+    for (const [i, u] of updates.entries()) {
+      if (u.domain !== undefined) {
+        Object.assign(u.patch, await forItemAsync(`updates[${i}]`, () => this.domains.resolve(principal.organizationId, u.domain).catch((err: unknown) => {
+          if (err instanceof ValidationError && err.options.validation) throw new ValidationError(prefixErrors('data', err.options.validation));
+          throw err;
+        })));
+      }
+    }
     const org = principal.organizationId;
     const templateIds = [...new Set(updates.map((u) => u.patch.templateId).filter((t): t is string => !!t))];
     if ((await this.repo.findTemplates(org, templateIds)).length !== templateIds.length) throw new TemplateNotFoundError();

@@ -3,6 +3,8 @@ import { LinksImportService } from './import/links-import.service';
 import { LinkEventsService } from './link-events.service';
 import { LinkLookup } from './link-lookup.service';
 import { LinkWriter } from './link-writer';
+import { LinkDomains } from './link-domains';
+import { DomainsModule } from '@dl/domains';
 import { LinksBulkService } from './links-bulk.service';
 import { LinksRepository } from './links.repository';
 import { LinksPg } from './links-pg';
@@ -21,9 +23,11 @@ export class LinkLookupModule {}
 
 /** Links use cases (needs PlatformModule and QueueModule in the app). */
 @Module({
+  imports: [DomainsModule],
   providers: [
     LinksRepository,
     LinksPg,
+    LinkDomains,
     LinkWriter,
     LinkEventsService,
     LinksService,

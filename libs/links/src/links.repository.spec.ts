@@ -30,6 +30,8 @@ describe(LinksRepository.name, () => {
     projectId: null,
     templateId: org.template.id,
     templateSlug: 'default',
+    domainId: null,
+    domainName: '',
     shortCode,
     custom,
     migrationMetadata: null,

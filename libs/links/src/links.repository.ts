@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { hostCodeKey } from '@dl/platform/config';
 import { Prisma, PrismaService, PrismaTx } from '@dl/platform/db';
 import { RECORD_SELECT, LinkRow, rowToRecord, sqlValue, VALUE_COLUMNS } from './link-columns';
 import { LinkRecord, LinkValues, MigrationMetadata, NewLinkRow } from './link.types';
@@ -20,10 +21,13 @@ export type LinkPatch = Partial<LinkValues> & {
   templateId?: string;
   projectId?: string | null;
   migrationMetadata?: MigrationMetadata | null;
+  /** Moving to another domain: both set together. */
+  domainId?: string | null;
+  domainName?: string;
 };
 
 const INSERT_COLUMNS = Prisma.raw(
-  `organization_id, user_id, project_id, template_id, short_code, migration_metadata, ${Object.values(VALUE_COLUMNS)
+  `organization_id, user_id, project_id, template_id, domain_id, domain_name, short_code, migration_metadata, ${Object.values(VALUE_COLUMNS)
     .map(([c]) => c)
     .join(', ')}`,
 );
@@ -104,6 +108,8 @@ export class LinksRepository {
           user_id: r.userId,
           project_id: r.projectId,
           template_id: r.templateId,
+          domain_id: r.domainId,
+          domain_name: r.domainName,
           short_code: r.shortCode,
           migration_metadata: r.migrationMetadata,
         };
@@ -115,33 +121,34 @@ export class LinksRepository {
       }),
     );
     // Only what the database decides comes back; the rest of each record is the row as sent.
-    type Inserted = { id: string; short_code: string; created_at: Date; updated_at: Date };
+    type Inserted = { id: string; domain_name: string; short_code: string; created_at: Date; updated_at: Date };
     const run = (): Promise<Inserted[]> =>
       db
         ? db.$queryRaw<Inserted[]>`
           INSERT INTO links (${INSERT_COLUMNS})
           SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::links, ${json}::json)
-          ON CONFLICT (short_code) DO NOTHING
-          RETURNING id, short_code, created_at, updated_at`
+          ON CONFLICT (domain_name, short_code) DO NOTHING
+          RETURNING id, domain_name, short_code, created_at, updated_at`
         : this.pg.query<Inserted>(
           `INSERT INTO links (${INSERT_COLUMNS.sql})
            SELECT ${INSERT_COLUMNS.sql} FROM json_populate_recordset(NULL::links, $1::json)
-           ON CONFLICT (short_code) DO NOTHING
-           RETURNING id, short_code, created_at, updated_at`,
+           ON CONFLICT (domain_name, short_code) DO NOTHING
+           RETURNING id, domain_name, short_code, created_at, updated_at`,
           [json],
           'dl_links_insert',
         );
     const found = await run().catch(rethrowMissingReference);
-    const byCode = new Map(found.map((f) => [f.short_code, f]));
+    const byCode = new Map(found.map((f) => [hostCodeKey(f.domain_name, f.short_code), f]));
     const inserted: LinkRecord[] = [];
     const conflicts: NewLinkRow[] = [];
     for (const r of rows) {
-      const f = byCode.get(r.shortCode);
+      const key = hostCodeKey(r.domainName, r.shortCode);
+      const f = byCode.get(key);
       if (!f) {
         conflicts.push(r);
         continue;
       }
-      byCode.delete(r.shortCode);
+      byCode.delete(key);
       const { custom: _custom, ...values } = r;
       inserted.push({ ...values, id: f.id, isActive: true, clickCount: 0, createdAt: new Date(f.created_at), updatedAt: new Date(f.updated_at) });
     }
@@ -165,21 +172,26 @@ export class LinksRepository {
     return rows.map(rowToRecord);
   }
 
-  /** Links of the organization holding one of these short codes. */
-  async findByShortCodes(organizationId: string, codes: string[], db: Db = this.prisma): Promise<LinkRecord[]> {
+  /** Links of the organization holding one of these short codes on a domain ('' = the service host). */
+  async findByShortCodes(organizationId: string, codes: string[], db: Db = this.prisma, domainName = ''): Promise<LinkRecord[]> {
     if (!codes.length) return [];
     const rows = await db.$queryRaw<LinkRow[]>`
       SELECT ${RECORD_SELECT} FROM links l JOIN templates t ON t.id = l.template_id
-      WHERE l.organization_id = ${organizationId}::uuid AND l.short_code = ANY(${codes}::text[])`;
+      WHERE l.organization_id = ${organizationId}::uuid AND l.domain_name = ${domainName} AND l.short_code = ANY(${codes}::text[])`;
     return rows.map(rowToRecord);
   }
 
-  /** Which of these codes are taken by any organization (the code space is global). */
-  async takenShortCodes(codes: string[], db: Db = this.prisma): Promise<Set<string>> {
+  /** Which of these codes are taken on a domain ('' = the service host) by any organization. */
+  async takenShortCodes(codes: string[], db: Db = this.prisma, domainName = ''): Promise<Set<string>> {
     if (!codes.length) return new Set();
     const rows = await db.$queryRaw<Array<{ short_code: string }>>`
-      SELECT short_code FROM links WHERE short_code = ANY(${codes}::text[])`;
+      SELECT short_code FROM links WHERE domain_name = ${domainName} AND short_code = ANY(${codes}::text[])`;
     return new Set(rows.map((r) => r.short_code));
+  }
+
+  /** Drops a link's cached QR images (its short URL changed). */
+  async deleteQrImages(organizationId: string, linkId: string, db: Db = this.prisma): Promise<void> {
+    await db.$executeRaw`DELETE FROM qr_images WHERE link_id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid`;
   }
 
   /** Applies a patch (updated_at set automatically); null when the link is not the organization's. */
@@ -191,6 +203,8 @@ export class LinksRepository {
       else if (key === 'templateId') sets.push(Prisma.sql`template_id = ${value as string}::uuid`);
       else if (key === 'projectId') sets.push(Prisma.sql`project_id = ${sqlValue(value, '::uuid')}`);
       else if (key === 'migrationMetadata') sets.push(Prisma.sql`migration_metadata = ${sqlValue(value, '::jsonb')}`);
+      else if (key === 'domainId') sets.push(Prisma.sql`domain_id = ${sqlValue(value, '::uuid')}`);
+      else if (key === 'domainName') sets.push(Prisma.sql`domain_name = ${value as string}`);
       else {
         const [column, cast] = VALUE_COLUMNS[key as keyof LinkValues];
         sets.push(Prisma.sql`${Prisma.raw(column)} = ${sqlValue(value, cast)}`);

@@ -5,14 +5,17 @@ import { ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from './http-url';
 import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
-import { newLinkRow, passwordHashOf, suppliedFields } from './link-values';
+import { newLinkRow, passwordHashOf, requestedDomain, suppliedFields } from './link-values';
+import { LinkDomains } from './link-domains';
+import { hostCodeKey } from '@dl/platform/config';
+import { isUniqueViolation } from '@dl/platform/db';
 import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
 import { LinkRecord } from './link.types';
 import { LinkEventsService } from './link-events.service';
 import { LinkWriter } from './link-writer';
 import { LinkPatch, LinksRepository, TemplateRef } from './links.repository';
 import { LinksPg } from './links-pg';
-import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
+import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
 
 /** Single-link use cases: create, read, list, update, delete. */
@@ -23,6 +26,7 @@ export class LinksService {
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
     private readonly pg: LinksPg,
+    private readonly domains: LinkDomains,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,7 +55,8 @@ export class LinksService {
       const found = await this.repo.existingProjectIds(principal.organizationId, [dto.projectId]);
       if (!found.has(dto.projectId)) throw new ProjectNotFoundError();
     }
-    const row = newLinkRow(principal, dto, template);
+    const place = await this.domains.resolve(principal.organizationId, requestedDomain(dto, template));
+    const row = newLinkRow(principal, dto, template, place);
     row.passwordHash = (await passwordHashOf(dto.password)) ?? null;
     const [link] = await this.writer.insertAll(principal.organizationId, principal.tier, [row]);
     await this.events.linksChanged('link.created', [link]);
@@ -80,8 +85,29 @@ export class LinksService {
 
   async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponse> {
     const patch = await this.patchFrom(principal.organizationId, dto);
-    const link = await this.repo.updateLink(principal.organizationId, id, patch);
+    if (patch.domainName === undefined) {
+      const link = await this.repo.updateLink(principal.organizationId, id, patch);
+      if (!link) throw new LinkNotFoundError();
+      await this.events.linksChanged('link.updated', [link]);
+      return toLinkResponse(link, this.config.SHORT_LINK_BASE_URL);
+    }
+    // Moving to another domain: 409 when the code is taken there; the old address and QR images go.
+    const before = await this.repo.findById(principal.organizationId, id);
+    if (!before) throw new LinkNotFoundError();
+    const link = await this.repo
+      .transaction(async (tx) => {
+        const updated = await this.repo.updateLink(principal.organizationId, id, patch, tx);
+        if (updated && updated.domainName !== before.domainName) await this.repo.deleteQrImages(principal.organizationId, id, tx);
+        return updated;
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err) || String((err as Error)?.message).includes('links_domain_name_short_code_key')) {
+          throw new ShortCodeInUseError(before.shortCode);
+        }
+        throw err;
+      });
     if (!link) throw new LinkNotFoundError();
+    if (link.domainName !== before.domainName) await this.events.invalidate([hostCodeKey(before.domainName, before.shortCode)]);
     await this.events.linksChanged('link.updated', [link]);
     return toLinkResponse(link, this.config.SHORT_LINK_BASE_URL);
   }
@@ -93,6 +119,7 @@ export class LinksService {
   async patchFrom(organizationId: string, dto: UpdateLinkDto | undefined): Promise<LinkPatch> {
     const patch = checkedPatch(dto);
     patch.passwordHash = await passwordHashOf(dto?.password);
+    if (dto?.domain !== undefined) Object.assign(patch, await this.domains.resolve(organizationId, dto.domain));
     if (patch.templateId) {
       const template = await this.repo.findTemplate(organizationId, patch.templateId);
       if (!template) throw new TemplateNotFoundError();

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import QRCode from 'qrcode';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { shortUrl } from './link.mapper';
+import { linkShortUrl } from './link.mapper';
 import { LinksRepository } from './links.repository';
 import { LinkNotFoundError } from './links.errors';
 import { QrQueryDto } from './qr.dto';
@@ -33,7 +33,7 @@ export class QrService {
     const link = await this.repo.findById(organizationId, linkId);
     if (!link) throw new LinkNotFoundError();
 
-    const text = shortUrl(this.config.SHORT_LINK_BASE_URL, link.shortCode);
+    const text = linkShortUrl(link, this.config.SHORT_LINK_BASE_URL);
     const options = {
       margin,
       width: size,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { hostCodeKey } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
 
 export interface ProjectRecord {
@@ -51,12 +52,12 @@ export class ProjectsRepository {
       const found = await tx.$queryRaw<Array<{ id: string }>>`
         SELECT id FROM projects WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
       if (!found.length) return null;
-      const links = await tx.$queryRaw<Array<{ short_code: string }>>`
+      const links = await tx.$queryRaw<Array<{ domain_name: string; short_code: string }>>`
         UPDATE links SET project_id = NULL, updated_at = now()
         WHERE organization_id = ${organizationId}::uuid AND project_id = ${id}::uuid
-        RETURNING short_code`;
+        RETURNING domain_name, short_code`;
       await tx.$executeRaw`DELETE FROM projects WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid`;
-      return links.map((l) => l.short_code);
+      return links.map((l) => hostCodeKey(l.domain_name, l.short_code));
     });
   }
 }

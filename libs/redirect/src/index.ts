@@ -5,6 +5,7 @@ export * from './click-capture.service';
 export * from './click-fallback.store';
 export * from './country-lookup';
 export * from './decision';
+export * from './domain-table';
 export * from './redirect-link.cache';
 export * from './pages';
 export * from './pixel-flag.cache';

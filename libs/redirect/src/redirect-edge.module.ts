@@ -7,6 +7,7 @@ import { PixelFlagCache } from './pixel-flag.cache';
 import { PixelSiteRepository } from './pixel-site.repository';
 import { RedirectService } from './redirect.service';
 import { RedirectStore } from './redirect-store';
+import { DomainTable } from './domain-table';
 
 /**
  * The edge's services. Postgres reads (link by short code, pixel flag) go through
@@ -18,12 +19,13 @@ import { RedirectStore } from './redirect-store';
     RedirectStore,
     PixelSiteRepository,
     RedirectLinkCache,
+    DomainTable,
     PixelFlagCache,
     ClickCaptureService,
     ClickCap,
     LinkPasswords,
     RedirectService,
   ],
-  exports: [RedirectService, RedirectLinkCache, ClickCaptureService, PixelFlagCache, RedirectStore],
+  exports: [RedirectService, RedirectLinkCache, DomainTable, ClickCaptureService, PixelFlagCache, RedirectStore],
 })
 export class RedirectEdgeModule {}

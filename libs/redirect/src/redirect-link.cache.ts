@@ -55,7 +55,9 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
     this.cache = this.redis.duplicate({ commandTimeout: LOOKUP_LIMITS.redisTimeoutMs });
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('message', (channel: string, code: string) => {
-      if (channel === this.channel) this.invalidate(code);
+      if (channel !== this.channel) return;
+      if (code.startsWith('@')) for (const listener of this.listeners) listener(code);
+      else this.invalidate(code);
     });
     // Every (re)connection subscribes again and forgets what it may have missed meanwhile.
     this.subscriber.on('ready', () => {
@@ -73,6 +75,13 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
     this.closed = true;
     this.subscriber?.disconnect();
     this.cache?.disconnect();
+  }
+
+  private readonly listeners: Array<(message: string) => void> = [];
+
+  /** Other messages of the channel (`@…`: never a link key), e.g. the domain table's reload. */
+  onMessage(listener: (message: string) => void): void {
+    this.listeners.push(listener);
   }
 
   /** The link, or null for an unknown (or deleted) code. */

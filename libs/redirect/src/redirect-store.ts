@@ -4,7 +4,37 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
 import { RedirectLinkSnapshot, SNAPSHOT_COLUMNS, SnapshotRow, toRedirectSnapshot } from './redirect-link';
 
-const LINK_BY_CODE = `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM links WHERE short_code = $1`;
+const LINK_BY_CODE = `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM links WHERE domain_name = $1 AND short_code = $2`;
+
+/** Branded domains that serve links (verified, or invalid: links keep working), with whether links use them. */
+const SERVING_DOMAINS = `
+  SELECT d.id, d.organization_id, d.domain, d.status, d.root_redirect_url, d.not_found_url,
+         EXISTS (SELECT 1 FROM links l WHERE l.domain_id = d.id) AS in_use
+  FROM domains d WHERE d.status IN ('verified', 'invalid')`;
+
+/** The registered apps of some organizations (for their domains' .well-known files). */
+const APPS_OF_ORGS = `
+  SELECT organization_id, team_id, bundle_id, package_name, sha256_fingerprints
+  FROM apps WHERE revoked_at IS NULL AND organization_id = ANY($1::uuid[])
+  ORDER BY created_at, id`;
+
+export interface ServingDomainRow {
+  id: string;
+  organization_id: string;
+  domain: string;
+  status: 'verified' | 'invalid';
+  root_redirect_url: string | null;
+  not_found_url: string | null;
+  in_use: boolean;
+}
+
+export interface OrgAppRow {
+  organization_id: string;
+  team_id: string | null;
+  bundle_id: string | null;
+  package_name: string | null;
+  sha256_fingerprints: string[];
+}
 
 const PIXEL_SITE_OF_ORG = 'SELECT 1 FROM pixel_sites WHERE organization_id = $1::uuid LIMIT 1';
 
@@ -22,9 +52,14 @@ export class RedirectStore implements OnModuleDestroy {
     this.pool = createPgPool(config.DATABASE_URL, { max: 4, connectionTimeoutMillis: 2_000 });
   }
 
-  /** The link of a short code (the code space is global, so the read is not tenant-scoped), or null. */
-  async findLink(shortCode: string): Promise<RedirectLinkSnapshot | null> {
-    const { rows } = await this.pool.query<SnapshotRow>({ name: 'redirect-link-by-code', text: LINK_BY_CODE, values: [shortCode] });
+  /**
+   * The link behind an edge key (`hostCodeKey`: the code on the service host, `<domain>/<code>`
+   * on a branded domain; the code space is per host, so the read is not tenant-scoped), or null.
+   */
+  async findLink(key: string): Promise<RedirectLinkSnapshot | null> {
+    const slash = key.lastIndexOf('/');
+    const values = slash < 0 ? ['', key] : [key.slice(0, slash), key.slice(slash + 1)];
+    const { rows } = await this.pool.query<SnapshotRow>({ name: 'redirect-link-by-host-code', text: LINK_BY_CODE, values });
     return rows[0] ? toRedirectSnapshot(rows[0]) : null;
   }
 
@@ -36,6 +71,15 @@ export class RedirectStore implements OnModuleDestroy {
       values: [linkId],
     });
     return Number(rows[0].n);
+  }
+
+  /** Every branded domain that serves links, and the apps of their organizations. */
+  async servingDomains(): Promise<{ domains: ServingDomainRow[]; apps: OrgAppRow[] }> {
+    const { rows: domains } = await this.pool.query<ServingDomainRow>(SERVING_DOMAINS);
+    if (!domains.length) return { domains, apps: [] };
+    const orgs = [...new Set(domains.map((d) => d.organization_id))];
+    const { rows: apps } = await this.pool.query<OrgAppRow>({ text: APPS_OF_ORGS, values: [orgs] });
+    return { domains, apps };
   }
 
   /** Does the organization have a pixel site (then web destinations carry `dl_click`)? */

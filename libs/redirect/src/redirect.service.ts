@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
+import { DomainTable, EdgeDomain } from './domain-table';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
@@ -14,6 +15,8 @@ import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, clientIp, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
+
+const NOT_FOUND = buildAnswer({ kind: 'not-found' });
 
 /** Codes the service can have issued (random base62, custom codes, imported codes). */
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,18 +68,26 @@ export class RedirectService {
     private readonly clicks: ClickCaptureService,
     private readonly caps: ClickCap,
     private readonly passwords: LinkPasswords,
+    private readonly domains: DomainTable,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.countries = new CountryLookup(config.GEOIP_DATABASE_PATH);
   }
 
+  /**
+   * `GET /<code>` by host (decisions §15): a service host resolves the links on no branded
+   * domain (as before domains), a branded host that domain's code (an unknown one → its
+   * `notFoundUrl` or the 404 page), an unknown host the 404 page.
+   */
   resolve(req: RedirectRequest): Answer | Promise<Answer> {
-    if (!SHORT_CODE.test(req.shortCode)) return buildAnswer({ kind: 'not-found' });
+    const place = this.domains.place(req.headers);
+    if (place === null) return NOT_FOUND;
+    if (!SHORT_CODE.test(req.shortCode)) return this.notFound(place);
     try {
-      const found = this.links.find(req.shortCode);
-      if (!(found instanceof Promise)) return this.answerFor(found, req);
+      const found = this.links.find(place === '' ? req.shortCode : `${place.domain}/${req.shortCode}`);
+      if (!(found instanceof Promise)) return this.answerFor(found, req, place);
       return found.then(
-        (link) => this.answerFor(link, req),
+        (link) => this.answerFor(link, req, place),
         (err: unknown) => this.unavailable(err),
       );
     } catch (err) {
@@ -89,18 +100,20 @@ export class RedirectService {
    * plus the unlock cookie; wrong → 401 form with "Wrong password"; past the try limit → 429.
    */
   async unlock(req: RedirectRequest, password: unknown): Promise<Answer> {
-    if (!SHORT_CODE.test(req.shortCode)) return buildAnswer({ kind: 'not-found' });
+    const place = this.domains.place(req.headers);
+    if (place === null) return NOT_FOUND;
+    if (!SHORT_CODE.test(req.shortCode)) return NOT_FOUND;
     let link: RedirectLinkSnapshot | null;
     try {
-      link = await this.links.find(req.shortCode);
+      link = await this.links.find(place === '' ? req.shortCode : `${place.domain}/${req.shortCode}`);
     } catch (err) {
       return this.unavailable(err);
     }
     const get = { ...req, method: 'GET' };
     const now = Date.now();
     // Only password links take a POST: anything else answers like any other method (404 page).
-    if (link && !link.passwordHash) return buildAnswer({ kind: 'not-found' });
-    if (!isLive(link, now) || !link.passwordHash) return this.answerFor(link, get);
+    if (link && !link.passwordHash) return NOT_FOUND;
+    if (!isLive(link, now) || !link.passwordHash) return this.answerFor(link, get, place);
     const ip = this.ip(req);
     if (await this.passwords.blocked(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
     const given = typeof password === 'string' && password.length <= 128 ? password : null;
@@ -112,9 +125,22 @@ export class RedirectService {
     return { ...answer, headers: { ...answer.headers, 'set-cookie': this.passwords.unlockCookie(link, now) } };
   }
 
-  private answerFor(link: RedirectLinkSnapshot | null, req: RedirectRequest): Answer | Promise<Answer> {
+  /** `GET /` (decisions §15): a branded host's `rootRedirectUrl`, else the 404 page. */
+  root(headers: RedirectRequest['headers']): Answer {
+    const place = this.domains.place(headers);
+    return place && place.rootRedirectUrl ? buildAnswer({ kind: 'redirect', location: place.rootRedirectUrl }) : NOT_FOUND;
+  }
+
+  private notFound(place: '' | EdgeDomain): Answer {
+    return place !== '' && place.notFoundUrl ? buildAnswer({ kind: 'redirect', location: place.notFoundUrl }) : NOT_FOUND;
+  }
+
+  private answerFor(link: RedirectLinkSnapshot | null, req: RedirectRequest, place: '' | EdgeDomain): Answer | Promise<Answer> {
     const now = Date.now();
-    if (!isLive(link, now)) return buildAnswer(decide(link, this.visit(req, now, null)));
+    if (!isLive(link, now)) {
+      const outcome = decide(link, this.visit(req, now, null));
+      return outcome.kind === 'not-found' ? this.notFound(place) : buildAnswer(outcome);
+    }
     const unlocked = !link.passwordHash || this.passwords.unlocked(link, header(req.headers, 'cookie'), now);
     return this.visitLive(link, req, now, unlocked);
   }

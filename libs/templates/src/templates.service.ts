@@ -19,7 +19,10 @@ export function slugify(name: string): string {
 }
 
 function storedDefaults(dto: TemplateDefaultsDto): Record<string, unknown> {
-  return templateDefaultsFromFields(suppliedFields(dto), dto.expiresInDays) as Record<string, unknown>;
+  const defaults = templateDefaultsFromFields(suppliedFields(dto), dto.expiresInDays) as Record<string, unknown>;
+  // The domain new links go on: checked (verified, of the organization) when a link is created.
+  if (typeof dto.domain === 'string') defaults.domain = dto.domain.toLowerCase();
+  return defaults;
 }
 
 @Injectable()

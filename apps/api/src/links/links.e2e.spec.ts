@@ -24,6 +24,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       const res = await create({ originalUrl: 'https://example.com/a' }).expect(201);
       expect(res.body).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        domain: 'sho.rt',
         short_code: expect.stringMatching(/^[0-9A-Za-z]{7}$/),
         short_url: `http://sho.rt/${res.body.short_code}`,
         user_id: w.a.owner.user.id,
@@ -291,7 +292,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       const res = await w.http().get(`/api/links/${linkId}`).expect(200);
       expect(Object.keys(res.body).sort()).toEqual(
         [
-          'id', 'userId', 'organizationId', 'projectId', 'templateId', 'templateSlug', 'shortCode', 'shortUrl', 'originalUrl',
+          'id', 'userId', 'organizationId', 'projectId', 'templateId', 'templateSlug', 'domain', 'shortCode', 'shortUrl', 'originalUrl',
           'title', 'description', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'appScheme', 'iosUniversalLink', 'androidAppLink',
           'deepLinkPath', 'deepLinkParameters', 'utmParameters', 'targetingRules', 'attributionWindowHours', 'ogTitle',
           'ogDescription', 'ogImageUrl', 'tags', 'expiresAt', 'isActive', 'status', 'clickCount', 'migrationMetadata',
@@ -340,7 +341,9 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       const item = res.body.find((l: { id: string }) => l.id === linkId);
       expect(item).toEqual({
         id: linkId,
+        domain: 'sho.rt',
         shortCode: expect.any(String),
+        shortUrl: `http://sho.rt/${item.shortCode}`,
         title: 'Read me',
         originalUrl: 'https://example.com/read',
         clickCount: 0,

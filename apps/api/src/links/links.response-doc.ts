@@ -59,6 +59,7 @@ export class MigrationMetadataDoc {
 /** POST /api/links (and bulk-create items): the Cloud snake_case create shape. */
 export class LinkCreateResponseDoc {
   @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
   @ApiProperty() short_code!: string;
   @ApiProperty({ example: 'https://dl.example/abc123' }) short_url!: string;
   @ApiProperty({ format: 'uuid' }) user_id!: string;
@@ -106,6 +107,7 @@ export class LinkResponseDoc {
   @ApiProperty({ format: 'uuid', type: String, nullable: true }) projectId!: string | null;
   @ApiProperty({ format: 'uuid' }) templateId!: string;
   @ApiProperty() templateSlug!: string;
+  @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
   @ApiProperty() shortCode!: string;
   @ApiProperty() shortUrl!: string;
   @ApiProperty() originalUrl!: string;
@@ -145,7 +147,9 @@ export class LinkResponseDoc {
 /** GET /api/links items. */
 export class LinkListItemDoc {
   @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
   @ApiProperty() shortCode!: string;
+  @ApiProperty() shortUrl!: string;
   @ApiProperty(nullableString) title!: string | null;
   @ApiProperty() originalUrl!: string;
   @ApiProperty() clickCount!: number;

@@ -53,7 +53,7 @@ describe('migration import: POST /migrations/import', () => {
         { row: 4, message: 'Row has 2 columns, expected 9' },
       ],
     });
-    const link = await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'ImpSpec1' } });
+    const link = await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'ImpSpec1', domainName: '' } });
     expect(link).toMatchObject({
       originalUrl: 'https://example.com/one',
       webFallbackUrl: 'https://example.com/one',
@@ -77,7 +77,7 @@ describe('migration import: POST /migrations/import', () => {
   it('imports a Branch link export: data JSON, alias → short code, url path when no alias', async () => {
     const res = await upload(BRANCH_CSV, fields()).expect(200);
     expect(res.body).toEqual({ imported: 2, skipped: 0, failed: 1, errors: [{ row: 3, message: 'Invalid JSON in the data column' }] });
-    const sale = await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'summer-sale' } });
+    const sale = await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'summer-sale', domainName: '' } });
     expect(sale).toMatchObject({
       originalUrl: 'https://example.com/fallback',
       webFallbackUrl: 'https://example.com/desktop',
@@ -90,7 +90,7 @@ describe('migration import: POST /migrations/import', () => {
       utmParameters: { source: 'sharing', medium: 'facebook', campaign: 'launch', content: 'new' },
       migrationMetadata: { competitorPlatform: 'branch', competitorId: '1234567890' },
     });
-    const second = await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'AbCdEf1' } });
+    const second = await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'AbCdEf1', domainName: '' } });
     expect(second.originalUrl).toBe('https://example.com/d2');
   });
 
@@ -99,9 +99,9 @@ describe('migration import: POST /migrations/import', () => {
     expect((await upload(csv, fields()).expect(200)).body).toMatchObject({ imported: 1, skipped: 0, failed: 0 });
     const v2 = 'shortCode,webUrl\nConflict1,https://example.com/v2\n';
     expect((await upload(v2, fields()).expect(200)).body).toEqual({ imported: 0, skipped: 1, failed: 0, errors: [] });
-    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'Conflict1' } })).originalUrl).toBe('https://example.com/v1');
+    expect((await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'Conflict1', domainName: '' } })).originalUrl).toBe('https://example.com/v1');
     expect((await upload(v2, { ...fields(), conflictStrategy: 'overwrite' }).expect(200)).body).toEqual({ imported: 1, skipped: 0, failed: 0, errors: [] });
-    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'Conflict1' } })).originalUrl).toBe('https://example.com/v2');
+    expect((await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'Conflict1', domainName: '' } })).originalUrl).toBe('https://example.com/v2');
     const before = await count();
     expect((await upload(v2, { ...fields(), conflictStrategy: 'rename' }).expect(200)).body).toEqual({ imported: 1, skipped: 0, failed: 0, errors: [] });
     expect(await count()).toBe(before + 1);
@@ -111,7 +111,7 @@ describe('migration import: POST /migrations/import', () => {
     await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://b.example.com', customCode: 'OwnedByB1' }).expect(201);
     const res = await upload('shortCode,webUrl\nOwnedByB1,https://example.com/steal\n', { ...fields(), conflictStrategy: 'overwrite' }).expect(200);
     expect(res.body).toEqual({ imported: 0, skipped: 0, failed: 1, errors: [{ row: 1, message: "Short code 'OwnedByB1' is already in use" }] });
-    expect((await w.env.prisma.link.findUniqueOrThrow({ where: { shortCode: 'OwnedByB1' } })).originalUrl).toBe('https://b.example.com/');
+    expect((await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'OwnedByB1', domainName: '' } })).originalUrl).toBe('https://b.example.com/');
   });
 
   it('a cell with a NUL byte fails its row only; the other rows are imported (decisions §14)', async () => {

@@ -100,6 +100,9 @@ export class LinksImportService {
             projectId: options.projectId ?? null,
             templateId: options.templateId,
             templateSlug,
+            // Imports land on the service's own host, where the competitor's codes were checked.
+            domainId: null,
+            domainName: '',
             migrationMetadata,
           },
         });

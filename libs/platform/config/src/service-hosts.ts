@@ -33,3 +33,12 @@ export function normalizeHost(value: string | undefined | null): string | null {
   if (host.endsWith('.')) host = host.slice(0, -1);
   return host || null;
 }
+
+/**
+ * The key of a link at the edge and on the invalidation channel: its short code on the
+ * service's own hosts (as before branded domains), `<domain>/<code>` on a branded domain
+ * (a code never contains `/`).
+ */
+export function hostCodeKey(domainName: string, code: string): string {
+  return domainName ? `${domainName}/${code}` : code;
+}

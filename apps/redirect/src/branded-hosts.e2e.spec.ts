@@ -1,0 +1,170 @@
+import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { createApiApp } from '@dl/apps/api';
+import { Tier } from '@dl/platform/db';
+import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { createRedirectApp } from './app';
+
+/**
+ * The edge by Host (decisions §15), end to end over HTTP: the api creates and verifies the
+ * domains (DNS on loopback), two organizations own go.a.test and go.b.test each with a link
+ * coded `spring`, two redirect instances answer (the second behind a trusted proxy).
+ */
+describe('redirect edge: branded hosts', () => {
+  let env: TestEnv;
+  let dns: TestDnsServer;
+  let api: RunningApp;
+  let edge: RunningApp;
+  let proxied: RunningApp;
+  let a: SeededOrganization;
+  let b: SeededOrganization;
+  let dir: string;
+  const domainIds: Record<string, string> = {};
+
+  const as = (org: SeededOrganization) => ({
+    post: (path: string, body?: object) => request(api.url).post(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
+    patch: (path: string, body?: object) => request(api.url).patch(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
+  });
+  const visit = (host: string, path = '/spring', server = edge) => request(server.url).get(path).set('Host', host).redirects(0);
+  const where = async (host: string, path = '/spring', server = edge) => {
+    const res = await visit(host, path, server);
+    return res.status === 302 ? res.headers.location : res.status;
+  };
+
+  async function waitFor(check: () => Promise<boolean>, ms = 1000): Promise<number> {
+    const started = Date.now();
+    while (!(await check())) {
+      if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return Date.now() - started;
+  }
+
+  async function ownDomain(org: SeededOrganization, name: string, verify = true): Promise<string> {
+    const d = (await as(org).post('/api/domains', { domain: name }).expect(201)).body;
+    domainIds[name] = d.id;
+    if (verify) {
+      dns.setTxt(d.verification.name, [d.verification.value]);
+      expect((await as(org).post(`/api/domains/${d.id}/verify`).expect(200)).body.status).toBe('verified');
+    }
+    return d.id;
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dl-branded-'));
+    dns = await startDnsServer();
+    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', DNS_SERVERS: dns.address, CLICK_FALLBACK_DIR: dir });
+    [a, b] = await Promise.all([seedOrganization(env, { tier: Tier.PRO }), seedOrganization(env, { tier: Tier.PRO })]);
+    api = await startApp(createApiApp, env.config);
+    await ownDomain(a, 'go.a.test');
+    await ownDomain(b, 'go.b.test');
+    await ownDomain(a, 'pending.a.test', false);
+    const link = (org: SeededOrganization, extra: object) => ({ templateId: org.template.id, customCode: 'spring', ...extra });
+    await as(a).post('/api/links', link(a, { domain: 'go.a.test', originalUrl: 'https://a.example/spring' })).expect(201);
+    await as(b).post('/api/links', link(b, { domain: 'go.b.test', originalUrl: 'https://b.example/spring' })).expect(201);
+    await as(a).post('/api/links', link(a, { originalUrl: 'https://host.example/spring' })).expect(201);
+    await as(a).post('/api/apps', { name: 'A iOS', platform: 'ios', bundleId: 'com.a.app', teamId: 'TEAMA12345' }).expect(201);
+    await as(a)
+      .post('/api/apps', { name: 'A Android', platform: 'android', packageName: 'com.a.app', sha256Fingerprints: [`${'AB:'.repeat(31)}AB`] })
+      .expect(201);
+    [edge, proxied] = await Promise.all([
+      startApp(createRedirectApp, env.config),
+      startApp(createRedirectApp, env.withOverrides({ CLICK_FALLBACK_DIR: dir, TRUSTED_CLIENT_IP_HEADER: 'x-real-ip' })),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([edge?.close(), proxied?.close(), api?.close()]);
+    await env?.teardown();
+    await dns?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the same code answers per host: each branded domain, and the service host', async () => {
+    expect(await where('go.a.test')).toBe('https://a.example/spring');
+    expect(await where('go.b.test')).toBe('https://b.example/spring');
+    expect(await where('sho.rt')).toBe('https://host.example/spring');
+    expect(await where(new URL(edge.url).host)).toBe('https://host.example/spring'); // 127.0.0.1:port outside production
+    expect(await where('localhost:3001')).toBe('https://host.example/spring');
+    // Lower-cased, port stripped.
+    expect(await where('GO.A.Test:8443')).toBe('https://a.example/spring');
+    expect(await where('go.a.test.')).toBe('https://a.example/spring');
+  });
+
+  it('a HEAD and a GET on a branded host go through the same decision (clicks recorded for GET)', async () => {
+    const res = await request(edge.url).head('/spring').set('Host', 'go.b.test').redirects(0);
+    expect(res.status).toBe(302);
+  });
+
+  it('unknown hosts, IP literals, a pending domain and a 10 KB Host get the 404 page', async () => {
+    for (const host of ['unknown.test', '203.0.113.7', '[2001:db8::1]:80', 'pending.a.test', `${'h'.repeat(10240)}.test`]) {
+      const res = await visit(host);
+      expect([host.slice(0, 20), res.status, res.headers['content-type']]).toEqual([host.slice(0, 20), 404, 'text/html; charset=utf-8']);
+    }
+  });
+
+  it('a request without Host is refused by HTTP/1.1 (400), with no lookup', async () => {
+    const port = Number(new URL(edge.url).port);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET /spring HTTP/1.1\r\nConnection: close\r\n\r\n'));
+      let data = '';
+      socket.on('data', (c) => (data += c.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+  });
+
+  it('X-Forwarded-Host counts only when TRUSTED_CLIENT_IP_HEADER is set', async () => {
+    const local = new URL(edge.url).host;
+    const forwarded = (server: RunningApp) =>
+      request(server.url).get('/spring').set('Host', new URL(server.url).host).set('X-Forwarded-Host', 'go.b.test').redirects(0);
+    expect((await forwarded(edge)).headers.location).toBe('https://host.example/spring');
+    expect((await forwarded(proxied)).headers.location).toBe('https://b.example/spring');
+    expect(local).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  it('unknown code → notFoundUrl or the 404 page; GET / → rootRedirectUrl or the 404 page; changes reach every instance within 1 s', async () => {
+    expect(await where('go.a.test', '/nothing')).toBe(404);
+    expect(await where('go.a.test', '/')).toBe(404);
+    expect(await where('go.a.test', '/', proxied)).toBe(404);
+    await as(a).patch(`/api/domains/${domainIds['go.a.test']}`, { notFoundUrl: 'https://a.example/404', rootRedirectUrl: 'https://a.example/' }).expect(200);
+    for (const server of [edge, proxied]) {
+      await waitFor(async () => (await where('go.a.test', '/', server)) === 'https://a.example/');
+      await waitFor(async () => (await where('go.a.test', '/nothing', server)) === 'https://a.example/404');
+    }
+    expect(await where('go.a.test', '/bad%zzcode')).toBe(404); // malformed: the router's 404 page
+    // The service host and the other domain are untouched.
+    expect(await where('sho.rt', '/nothing')).toBe(404);
+    expect(await where('sho.rt', '/')).toBe(404);
+    expect(await where('go.b.test', '/nothing')).toBe(404);
+  });
+
+  it('.well-known files of a branded host come from its organization’s apps', async () => {
+    const apple = await visit('go.a.test', '/.well-known/apple-app-site-association').expect(200);
+    expect(JSON.parse(apple.text).applinks.details[0].appID).toBe('TEAMA12345.com.a.app');
+    const android = await visit('go.a.test', '/.well-known/assetlinks.json').expect(200);
+    expect(JSON.parse(android.text)[0].target).toMatchObject({ package_name: 'com.a.app', sha256_cert_fingerprints: [`${'AB:'.repeat(31)}AB`] });
+    await visit('go.b.test', '/.well-known/apple-app-site-association').expect(404);
+    await visit('unknown.test', '/.well-known/assetlinks.json').expect(404);
+  });
+
+  it('GET /tls/ask: 200 for verified or invalid-but-in-use domains, 404 otherwise', async () => {
+    const ask = async (domain: string) => (await request(edge.url).get(`/tls/ask?domain=${encodeURIComponent(domain)}`)).status;
+    expect(await ask('go.a.test')).toBe(200);
+    expect(await ask('GO.B.TEST')).toBe(200);
+    expect(await ask('pending.a.test')).toBe(404);
+    expect(await ask('unknown.test')).toBe(404);
+    expect(await ask('sho.rt')).toBe(404);
+    expect(await ask('x'.repeat(5000))).toBe(404);
+    expect((await request(edge.url).get('/tls/ask')).status).toBe(404);
+    // An invalid domain that links use keeps its certificate and its links.
+    await env.prisma.domain.update({ where: { id: domainIds['go.b.test'] }, data: { status: 'invalid' } });
+    await env.prisma.domain.update({ where: { id: domainIds['pending.a.test'] }, data: { status: 'invalid' } });
+    await as(b).patch(`/api/domains/${domainIds['go.b.test']}`, { notFoundUrl: null }).expect(200); // announces the change
+    await waitFor(async () => (await ask('pending.a.test')) === 404 && (await ask('go.b.test')) === 200);
+    expect(await where('go.b.test')).toBe('https://b.example/spring');
+  });
+});
