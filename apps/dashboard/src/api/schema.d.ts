@@ -1625,6 +1625,11 @@ export interface components {
             cloak?: Record<string, never>;
             /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
             publicStats?: Record<string, never>;
+            /**
+             * @description A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host
+             * @example go.acme.com
+             */
+            domain?: string;
             /** Format: uuid */
             templateId: string;
             customCode?: string;
@@ -1674,6 +1679,11 @@ export interface components {
         LinkCreateResponseDoc: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description The link's host: its branded domain, else the service host
+             * @example go.acme.com
+             */
+            domain: string;
             short_code: string;
             /** @example https://dl.example/abc123 */
             short_url: string;
@@ -1726,7 +1736,13 @@ export interface components {
         LinkListItemDoc: {
             /** Format: uuid */
             id: string;
+            /**
+             * @description The link's host: its branded domain, else the service host
+             * @example go.acme.com
+             */
+            domain: string;
             shortCode: string;
+            shortUrl: string;
             title: string | null;
             originalUrl: string;
             clickCount: number;
@@ -1792,6 +1808,11 @@ export interface components {
             cloak?: Record<string, never>;
             /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
             publicStats?: Record<string, never>;
+            /**
+             * @description A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host
+             * @example go.acme.com
+             */
+            domain?: string;
             isActive?: boolean;
             /**
              * Format: uuid
@@ -1833,6 +1854,11 @@ export interface components {
             /** Format: uuid */
             templateId: string;
             templateSlug: string;
+            /**
+             * @description The link's host: its branded domain, else the service host
+             * @example go.acme.com
+             */
+            domain: string;
             shortCode: string;
             shortUrl: string;
             originalUrl: string;
@@ -1940,6 +1966,11 @@ export interface components {
             cloak?: Record<string, never>;
             /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
             publicStats?: Record<string, never>;
+            /**
+             * @description A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host
+             * @example go.acme.com
+             */
+            domain?: string;
             /** @description New links expire this many days after creation */
             expiresInDays?: number;
         };
