@@ -109,7 +109,7 @@ describe('dashboard flows (Chromium)', () => {
   it('keeps the session across a reload (refresh cookie) and signs out', async () => {
     await signUp(page, 'Reloaders');
     await page.goto('/app/usage');
-    await page.getByText('Links', { exact: true }).waitFor();
+    await page.locator('#main').getByText('Links', { exact: true }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: 'Usage' }).waitFor();
     expect(page.url()).toContain('/app/usage');
