@@ -45,9 +45,12 @@ export class HealthController {
     reply.header('Content-Type', this.metrics.registry.contentType).send(await this.metrics.render());
   }
 
+  // 3 s, not 1 s: a busy machine (a worker just booted beside a full test run) answered
+  // SELECT 1 in over a second and the probe called a healthy dependency down. A
+  // dependency that is really down refuses at once, or is caught by this bound.
   private async probe(fn: () => Promise<unknown>): Promise<Check> {
     try {
-      await withTimeout(fn(), 1000);
+      await withTimeout(fn(), 3000);
       return 'up';
     } catch {
       return 'down';
