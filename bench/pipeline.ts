@@ -1,0 +1,243 @@
+/**
+ * The whole pipeline on one machine: the redirect and the worker as separate production
+ * processes (`apps/<app>/src/main.ts` through the require hook) on a private redis-server and
+ * their own database, the worker draining while the load runs. For each run:
+ *
+ *   1. full load: autocannon for `--seconds` at `--connections`; then the time until every
+ *      answered 302 is a stored click. Clicks per second end to end = clicks stored ÷ (load
+ *      time + drain time after it). Exact counts are asserted: stored == answered 302s.
+ *   2. half load: the same at half the full-load rate (autocannon `overallRate`), for p99.
+ *
+ * Resident memory of each process is sampled every 200 ms during load and drain (peak reported).
+ *
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3]
+ *
+ * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit). Bounded:
+ * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
+
+namespace autocannon {
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    overallRate?: number;
+    headers?: Record<string, string>;
+    requests?: Array<{ setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }>;
+  }
+  export interface Result {
+    requests: { average: number; total: number };
+    latency: { p50: number; p90: number; p99: number; max: number };
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '3xx': number;
+  }
+}
+const runAutocannon = require('autocannon') as (opts: autocannon.Options, done: (err: Error | null, result: autocannon.Result) => void) => unknown;
+
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function load(url: string, paths: string[], opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
+  let i = 0;
+  return new Promise((resolve, reject) => {
+    runAutocannon(
+      {
+        url,
+        headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' },
+        requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+        ...opts,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+}
+
+/** Peak resident memory of each process while `work` runs. */
+async function sampled<T>(procs: Record<string, AppProcess>, work: () => Promise<T>): Promise<{ result: T; peakRssMb: Record<string, number> }> {
+  const peak: Record<string, number> = Object.fromEntries(Object.keys(procs).map((k) => [k, 0]));
+  const timer = setInterval(() => {
+    for (const [name, p] of Object.entries(procs)) peak[name] = Math.max(peak[name], rssMb(p.proc.pid!));
+  }, 200);
+  try {
+    return { result: await work(), peakRssMb: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', 10);
+  const connections = arg('connections', 50);
+  const linkCount = arg('links', 100);
+  const runs = arg('runs', 3);
+  await ensureTemplateDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'dl-bench-pipeline-'));
+  const redis = await PrivateRedis.create(dir, { appendonly: false });
+  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn' });
+  const apps: AppProcess[] = [];
+  try {
+    const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
+    const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
+    const template = await env.prisma.template.create({ data: { organizationId: org.id, name: 'T', slug: 't' } });
+    const links = Array.from({ length: linkCount }, (_, i) => ({
+      organizationId: org.id,
+      userId: user.id,
+      templateId: template.id,
+      shortCode: `pipe${i.toString().padStart(4, '0')}`,
+      originalUrl: `https://example.com/landing/${i}`,
+      iosUrl: `https://apps.apple.com/app/id${100000 + i}`,
+      utmParameters: { source: 'bench', medium: 'loopback' },
+    }));
+    await env.prisma.link.createMany({ data: links });
+    const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
+
+    const profile: Record<string, string> = process.env.DL_BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
+    const appEnv = { ...configEnv(env.config), ...profile };
+    const redirect = await spawnApp('redirect', appEnv);
+    apps.push(redirect);
+    const worker = await spawnApp('worker', appEnv);
+    apps.push(worker);
+    const procs = { redirect, worker };
+
+    const stored = async (): Promise<number> => {
+      const rows = await env.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*)::bigint AS n FROM clicks WHERE organization_id = ${org.id}::uuid`;
+      return Number(rows[0].n);
+    };
+    /** Waits until `expected` clicks are stored; returns the seconds it took. Fails on more (a duplicate) or on the deadline. */
+    const drained = async (expected: number, deadlineMs = 180_000): Promise<number> => {
+      const started = Date.now();
+      for (;;) {
+        const n = await stored();
+        if (n === expected) return (Date.now() - started) / 1000;
+        if (n > expected) throw new Error(`stored ${n} clicks for ${expected} redirects: duplicates`);
+        if (Date.now() - started > deadlineMs) throw new Error(`only ${n} of ${expected} clicks stored after ${deadlineMs} ms`);
+        await sleep(50);
+      }
+    };
+
+    /**
+     * Clicks the redirect captured (its `clicks_captured_total`): autocannon does not count the
+     * answers still in flight when its time is up, but the edge served them and queued their clicks.
+     */
+    const capturedNow = async (): Promise<number> => {
+      const text = await (await fetch(`${redirect.url}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('clicks_captured_total'))
+        .reduce((n, line) => n + Number(line.split(' ').pop()), 0);
+    };
+    /** The count once the last answers in flight have been written (two reads 250 ms apart agree). */
+    const captured = async (): Promise<number> => {
+      let last = await capturedNow();
+      for (;;) {
+        await sleep(250);
+        const now = await capturedNow();
+        if (now === last) return now;
+        last = now;
+      }
+    };
+
+    log('warm-up');
+    const warm = await load(redirect.url, paths, { connections: 16, duration: 2 });
+    let served = await captured();
+    if (served < warm['3xx'] || served > warm['3xx'] + 16) throw new Error(`captured ${served} clicks for ${warm['3xx']} counted 302s`);
+    await drained(served);
+
+    const rows: Array<Record<string, number>> = [];
+    for (let run = 1; run <= runs; run++) {
+      log('full load', { run, seconds, connections });
+      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!) };
+      const full = await sampled(procs, async () => {
+        const started = Date.now();
+        const before = served;
+        const r = await load(redirect.url, paths, { connections, duration: seconds });
+        const loadEnded = Date.now();
+        const loadSeconds = (loadEnded - started) / 1000;
+        served = await captured();
+        const clicks = served - before;
+        await drained(served);
+        const drainSeconds = (Date.now() - loadEnded) / 1000;
+        return { r, clicks, loadSeconds, drainSeconds };
+      });
+      const { r, clicks, loadSeconds, drainSeconds } = full.result;
+      if (r.non2xx !== r['3xx'] || r.errors > 0) throw new Error(`full load: ${r.non2xx - r['3xx']} non-3xx answers, ${r.errors} errors`);
+      const cpu = { redirect: cpuSeconds(redirect.proc.pid!) - cpu0.redirect, worker: cpuSeconds(worker.proc.pid!) - cpu0.worker };
+
+      const halfRate = Math.round(clicks / loadSeconds / 2);
+      log('half load', { run, rate: halfRate });
+      const half = await sampled(procs, async () => {
+        const h = await load(redirect.url, paths, { connections, duration: seconds, overallRate: halfRate });
+        served = await captured();
+        const drainSeconds = await drained(served);
+        return { h, drainSeconds };
+      });
+      const { h } = half.result;
+      if (h.non2xx !== h['3xx'] || h.errors > 0) throw new Error(`half load: ${h.non2xx - h['3xx']} non-3xx answers, ${h.errors} errors`);
+
+      const row = {
+        run,
+        redirectsPerSecond: Math.round(clicks / loadSeconds),
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
+        clicksStored: clicks,
+        drainAfterLoadSeconds: Math.round(drainSeconds * 10) / 10,
+        clicksPerSecondEndToEnd: Math.round(clicks / (loadSeconds + drainSeconds)),
+        redirectCpuMicrosPerClick: Math.round((cpu.redirect * 1e6) / clicks),
+        workerCpuMicrosPerClick: Math.round((cpu.worker * 1e6) / clicks),
+        halfRateRps: halfRate,
+        halfP50Ms: h.latency.p50,
+        halfP99Ms: h.latency.p99,
+        redirectPeakRssMb: Math.max(full.peakRssMb.redirect, half.peakRssMb.redirect),
+        workerPeakRssMb: Math.max(full.peakRssMb.worker, half.peakRssMb.worker),
+      };
+      rows.push(row);
+      log('run', { ...row, full: { total: r.requests.total, '3xx': r['3xx'], timeouts: r.timeouts } });
+    }
+    const keys = Object.keys(rows[0]).filter((k) => k !== 'run');
+    const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, runs: rows, medians, exact: true }, null, 2)}\n`);
+  } finally {
+    for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
+    await env.teardown().catch(() => undefined);
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
