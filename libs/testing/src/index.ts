@@ -4,3 +4,4 @@ export * from './harness';
 export * from './identity';
 export * from './dns-server';
 export * from './private-servers';
+export * from './caddy';
