@@ -14,6 +14,7 @@ import { CredentialsRepository } from './credentials.repository';
 import { InvitationsRepository } from './invitations.repository';
 import { InvitationsService } from './invitations.service';
 import { LoginThrottle } from './login-throttle';
+import { AuthIpLimiter } from './auth-ip-limiter';
 import { PasswordHasher } from './password';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
@@ -49,6 +50,7 @@ import { UsageService } from './usage.service';
     AccountsRepository,
     AccountsService,
     LoginThrottle,
+    AuthIpLimiter,
     PasswordHasher,
     InvitationsRepository,
     InvitationsService,
@@ -60,6 +62,7 @@ import { UsageService } from './usage.service';
     UsageService,
   ],
   exports: [
+    AuthIpLimiter,
     Authenticator,
     BearerStrategy,
     AuthGuard,

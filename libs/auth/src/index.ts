@@ -17,6 +17,7 @@ export * from './session-tokens';
 export * from './session-refresh.service';
 export * from './password';
 export * from './login-throttle';
+export * from './auth-ip-limiter';
 export * from './accounts.repository';
 export * from './accounts.service';
 export * from './api-keys.repository';

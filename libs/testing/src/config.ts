@@ -17,6 +17,8 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     WORKER_SCHEDULES_ENABLED: 'false',
     // Seeding signs up many users: the cheapest accepted scrypt cost (tests of the real cost override it).
     PASSWORD_SCRYPT_LOG2N: '14',
+    // Every test signs up and logs in from 127.0.0.1: no per-IP auth limit unless a test sets one.
+    AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     ...overrides,
   });
 }

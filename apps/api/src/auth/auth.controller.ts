@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -17,12 +17,16 @@ import { AcceptInviteDto, LoginDto, SessionResponse, SignupDto } from './auth.dt
 import { SignupResponse, toSignupResponse } from './auth.mapper';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import { SignupResponseDoc } from './auth.response-doc';
+import { AuthIpLimitGuard } from './auth-ip-limit.guard';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
 
 const REFRESH_NOTE =
   'Also sets the dashboard\'s refresh cookie (`dl_refresh`: HttpOnly, SameSite=Strict, Path=/auth), used by POST /auth/refresh.';
 
-/** Dashboard sessions (decisions §2). Not under /api: no credential, not rate limited by plan. */
+/**
+ * Dashboard sessions (decisions §2). Not under /api: no credential, not rate limited by plan;
+ * the password routes (signup, login, accept-invite) are limited per client IP (decisions §14).
+ */
 @ApiTags('auth')
 @ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('auth')
@@ -35,6 +39,7 @@ export class AuthController {
   ) {}
 
   @Post('signup')
+  @UseGuards(AuthIpLimitGuard)
   @ApiOperation({ summary: 'Create an account, its organization and a dashboard session', description: REFRESH_NOTE, security: [] })
   @ApiCreatedResponse({ type: SignupResponseDoc })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -46,6 +51,7 @@ export class AuthController {
   }
 
   @Post('login')
+  @UseGuards(AuthIpLimitGuard)
   @HttpCode(200)
   @ApiOperation({ summary: 'Sign in: a dashboard session (JWT) for one organization', description: REFRESH_NOTE, security: [] })
   @ApiOkResponse({ type: SessionResponse })
@@ -88,6 +94,7 @@ export class AuthController {
   }
 
   @Post('accept-invite')
+  @UseGuards(AuthIpLimitGuard)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Accept an invitation: create the account and join the organization',
