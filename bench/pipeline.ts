@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     await env.prisma.link.createMany({ data: links });
     const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
 
-    const profile: Record<string, string> = process.env.DL_BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
+    const profile: Record<string, string> = process.env.DL_BENCH_CPU_PROF ? { DL_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
     const appEnv = { ...configEnv(env.config), ...profile };
     const redirect = await spawnApp('redirect', appEnv);
     apps.push(redirect);

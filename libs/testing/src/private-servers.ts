@@ -186,7 +186,9 @@ const ROOT = `${__dirname}/../../..`;
 export async function spawnApp(app: 'api' | 'redirect' | 'ingest' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<AppProcess> {
   const port = await freePort();
   const portVar = { api: 'API_PORT', redirect: 'REDIRECT_PORT', ingest: 'INGEST_PORT', worker: 'WORKER_PORT' }[app];
-  const proc = spawn(process.execPath, ['tools/scripts/run.js', `apps/${app}/src/main.ts`], {
+  // DL_NODE_ARGS: node flags NODE_OPTIONS refuses (benchmarks pass `--cpu-prof --cpu-prof-dir=<dir>`).
+  const nodeArgs = env.DL_NODE_ARGS ? env.DL_NODE_ARGS.split(' ') : [];
+  const proc = spawn(process.execPath, [...nodeArgs, 'tools/scripts/run.js', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, [portVar]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
