@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
+import { normalizeUrlOrNull } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
 import { DnsVerifier } from './dns-verifier';
 import { checkOutcome, RECHECK } from './domain-check';
@@ -57,8 +58,10 @@ export class DomainsService {
   async update(organizationId: string, id: string, dto: UpdateDomainDto | undefined): Promise<DomainResponse> {
     const settings: DomainSettings = {};
     if (dto?.isDefault !== undefined) settings.isDefault = dto.isDefault;
-    if (dto?.rootRedirectUrl !== undefined) settings.rootRedirectUrl = dto.rootRedirectUrl;
-    if (dto?.notFoundUrl !== undefined) settings.notFoundUrl = dto.notFoundUrl;
+    // Stored in their WHATWG form (decisions §14), like link destinations: an IDN host in
+    // punycode, non-ASCII percent-encoded, so the edge's Location header is always valid.
+    if (dto?.rootRedirectUrl !== undefined) settings.rootRedirectUrl = normalizeUrlOrNull(dto.rootRedirectUrl);
+    if (dto?.notFoundUrl !== undefined) settings.notFoundUrl = normalizeUrlOrNull(dto.notFoundUrl);
     if (!Object.keys(settings).length) throw new NoDomainUpdatesError();
     const result = await this.repo.update(organizationId, id, settings);
     if (result.kind === 'missing') throw new DomainNotFoundError();

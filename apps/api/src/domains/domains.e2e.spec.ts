@@ -199,6 +199,55 @@ describe('domains: /api/domains (decisions §15)', () => {
     for (const d of [one, two]) await A().del(`/api/domains/${d.id}`).expect(200);
   });
 
+  it('PATCH URLs are stored in their WHATWG form (IDN host in punycode, non-ASCII percent-encoded)', async () => {
+    const d = (await A().post('/api/domains', { domain: 'urls.a.test' }).expect(201)).body;
+    const res = await A()
+      .patch(`/api/domains/${d.id}`, { rootRedirectUrl: 'https://Bücher.example/ä?q=ü#top', notFoundUrl: 'HTTP://WWW.A.TEST:80/NotFound' })
+      .expect(200);
+    const stored = { rootRedirectUrl: 'https://xn--bcher-kva.example/%C3%A4?q=%C3%BC#top', notFoundUrl: 'http://www.a.test/NotFound' };
+    expect(res.body).toMatchObject(stored);
+    expect((await A().get(`/api/domains/${d.id}`).expect(200)).body).toMatchObject(stored);
+    expect(await env.prisma.domain.findUniqueOrThrow({ where: { id: d.id }, select: { rootRedirectUrl: true, notFoundUrl: true } })).toEqual(stored);
+    await A().del(`/api/domains/${d.id}`).expect(200);
+  });
+
+  const badUrl = bad('Validation error', { notFoundUrl: 'Must be a valid URL' });
+  it.each([
+    ['no scheme', 'www.a.test/404'],
+    ['a relative path', '/404'],
+    ['another scheme', 'ftp://www.a.test/404'],
+    ['a data URL', 'data:text/html,<script>alert(1)</script>'],
+    ['no host', 'https://'],
+    ['whitespace', 'https://www.a.test/not found'],
+    ['a newline (header injection)', 'https://www.a.test/\r\nSet-Cookie: x=1'],
+    ['over 2,048 characters', `https://www.a.test/${'a'.repeat(2030)}`],
+    ['an empty string', ''],
+    ['a number', 42],
+    ['an object', { url: 'https://www.a.test/' }],
+    ['an array', ['https://www.a.test/']],
+    ['true', true],
+  ])('PATCH refuses a URL with %s → 400 validation, nothing written', async (_label, notFoundUrl) => {
+    const d = (await A().post('/api/domains', { domain: 'badurl.a.test' }).expect(201)).body;
+    try {
+      await A().patch(`/api/domains/${d.id}`, { rootRedirectUrl: 'https://www.a.test/' }).expect(200);
+      // A valid field beside the bad one is not written either.
+      expect((await A().patch(`/api/domains/${d.id}`, { rootRedirectUrl: 'https://www.a.test/new', notFoundUrl }).expect(400)).body).toEqual(badUrl);
+      expect((await A().get(`/api/domains/${d.id}`).expect(200)).body).toMatchObject({ rootRedirectUrl: 'https://www.a.test/', notFoundUrl: null });
+    } finally {
+      await A().del(`/api/domains/${d.id}`).expect(200);
+    }
+  });
+
+  it('PATCH refuses NUL in a URL with the unstorable-text message; exactly 2,048 characters is accepted', async () => {
+    const d = (await A().post('/api/domains', { domain: 'nul.a.test' }).expect(201)).body;
+    expect((await A().patch(`/api/domains/${d.id}`, { notFoundUrl: 'https://www.a.test/\u0000' }).expect(400)).body).toEqual(
+      bad('Validation error', { notFoundUrl: 'Must not contain NUL characters or unpaired surrogates' }),
+    );
+    const longest = `https://www.a.test/${'a'.repeat(2048 - 'https://www.a.test/'.length)}`;
+    expect((await A().patch(`/api/domains/${d.id}`, { notFoundUrl: longest }).expect(200)).body.notFoundUrl).toBe(longest);
+    await A().del(`/api/domains/${d.id}`).expect(200);
+  });
+
   it('a foreign or missing domain answers 404 Domain not found; a bad id 400', async () => {
     const mine = (await as(b.owner.apiKey).post('/api/domains', { domain: 'foreign.b.test' }).expect(201)).body;
     const missing = notFound('Domain not found');
