@@ -1,9 +1,11 @@
-import { Controller, Get, Inject, Optional, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
 import { DATABASE_PING, DatabasePing } from './database-ping';
+import { metricsAccess } from './metrics-access';
 import { MetricsService } from './metrics.service';
 
 type Check = 'up' | 'down';
@@ -24,6 +26,7 @@ export class HealthController {
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
     @Optional() @Inject(DATABASE_PING) private readonly databasePing?: DatabasePing,
+    @Optional() @Inject(APP_CONFIG) private readonly config?: AppConfig,
   ) {}
 
   /** 200 {status: "ok", checks: {database, redis}}; 503 "degraded" when one is down. */
@@ -40,8 +43,21 @@ export class HealthController {
       .send({ status: ok ? 'ok' : 'degraded', checks: { database, redis } });
   }
 
+  /** Loopback peers, or `Authorization: Bearer <METRICS_TOKEN>` (decisions §14); elsewhere 404, or 401 when a token is set. */
   @Get('metrics')
-  async metricsText(@Res() reply: FastifyReply): Promise<void> {
+  async metricsText(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const access = metricsAccess(request.raw.socket?.remoteAddress, request.headers.authorization, this.config?.METRICS_TOKEN);
+    if (access === 'not-found') {
+      reply.status(404).send({ error: 'Not Found', message: 'Not Found', statusCode: 404 });
+      return;
+    }
+    if (access === 'unauthorized') {
+      reply
+        .status(401)
+        .header('WWW-Authenticate', 'Bearer realm="metrics"')
+        .send({ error: 'Unauthorized', message: 'Missing or invalid metrics token', statusCode: 401 });
+      return;
+    }
     reply.header('Content-Type', this.metrics.registry.contentType).send(await this.metrics.render());
   }
 

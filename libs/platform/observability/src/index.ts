@@ -3,3 +3,4 @@ export * from './logger';
 export * from './metrics.service';
 export * from './observability.module';
 export * from './outage';
+export * from './metrics-access';
