@@ -26,7 +26,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     app.enableCors({
       origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()),
       credentials: false,
-      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'x-request-id'],
+      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'x-request-id', 'X-Next-Cursor'],
     });
   }
   const document = buildOpenApiDocument(app);

@@ -12,6 +12,7 @@ export * from './validation-messages';
 export * from './validate-item';
 export * from './links.repository';
 export * from './links-pg';
+export * from './link-list';
 export * from './link-events.service';
 export * from './link-writer';
 export * from './links.service';

@@ -36,6 +36,19 @@ export class LinkDomains {
     return out;
   }
 
+  /**
+   * The `domain_name` a list filter `domain=` means: '' (empty) or one of the service's own
+   * hosts → '' (links on the service host); else the normalized name; not a host name → 400.
+   */
+  filterName(name: string): string {
+    const trimmed = name.trim().toLowerCase();
+    if (trimmed === '' || this.ownHosts.has(trimmed)) return '';
+    const normalized = normalizeDomainName(trimmed);
+    if (normalized && this.ownHosts.has(normalized)) return '';
+    if (!normalized) throw new ValidationError({ domain: 'Must be a domain name' });
+    return normalized;
+  }
+
   async resolve(organizationId: string, name: string | null | undefined): Promise<LinkPlace> {
     if (name === undefined || name === null) {
       const d = await this.domains.findDefault(organizationId);

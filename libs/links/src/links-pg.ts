@@ -2,6 +2,7 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
+import { encodeListCursor, LinkListFilter, LinkListPage, likeSubstring } from './link-list';
 
 /**
  * The links hot paths on a small dedicated `pg` pool (the ORM's per-query cost
@@ -25,26 +26,87 @@ export class LinksPg implements OnModuleDestroy {
 
   /**
    * List items `{id, domain, shortCode, shortUrl, title, originalUrl, clickCount, templateSlug, createdAt}`,
-   * newest first (`domain`/`shortUrl` as in reads: the branded domain, else the service host).
+   * newest first (`domain`/`shortUrl` as in reads: the branded domain, else the service host),
+   * narrowed by the filters (decisions §16; each one has an index, see docs/performance.md).
+   * With `limit` one page and the cursor of its last item when more match (keyset on
+   * `(created_at, id)`, so a page costs the same at any depth).
    */
-  async listJson(organizationId: string, projectId?: string): Promise<string> {
-    const n = projectId ? 3 : 2;
-    const result = await this.pool.query<[string]>({
-      text: `
-        SELECT coalesce(json_agg(x), '[]')::text FROM (
+  async listPage(organizationId: string, filter: LinkListFilter = {}): Promise<LinkListPage> {
+    const { text, values } = this.listStatement(organizationId, filter);
+    const result = await this.pool.query<[string, string | null, string | null]>({ text, values, rowMode: 'array' });
+    const [json, lastAt, lastId] = result.rows[0];
+    return { json, nextCursor: filter.limit && lastAt && lastId ? encodeListCursor(lastAt, lastId) : null };
+  }
+
+  /**
+   * The list statement (bench/links-list-filters.ts EXPLAINs it): one row of the JSON array
+   * text and, with `limit`, the creation time and id of the page's last item when more match.
+   */
+  listStatement(organizationId: string, filter: LinkListFilter = {}): { text: string; values: unknown[] } {
+    const values: unknown[] = [organizationId, this.base, this.host];
+    const param = (v: unknown): string => {
+      values.push(v);
+      return `$${values.length}`;
+    };
+    const where = ['l.organization_id = $1::uuid'];
+    if (filter.projectId) where.push(`l.project_id = ${param(filter.projectId)}::uuid`);
+    if (filter.domainName !== undefined) where.push(`l.domain_name = ${param(filter.domainName)}`);
+    if (filter.isActive !== undefined) where.push(`l.is_active = ${param(filter.isActive)}::boolean`);
+    if (filter.tags?.length) where.push(`dl_lower_tags(l.tags) && ${param(filter.tags.map((t) => t.toLowerCase()))}::text[]`);
+    if (filter.search) {
+      // The very expression of links_search_trgm_idx, so a term of 3+ characters uses it.
+      where.push(`lower(coalesce(l.title, '') || E'\\n' || l.short_code || E'\\n' || l.original_url) LIKE ${param(likeSubstring(filter.search))}`);
+    }
+    if (filter.cursor) {
+      const at = param(filter.cursor.createdAt);
+      // The plain bound lets the (organization_id, created_at) indexes start at the cursor.
+      where.push(`l.created_at <= ${at}::timestamptz AND (l.created_at, l.id) < (${at}::timestamptz, ${param(filter.cursor.id)}::uuid)`);
+    }
+    const items = `
           SELECT l.id,
-                 CASE WHEN l.domain_name = '' THEN $${n + 1}::text ELSE l.domain_name END AS "domain",
+                 CASE WHEN l.domain_name = '' THEN $3::text ELSE l.domain_name END AS "domain",
                  l.short_code AS "shortCode",
-                 CASE WHEN l.domain_name = '' THEN $${n}::text || '/' || l.short_code
+                 CASE WHEN l.domain_name = '' THEN $2::text || '/' || l.short_code
                       ELSE 'https://' || l.domain_name || '/' || l.short_code END AS "shortUrl",
                  l.title, l.original_url AS "originalUrl",
                  l.click_count AS "clickCount", t.slug AS "templateSlug",
-                 to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+                 to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
+    const from = `
           FROM links l JOIN templates t ON t.id = l.template_id
-          WHERE l.organization_id = $1::uuid ${projectId ? 'AND l.project_id = $2::uuid' : ''}
-          ORDER BY l.created_at DESC, l.id DESC
-        ) x`,
-      values: projectId ? [organizationId, projectId, this.base, this.host] : [organizationId, this.base, this.host],
+          WHERE ${where.join(' AND ')}
+          ORDER BY l.created_at DESC, l.id DESC`;
+    if (!filter.limit) {
+      // Every match: Postgres builds the whole array as one text value.
+      return { text: `SELECT coalesce(json_agg(x), '[]')::text, NULL, NULL FROM (${items} ${from}) x`, values };
+    }
+    // One row more than the page tells whether another page follows.
+    const limit = Number(filter.limit);
+    const text = `
+        WITH p AS MATERIALIZED (
+          ${items}, l.created_at AS at, row_number() OVER (ORDER BY l.created_at DESC, l.id DESC) AS n
+          ${from}
+          LIMIT ${param(limit + 1)}::int
+        )
+        SELECT (SELECT coalesce(json_agg(x), '[]')::text FROM (
+                  SELECT id, "domain", "shortCode", "shortUrl", title, "originalUrl", "clickCount", "templateSlug", "createdAt"
+                  FROM p WHERE n <= ${limit} ORDER BY n) x),
+               (SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM p WHERE n = ${limit}),
+               (SELECT id::text FROM p WHERE n = ${limit} AND EXISTS (SELECT 1 FROM p WHERE n > ${limit}))`;
+    return { text, values };
+  }
+
+  /** The organization's tags with how many links carry each (case-insensitive; the most used spelling names it). */
+  async tagsJson(organizationId: string): Promise<string> {
+    const result = await this.pool.query<[string]>({
+      text: `
+        SELECT json_build_object('tags', coalesce(json_agg(json_build_object('name', name, 'count', count) ORDER BY count DESC, key), '[]'))::text
+        FROM (
+          SELECT lower(tag) AS key, mode() WITHIN GROUP (ORDER BY tag) AS name, count(*)::int AS count
+          FROM links l, unnest(l.tags) AS tag
+          WHERE l.organization_id = $1::uuid AND cardinality(l.tags) > 0
+          GROUP BY lower(tag)
+        ) g`,
+      values: [organizationId],
       rowMode: 'array',
     });
     return result.rows[0][0];

@@ -15,6 +15,7 @@ import { LinkEventsService } from './link-events.service';
 import { LinkWriter } from './link-writer';
 import { LinkPatch, LinksRepository, TemplateRef } from './links.repository';
 import { LinksPg } from './links-pg';
+import { decodeListCursor, LinkListFilter, LinkListPage, LinkListQuery } from './link-list';
 import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
 
@@ -76,11 +77,29 @@ export class LinksService {
 
   /** The list as JSON text (newest first), optionally one project's links. */
   async listJson(organizationId: string, projectId?: string): Promise<string> {
-    if (projectId) {
-      const found = await this.repo.existingProjectIds(organizationId, [projectId]);
-      if (!found.has(projectId)) throw new ProjectNotFoundError();
+    return (await this.listPage(organizationId, { projectId })).json;
+  }
+
+  /**
+   * One page of the list (every match without `limit`). A foreign project → 404 like a
+   * missing one; a domain that is not the organization's simply matches none of its links.
+   */
+  async listPage(organizationId: string, query: LinkListQuery): Promise<LinkListPage> {
+    const { domain, cursor, ...rest } = query;
+    const filter: LinkListFilter = { ...rest };
+    if (domain !== undefined) filter.domainName = this.domains.filterName(domain);
+    if (cursor !== undefined) filter.cursor = decodeListCursor(cursor);
+    if (filter.search !== undefined && !filter.search.trim()) delete filter.search;
+    if (filter.projectId) {
+      const found = await this.repo.existingProjectIds(organizationId, [filter.projectId]);
+      if (!found.has(filter.projectId)) throw new ProjectNotFoundError();
     }
-    return this.pg.listJson(organizationId, projectId);
+    return this.pg.listPage(organizationId, filter);
+  }
+
+  /** `{tags: [{name, count}]}` of the organization, most used first. */
+  tagsJson(organizationId: string): Promise<string> {
+    return this.pg.tagsJson(organizationId);
   }
 
   async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponse> {

@@ -69,13 +69,34 @@ export class LinksController {
 
   @Get()
   @Auth(Permissions.read)
-  @ApiOperation({ summary: 'All links, newest first: id, shortCode, title, originalUrl, clickCount, templateSlug, createdAt' })
-  @ApiOkResponse({ type: [LinkListItemDoc] })
+  @ApiOperation({
+    summary:
+      'Links, newest first: id, domain, shortCode, shortUrl, title, originalUrl, clickCount, templateSlug, createdAt. ' +
+      'Filters combine; with limit one page and X-Next-Cursor when more match',
+  })
+  @ApiOkResponse({
+    type: [LinkListItemDoc],
+    headers: { 'X-Next-Cursor': { description: 'Cursor of the next page (only with limit, only when more links match)', schema: { type: 'string' } } },
+  })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Project not found' })
   @Header('content-type', 'application/json; charset=utf-8')
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListLinksQueryDto): Promise<string> {
-    return this.links.listJson(principal.organizationId, query.projectId);
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListLinksQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const page = await this.links.listPage(principal.organizationId, {
+      projectId: query.projectId,
+      search: query.search,
+      tags: query.tag,
+      domain: query.domain,
+      isActive: query.isActive,
+      limit: query.limit,
+      cursor: query.cursor,
+    });
+    if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
+    return page.json;
   }
 
   @Post('bulk-create')

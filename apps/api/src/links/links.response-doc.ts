@@ -174,3 +174,13 @@ export class BulkUpdateLinksResponseDoc {
 export class BulkDeleteLinksResponseDoc {
   @ApiProperty() deleted!: number;
 }
+
+export class TagCountDoc {
+  @ApiProperty({ example: 'Launch', description: 'The most used spelling of the tag (tags match case-insensitively)' }) name!: string;
+  @ApiProperty({ description: 'Links of the organization carrying it' }) count!: number;
+}
+
+/** GET /api/tags. */
+export class TagsResponseDoc {
+  @ApiProperty({ type: [TagCountDoc], description: 'Most used first' }) tags!: TagCountDoc[];
+}

@@ -161,6 +161,22 @@ describe('tenancy: every id route answers 404 to another organization', () => {
     expect(Object.keys(COVERAGE).filter((r) => !known.has(r))).toEqual([]);
   });
 
+  /**
+   * Routes without an id that list the organization's data by filter or aggregate
+   * (decisions §16): A's link carries a unique marker as tag and title; B's answer must
+   * not contain it, A's must.
+   */
+  const LISTS = ['/api/tags', '/api/links?tag=MARKER', '/api/links?search=MARKER', '/api/links?tag=MARKER&search=MARKER&limit=1&isActive=true&domain='];
+  it.each(LISTS)('GET %s answers only the caller organization', async (route) => {
+    const marker = `m${unique()}`;
+    await a.post('/api/links', { templateId: a.org.template.id, originalUrl: 'https://example.com', title: marker, tags: [marker] });
+    const path = route.replace(/MARKER/g, marker);
+    const foreign = await request(server.url).get(path).set(authHeader(b.owner.jwt)).expect(200);
+    expect(JSON.stringify(foreign.body)).not.toContain(marker);
+    const own = await request(server.url).get(path).set(authHeader(a.org.owner.jwt)).expect(200);
+    expect(JSON.stringify(own.body)).toContain(marker);
+  });
+
   it.each(Object.keys(COVERAGE))('%s', async (route) => {
     const spec = COVERAGE[route];
     const [method, pattern] = route.split(' ');

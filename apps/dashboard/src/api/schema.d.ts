@@ -563,7 +563,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All links, newest first: id, shortCode, title, originalUrl, clickCount, templateSlug, createdAt */
+        /** Links, newest first: id, domain, shortCode, shortUrl, title, originalUrl, clickCount, templateSlug, createdAt. Filters combine; with limit one page and X-Next-Cursor when more match */
         get: operations["LinksController_list"];
         put?: never;
         /** Create a link (Cloud snake_case shape with short_url) */
@@ -656,6 +656,23 @@ export interface paths {
         post?: never;
         /** Delete a link (its short URL stops at once) */
         delete: operations["LinksController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's link tags with how many links carry each, most used first */
+        get: operations["TagsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1915,6 +1932,19 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        TagCountDoc: {
+            /**
+             * @description The most used spelling of the tag (tags match case-insensitively)
+             * @example Launch
+             */
+            name: string;
+            /** @description Links of the organization carrying it */
+            count: number;
+        };
+        TagsResponseDoc: {
+            /** @description Most used first */
+            tags: components["schemas"]["TagCountDoc"][];
+        };
         TemplateDefaultsDto: {
             /** @example https://example.com/landing */
             originalUrl?: string;
@@ -2212,6 +2242,8 @@ export type SchemaBulkUpdateLinksResponseDoc = components['schemas']['BulkUpdate
 export type SchemaBulkDeleteLinksBody = components['schemas']['BulkDeleteLinksBody'];
 export type SchemaBulkDeleteLinksResponseDoc = components['schemas']['BulkDeleteLinksResponseDoc'];
 export type SchemaSuccessResponseDoc = components['schemas']['SuccessResponseDoc'];
+export type SchemaTagCountDoc = components['schemas']['TagCountDoc'];
+export type SchemaTagsResponseDoc = components['schemas']['TagsResponseDoc'];
 export type SchemaTemplateDefaultsDto = components['schemas']['TemplateDefaultsDto'];
 export type SchemaCreateTemplateDto = components['schemas']['CreateTemplateDto'];
 export type SchemaTemplateResponseDoc = components['schemas']['TemplateResponseDoc'];
@@ -4606,6 +4638,18 @@ export interface operations {
             query?: {
                 /** @description Only this project's links */
                 projectId?: string;
+                /** @description Case-insensitive substring of the title, short code or destination */
+                search?: string;
+                /** @description Links with any of these tags (case-insensitive); repeat the parameter for several */
+                tag?: string[];
+                /** @description Links on this domain: a branded domain's name, or empty (or the service's host) for the service's own host */
+                domain?: string;
+                /** @description Only active (true) or inactive (false) links */
+                isActive?: boolean;
+                /** @description Page size; the X-Next-Cursor answer header then names the next page. Without it, every match */
+                limit?: number;
+                /** @description The X-Next-Cursor of the previous page (opaque) */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -4615,6 +4659,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Cursor of the next page (only with limit, only when more links match) */
+                    "X-Next-Cursor"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5215,6 +5261,52 @@ export interface operations {
             };
             /** @description Link not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TagsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagsResponseDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
