@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
-import { Prisma, PrismaService } from '@dl/platform/db';
+import { Prisma, PrismaReadService, PrismaService } from '@dl/platform/db';
 import type { ClickEventResponse } from './analytics.types';
 
 /** Which clicks a query covers: one link, the links of a project, or the whole organization. */
@@ -61,7 +61,14 @@ export type ClickRow = Omit<ClickEventResponse, 'clickedAt'> & { clickedAt: Date
  */
 @Injectable()
 export class AnalyticsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /**
+   * Aggregates and the click list read the replica (DATABASE_READ_URL); the ownership checks
+   * before them read the primary, so a link created a moment ago is never a 404 here.
+   */
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly read: PrismaReadService = prisma,
+  ) {}
 
   private scopeSql(organizationId: string, scope: AnalyticsScope, alias: string): Prisma.Sql {
     const t = Prisma.raw(alias);
@@ -110,7 +117,7 @@ export class AnalyticsRepository {
         parts.push(Prisma.sql`(r.dimension = ANY(${daily}::text[]) AND r.day BETWEEN ${split.months.from}::date AND ${split.months.lastDay}::date)`);
       }
     }
-    return this.prisma.$queryRaw<DimensionCount[]>`
+    return this.read.$queryRaw<DimensionCount[]>`
       SELECT CASE WHEN r.dimension LIKE 'month:%' THEN substr(r.dimension, ${MONTH_ROLLUP_PREFIX.length + 1}) ELSE r.dimension END AS dimension,
         r.value, sum(r.clicks)::int AS clicks
       FROM click_rollups r
@@ -121,7 +128,7 @@ export class AnalyticsRepository {
 
   /** Non-bot clicks per day (days without clicks are absent). */
   async dailyTotals(organizationId: string, scope: AnalyticsScope, w: DayWindow): Promise<Array<{ day: string; clicks: number }>> {
-    return this.prisma.$queryRaw<Array<{ day: string; clicks: number }>>`
+    return this.read.$queryRaw<Array<{ day: string; clicks: number }>>`
       SELECT to_char(r.day, 'YYYY-MM-DD') AS day, sum(r.clicks)::int AS clicks
       FROM click_rollups r
       WHERE ${this.scopeSql(organizationId, scope, 'r')}
@@ -132,7 +139,7 @@ export class AnalyticsRepository {
 
   /** Exact distinct visitors over the window (per-organization salted hashes). */
   async distinctVisitors(organizationId: string, scope: AnalyticsScope, w: DayWindow): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+    const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
       SELECT count(*)::int AS n FROM (
         SELECT v.visitor_hash FROM click_daily_visitors v
         WHERE ${this.scopeSql(organizationId, scope, 'v')}
@@ -147,7 +154,7 @@ export class AnalyticsRepository {
     w: DayWindow,
     limit: number,
   ): Promise<Array<{ id: string; shortCode: string; title: string | null; clicks: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT l.id::text AS id, l.short_code AS "shortCode", l.title, t.clicks
       FROM (
         SELECT r.link_id, sum(r.clicks)::int AS clicks FROM click_rollups r
@@ -160,7 +167,7 @@ export class AnalyticsRepository {
   }
 
   async linkCounts(organizationId: string, now: Date): Promise<{ total: number; active: number }> {
-    const [row] = await this.prisma.$queryRaw<Array<{ total: number; active: number }>>`
+    const [row] = await this.read.$queryRaw<Array<{ total: number; active: number }>>`
       SELECT count(*)::int AS total,
              count(*) FILTER (WHERE is_active AND (expires_at IS NULL OR expires_at > ${now}))::int AS active
       FROM links WHERE organization_id = ${organizationId}::uuid`;
@@ -169,7 +176,7 @@ export class AnalyticsRepository {
 
   /** The link's most recent non-bot clicks. */
   recentClicks(organizationId: string, linkId: string, limit: number): Promise<ClickRow[]> {
-    return this.prisma.click.findMany({
+    return this.read.click.findMany({
       where: { organizationId, linkId, isBot: false },
       orderBy: [{ clickedAt: 'desc' }, { id: 'desc' }],
       take: limit,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@dl/platform/db';
+import { Prisma, PrismaReadService } from '@dl/platform/db';
 import { EventRow } from './event-analytics.dto';
 
 /** Which attributed events: since a UTC day (inclusive), optionally one name or a name search. */
@@ -59,7 +59,8 @@ const toRow = (r: RawEventRow): EventRow => ({
  */
 @Injectable()
 export class EventAnalyticsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /** Every read here is an aggregate or an export page: the replica (DATABASE_READ_URL). */
+  constructor(private readonly prisma: PrismaReadService) {}
 
   async totals(organizationId: string, f: EventFilter, today: string): Promise<{ total: number; names: number; today: number; revenue: number }> {
     const [r] = await this.prisma.$queryRaw<Array<{ total: bigint | null; names: bigint; today: bigint | null; revenue: string | null }>>(Prisma.sql`

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { createPgPool, endPgPool } from '@dl/platform/db';
+import { createPgPool, createReadPool, endPgPool } from '@dl/platform/db';
 import { encodeListCursor, LinkListFilter, LinkListPage, likeSubstring } from './link-list';
 
 /**
@@ -14,12 +14,15 @@ import { encodeListCursor, LinkListFilter, LinkListPage, likeSubstring } from '.
 @Injectable()
 export class LinksPg implements OnModuleDestroy {
   private readonly pool: Pool;
+  /** The list's pool: the replica (DATABASE_READ_URL, the primary while it is down), else `pool`. */
+  private readonly readPool: Pool;
 
   private readonly base: string;
   private readonly host: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.pool = createPgPool(config.DATABASE_URL, { max: 4 });
+    this.readPool = config.DATABASE_READ_URL ? createReadPool(config.DATABASE_READ_URL, this.pool, 4) : this.pool;
     this.base = config.SHORT_LINK_BASE_URL.replace(/\/+$/, '');
     this.host = new URL(config.SHORT_LINK_BASE_URL).host;
   }
@@ -33,7 +36,7 @@ export class LinksPg implements OnModuleDestroy {
    */
   async listPage(organizationId: string, filter: LinkListFilter = {}): Promise<LinkListPage> {
     const { text, values } = this.listStatement(organizationId, filter);
-    const result = await this.pool.query<[string, string | null, string | null]>({ text, values, rowMode: 'array' });
+    const result = await this.readPool.query<[string, string | null, string | null]>({ text, values, rowMode: 'array' });
     const [json, lastAt, lastId] = result.rows[0];
     return { json, nextCursor: filter.limit && lastAt && lastId ? encodeListCursor(lastAt, lastId) : null };
   }
@@ -97,7 +100,7 @@ export class LinksPg implements OnModuleDestroy {
 
   /** The organization's tags with how many links carry each (case-insensitive; the most used spelling names it). */
   async tagsJson(organizationId: string): Promise<string> {
-    const result = await this.pool.query<[string]>({
+    const result = await this.readPool.query<[string]>({
       text: `
         SELECT json_build_object('tags', coalesce(json_agg(json_build_object('name', name, 'count', count) ORDER BY count DESC, key), '[]'))::text
         FROM (
@@ -121,7 +124,8 @@ export class LinksPg implements OnModuleDestroy {
     return (await this.pool.query<T>(name ? { name, text, values } : { text, values })).rows;
   }
 
-  onModuleDestroy(): Promise<void> {
-    return endPgPool(this.pool);
+  async onModuleDestroy(): Promise<void> {
+    if (this.readPool !== this.pool) await endPgPool(this.readPool);
+    await endPgPool(this.pool);
   }
 }

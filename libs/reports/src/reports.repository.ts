@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, Role, Tier } from '@dl/platform/db';
+import { Prisma, PrismaReadService, PrismaService, Role, Tier } from '@dl/platform/db';
 
 /** [start, end) in time; rollup days are the UTC days of that range. */
 export interface Window {
@@ -36,7 +36,11 @@ export interface StoredReportRow {
  */
 @Injectable()
 export class ReportsRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /** Aggregates read the replica (DATABASE_READ_URL); stored reports and claims the primary. */
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly read: PrismaReadService = prisma,
+  ) {}
 
   findOrganization(organizationId: string): Promise<OrganizationRow | null> {
     return this.prisma.organization.findUnique({
@@ -75,7 +79,7 @@ export class ReportsRepository {
     daily: Array<{ day: string; clicks: number }>;
     links: Array<{ linkId: string; shortCode: string; title: string | null; clicks: number }>;
   }> {
-    const rows = await this.prisma.$queryRaw<
+    const rows = await this.read.$queryRaw<
       Array<{ day: string | null; linkId: string | null; shortCode: string | null; title: string | null; clicks: number }>
     >`
       WITH t AS (
@@ -103,7 +107,7 @@ export class ReportsRepository {
 
   /** Links that existed by the end of the window and had no click in it. */
   async zeroClickLinks(organizationId: string, w: Window): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+    const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
       SELECT COUNT(*)::int AS n FROM links l
       WHERE l.organization_id = ${organizationId}::uuid AND l.created_at < ${w.end}
         AND NOT EXISTS (
@@ -120,7 +124,7 @@ export class ReportsRepository {
     w: Window,
     dimensions: string[],
   ): Promise<Array<{ dimension: string; value: string; clicks: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT dimension, value, SUM(clicks)::int AS clicks
       FROM click_rollups
       WHERE organization_id = ${organizationId}::uuid AND dimension IN (${Prisma.join(dimensions)})
@@ -133,9 +137,9 @@ export class ReportsRepository {
   /** Distinct visitors (per-organization salted hashes) in the window (DISTINCT in a subquery: a hash aggregate, not a sort). */
   async uniqueVisitors(organizationId: string, w: Window): Promise<number> {
     // Byte-wise comparison (COLLATE "C") and enough memory to keep the distinct set off disk.
-    const [, rows] = await this.prisma.$transaction([
-      this.prisma.$executeRaw`SET LOCAL work_mem = '64MB'`,
-      this.prisma.$queryRaw<Array<{ n: number }>>`
+    const [, rows] = await this.read.$transaction([
+      this.read.$executeRaw`SET LOCAL work_mem = '64MB'`,
+      this.read.$queryRaw<Array<{ n: number }>>`
         SELECT COUNT(*)::int AS n FROM (
           SELECT DISTINCT visitor_hash COLLATE "C" FROM click_daily_visitors
           WHERE organization_id = ${organizationId}::uuid
@@ -147,7 +151,7 @@ export class ReportsRepository {
 
   /** Whether the organization ever received SDK data and pixel data. */
   async streams(organizationId: string): Promise<{ sdk: boolean; pixel: boolean }> {
-    const [row] = await this.prisma.$queryRaw<Array<{ sdk: boolean; pixel: boolean }>>`
+    const [row] = await this.read.$queryRaw<Array<{ sdk: boolean; pixel: boolean }>>`
       SELECT
         (EXISTS (SELECT 1 FROM installs WHERE organization_id = ${organizationId}::uuid)
           OR EXISTS (SELECT 1 FROM app_sessions WHERE organization_id = ${organizationId}::uuid)
@@ -160,7 +164,7 @@ export class ReportsRepository {
     organizationId: string,
     w: Window,
   ): Promise<Array<{ platform: string; installs: number; attributed: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT platform, COUNT(*)::int AS installs, COUNT(link_id)::int AS attributed
       FROM installs
       WHERE organization_id = ${organizationId}::uuid AND created_at >= ${w.start} AND created_at < ${w.end}
@@ -168,14 +172,14 @@ export class ReportsRepository {
   }
 
   async countInstalls(organizationId: string, w: Window): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+    const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
       SELECT COUNT(*)::int AS n FROM installs
       WHERE organization_id = ${organizationId}::uuid AND created_at >= ${w.start} AND created_at < ${w.end}`;
     return row.n;
   }
 
   async countSessions(organizationId: string, w: Window): Promise<number> {
-    const [row] = await this.prisma.$queryRaw<Array<{ n: number }>>`
+    const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
       SELECT COUNT(*)::int AS n FROM app_sessions
       WHERE organization_id = ${organizationId}::uuid AND opened_at >= ${w.start} AND opened_at < ${w.end}`;
     return row.n;
@@ -186,7 +190,7 @@ export class ReportsRepository {
     organizationId: string,
     w: Window,
   ): Promise<Array<{ name: string; events: number; installs: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT event_name AS name, COUNT(*)::int AS events, COUNT(DISTINCT install_id)::int AS installs
       FROM in_app_events
       WHERE organization_id = ${organizationId}::uuid AND attributed
@@ -195,7 +199,7 @@ export class ReportsRepository {
   }
 
   async countEvents(organizationId: string, w: Window): Promise<{ events: number; revenueEvents: number }> {
-    const [row] = await this.prisma.$queryRaw<Array<{ events: number; revenueEvents: number }>>`
+    const [row] = await this.read.$queryRaw<Array<{ events: number; revenueEvents: number }>>`
       SELECT COUNT(*)::int AS events, COUNT(*) FILTER (WHERE event_name = 'revenue')::int AS "revenueEvents"
       FROM in_app_events
       WHERE organization_id = ${organizationId}::uuid AND attributed
@@ -205,7 +209,7 @@ export class ReportsRepository {
 
   /** Revenue per currency of attributed `revenue` events, current and prior window. */
   revenue(organizationId: string, w: ReportWindows): Promise<Array<{ currency: string; amount: number; prior: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT upper(currency) AS currency,
         COALESCE(SUM(revenue) FILTER (WHERE event_timestamp >= ${w.current.start}), 0)::float8 AS amount,
         COALESCE(SUM(revenue) FILTER (WHERE event_timestamp < ${w.prior.end}), 0)::float8 AS prior
@@ -222,7 +226,7 @@ export class ReportsRepository {
     organizationId: string,
     w: Window,
   ): Promise<{ pageviews: number; conversions: number; attributedConversions: number }> {
-    const [row] = await this.prisma.$queryRaw<
+    const [row] = await this.read.$queryRaw<
       Array<{ pageviews: number; conversions: number; attributedConversions: number }>
     >`
       SELECT COUNT(*) FILTER (WHERE type = 'pageview')::int AS pageviews,
@@ -235,7 +239,7 @@ export class ReportsRepository {
 
   /** Conversion value per currency, current and prior window. */
   pixelValue(organizationId: string, w: ReportWindows): Promise<Array<{ currency: string; amount: number; prior: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT upper(currency) AS currency,
         COALESCE(SUM(value) FILTER (WHERE occurred_at >= ${w.current.start}), 0)::float8 AS amount,
         COALESCE(SUM(value) FILTER (WHERE occurred_at < ${w.prior.end}), 0)::float8 AS prior
@@ -249,7 +253,7 @@ export class ReportsRepository {
 
   /** Most viewed pages (URL without query string) in the window. */
   topPages(organizationId: string, w: Window, limit: number): Promise<Array<{ page: string; views: number }>> {
-    return this.prisma.$queryRaw`
+    return this.read.$queryRaw`
       SELECT split_part(split_part(url, '#', 1), '?', 1) AS page, COUNT(*)::int AS views
       FROM pixel_events
       WHERE organization_id = ${organizationId}::uuid AND type = 'pageview'
@@ -263,15 +267,15 @@ export class ReportsRepository {
     nameLimit: number,
   ): Promise<{ created: string[]; expired: string[]; disabled: number; withStoreUrls: number }> {
     const [created, expired, counts] = await Promise.all([
-      this.prisma.$queryRaw<Array<{ name: string }>>`
+      this.read.$queryRaw<Array<{ name: string }>>`
         SELECT COALESCE(NULLIF(title, ''), short_code) AS name FROM links
         WHERE organization_id = ${organizationId}::uuid AND created_at >= ${w.start} AND created_at < ${w.end}
         ORDER BY created_at, short_code LIMIT ${nameLimit}`,
-      this.prisma.$queryRaw<Array<{ name: string }>>`
+      this.read.$queryRaw<Array<{ name: string }>>`
         SELECT COALESCE(NULLIF(title, ''), short_code) AS name FROM links
         WHERE organization_id = ${organizationId}::uuid AND expires_at >= ${w.start} AND expires_at < ${w.end}
         ORDER BY expires_at, short_code LIMIT ${nameLimit}`,
-      this.prisma.$queryRaw<Array<{ disabled: number; withStoreUrls: number }>>`
+      this.read.$queryRaw<Array<{ disabled: number; withStoreUrls: number }>>`
         SELECT COUNT(*) FILTER (WHERE NOT is_active)::int AS disabled,
           COUNT(*) FILTER (WHERE ios_url IS NOT NULL OR android_url IS NOT NULL)::int AS "withStoreUrls"
         FROM links WHERE organization_id = ${organizationId}::uuid AND created_at < ${w.end}`,

@@ -5,3 +5,4 @@ export * from './identity';
 export * from './dns-server';
 export * from './private-servers';
 export * from './caddy';
+export * from './pg-replica';

@@ -50,6 +50,15 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgresql:// connection URL' })
   DATABASE_URL: string;
 
+  /**
+   * A streaming replica of DATABASE_URL: analytics, reports, lists and exports read from it
+   * (falling back to the primary while it is down); unset, every read goes to the primary.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgresql:// connection URL' })
+  DATABASE_READ_URL?: string;
+
   @Transform(emptyToUndefined)
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';

@@ -5,5 +5,6 @@ export { Prisma } from './generated/prisma/client';
 export type * from './generated/prisma/client';
 export { Tier, Role, AppPlatform, PixelEventType, DeliveryStatus, DomainStatus } from './generated/prisma/enums';
 export * from './pg-pool';
+export * from './read-pool';
 export * from './storable-text';
 export * from './bisect-write';

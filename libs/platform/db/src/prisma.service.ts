@@ -1,8 +1,11 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { PrismaClient } from './generated/prisma/client';
 import { createPgPool } from './pg-pool';
+import { ReadPool, throttledWarning } from './read-pool';
+import { databaseErrorText } from './errors';
 
 /**
  * The Prisma client of an app. Only repositories use it. Hot paths (click batches,
@@ -10,10 +13,51 @@ import { createPgPool } from './pg-pool';
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  /** The primary's pool (the read replica's client falls back to it). */
+  readonly pool: Pool;
+
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     // Our own pool (error handlers on the pool and on every client, see createPgPool), ended with the client.
     const pool = createPgPool(config.DATABASE_URL, { max: 10, connectionTimeoutMillis: 5_000 });
     super({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+    this.pool = pool;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}
+
+const replicaLogger = new Logger('ReadReplica');
+/** One warning line per 30 s at most for the whole process (every read pool shares it). */
+const warnFallback = throttledWarning((fallbacks, err) =>
+  replicaLogger.warn({ fallbacks, error: databaseErrorText(err) }, 'read replica unavailable: reads go to the primary'),
+);
+
+/**
+ * A read pool on `readUrl` that answers from `primary` while the replica is down. For the hot
+ * paths' own pools (see PrismaReadService).
+ */
+export function createReadPool(readUrl: string, primary: Pool, max: number): ReadPool {
+  return new ReadPool(readUrl, primary, { max, onFallback: warnFallback });
+}
+
+/**
+ * The client for reads that may lag the primary by the replica's replay delay: analytics,
+ * reports, lists and exports (decisions: "Read replica"). With `DATABASE_READ_URL` it is a
+ * second Prisma client on a ReadPool (replica first, the primary while the replica is down);
+ * without it, it IS the primary's PrismaService (no second pool). Reads that must see the
+ * caller's own write (a GET after a create, ownership checks before an aggregate) and every
+ * write use PrismaService.
+ */
+export class PrismaReadService extends PrismaClient {
+  private constructor(pool: ReadPool) {
+    super({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  }
+
+  static create(config: AppConfig, primary: PrismaService): PrismaReadService {
+    if (!config.DATABASE_READ_URL) return primary as unknown as PrismaReadService;
+    return new PrismaReadService(createReadPool(config.DATABASE_READ_URL, primary.pool, 10));
   }
 
   async onModuleDestroy(): Promise<void> {
