@@ -10,6 +10,7 @@ import { LinksRepository } from './links.repository';
 import { LinksPg } from './links-pg';
 import { LinksService } from './links.service';
 import { QrService } from './qr.service';
+import { QrRenderPool } from './qr-render-pool';
 import { registerLinkValidationMessages } from './validation-messages';
 
 registerLinkValidationMessages();
@@ -34,6 +35,7 @@ export class LinkLookupModule {}
     LinksBulkService,
     LinksImportService,
     QrService,
+    QrRenderPool,
     LinkLookup,
   ],
   exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkLookup, LinkEventsService],

@@ -14,7 +14,8 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import { Auth, CurrentPrincipal, Permissions, Principal, RateLimiter } from '@dl/auth';
+import { TooManyRequestsError } from '@dl/platform/http';
 import {
   CreateLinkBodyPipe,
   CreateLinkDto,
@@ -51,6 +52,7 @@ export class LinksController {
     private readonly links: LinksService,
     private readonly bulk: LinksBulkService,
     private readonly qr: QrService,
+    private readonly rateLimiter: RateLimiter,
   ) {}
 
   @Post()
@@ -136,7 +138,12 @@ export class LinksController {
   }
 
   @Get(':id/qr')
-  @ApiOperation({ summary: 'QR code of a link\'s short URL (PNG or SVG)' })
+  @ApiOperation({
+    summary: 'QR code of a link\'s short URL (PNG or SVG)',
+    description:
+      'Cached images are not rate limited; a variant that has to be rendered counts against the organization\'s ' +
+      'rate limit (and then carries the X-RateLimit-* headers).',
+  })
   @Auth(Permissions.read, { rateLimit: false })
   @ApiProduces('image/png', 'image/svg+xml')
   @ApiOkResponse({
@@ -154,7 +161,7 @@ export class LinksController {
     @Query() query: QrQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const image = await this.qr.render(principal.organizationId, id, query);
+    const image = await this.qr.render(principal.organizationId, id, query, () => this.chargeRender(principal, reply));
     reply.header('content-type', image.contentType).header('cache-control', 'private, max-age=86400');
     return image.body;
   }
@@ -191,5 +198,18 @@ export class LinksController {
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
   delete(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<{ success: true }> {
     return this.links.delete(principal.organizationId, id);
+  }
+
+  /** Decisions §14: a render (cache miss) counts against the organization's rate limit. */
+  private async chargeRender(principal: Principal, reply: FastifyReply): Promise<void> {
+    if (!this.rateLimiter.enabled) return;
+    const rl = await this.rateLimiter.consume(principal);
+    const headers = {
+      'X-RateLimit-Limit': String(rl.limit),
+      'X-RateLimit-Remaining': String(rl.remaining),
+      'X-RateLimit-Reset': String(rl.reset),
+    };
+    reply.headers(headers);
+    if (!rl.allowed) throw new TooManyRequestsError(rl.retryAfter, headers);
   }
 }

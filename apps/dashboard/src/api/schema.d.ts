@@ -632,7 +632,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** QR code of a link's short URL (PNG or SVG) */
+        /**
+         * QR code of a link's short URL (PNG or SVG)
+         * @description Cached images are not rate limited; a variant that has to be rendered counts against the organization's rate limit (and then carries the X-RateLimit-* headers).
+         */
         get: operations["LinksController_qrCode"];
         put?: never;
         post?: never;

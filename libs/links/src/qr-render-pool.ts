@@ -1,0 +1,123 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+
+export interface QrRenderTask {
+  text: string;
+  format: 'png' | 'svg';
+  options: { margin: number; width: number; errorCorrectionLevel: string; color: { dark: string; light: string } };
+}
+
+interface Pending {
+  id: number;
+  task: QrRenderTask;
+  resolve(body: Buffer): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  busy?: Pending;
+}
+
+const WORKER_FILE = join(__dirname, 'qr-render.worker.js');
+/** A render that takes longer than this is abandoned (its thread replaced). */
+const RENDER_TIMEOUT_MS = 30_000;
+
+/**
+ * A small pool of worker threads that render QR codes (decisions §14: renders run off the
+ * event loop). Threads start on first use, one task each at a time, the rest wait in order;
+ * a thread that dies or hangs is replaced and its task fails (a 500 for that request only).
+ * Threads are unref'd: an idle pool never keeps a process alive.
+ */
+@Injectable()
+export class QrRenderPool implements OnModuleDestroy {
+  private readonly logger = new Logger(QrRenderPool.name);
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private sequence = 0;
+  private closed = false;
+  readonly size = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+  render(task: QrRenderTask): Promise<Buffer> {
+    if (this.closed) return Promise.reject(new Error('QR render pool is closed'));
+    return new Promise<Buffer>((resolve, reject) => {
+      this.queue.push({ id: ++this.sequence, task, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Tasks waiting for a thread plus tasks running (for tests and metrics). */
+  get inFlight(): number {
+    return this.queue.length + this.slots.filter((s) => s.busy).length;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new Error('QR render pool is closed'));
+    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate().catch(() => undefined)));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length) {
+      let slot = this.slots.find((s) => !s.busy);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const next = this.queue.shift()!;
+      this.run(slot, next);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_FILE);
+    worker.unref();
+    const slot: Slot = { worker };
+    worker.on('message', (msg: { id: number; body?: Uint8Array; error?: string }) => {
+      const pending = slot.busy;
+      if (!pending || pending.id !== msg.id) return;
+      this.finish(slot);
+      if (msg.body) pending.resolve(Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength));
+      else pending.reject(new Error(msg.error ?? 'QR render failed'));
+    });
+    const lost = (reason: string) => {
+      const index = this.slots.indexOf(slot);
+      if (index < 0) return;
+      this.slots.splice(index, 1);
+      const pending = slot.busy;
+      slot.busy = undefined;
+      if (!this.closed) this.logger.warn({ reason }, 'QR render thread lost; replacing it');
+      pending?.reject(new Error(`QR render thread lost: ${reason}`));
+      this.dispatch();
+    };
+    worker.on('error', (err) => lost(err.message));
+    worker.on('exit', (code) => lost(`exit ${code}`));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private run(slot: Slot, pending: Pending): void {
+    slot.busy = pending;
+    const timer = setTimeout(() => {
+      if (slot.busy !== pending) return;
+      void slot.worker.terminate();
+    }, RENDER_TIMEOUT_MS);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    const { resolve, reject } = pending;
+    pending.resolve = (b) => {
+      clear();
+      resolve(b);
+    };
+    pending.reject = (e) => {
+      clear();
+      reject(e);
+    };
+    slot.worker.postMessage({ id: pending.id, ...pending.task });
+  }
+
+  private finish(slot: Slot): void {
+    slot.busy = undefined;
+    queueMicrotask(() => this.dispatch());
+  }
+}
