@@ -66,6 +66,8 @@ describe('redirect edge: branded hosts', () => {
     await as(a).post('/api/links', link(a, { domain: 'go.a.test', originalUrl: 'https://a.example/spring' })).expect(201);
     await as(b).post('/api/links', link(b, { domain: 'go.b.test', originalUrl: 'https://b.example/spring' })).expect(201);
     await as(a).post('/api/links', link(a, { originalUrl: 'https://host.example/spring' })).expect(201);
+    await ownDomain(a, 'bücher.a.test'); // stored as xn--bcher-kva.a.test
+    await as(a).post('/api/links', link(a, { domain: 'xn--bcher-kva.a.test', originalUrl: 'https://idn.example/spring' })).expect(201);
     await as(a).post('/api/apps', { name: 'A iOS', platform: 'ios', bundleId: 'com.a.app', teamId: 'TEAMA12345' }).expect(201);
     await as(a)
       .post('/api/apps', { name: 'A Android', platform: 'android', packageName: 'com.a.app', sha256Fingerprints: [`${'AB:'.repeat(31)}AB`] })
@@ -105,16 +107,49 @@ describe('redirect edge: branded hosts', () => {
     }
   });
 
-  it('a request without Host is refused by HTTP/1.1 (400), with no lookup', async () => {
-    const port = Number(new URL(edge.url).port);
+  /** The status line of a hand-written request (headers a client library would not send). */
+  async function raw(head: string, server = edge): Promise<string> {
+    const port = Number(new URL(server.url).port);
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write('GET /spring HTTP/1.1\r\nConnection: close\r\n\r\n'));
+      const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.from(`${head}Connection: close\r\n\r\n`, 'utf8')));
       let data = '';
-      socket.on('data', (c) => (data += c.toString()));
+      socket.on('data', (c) => (data += c.toString('latin1')));
       socket.on('end', () => resolve(data));
       socket.on('error', reject);
     });
-    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    return reply.split('\r\n')[0];
+  }
+
+  it('a request without Host, or with two (RFC 9112 §3.2), is refused with 400, with no lookup', async () => {
+    expect(await raw('GET /spring HTTP/1.1\r\n')).toBe('HTTP/1.1 400 Bad Request');
+    for (const path of ['/spring', '/', '/.well-known/assetlinks.json', '/%73pring']) {
+      expect(await raw(`GET ${path} HTTP/1.1\r\nHost: go.a.test\r\nhost: go.b.test\r\n`)).toBe('HTTP/1.1 400 Bad Request');
+    }
+    expect(await raw('GET /spring HTTP/1.1\r\nX-Forwarded-Host: go.b.test\r\nHOST: go.a.test\r\nHost: go.a.test\r\n', proxied)).toBe('HTTP/1.1 400 Bad Request');
+  });
+
+  it('an empty Host, raw UTF-8 and malformed hosts get the 404 page; HTTP/1.0 without Host is the same', async () => {
+    expect(await raw('GET /spring HTTP/1.1\r\nHost: \r\n')).toBe('HTTP/1.1 404 Not Found');
+    expect(await raw('GET /spring HTTP/1.1\r\nHost: bücher.a.test\r\n')).toBe('HTTP/1.1 404 Not Found'); // not punycode: no such host
+    expect(await raw('GET /spring HTTP/1.0\r\n')).toBe('HTTP/1.1 404 Not Found');
+    expect(await where('go.a.test:')).toBe('https://a.example/spring'); // an empty port is the default port (RFC 3986)
+    for (const host of ['go.a.test@go.b.test', 'go.b.test, go.a.test', '[go.a.test]', ':8080', '.', 'go.a.test..', '*.a.test']) {
+      const res = await visit(host);
+      expect([host, res.status, res.headers['content-type']]).toEqual([host, 404, 'text/html; charset=utf-8']);
+    }
+  });
+
+  it('an IDN domain is served on its punycode host (what browsers send), any case, with its certificate ask', async () => {
+    expect(await where('xn--bcher-kva.a.test')).toBe('https://idn.example/spring');
+    expect(await where('XN--BCHER-KVA.A.TEST:443')).toBe('https://idn.example/spring');
+    expect((await request(edge.url).get('/tls/ask?domain=xn--bcher-kva.a.test')).status).toBe(200);
+  });
+
+  it('GET /tls/ask refuses odd queries with 404 and no error: arrays, ports, paths, NUL, IPs, the service host', async () => {
+    const ask = async (query: string) => (await request(edge.url).get(`/tls/ask?${query}`)).status;
+    for (const query of ['domain=go.a.test&domain=go.b.test', 'domain[]=go.a.test', 'domain=go.a.test%2Fx', 'domain=go.a.test%00', 'domain=127.0.0.1', 'domain=', 'domain=localhost', 'domain=%E2%80%AE']) {
+      expect([query, await ask(query)]).toEqual([query, 404]);
+    }
   });
 
   it('X-Forwarded-Host counts only when TRUSTED_CLIENT_IP_HEADER is set', async () => {

@@ -15,6 +15,22 @@ const FASTIFY_OWNED = new Set(['health', 'metrics']);
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
+ * More than one Host field line (RFC 9112 §3.2: the server MUST answer 400). Node refuses a
+ * missing Host itself but keeps the first of several, so a proxy that routed by another one
+ * would disagree with the edge about which host (and so which domain's link) was asked for.
+ */
+export function hasSeveralHosts(rawHeaders: string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue;
+    if (seen) return true;
+    seen = true;
+  }
+  return false;
+}
+
+/**
  * The visit path on the bare `node:http` request event, in front of Fastify: a cached
  * redirect costs a regex, a Map lookup, the decision and one write — no router, no hooks,
  * no per-request logger. It keeps what the shared hooks give every response (the
@@ -85,6 +101,10 @@ export function installRedirectFastPath(app: NestFastifyApplication): void {
 
   server.removeListener('request', fastify[0]);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (hasSeveralHosts(req.rawHeaders)) {
+      res.writeHead(400, ['content-type', 'text/plain; charset=utf-8', 'connection', 'close', 'content-length', '11']);
+      return res.end('Bad Request');
+    }
     const url = req.url ?? '';
     const match = (req.method === 'GET' || req.method === 'HEAD') && FAST_PATH.exec(url);
     if (!match || FASTIFY_OWNED.has(match[1])) return fastify[0].call(server, req, res);

@@ -94,11 +94,40 @@ describe('domains: /api/domains (decisions §15)', () => {
     ["the service's own host in upper case", 'SHO.RT'],
     ['a host of SERVICE_HOSTS', 'links.sho.rt'],
     ['an empty string', ''],
+    ['10 KB', `${'a'.repeat(10240)}.test`],
+    ['a 10 KB label list', `${'a.'.repeat(5120)}test`],
+    ['an invalid punycode label', 'xn--zz.test'],
+    ['a fullwidth colon port', 'go.acme.test\uff1a8443'],
+    ["the service's host in fullwidth letters", '\uff33\uff28\uff2f\uff0e\uff32\uff34'],
+    ["the service's host with a soft hyphen", 'sho.rt\u00ad'],
+    ['a percent-escape', 'go%2Eacme.test'],
+    ['a backslash', 'go\\acme.test'],
     ['a number', 42],
     ['null', null],
     ['an array', ['go.acme.test']],
   ])('refuses %s → 400 validation.domain', async (_label, domain) => {
     expect((await A().post('/api/domains', { domain }).expect(400)).body).toEqual(invalid);
+  });
+
+  it('normalises Unicode spellings to one stored name, so two spellings of one name conflict', async () => {
+    const B = as(b.owner.apiKey);
+    const sharp = await B.post('/api/domains', { domain: 'straße.test' }).expect(201);
+    expect(sharp.body.domain).toBe('xn--strae-oqa.test');
+    const dots = await B.post('/api/domains', { domain: 'Links\u3002Dots\u3002test' }).expect(201); // ideographic full stops
+    expect(dots.body.domain).toBe('links.dots.test');
+    // bücher.example is stored (above) as punycode: its upper-case and punycode spellings are the same name.
+    for (const spelling of ['BÜCHER.example', 'xn--bcher-kva.example', 'XN--BCHER-KVA.EXAMPLE']) {
+      expect((await B.post('/api/domains', { domain: spelling }).expect(409)).body).toEqual(conflict("Domain 'xn--bcher-kva.example' is already in use"));
+    }
+    for (const d of [sharp.body, dots.body]) await B.del(`/api/domains/${d.id}`).expect(200);
+  });
+
+  it('refuses NUL in a name with the unstorable-text message, before any other rule', async () => {
+    const before = await env.prisma.domain.count();
+    expect((await A().post('/api/domains', { domain: 'go.acme.test\u0000' }).expect(400)).body).toEqual(
+      bad('Validation error', { domain: 'Must not contain NUL characters or unpaired surrogates' }),
+    );
+    expect(await env.prisma.domain.count()).toBe(before);
   });
 
   it('refuses a missing domain and unknown fields; nothing is written', async () => {

@@ -68,6 +68,12 @@ describe('links on branded domains', () => {
     ['unknown', 'nowhere.a.test'],
     ['foreign', 'go.b.test'],
     ['malformed', 'https://go.a.test/'],
+    ['trailing-dot', 'go.a.test.'],
+    ['10 KB', `${'a'.repeat(10240)}.test`],
+    ['number', 42],
+    ['object', { name: 'go.a.test' }],
+    ['array', ['go.a.test']],
+    ['empty', ''],
   ])('a %s domain on a link → 400 validation.domain, nothing written', async (kind, domain) => {
     if (kind === 'pending') await as(a).post('/api/domains', { domain }).expect(201);
     const before = await env.prisma.link.count();
@@ -77,6 +83,15 @@ describe('links on branded domains', () => {
       bad('Validation error: links[1].domain: Must be a verified domain of your organization', { 'links[1].domain': 'Must be a verified domain of your organization' }),
     );
     expect(await env.prisma.link.count()).toBe(before);
+  });
+
+  it('a domain in another spelling (upper case, Unicode) names the same verified domain', async () => {
+    expect((await as(a).post('/api/links', link(a, { domain: 'GO.A.Test' })).expect(201)).body).toMatchObject({ domain: 'go.a.test' });
+    await verifiedDomain(a, 'bücher.a.test');
+    for (const spelling of ['bücher.a.test', 'BÜCHER.A.TEST', 'xn--bcher-kva.a.test']) {
+      const res = await as(a).post('/api/links', link(a, { domain: spelling })).expect(201);
+      expect(res.body).toMatchObject({ domain: 'xn--bcher-kva.a.test', short_url: `https://xn--bcher-kva.a.test/${res.body.short_code}` });
+    }
   });
 
   it('an invalid domain takes no new links', async () => {
