@@ -38,6 +38,13 @@ export class LinkWriter {
     return tx ? run(tx) : this.repo.transaction(run);
   }
 
+  /** Links the organization may still create on its plan (null: no limit). A read, not a reservation. */
+  async remainingLinks(organizationId: string, tier: Tier): Promise<number | null> {
+    const limit = this.plans.limits(tier).links;
+    if (limit === null) return null;
+    return Math.max(0, limit - (await this.repo.countLinks(organizationId)));
+  }
+
   private refuseReservedAndDuplicates(rows: NewLinkRow[]): void {
     const seen = new Set<string>();
     for (const row of rows) {

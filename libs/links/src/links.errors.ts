@@ -25,8 +25,9 @@ export class ShortCodeInUseError extends ConflictError {
 }
 
 export class LinkLimitExceededError extends ForbiddenError {
-  constructor() {
-    super('Link limit exceeded for your organization');
+  /** `detail` (the import's "how many fit") follows the contract's message after a colon. */
+  constructor(detail?: string) {
+    super(detail ? `Link limit exceeded for your organization: ${detail}` : 'Link limit exceeded for your organization');
   }
 }
 

@@ -9,7 +9,7 @@ import { readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults 
 import { LinkRecord, MigrationMetadata, NewLinkRow } from '../link.types';
 import { LinkWriter } from '../link-writer';
 import { LinksRepository } from '../links.repository';
-import { ProjectNotFoundError, TemplateNotFoundError } from '../links.errors';
+import { LinkLimitExceededError, ProjectNotFoundError, TemplateNotFoundError } from '../links.errors';
 import { generateShortCode, isReservedCode } from '../short-code';
 import { firstField, validateItem } from '../validate-item';
 import { CsvTable } from './csv-reader';
@@ -19,6 +19,9 @@ import { ImportOptionsDto, ImportResult } from './import.dto';
 /** Imported codes may carry the `-` and `_` other platforms allow (Branch aliases). */
 const IMPORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 const BATCH = 100;
+/** Rows validated between two yields to the event loop (decisions §14: an import never freezes it). */
+const YIELD_EVERY = 250;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Candidate {
   row: number;
@@ -75,7 +78,9 @@ export class LinksImportService {
     };
     const candidates: Candidate[] = [];
     const now = new Date();
+    let validated = 0;
     for (const { row, cells } of table.rows) {
+      if (++validated % YIELD_EVERY === 0) await yieldToEventLoop();
       try {
         const mapped = mapRow(plan, cells);
         const unstorable = findUnstorableText({ shortCode: mapped.shortCode, ...mapped.fields });
@@ -114,11 +119,36 @@ export class LinksImportService {
       }
     }
     const strategy = options.conflictStrategy ?? 'skip';
+    await this.assertQuota(principal, strategy, candidates);
     for (let i = 0; i < candidates.length; i += BATCH) {
       await this.writeBatch(principal, strategy, candidates.slice(i, i + BATCH), result, fail);
     }
     result.errors.sort((a, b) => a.row - b.row);
     return result;
+  }
+
+  /**
+   * Decisions §14: the plan's link quota is checked before anything is written. Counted are the
+   * links the file would create: every valid row without a code, every row with `rename`, and
+   * each distinct free code otherwise (taken codes are skipped or overwrite an existing link).
+   * The writer still enforces the limit per batch, under its lock, against concurrent creates.
+   */
+  private async assertQuota(principal: Principal, strategy: 'skip' | 'overwrite' | 'rename', candidates: Candidate[]): Promise<void> {
+    const remaining = await this.writer.remainingLinks(principal.organizationId, principal.tier);
+    if (remaining === null || candidates.length <= remaining) return;
+    let creates = candidates.length;
+    if (strategy !== 'rename') {
+      const codes = [...new Set(candidates.map((c) => c.shortCode).filter((c): c is string => c !== null && !isReservedCode(c)))];
+      let free = 0;
+      for (let i = 0; i < codes.length; i += 5000) {
+        const chunk = codes.slice(i, i + 5000);
+        free += chunk.length - (await this.repo.takenShortCodes(chunk)).size;
+      }
+      creates = candidates.filter((c) => c.shortCode === null).length + free;
+    }
+    if (creates > remaining) {
+      throw new LinkLimitExceededError(`the file would create ${creates} links and ${Math.max(0, remaining)} fit`);
+    }
   }
 
   private async writeBatch(
