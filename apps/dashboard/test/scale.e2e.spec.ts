@@ -7,6 +7,33 @@ import { signUp, startWorld, World } from './world';
 
 const ROWS = 25_000;
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+type Trace = { traceEvents: TraceEvent[] };
+
+/** The longest task of the page's renderer main thread: its CPU time (tdur) and wall time (dur), in ms. */
+function longestRendererTask(trace: Trace): { cpuMs: number; wallMs: number; tasks: number } {
+  const mains = trace.traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  let best = { cpuMs: 0, wallMs: 0, tasks: 0 };
+  for (const m of mains) {
+    const tasks = trace.traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === m.pid && e.tid === m.tid);
+    if (tasks.length <= best.tasks) continue;
+    best = {
+      tasks: tasks.length,
+      cpuMs: Math.max(0, ...tasks.map((e) => (e.tdur ?? e.dur ?? 0) / 1000)),
+      wallMs: Math.max(0, ...tasks.map((e) => (e.dur ?? 0) / 1000)),
+    };
+  }
+  return best;
+}
+
 // The budgets of issue 16: the first page loads under 250 KB of JavaScript gzipped, and
 // the links list of 25,000 rows scrolls without a long task over 100 ms. Both printed.
 describe('dashboard budgets (Chromium)', () => {
@@ -61,6 +88,11 @@ describe('dashboard budgets (Chromium)', () => {
     const rendered = await page.locator('.table-row').count();
     expect(rendered).toBeLessThan(100); // virtualised: a screenful, not 25,000 rows
 
+    // Two figures of the same scroll: the Performance API's long tasks (wall clock, what the
+    // issue asks for) and, from a Chromium trace, the CPU time of the renderer's longest task.
+    // On a machine whose cores are shared with other runs the wall clock of a 20 ms task
+    // stretches to 200 ms while the page does the same work; the CPU figure does not.
+    await w.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const result = (await page.evaluate(`new Promise((resolve) => {
       const el = document.querySelector('[data-testid="links-scroll"]');
       const tasks = [];
@@ -76,22 +108,41 @@ describe('dashboard budgets (Chromium)', () => {
       };
       requestAnimationFrame(step);
     })`)) as { frames: number; ms: number; longest: number; longTasks: number; scrollHeight: number };
+    const cpu = longestRendererTask(JSON.parse((await w.browser.stopTracing()).toString()) as Trace);
+    const load = loadavg()[0] / cpus().length;
     process.stdout.write(
-      `[dashboard budget] scrolled ${ROWS} rows top to bottom in ${result.frames} frames (${Math.round(result.ms)} ms): ` +
-        `${result.longTasks} long task(s), longest ${Math.round(result.longest)} ms\n`,
+      `[dashboard budget] scrolled ${ROWS} rows top to bottom in ${result.frames} frames (${Math.round(result.ms)} ms, load ${load.toFixed(1)} per core): ` +
+        `${result.longTasks} long task(s), longest ${Math.round(result.longest)} ms wall clock; ` +
+        `longest renderer task ${Math.round(cpu.cpuMs)} ms of CPU (${Math.round(cpu.wallMs)} ms wall) over ${cpu.tasks} tasks\n`,
     );
     expect(result.scrollHeight).toBeGreaterThan(ROWS * 50);
-    // The 100 ms budget is a figure of a quiet machine: with every core busy (other test
-    // runs), each frame waits for the CPU and the number says nothing about the page.
-    const load = loadavg()[0] / cpus().length;
+    expect(cpu.tasks).toBeGreaterThan(result.frames);
+    expect(cpu.cpuMs).toBeLessThan(100);
+    // The wall-clock figure is a figure of a quiet machine: with every core busy (other test
+    // runs), each frame waits for the CPU and the number says more about the machine than the page.
     if (load < 1.5) expect(result.longest).toBeLessThan(100);
-    else process.stdout.write(`[dashboard budget] load ${load.toFixed(1)} per core: long-task budget not asserted, re-run on a quiet machine\n`);
+    else process.stdout.write(`[dashboard budget] load ${load.toFixed(1)} per core: wall-clock long-task budget not asserted (the CPU-time one is)\n`);
 
     // Search and sort over the whole list stay usable.
+    const all = `${ROWS.toLocaleString('en')} of ${ROWS.toLocaleString('en')} links`;
     await page.getByRole('searchbox', { name: 'Search links' }).fill('Product 24999');
     await page.getByText(`1 of ${ROWS.toLocaleString('en')} links`).waitFor();
     await page.getByRole('searchbox', { name: 'Search links' }).fill('');
+    await page.getByText(all).waitFor();
+
+    // Rows handle their checkbox and their link through the list's one delegated handler.
+    await page.getByRole('checkbox', { name: 'Select big000002' }).check(); // newest first: on screen
+    await page.getByRole('region', { name: 'Bulk actions' }).getByText('1 selected').waitFor();
+    await page.getByRole('checkbox', { name: 'Select big000002' }).uncheck();
+    await page.getByRole('region', { name: 'Bulk actions' }).waitFor({ state: 'detached' });
+
     await page.getByRole('button', { name: 'Sort by Clicks' }).click();
-    await page.getByText(`${ROWS.toLocaleString('en')} of ${ROWS.toLocaleString('en')} links`).waitFor();
+    await page.getByRole('button', { name: 'Sort by Clicks' }).filter({ hasText: '▼' }).waitFor();
+    await page.getByRole('button', { name: 'Sort by Clicks' }).click();
+    await page.getByRole('button', { name: 'Sort by Clicks' }).filter({ hasText: '▲' }).waitFor();
+    await page.getByText(all).waitFor();
+    await page.getByRole('link', { name: 'Product 5000', exact: true }).click(); // (5000 × 7919) mod 5000 = 0 clicks
+    await page.waitForURL(/\/app\/links\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: 'Product 5000' }).waitFor();
   }, 240_000);
 });
