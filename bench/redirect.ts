@@ -4,6 +4,7 @@
  * same run with the same paths (autocannon on loopback; each server in its own process).
  *
  *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100]
+ *   … --branded   the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
  *
  * The redirect app runs as in production (its entry, `apps/redirect/src/main.ts`, through
  * the require hook) with click capture on (every 302 queues a click) against its own
@@ -13,12 +14,13 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, get as httpGet } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
+import { Prisma } from '@dl/platform/db';
+import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 
 /** The part of autocannon's API used here (the package ships no types). */
 namespace autocannon {
@@ -210,6 +212,79 @@ async function privateRedis(dir: string): Promise<{ url: string; stop(): void }>
   return { url: `redis://127.0.0.1:${port}`, stop: () => proc.kill('SIGKILL') };
 }
 
+// ───────────── scenario `--branded`: the same links on a branded domain (decisions §15) ─────────────
+
+const BRANDED_HOST = 'go.bench.test';
+
+/** A verified domain of the bench organization with a copy of every link (same codes) on it. */
+async function seedBrandedDomain(env: TestEnv, links: Prisma.LinkCreateManyInput[]): Promise<void> {
+  const domain = await env.prisma.domain.create({
+    data: { organizationId: links[0].organizationId, domain: BRANDED_HOST, status: 'verified', verifiedAt: new Date(), verificationToken: '0'.repeat(32) },
+  });
+  await env.prisma.link.createMany({
+    data: links.map((l) => ({ ...l, originalUrl: `${l.originalUrl}?on=branded`, domainId: domain.id, domainName: BRANDED_HOST })),
+  });
+}
+
+/**
+ * The branded-host cost: rounds alternate between the bare server, the redirect app on its own
+ * host and the redirect app with `Host: go.bench.test` (the same codes, links on the domain),
+ * so all three see the same machine. The hot path should cost the same on both hosts (one more
+ * map lookup, no extra round trip on a warm cache).
+ */
+async function brandedScenario(bare: Served, edge: Served, paths: string[], shape: { seconds: number; connections: number; links: number }) {
+  const { seconds, connections } = shape;
+  const branded = { headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9', host: BRANDED_HOST } };
+  // The branded host must answer its own links (the desktop destination carries `on=branded`).
+  const location = await new Promise<string | undefined>((resolve, reject) =>
+    httpGet(`${edge.url}${paths[0]}`, { headers: { host: BRANDED_HOST } }, (res) => (res.resume(), resolve(res.headers.location))).on('error', reject),
+  );
+  if (!location?.includes('on=branded')) throw new Error(`the branded host answered ${location ?? 'no redirect'}`);
+  log('warm-up (bare, service host, branded host)');
+  await load(bare.url, paths, { connections: 16, duration: 2 });
+  await load(edge.url, paths, { connections: 16, duration: 2 });
+  await load(edge.url, paths, { connections: 16, duration: 2, ...branded });
+  const rounds = 3;
+  const slice = Math.max(1, Math.round(seconds / rounds));
+  const runs = { bare: [] as autocannon.Result[], serviceHost: [] as autocannon.Result[], brandedHost: [] as autocannon.Result[] };
+  const cpu = { bare: 0, serviceHost: 0, brandedHost: 0 };
+  const measure = async (name: keyof typeof runs, server: Served, extra: Partial<autocannon.Options> = {}) => {
+    const before = cpuSeconds(server.proc.pid!);
+    runs[name].push(await load(server.url, paths, { connections, duration: slice, ...extra }));
+    cpu[name] += cpuSeconds(server.proc.pid!) - before;
+  };
+  for (let r = 0; r < rounds; r++) {
+    log('branded scenario round', { round: r + 1, of: rounds, seconds: slice, connections });
+    await measure('bare', bare);
+    await measure('serviceHost', edge);
+    await measure('brandedHost', edge, branded);
+  }
+  const out = Object.fromEntries(
+    (Object.keys(runs) as Array<keyof typeof runs>).map((name) => {
+      const c = combine(runs[name]);
+      return [name, { ...c, cpuMicrosecondsPerRequest: Math.round((cpu[name] * 1e6) / c.total) }];
+    }),
+  ) as Record<keyof typeof runs, ReturnType<typeof combine> & { cpuMicrosecondsPerRequest: number }>;
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  return {
+    bench: 'redirect --branded',
+    ...shape,
+    host: BRANDED_HOST,
+    ...out,
+    ratioToBare: {
+      throughput: { serviceHost: ratio(out.serviceHost.requestsPerSecond, out.bare.requestsPerSecond), brandedHost: ratio(out.brandedHost.requestsPerSecond, out.bare.requestsPerSecond) },
+      perCpuSecond: {
+        serviceHost: ratio(out.bare.cpuMicrosecondsPerRequest, out.serviceHost.cpuMicrosecondsPerRequest),
+        brandedHost: ratio(out.bare.cpuMicrosecondsPerRequest, out.brandedHost.cpuMicrosecondsPerRequest),
+      },
+    },
+    brandedToServiceHost: {
+      throughput: ratio(out.brandedHost.requestsPerSecond, out.serviceHost.requestsPerSecond),
+      cpuPerRequest: ratio(out.brandedHost.cpuMicrosecondsPerRequest, out.serviceHost.cpuMicrosecondsPerRequest),
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const seconds = arg('seconds', 10);
   const connections = arg('connections', 64);
@@ -235,12 +310,18 @@ async function main(): Promise<void> {
     await env.prisma.link.createMany({ data: links });
     const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
     const map = links.map((l) => [l.shortCode, l.iosUrl] as [string, string]);
+    if (process.argv.includes('--branded')) await seedBrandedDomain(env, links);
 
     const raw = Object.fromEntries(Object.entries(env.config).map(([k, v]) => [k, String(v)]));
     const bare = await serve('bare', { DL_BENCH_MAP: JSON.stringify(map) });
     servers.push(bare);
     const edge = await serve('redirect', raw);
     servers.push(edge);
+
+    if (process.argv.includes('--branded')) {
+      process.stdout.write(`${JSON.stringify(await brandedScenario(bare, edge, paths, { seconds, connections, links: linkCount }), null, 2)}\n`);
+      return;
+    }
 
     if (process.argv.includes('--breakdown')) {
       // Where the redirect's CPU goes: the same app on paths that stop at each stage.
