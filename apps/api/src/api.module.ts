@@ -15,6 +15,7 @@ import { EventAnalyticsApiModule } from './event-analytics/event-analytics-api.m
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 import { ReportsApiModule } from './reports/reports-api.module';
 import { LinksApiModule } from './links/links-api.module';
+import { PublicStatsApiModule } from './public-stats/public-stats.controller';
 import { TemplatesApiModule } from './templates/templates-api.module';
 import { ProjectsApiModule } from './projects/projects-api.module';
 import { MigrationsApiModule } from './migrations/migrations-api.module';
@@ -42,6 +43,7 @@ export class ApiModule {
         ReportsApiModule,
         LinkAnalyticsApiModule,
         LinksApiModule,
+        PublicStatsApiModule,
         TemplatesApiModule,
         ProjectsApiModule,
         MigrationsApiModule,

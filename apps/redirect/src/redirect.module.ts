@@ -3,7 +3,7 @@ import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { DATABASE_PING } from '@dl/platform/observability';
 import { QueueModule } from '@dl/platform/queue';
-import { RedirectEdgeModule, RedirectStore } from '@dl/redirect';
+import { PublicStatsModule, RedirectEdgeModule, RedirectStore } from '@dl/redirect';
 
 /** /health probes Postgres through the edge's own pool: the redirect process never runs a Prisma query. */
 @Global()
@@ -20,7 +20,7 @@ export class RedirectModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RedirectModule,
-      imports: [PlatformModule.forRoot(config), QueueModule, RedirectEdgeModule, RedirectHealthModule],
+      imports: [PlatformModule.forRoot(config), QueueModule, RedirectEdgeModule, RedirectHealthModule, PublicStatsModule],
     };
   }
 }

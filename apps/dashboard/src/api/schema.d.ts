@@ -681,6 +681,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/stats/{domain}/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A public link's stats: total clicks, the last 30 days by date, country and device (no personal data) */
+        get: operations["PublicStatsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/templates": {
         parameters: {
             query?: never;
@@ -1948,6 +1965,35 @@ export interface components {
             /** @description Most used first */
             tags: components["schemas"]["TagCountDoc"][];
         };
+        PublicDateClicksDoc: {
+            /** @example 2026-11-25 */
+            date: string;
+            clicks: number;
+        };
+        PublicCountryClicksDoc: {
+            /** @example US */
+            countryCode: string;
+            /** @example United States */
+            country: string;
+            clicks: number;
+        };
+        PublicDeviceClicksDoc: {
+            /** @example mobile */
+            device: string;
+            clicks: number;
+        };
+        PublicStatsDoc: {
+            shortCode: string;
+            title?: string | null;
+            /** @description Every non-bot click since the link was made */
+            totalClicks: number;
+            /** @description The last 30 days (UTC), oldest first */
+            clicksByDate: components["schemas"]["PublicDateClicksDoc"][];
+            /** @description Last 30 days, most clicks first */
+            clicksByCountry: components["schemas"]["PublicCountryClicksDoc"][];
+            /** @description Last 30 days */
+            clicksByDevice: components["schemas"]["PublicDeviceClicksDoc"][];
+        };
         TemplateDefaultsDto: {
             /** @example https://example.com/landing */
             originalUrl?: string;
@@ -2247,6 +2293,10 @@ export type SchemaBulkDeleteLinksResponseDoc = components['schemas']['BulkDelete
 export type SchemaSuccessResponseDoc = components['schemas']['SuccessResponseDoc'];
 export type SchemaTagCountDoc = components['schemas']['TagCountDoc'];
 export type SchemaTagsResponseDoc = components['schemas']['TagsResponseDoc'];
+export type SchemaPublicDateClicksDoc = components['schemas']['PublicDateClicksDoc'];
+export type SchemaPublicCountryClicksDoc = components['schemas']['PublicCountryClicksDoc'];
+export type SchemaPublicDeviceClicksDoc = components['schemas']['PublicDeviceClicksDoc'];
+export type SchemaPublicStatsDoc = components['schemas']['PublicStatsDoc'];
 export type SchemaTemplateDefaultsDto = components['schemas']['TemplateDefaultsDto'];
 export type SchemaCreateTemplateDto = components['schemas']['CreateTemplateDto'];
 export type SchemaTemplateResponseDoc = components['schemas']['TemplateResponseDoc'];
@@ -5319,6 +5369,37 @@ export interface operations {
             };
             /** @description Rate limit of the plan exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    PublicStatsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domain: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicStatsDoc"];
+                };
+            };
+            /** @description No public link with this code on this domain */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
