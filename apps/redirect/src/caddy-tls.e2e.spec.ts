@@ -53,7 +53,7 @@ describe('Caddy on-demand TLS in front of the redirect app', () => {
   });
 
   /** GET https://<host>:<caddy>/<path> with the name resolved to 127.0.0.1 (SNI and Host = host). */
-  function overTls(host: string, path: string, ca?: string): Promise<TlsAnswer> {
+  function overTls(host: string, path: string, ca?: string, extraHeaders: Record<string, string> = {}): Promise<TlsAnswer> {
     return new Promise((resolve, reject) => {
       const req = httpsRequest(
         {
@@ -61,7 +61,7 @@ describe('Caddy on-demand TLS in front of the redirect app', () => {
           port: caddy.httpsPort,
           path,
           servername: host,
-          headers: { host: `${host}:${caddy.httpsPort}` },
+          headers: { host: `${host}:${caddy.httpsPort}`, ...extraHeaders },
           ...(ca ? { ca } : { rejectUnauthorized: false }),
           agent: false,
           timeout: 15_000,
@@ -94,7 +94,8 @@ describe('Caddy on-demand TLS in front of the redirect app', () => {
     await as(a)
       .post('/api/links', { templateId: a.template.id, customCode: 'spring', domain: 'go.a.test', originalUrl: 'https://a.example/spring' })
       .expect(201);
-    edge = await startApp(createRedirectApp, env.config);
+    // As in docker-compose.yml: the edge trusts the forwarded headers of the proxy in front.
+    edge = await startApp(createRedirectApp, env.withOverrides({ CLICK_FALLBACK_DIR: dir, TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' }));
     caddy = await PrivateCaddy.start({ upstream: edge.url, ask: `${edge.url}/tls/ask` });
   }, 60_000);
 
@@ -116,6 +117,13 @@ describe('Caddy on-demand TLS in front of the redirect app', () => {
     expect(checked.certificate.issuer.CN).toMatch(/^Caddy Local Authority/);
     // The edge's other answers pass through too: an unknown code on the domain is its 404 page.
     expect((await overTls('go.a.test', '/nothing', caddy.rootCertificate())).status).toBe(404);
+  });
+
+  it('a visitor’s own X-Forwarded-Host does not pick another host behind Caddy (Caddy sets it from the request)', async () => {
+    for (const spoof of ['sho.rt', 'unknown.test', 'later.a.test']) {
+      const answer = await overTls('go.a.test', '/spring', caddy.rootCertificate(), { 'x-forwarded-host': spoof, 'x-forwarded-for': '203.0.113.9' });
+      expect([spoof, answer.status, answer.location]).toEqual([spoof, 302, 'https://a.example/spring']);
+    }
   });
 
   it('an unverified or unknown domain gets no certificate: the TLS handshake fails', async () => {
