@@ -20,6 +20,7 @@ module.exports = {
     '^@dl/([^/]+)$': path.join(root, 'libs/$1/src/index.ts'),
   },
   globalSetup: path.join(root, 'libs/testing/src/global-setup.js'),
+  globalTeardown: path.join(root, 'libs/testing/src/global-teardown.js'),
   setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
 };

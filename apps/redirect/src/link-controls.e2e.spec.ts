@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
 import request from 'supertest';
 import { hashSecret } from '@dl/platform/http';
+import { createRedisClient } from '@dl/platform/redis';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 import { clicksQueue, eventually, publishInvalidation, queuedClicks, seedLink, SeededOrg, seedOrganization, UA } from './test/redirect.fixtures';
@@ -249,7 +249,7 @@ describe('redirect edge: link controls', () => {
 
       // Redis lost the counter: it is rebuilt from the non-bot clicks stored in Postgres.
       const rebuilt = await seedLink(env.prisma, org, { maxClicks: 3 });
-      const redis = new Redis(env.config.REDIS_URL);
+      const redis = createRedisClient(env.config, { enableOfflineQueue: true });
       try {
         await env.prisma.$executeRawUnsafe(
           `INSERT INTO clicks (id, organization_id, link_id, clicked_at, is_bot, visitor_hash)

@@ -106,12 +106,13 @@ export class PrincipalCache implements OnModuleInit, OnModuleDestroy {
 
   private async fillShared(cacheKey: string, redisKey: string, value: CredentialState): Promise<void> {
     const org = value.status === 'ok' ? value.principal.organizationId : value.status === 'revoked' ? value.organizationId : null;
-    const multi = this.redis.client.multi().set(redisKey, JSON.stringify(value), 'PX', SHARED_TTL_MS, 'NX');
+    // The entry and the organization's index are in different cluster slots: two writes, not one MULTI.
+    const writes: Array<Promise<unknown>> = [this.redis.client.set(redisKey, JSON.stringify(value), 'PX', SHARED_TTL_MS, 'NX')];
     if (org) {
       const index = this.redis.key('auth', 'org', org);
-      multi.sadd(index, cacheKey).pexpire(index, SHARED_TTL_MS * 2);
+      writes.push(this.redis.client.multi().sadd(index, cacheKey).pexpire(index, SHARED_TTL_MS * 2).exec());
     }
-    await withTimeout(multi.exec(), REDIS_TIMEOUT_MS);
+    await withTimeout(Promise.all(writes), REDIS_TIMEOUT_MS);
   }
 
   private setLocal(cacheKey: string, value: CredentialState): void {
@@ -145,9 +146,8 @@ export class PrincipalCache implements OnModuleInit, OnModuleDestroy {
         await withTimeout(this.redis.client.del(index), REDIS_TIMEOUT_MS);
       }
       if (keys.length) {
-        const multi = this.redis.client.multi();
-        for (const k of keys) multi.set(this.redis.key('auth', 'c', k), TOMBSTONE, 'PX', TOMBSTONE_MS);
-        await withTimeout(multi.exec(), REDIS_TIMEOUT_MS);
+        // One SET per entry (each in its own cluster slot), sent together.
+        await withTimeout(Promise.all(keys.map((k) => this.redis.client.set(this.redis.key('auth', 'c', k), TOMBSTONE, 'PX', TOMBSTONE_MS))), REDIS_TIMEOUT_MS);
       }
       await withTimeout(this.redis.client.publish(this.channel, JSON.stringify(message)), REDIS_TIMEOUT_MS);
     } catch (err) {

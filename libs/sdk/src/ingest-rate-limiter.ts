@@ -62,8 +62,9 @@ export class IngestRateLimiter {
     try {
       const command = (this.redis.client as unknown as { dlIngestLimit: LimitCommand }).dlIngestLimit.bind(this.redis.client);
       [allowed, used] = await command(
-        this.redis.key('rl', 'ingest', subject, String(windowIndex)),
-        this.redis.key('rl', 'ingest', subject, String(windowIndex - 1)),
+        // Both windows in one script: one hash tag per token in cluster mode.
+        this.redis.slotKey(`ingest:${subject}`, 'rl', 'ingest', subject, String(windowIndex)),
+        this.redis.slotKey(`ingest:${subject}`, 'rl', 'ingest', subject, String(windowIndex - 1)),
         this.limit,
         cost,
         (1 - elapsed).toFixed(4),

@@ -18,6 +18,11 @@ export class IngestRedis implements OnModuleDestroy {
     return this.redis.key(...parts);
   }
 
+  /** A key sharing a cluster slot with the other keys of `tag` (see RedisService.slotKey). */
+  slotKey(tag: string, ...parts: string[]): string {
+    return this.redis.slotKey(tag, ...parts);
+  }
+
   onModuleDestroy(): void {
     this.client.disconnect();
   }

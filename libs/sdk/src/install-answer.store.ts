@@ -42,7 +42,9 @@ export class InstallAnswerStore {
   async many(keys: Array<{ appId: string; installId: string }>): Promise<Map<string, InstallDecision>> {
     const out = new Map<string, InstallDecision>();
     if (!keys.length) return out;
-    const values = await this.redis.client.mget(keys.map((k) => this.key(k.appId, k.installId)));
+    const names = keys.map((k) => this.key(k.appId, k.installId));
+    // MGET needs its keys in one slot: in cluster mode one GET per install, sent together.
+    const values = this.redis.cluster ? await Promise.all(names.map((n) => this.redis.client.get(n))) : await this.redis.client.mget(names);
     values.forEach((raw, i) => {
       if (raw) out.set(`${keys[i].appId}:${keys[i].installId}`, JSON.parse(raw) as InstallDecision);
     });

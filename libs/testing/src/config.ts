@@ -11,6 +11,9 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    // The cluster CI step (TEST_REDIS_CLUSTER=1): every app of the run on the harness's Redis
+    // Cluster, except a test that names its own Redis (a private server it stops, a relay).
+    ...(process.env.TEST_REDIS_CLUSTER_NODES && !overrides.REDIS_URL ? { REDIS_CLUSTER_NODES: process.env.TEST_REDIS_CLUSTER_NODES } : {}),
     JWT_SECRET: TEST_JWT_SECRET,
     SHORT_LINK_BASE_URL: 'http://sho.rt',
     WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32',

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import { AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
+import { createRedisClient, scanKeys } from '@dl/platform/redis';
 import { testConfig } from './config';
 import { createTestDatabase, TestDatabase } from './database';
 import { PrivatePostgres } from './private-servers';
@@ -25,17 +25,21 @@ export async function startApp(
   return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
-/** Deletes every Redis key of a test prefix. */
-export async function flushPrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+/**
+ * Deletes every Redis key of a test prefix (app keys and BullMQ's), on one server or, with
+ * `clusterNodes` (REDIS_CLUSTER_NODES), on every master of a cluster.
+ */
+export async function flushPrefix(redisUrl: string, prefix: string, clusterNodes?: string): Promise<void> {
+  const redis = createRedisClient({ REDIS_URL: redisUrl, REDIS_CLUSTER_NODES: clusterNodes }, { lazyConnect: true, enableOfflineQueue: true });
+  redis.on('error', () => undefined);
   try {
     await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    for (const pattern of [`${prefix}:*`, `{${prefix}:bull}:*`]) {
+      // Keys of a page may sit in different cluster slots: one DEL each.
+      await scanKeys(redis, pattern, async (keys) => {
+        await Promise.all(keys.map((k) => redis.del(k)));
+      }, 1000);
+    }
   } finally {
     redis.disconnect();
   }
@@ -66,7 +70,7 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     withOverrides: (more) => testConfig(db.url, { ...overrides, REDIS_PREFIX: config.REDIS_PREFIX, ...more }),
     teardown: async () => {
       await prisma.$disconnect();
-      await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX);
+      await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX, config.REDIS_CLUSTER_NODES);
       await db.drop();
     },
   };
@@ -96,7 +100,7 @@ export async function createPrivatePostgresEnv(overrides: Record<string, string>
       prisma,
       teardown: async () => {
         await prisma.$disconnect().catch(() => undefined);
-        await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX).catch(() => undefined);
+        await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX, config.REDIS_CLUSTER_NODES).catch(() => undefined);
         await pg.drop();
       },
     };

@@ -6,3 +6,4 @@ export * from './dns-server';
 export * from './private-servers';
 export * from './caddy';
 export * from './pg-replica';
+export * from './redis-cluster';

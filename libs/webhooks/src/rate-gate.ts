@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { RedisService } from '@dl/platform/redis';
+import { RedisService, scanKeys } from '@dl/platform/redis';
 
 /*
  * Each webhook has a lane in Redis: a sorted set of its pending delivery ids scored by the time
@@ -198,15 +198,19 @@ export class WebhookRateGate {
     }
   }
 
+  /**
+   * A webhook's lane keys and its organization's in-flight set: one Lua script touches them
+   * together, so in cluster mode they share the organization's hash tag (one slot per organization).
+   */
   private keys(webhookId: string, organizationId: string) {
-    const k = (part: string) => this.redis.key('wh', webhookId, part);
+    const k = (part: string) => this.redis.slotKey(organizationId, 'wh', webhookId, part);
     return {
       starts: k('starts'),
       lane: k('lane'),
       items: k('items'),
       infl: k('inflight'),
       drain: k('drain'),
-      oinfl: this.redis.key('whorg', organizationId, 'inflight'),
+      oinfl: this.redis.slotKey(organizationId, 'whorg', organizationId, 'inflight'),
     };
   }
 
@@ -277,19 +281,19 @@ export class WebhookRateGate {
    * the job failed for good or was lost with Redis' data), each now marked as drained again so
    * the caller queues exactly one drain job per lane. Scans every lane (SCAN, no blocking).
    */
-  async adoptOrphanedLanes(): Promise<string[]> {
-    const prefix = this.redis.key('wh', '');
-    const adopted: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.client.scan(cursor, 'MATCH', `${prefix}*:lane`, 'COUNT', 500);
-      cursor = next;
+  async adoptOrphanedLanes(): Promise<Array<{ webhookId: string; organizationId: string }>> {
+    // One server: `prefix:wh:<webhook>:lane`; cluster: `prefix:{<organization>}:wh:<webhook>:lane`.
+    const pattern = this.redis.cluster ? `${this.redis.prefix}:{*}:wh:*:lane` : this.redis.key('wh', '*', 'lane');
+    const adopted: Array<{ webhookId: string; organizationId: string }> = [];
+    await scanKeys(this.redis.client, pattern, async (keys) => {
       for (const lane of keys) {
-        const webhookId = lane.slice(prefix.length, -':lane'.length);
-        const drain = this.redis.key('wh', webhookId, 'drain');
-        if ((await this.commands().webhookLaneAdopt(lane, drain, this.markerTtlMs)) === 1) adopted.push(webhookId);
+        const parts = lane.slice(this.redis.prefix.length + 1).split(':');
+        const organizationId = this.redis.cluster ? parts[0].slice(1, -1) : '';
+        const webhookId = parts[parts.length - 2];
+        const drain = this.keys(webhookId, organizationId).drain;
+        if ((await this.commands().webhookLaneAdopt(lane, drain, this.markerTtlMs)) === 1) adopted.push({ webhookId, organizationId });
       }
-    } while (cursor !== '0');
+    });
     return adopted;
   }
 

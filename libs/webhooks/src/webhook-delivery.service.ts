@@ -142,8 +142,9 @@ export class WebhookDeliveryService implements OnModuleDestroy {
    * their marker until it expires. Returns the number of drain jobs queued.
    */
   async sweepLanes(): Promise<number> {
-    const adopted = await this.gate.adoptOrphanedLanes();
-    if (!adopted.length) return 0;
+    const lanes = await this.gate.adoptOrphanedLanes();
+    if (!lanes.length) return 0;
+    const adopted = lanes.map((l) => l.webhookId);
     try {
       const organizations = await this.repo.organizationsOf(adopted);
       const jobs = adopted
@@ -154,7 +155,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       return jobs.length;
     } catch (err) {
       // The next sweep tries again.
-      await this.gate.disown('', adopted).catch(() => undefined);
+      for (const { webhookId, organizationId } of lanes) await this.gate.disown(organizationId, [webhookId]).catch(() => undefined);
       throw err;
     }
   }

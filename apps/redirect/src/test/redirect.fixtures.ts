@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
 import { AppConfig } from '@dl/platform/config';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import { ClickBatchJob, ClickCapturedJob } from '@dl/platform/queue';
+import { bullOptions, ClickBatchJob, ClickCapturedJob } from '@dl/platform/queue';
+import { createRedisClient } from '@dl/platform/redis';
 
 export const UA = {
   iphone:
@@ -63,7 +63,7 @@ export async function seedLink(
 
 /** What the links service does after every change: announce the code on the invalidation channel. */
 export async function publishInvalidation(config: AppConfig, shortCode: string): Promise<void> {
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = createRedisClient(config, { enableOfflineQueue: true });
   try {
     await redis.publish(`${config.REDIS_PREFIX}:links:invalidate`, shortCode);
   } finally {
@@ -73,10 +73,7 @@ export async function publishInvalidation(config: AppConfig, shortCode: string):
 
 /** The `clicks` queue of a test prefix, read-only (the consumer is the worker's). */
 export function clicksQueue(config: AppConfig): Queue {
-  const queue = new Queue('clicks', {
-    connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
-    prefix: `${config.REDIS_PREFIX}:bull`,
-  });
+  const queue = new Queue('clicks', bullOptions(config));
   queue.on('error', () => undefined);
   return queue;
 }

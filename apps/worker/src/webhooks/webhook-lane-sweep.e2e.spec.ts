@@ -49,7 +49,7 @@ describe('webhook lane sweep', () => {
       deliveries.map((d, i) => ({ webhookId: webhook.id, deliveryId: d.id, item: { e: `evt_sweep_${i + 1}`, b: JSON.stringify({ n: i + 1 }), a: 0 } })),
     );
     // The drain job that enqueue asked for is never queued, and its marker is gone.
-    await redis.client.del(redis.key('wh', webhook.id, 'drain'));
+    await redis.client.del(redis.slotKey(org.id, 'wh', webhook.id, 'drain'));
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.requests.length).toBe(0);
 

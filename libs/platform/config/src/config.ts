@@ -63,6 +63,15 @@ export class EnvironmentVariables {
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
 
+  /**
+   * Redis Cluster seed nodes (comma-separated `host:port`, decisions §18): when set, every Redis
+   * client is an ioredis Cluster on them and REDIS_URL is not used.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*[A-Za-z0-9.-]+:\d{1,5}(\s*,\s*[A-Za-z0-9.-]+:\d{1,5})*\s*$/, { message: 'must be a comma-separated list of host:port' })
+  REDIS_CLUSTER_NODES?: string;
+
   /** Prefix of every Redis key and BullMQ queue (tests use one per file). */
   @Matches(/^[A-Za-z0-9_:.-]{1,64}$/, { message: 'must be 1-64 characters of A-Z a-z 0-9 _ : . -' })
   REDIS_PREFIX = 'dl';

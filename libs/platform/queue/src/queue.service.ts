@@ -1,7 +1,9 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { JobsOptions, Queue, QueueOptions } from 'bullmq';
+import { createIORedisClient, JobsOptions, Queue, QueueOptions, RedisConnection } from 'bullmq';
+import Redis, { ClusterNode, RedisOptions } from 'ioredis';
+import { clusterNodes, createCluster } from '@dl/platform/redis';
 import { AppConfig } from '@dl/platform/config';
 import { JobName, JobPayload, QueueName } from './jobs';
 
@@ -13,17 +15,43 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { count: 5000, age: 7 * 24 * 3600 },
 };
 
-/** BullMQ connection options for this app's Redis and key prefix. */
+/** Marks BullMQ connection options that must become an ioredis Cluster (see the factory below). */
+const CLUSTER_NODES = 'dlClusterNodes';
+
+/**
+ * BullMQ creates its own connections (a client per queue, a blocking one per worker) from the
+ * options below and closes them itself. In cluster mode the options carry the seed nodes and this
+ * factory makes them a Cluster; otherwise it builds the same ioredis client BullMQ would.
+ */
+RedisConnection.clientFactory = (opts: RedisOptions) => {
+  const { url, [CLUSTER_NODES]: nodes, ...rest } = opts as RedisOptions & { url?: string; [CLUSTER_NODES]?: ClusterNode[] };
+  if (nodes) {
+    const cluster = createCluster(nodes, rest);
+    return createIORedisClient(cluster as unknown as Redis);
+  }
+  return createIORedisClient(url ? new Redis(url, rest) : new Redis(rest));
+};
+
+/**
+ * The BullMQ key prefix. In cluster mode it is one hash tag (`{dl:bull}`): BullMQ's scripts touch
+ * several keys of a queue at once, which must share a slot (decisions: Redis Cluster keys).
+ */
+export function bullPrefix(config: Pick<AppConfig, 'REDIS_PREFIX' | 'REDIS_CLUSTER_NODES'>): string {
+  return clusterNodes(config) ? `{${config.REDIS_PREFIX}:bull}` : `${config.REDIS_PREFIX}:bull`;
+}
+
+/** BullMQ connection options for this app's Redis (or cluster) and key prefix. */
 export function bullOptions(config: AppConfig): QueueOptions {
+  const nodes = clusterNodes(config);
   return {
     connection: {
-      url: config.REDIS_URL,
+      ...(nodes ? { [CLUSTER_NODES]: nodes } : { url: config.REDIS_URL }),
       maxRetriesPerRequest: null,
       enableOfflineQueue: true,
       connectTimeout: 2000,
       retryStrategy: (times: number) => Math.min(times * 200, 2000),
-    },
-    prefix: `${config.REDIS_PREFIX}:bull`,
+    } as unknown as QueueOptions['connection'],
+    prefix: bullPrefix(config),
     defaultJobOptions: DEFAULT_JOB_OPTIONS,
   };
 }

@@ -1,5 +1,5 @@
 import { Global, Inject, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import Redis, { RedisOptions } from 'ioredis';
+import Redis, { Cluster, ClusterNode, RedisOptions } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 
 /** Options shared by every Redis connection: fail fast instead of queueing commands forever. */
@@ -14,18 +14,89 @@ export function redisOptions(extra: RedisOptions = {}): RedisOptions {
   };
 }
 
+/** `REDIS_CLUSTER_NODES` as ioredis seed nodes, or null in single-server mode. */
+export function clusterNodes(config: Pick<AppConfig, 'REDIS_CLUSTER_NODES'>): ClusterNode[] | null {
+  const raw = config.REDIS_CLUSTER_NODES?.trim();
+  if (!raw) return null;
+  return raw.split(',').map((entry) => {
+    const [host, port] = entry.trim().split(':');
+    return { host, port: Number(port) };
+  });
+}
+
+/**
+ * An ioredis Cluster with the same fail-fast behaviour as one server's connection: connection
+ * options go to every node, the retry strategy becomes the cluster's, and a command that meets a
+ * failover (MOVED, TRYAGAIN, CLUSTERDOWN) is retried after a short wait instead of failing.
+ */
+export function createCluster(nodes: ClusterNode[], options: RedisOptions): Cluster {
+  const { enableOfflineQueue, lazyConnect, retryStrategy, enableAutoPipelining, maxRetriesPerRequest, ...node } = options;
+  return new Cluster(nodes, {
+    enableOfflineQueue,
+    lazyConnect,
+    enableAutoPipelining,
+    clusterRetryStrategy: retryStrategy ? (times) => retryStrategy(times) ?? null : undefined,
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnTryAgain: 100,
+    retryDelayOnMoved: 0,
+    maxRedirections: 16,
+    // Slot map refreshed quickly after a failover so commands stop meeting the dead master.
+    slotsRefreshTimeout: 2000,
+    slotsRefreshInterval: 5000,
+    redisOptions: { ...node, maxRetriesPerRequest },
+  });
+}
+
+/**
+ * The one Redis client factory of the apps: a connection to REDIS_URL, or (REDIS_CLUSTER_NODES
+ * set) an ioredis Cluster. Typed as `Redis`: Cluster answers the same commands, scripts
+ * (`defineCommand`), pub/sub and `duplicate()`; what differs (SCAN over every master, keys of one
+ * command in one slot) goes through `scanKeys` and the hash-tagged key helpers.
+ */
+export function createRedisClient(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER_NODES'>, extra: RedisOptions = {}): Redis {
+  const nodes = clusterNodes(config);
+  if (nodes) return createCluster(nodes, redisOptions(extra)) as unknown as Redis;
+  return new Redis(config.REDIS_URL, redisOptions(extra));
+}
+
+/** True for an ioredis Cluster client. */
+export function isCluster(client: unknown): boolean {
+  return (client as Cluster).isCluster === true;
+}
+
+/**
+ * Every key matching `pattern` (SCAN with MATCH, never KEYS), on one server or on every master of
+ * a cluster (SCAN is per node). Calls `onBatch` per page.
+ */
+export async function scanKeys(client: Redis, pattern: string, onBatch: (keys: string[]) => Promise<void>, count = 500): Promise<void> {
+  const targets: Redis[] = isCluster(client) ? (client as unknown as Cluster).nodes('master') : [client];
+  for (const node of targets) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+      cursor = next;
+      if (keys.length) await onBatch(keys);
+    } while (cursor !== '0');
+  }
+}
+
 /**
  * The app's general-purpose Redis connection (caches, counters, pub/sub publishing).
- * Keys must go through `key()` so tests (and tenants of one Redis) never collide.
+ * Keys must go through `key()` (or `slotKey()` when a script or MULTI touches several keys) so
+ * tests (and tenants of one Redis) never collide.
  */
 @Injectable()
 export class RedisService implements OnModuleInit, OnModuleDestroy {
   readonly client: Redis;
   readonly prefix: string;
+  /** Redis Cluster mode (REDIS_CLUSTER_NODES). */
+  readonly cluster: boolean;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.prefix = config.REDIS_PREFIX;
-    this.client = new Redis(config.REDIS_URL, redisOptions());
+    this.cluster = clusterNodes(config) !== null;
+    this.client = createRedisClient(config);
     // Errors are reported by health checks and callers; an unhandled 'error' event would crash.
     this.client.on('error', () => undefined);
   }
@@ -39,7 +110,7 @@ export class RedisService implements OnModuleInit, OnModuleDestroy {
         this.client.off('ready', done);
         resolve();
       };
-      const timer = setTimeout(done, 2000);
+      const timer = setTimeout(done, this.cluster ? 5000 : 2000);
       timer.unref();
       this.client.once('ready', done);
     });
@@ -49,9 +120,18 @@ export class RedisService implements OnModuleInit, OnModuleDestroy {
     return `${this.prefix}:${parts.join(':')}`;
   }
 
+  /**
+   * A key that must share a cluster slot with every other key of the same `tag` (the keys of one
+   * Lua script or MULTI): `prefix:{tag}:parts` in cluster mode. On one server it is exactly
+   * `key(...parts)`, so a single-server deployment keeps its key layout.
+   */
+  slotKey(tag: string, ...parts: string[]): string {
+    return this.cluster ? `${this.prefix}:{${tag}}:${parts.join(':')}` : this.key(...parts);
+  }
+
   /** A new dedicated connection (for subscribers or blocking commands). Caller closes it. */
   duplicate(extra: RedisOptions = {}): Redis {
-    const conn = new Redis(this.config.REDIS_URL, redisOptions(extra));
+    const conn = createRedisClient(this.config, extra);
     conn.on('error', () => undefined);
     return conn;
   }

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { Role, Tier } from '@dl/platform/db';
-import { WebhookEventJob } from '@dl/platform/queue';
+import { bullOptions, WebhookEventJob } from '@dl/platform/queue';
+import { createRedisClient } from '@dl/platform/redis';
 import { addMember, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 export const bad = (message: string, validation?: Record<string, string>) =>
@@ -72,7 +72,7 @@ export async function linksWorld(opts: { tierA?: Tier; rateLimit?: boolean } = {
 
 /** Webhook events queued for the organization (the `webhooks` queue of this test's prefix). */
 export async function queuedLinkEvents(env: TestEnv, organizationId: string): Promise<WebhookEventJob[]> {
-  const queue = new Queue('webhooks', { connection: { url: env.config.REDIS_URL }, prefix: `${env.config.REDIS_PREFIX}:bull` });
+  const queue = new Queue('webhooks', bullOptions(env.config));
   try {
     const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
     return jobs
@@ -85,7 +85,7 @@ export async function queuedLinkEvents(env: TestEnv, organizationId: string): Pr
 
 /** Collects messages published on the links invalidation channel. */
 export async function invalidationListener(env: TestEnv): Promise<{ messages: string[]; close(): Promise<void> }> {
-  const sub = new Redis(env.config.REDIS_URL);
+  const sub = createRedisClient(env.config, { enableOfflineQueue: true, maxRetriesPerRequest: null });
   const messages: string[] = [];
   await sub.subscribe(`${env.config.REDIS_PREFIX}:links:invalidate`);
   sub.on('message', (_channel, message) => messages.push(message));
