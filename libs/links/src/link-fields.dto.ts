@@ -145,12 +145,12 @@ export class LinkFieldsDto {
   @ApiPropertyOptional({ example: 'https://example.com/landing', maxLength: 2048 })
   @IsOptional() @IsHttpUrl() originalUrl?: string;
 
-  @ApiPropertyOptional({ maxLength: 500 }) @IsOptional() @IsStringMax(500) title?: string | null;
-  @ApiPropertyOptional({ maxLength: 2000 }) @IsOptional() @IsStringMax(2000) description?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 }) @IsOptional() @IsStringMax(500) title?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 }) @IsOptional() @IsStringMax(2000) description?: string | null;
 
-  @ApiPropertyOptional({ description: 'Destination on iOS' }) @IsOptional() @IsHttpUrl() iosUrl?: string | null;
-  @ApiPropertyOptional({ description: 'Destination on Android' }) @IsOptional() @IsHttpUrl() androidUrl?: string | null;
-  @ApiPropertyOptional({ description: 'Destination on other devices' }) @IsOptional() @IsHttpUrl() webFallbackUrl?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Destination on iOS' }) @IsOptional() @IsHttpUrl() iosUrl?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Destination on Android' }) @IsOptional() @IsHttpUrl() androidUrl?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Destination on other devices' }) @IsOptional() @IsHttpUrl() webFallbackUrl?: string | null;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 2160, default: 168 })
   @IsOptional()
@@ -174,21 +174,21 @@ export class LinkFieldsDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { product: '42' } })
   @IsOptional() @IsFlatParameters() deepLinkParameters?: Record<string, string | number | boolean> | null;
 
-  @ApiPropertyOptional({ maxLength: 500, example: 'product/42' }) @IsOptional() @IsStringMax(500) deepLinkPath?: string | null;
-  @ApiPropertyOptional({ maxLength: 100, example: 'myapp' }) @IsOptional() @IsStringMax(100) appScheme?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsHttpUrl() iosUniversalLink?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsHttpUrl() androidAppLink?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'product/42' }) @IsOptional() @IsStringMax(500) deepLinkPath?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'myapp' }) @IsOptional() @IsStringMax(100) appScheme?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsHttpUrl() iosUniversalLink?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsHttpUrl() androidAppLink?: string | null;
 
-  @ApiPropertyOptional({ maxLength: 300 }) @IsOptional() @IsStringMax(300) ogTitle?: string | null;
-  @ApiPropertyOptional({ maxLength: 1000 }) @IsOptional() @IsStringMax(1000) ogDescription?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsHttpUrl() ogImageUrl?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 300 }) @IsOptional() @IsStringMax(300) ogTitle?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 }) @IsOptional() @IsStringMax(1000) ogDescription?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsHttpUrl() ogImageUrl?: string | null;
 
   @ApiPropertyOptional({ type: [String], maxItems: 10, description: 'Trimmed; case-insensitively unique' })
   @IsOptional()
   @IsStringArrayOf((s) => s.trim().length > 0 && s.trim().length <= 40, 'Must be an array of at most 10 strings of 1-40 characters', 10)
   tags?: string[] | null;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601, in the future' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'ISO 8601, in the future' })
   @IsOptional()
   @IsFutureIsoDate()
   expiresAt?: string | null;

@@ -20,12 +20,12 @@ export class CreateLinkDto extends LinkFieldsDto {
   @Matches(CUSTOM_CODE_PATTERN, { message: CUSTOM_CODE_MESSAGE })
   customCode?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
   @IsOptional()
   @IsUuidField()
   projectId?: string | null;
 
-  @ApiPropertyOptional({ minLength: 4, maxLength: 128, description: 'Visitors must enter it; stored hashed, reads show hasPassword' })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 4, maxLength: 128, description: 'Visitors must enter it; stored hashed, reads show hasPassword' })
   @IsOptional()
   @IsPasswordField()
   password?: string | null;

@@ -1614,14 +1614,14 @@ export interface components {
         CreateLinkDto: {
             /** @example https://example.com/landing */
             originalUrl?: string;
-            title?: Record<string, never>;
-            description?: Record<string, never>;
+            title?: string | null;
+            description?: string | null;
             /** @description Destination on iOS */
-            iosUrl?: Record<string, never>;
+            iosUrl?: string | null;
             /** @description Destination on Android */
-            androidUrl?: Record<string, never>;
+            androidUrl?: string | null;
             /** @description Destination on other devices */
-            webFallbackUrl?: Record<string, never>;
+            webFallbackUrl?: string | null;
             /** @default 168 */
             attributionWindowHours?: number;
             utmParameters?: components["schemas"]["UtmParametersDto"];
@@ -1635,21 +1635,21 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @example product/42 */
-            deepLinkPath?: Record<string, never>;
+            deepLinkPath?: string | null;
             /** @example myapp */
-            appScheme?: Record<string, never>;
-            iosUniversalLink?: Record<string, never>;
-            androidAppLink?: Record<string, never>;
-            ogTitle?: Record<string, never>;
-            ogDescription?: Record<string, never>;
-            ogImageUrl?: Record<string, never>;
+            appScheme?: string | null;
+            iosUniversalLink?: string | null;
+            androidAppLink?: string | null;
+            ogTitle?: string | null;
+            ogDescription?: string | null;
+            ogImageUrl?: string | null;
             /** @description Trimmed; case-insensitively unique */
             tags?: string[];
             /**
              * Format: date-time
              * @description ISO 8601, in the future
              */
-            expiresAt?: Record<string, never>;
+            expiresAt?: string | null;
             /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
             expiredUrl?: string | null;
             /** @description The link expires after this many non-bot clicks */
@@ -1671,9 +1671,9 @@ export interface components {
             templateId: string;
             customCode?: string;
             /** Format: uuid */
-            projectId?: Record<string, never>;
+            projectId?: string | null;
             /** @description Visitors must enter it; stored hashed, reads show hasPassword */
-            password?: Record<string, never>;
+            password?: string | null;
         };
         SnakeUtmParametersDoc: {
             utm_source?: string;
@@ -1797,14 +1797,14 @@ export interface components {
         UpdateLinkDto: {
             /** @example https://example.com/landing */
             originalUrl?: string;
-            title?: Record<string, never>;
-            description?: Record<string, never>;
+            title?: string | null;
+            description?: string | null;
             /** @description Destination on iOS */
-            iosUrl?: Record<string, never>;
+            iosUrl?: string | null;
             /** @description Destination on Android */
-            androidUrl?: Record<string, never>;
+            androidUrl?: string | null;
             /** @description Destination on other devices */
-            webFallbackUrl?: Record<string, never>;
+            webFallbackUrl?: string | null;
             /** @default 168 */
             attributionWindowHours?: number;
             utmParameters?: components["schemas"]["UtmParametersDto"];
@@ -1818,21 +1818,21 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @example product/42 */
-            deepLinkPath?: Record<string, never>;
+            deepLinkPath?: string | null;
             /** @example myapp */
-            appScheme?: Record<string, never>;
-            iosUniversalLink?: Record<string, never>;
-            androidAppLink?: Record<string, never>;
-            ogTitle?: Record<string, never>;
-            ogDescription?: Record<string, never>;
-            ogImageUrl?: Record<string, never>;
+            appScheme?: string | null;
+            iosUniversalLink?: string | null;
+            androidAppLink?: string | null;
+            ogTitle?: string | null;
+            ogDescription?: string | null;
+            ogImageUrl?: string | null;
             /** @description Trimmed; case-insensitively unique */
             tags?: string[];
             /**
              * Format: date-time
              * @description ISO 8601, in the future
              */
-            expiresAt?: Record<string, never>;
+            expiresAt?: string | null;
             /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
             expiredUrl?: string | null;
             /** @description The link expires after this many non-bot clicks */
@@ -1997,14 +1997,14 @@ export interface components {
         TemplateDefaultsDto: {
             /** @example https://example.com/landing */
             originalUrl?: string;
-            title?: Record<string, never>;
-            description?: Record<string, never>;
+            title?: string | null;
+            description?: string | null;
             /** @description Destination on iOS */
-            iosUrl?: Record<string, never>;
+            iosUrl?: string | null;
             /** @description Destination on Android */
-            androidUrl?: Record<string, never>;
+            androidUrl?: string | null;
             /** @description Destination on other devices */
-            webFallbackUrl?: Record<string, never>;
+            webFallbackUrl?: string | null;
             /** @default 168 */
             attributionWindowHours?: number;
             utmParameters?: components["schemas"]["UtmParametersDto"];
@@ -2018,21 +2018,21 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @example product/42 */
-            deepLinkPath?: Record<string, never>;
+            deepLinkPath?: string | null;
             /** @example myapp */
-            appScheme?: Record<string, never>;
-            iosUniversalLink?: Record<string, never>;
-            androidAppLink?: Record<string, never>;
-            ogTitle?: Record<string, never>;
-            ogDescription?: Record<string, never>;
-            ogImageUrl?: Record<string, never>;
+            appScheme?: string | null;
+            iosUniversalLink?: string | null;
+            androidAppLink?: string | null;
+            ogTitle?: string | null;
+            ogDescription?: string | null;
+            ogImageUrl?: string | null;
             /** @description Trimmed; case-insensitively unique */
             tags?: string[];
             /**
              * Format: date-time
              * @description ISO 8601, in the future
              */
-            expiresAt?: Record<string, never>;
+            expiresAt?: string | null;
             /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
             expiredUrl?: string | null;
             /** @description The link expires after this many non-bot clicks */
