@@ -7,6 +7,7 @@ const NAV: Array<[string, string]> = [
   ['/links', 'Links'],
   ['/projects', 'Projects'],
   ['/templates', 'Templates'],
+  ['/domains', 'Domains'],
   ['/reports', 'Monthly reports'],
   ['/events', 'Event analytics'],
   ['/webhooks', 'Webhooks'],

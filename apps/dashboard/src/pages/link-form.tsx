@@ -5,6 +5,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
 import { useToast } from '../components/toasts';
+import { CheckGroup, DEVICES, RulesEditor, VariantsEditor, type RuleState, type VariantState } from './link-form-parts';
 
 type LinkResponse = components['schemas']['LinkResponseDoc'];
 type CreateBody = components['schemas']['CreateLinkDto'];
@@ -40,6 +41,15 @@ interface FormState {
   expiresAt: string;
   isActive: boolean;
   utm: Utm;
+  domain: string;
+  password: string;
+  removePassword: boolean;
+  expiredUrl: string;
+  maxClicks: string;
+  cloak: boolean;
+  publicStats: boolean;
+  variants: VariantState[];
+  rules: RuleState[];
 }
 
 const EMPTY: FormState = {
@@ -68,6 +78,15 @@ const EMPTY: FormState = {
   expiresAt: '',
   isActive: true,
   utm: { source: '', medium: '', campaign: '', term: '', content: '' },
+  domain: '',
+  password: '',
+  removePassword: false,
+  expiredUrl: '',
+  maxClicks: '',
+  cloak: false,
+  publicStats: false,
+  variants: [],
+  rules: [],
 };
 
 function toLocalInput(iso: string | null): string {
@@ -106,7 +125,47 @@ function fromLink(l: LinkResponse): FormState {
     expiresAt: toLocalInput(l.expiresAt),
     isActive: l.isActive,
     utm: { source: utm.source ?? '', medium: utm.medium ?? '', campaign: utm.campaign ?? '', term: utm.term ?? '', content: utm.content ?? '' },
+    domain: l.domain,
+    expiredUrl: l.expiredUrl ?? '',
+    maxClicks: l.maxClicks == null ? '' : String(l.maxClicks),
+    cloak: l.cloak,
+    publicStats: l.publicStats,
+    variants: (l.variants ?? []).map((v) => ({ url: v.url, weight: String(v.weight) })),
+    rules: (l.redirectRules ?? []).map((r) => {
+      const c = r.conditions as { countries?: string[]; languages?: string[]; devices?: string[]; os?: string[]; browsers?: string[]; query?: Record<string, string>; after?: string; before?: string };
+      return {
+        url: r.url,
+        countries: (c.countries ?? []).join(', '),
+        languages: (c.languages ?? []).join(', '),
+        devices: c.devices ?? [],
+        os: c.os ?? [],
+        browsers: c.browsers ?? [],
+        query: Object.entries(c.query ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', '),
+        after: toLocalInput(c.after ?? null),
+        before: toLocalInput(c.before ?? null),
+      };
+    }),
   };
+}
+
+/** A rule's conditions as the API takes them: only what the person filled in. */
+function ruleBody(r: RuleState): { conditions: Record<string, unknown>; url: string } {
+  const conditions: Record<string, unknown> = {};
+  if (list(r.countries).length) conditions.countries = list(r.countries).map((c) => c.toUpperCase());
+  if (list(r.languages).length) conditions.languages = list(r.languages).map((c) => c.toLowerCase());
+  if (r.devices.length) conditions.devices = r.devices;
+  if (r.os.length) conditions.os = r.os;
+  if (r.browsers.length) conditions.browsers = r.browsers;
+  const query = list(r.query).map((pair) => {
+    const at = pair.indexOf('=');
+    return at < 0 ? [pair, ''] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+  });
+  if (query.length) conditions.query = Object.fromEntries(query);
+  if (r.after) conditions.after = new Date(r.after).toISOString();
+  if (r.before) conditions.before = new Date(r.before).toISOString();
+  return { conditions, url: r.url.trim() };
 }
 
 const list = (s: string) =>
@@ -131,7 +190,7 @@ export function withUtm(url: string, utm: Utm): string {
  * clears it). Some nullable string fields are typed `object` by the document's generator:
  * they are sent as strings, which is what the API validates.
  */
-function toBody(f: FormState, editing: boolean): Record<string, unknown> {
+function toBody(f: FormState, editing: boolean, original?: LinkResponse): Record<string, unknown> {
   const blank = editing ? null : undefined;
   const str = (v: string) => (v.trim() ? v.trim() : blank);
   const utmEntries = UTM_KEYS.filter((k) => f.utm[k].trim()).map((k) => [editing ? k : `utm_${k}`, f.utm[k].trim()]);
@@ -170,6 +229,16 @@ function toBody(f: FormState, editing: boolean): Record<string, unknown> {
     templateId: f.templateId || undefined,
     projectId: f.projectId || blank,
   };
+  body.expiredUrl = str(f.expiredUrl);
+  body.maxClicks = f.maxClicks.trim() ? Number(f.maxClicks) : blank;
+  body.variants = f.variants.length ? f.variants.map((v) => ({ url: v.url.trim(), weight: Number(v.weight) })) : blank;
+  body.redirectRules = f.rules.length ? f.rules.map(ruleBody) : blank;
+  if (editing || f.cloak) body.cloak = f.cloak;
+  if (editing || f.publicStats) body.publicStats = f.publicStats;
+  // The domain only when chosen (create) or changed (edit: the link moves).
+  if (f.domain && f.domain !== original?.domain) body.domain = f.domain;
+  if (f.password) body.password = f.password;
+  else if (editing && f.removePassword) body.password = null;
   if (editing) body.isActive = f.isActive;
   else if (f.customCode.trim()) body.customCode = f.customCode.trim();
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -211,6 +280,7 @@ export default function LinkFormPage() {
   });
   const templates = useQuery({ queryKey: ['templates'], queryFn: () => unwrap(api.GET('/api/templates')) });
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/api/projects')) });
+  const domains = useQuery({ queryKey: ['domains'], queryFn: () => unwrap(api.GET('/api/domains')) });
   const [f, setF] = useState<FormState>(EMPTY);
   useEffect(() => {
     if (link.data) setF(fromLink(link.data));
@@ -228,7 +298,7 @@ export default function LinkFormPage() {
   const save = useMutation({
     mutationFn: async () => {
       if (editing) {
-        const body = toBody(f, true) as unknown as UpdateBody;
+        const body = toBody(f, true, link.data) as unknown as UpdateBody;
         return (await unwrap(api.PUT('/api/links/{id}', { params: { path: { id: id as string } }, body }))).id;
       }
       const body = toBody(f, false) as unknown as CreateBody;
@@ -243,6 +313,7 @@ export default function LinkFormPage() {
   });
   const errors = fieldErrors(save.error);
   const err = (name: string) => errors[name] ?? Object.entries(errors).find(([k]) => k.startsWith(`${name}.`))?.[1];
+  const exact = (path: string) => errors[path];
   const preview = useMemo(() => withUtm(f.originalUrl, f.utm), [f.originalUrl, f.utm]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -257,7 +328,11 @@ export default function LinkFormPage() {
       {(p) => <input {...p} {...props} name={name} value={f[name] as string} onChange={(e) => set(name, e.target.value as never)} />}
     </Field>
   );
-  const known = Object.keys(EMPTY);
+  const known = [...Object.keys(EMPTY), 'utmParameters', 'targetingRules', 'variants', 'redirectRules'];
+  // Every error the form shows next to a control: the banner lists only the others.
+  const shown = Object.keys(errors).filter((k) => known.includes(k.split(/[.[]/)[0]));
+  const verified = (domains.data ?? []).filter((d) => d.status === 'verified');
+  const defaultDomain = verified.find((d) => d.isDefault);
 
   return (
     <section className="page">
@@ -268,7 +343,7 @@ export default function LinkFormPage() {
       </PageHeader>
       <form className="layout-form" onSubmit={submit} noValidate>
         <div className="form">
-          <ErrorBanner error={save.error} fields={[...known, 'utmParameters', 'targetingRules']} />
+          <ErrorBanner error={save.error} fields={shown} />
           <fieldset>
             <legend>Destination</legend>
             {text('originalUrl', 'Destination URL', { type: 'url', placeholder: 'https://example.com/page', required: true, autoFocus: !editing })}
@@ -301,6 +376,32 @@ export default function LinkFormPage() {
                 )}
               </Field>
             </div>
+            <Field
+              label="Domain"
+              error={err('domain')}
+              hint={
+                verified.length === 0 ? (
+                  <>
+                    Short links use the service&apos;s domain. <Link to="/domains">Add your own domain</Link>
+                  </>
+                ) : editing ? (
+                  'Changing it moves the link: the old short URL stops working'
+                ) : undefined
+              }
+            >
+              {(p) => (
+                <select {...p} value={f.domain} onChange={(e) => set('domain', e.target.value)}>
+                  {!editing && <option value="">{defaultDomain ? `${defaultDomain.domain} (default)` : 'Default domain'}</option>}
+                  {editing && !verified.some((d) => d.domain === f.domain) && <option value={f.domain}>{f.domain}</option>}
+                  {verified.map((d) => (
+                    <option key={d.id} value={d.domain}>
+                      {d.domain}
+                      {d.isDefault ? ' (default)' : ''}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
             <Field label="Description" error={err('description')}>
               {(p) => <textarea {...p} value={f.description} onChange={(e) => set('description', e.target.value)} />}
             </Field>
@@ -323,7 +424,7 @@ export default function LinkFormPage() {
                 </Field>
               ))}
             </div>
-            {err('utmParameters') && <div className="field-error">{err('utmParameters')}</div>}
+            {exact('utmParameters') && <div className="field-error">{exact('utmParameters')}</div>}
           </fieldset>
 
           <fieldset>
@@ -351,20 +452,18 @@ export default function LinkFormPage() {
               {text('countries', 'Countries', { placeholder: 'US, FR' }, 'ISO codes, comma-separated; empty = everywhere')}
               {text('languages', 'Languages', { placeholder: 'en, fr' }, 'ISO 639-1 codes')}
             </div>
-            <div role="group" aria-label="Devices" className="page-actions">
-              {(['ios', 'android', 'web'] as const).map((d) => (
-                <label key={d} className="checkbox">
-                  <input
-                    type="checkbox"
-                    checked={f.devices.includes(d)}
-                    onChange={(e) => set('devices', e.target.checked ? [...f.devices, d] : f.devices.filter((x) => x !== d))}
-                  />
-                  {d === 'ios' ? 'iOS' : d === 'android' ? 'Android' : 'Web'}
-                </label>
-              ))}
-            </div>
-            {err('targetingRules') && <div className="field-error">{err('targetingRules')}</div>}
+            <CheckGroup
+              label="Devices"
+              options={DEVICES}
+              value={f.devices}
+              onChange={(devices) => set('devices', devices)}
+              error={err('targetingRules.devices') ?? err('targetingRules.platforms')}
+            />
+            {exact('targetingRules') && <div className="field-error">{exact('targetingRules')}</div>}
           </fieldset>
+
+          <VariantsEditor value={f.variants} onChange={(v) => set('variants', v)} err={exact} />
+          <RulesEditor value={f.rules} onChange={(r) => set('rules', r)} err={exact} />
 
           <fieldset>
             <legend>Social preview (Open Graph)</legend>
@@ -378,11 +477,43 @@ export default function LinkFormPage() {
           </fieldset>
 
           <fieldset>
-            <legend>Lifecycle</legend>
+            <legend>Access and lifetime</legend>
+            <div className="form-row">
+              <Field
+                label="Password"
+                error={err('password')}
+                hint={editing && link.data?.hasPassword ? 'This link has a password: type a new one to change it' : 'Visitors must enter it; 4-128 characters'}
+              >
+                {(p) => (
+                  <input
+                    {...p}
+                    type="password"
+                    autoComplete="new-password"
+                    value={f.password}
+                    disabled={f.removePassword}
+                    onChange={(e) => set('password', e.target.value)}
+                  />
+                )}
+              </Field>
+              {text('maxClicks', 'Click limit', { type: 'number', min: 1, placeholder: 'Unlimited' }, 'The link expires after this many clicks')}
+            </div>
+            {editing && link.data?.hasPassword && (
+              <label className="checkbox">
+                <input type="checkbox" checked={f.removePassword} onChange={(e) => setF((s) => ({ ...s, removePassword: e.target.checked, password: '' }))} /> Remove the password
+              </label>
+            )}
             <div className="form-row">
               {text('expiresAt', 'Expires at', { type: 'datetime-local' }, 'In your time zone')}
-              {text('tags', 'Tags', { placeholder: 'spring, email' }, 'Comma-separated')}
+              {text('expiredUrl', 'After expiry, send visitors to', { type: 'url', placeholder: 'https://example.com/sale-over' }, 'Instead of the “link expired” page')}
             </div>
+            {text('tags', 'Tags', { placeholder: 'spring, email' }, 'Comma-separated, up to 10')}
+            <label className="checkbox">
+              <input type="checkbox" checked={f.cloak} onChange={(e) => set('cloak', e.target.checked)} /> Cloak: show the destination under the short URL
+            </label>
+            {err('cloak') && <div className="field-error">{err('cloak')}</div>}
+            <label className="checkbox">
+              <input type="checkbox" checked={f.publicStats} onChange={(e) => set('publicStats', e.target.checked)} /> Public stats page
+            </label>
             {editing && (
               <label className="checkbox">
                 <input type="checkbox" checked={f.isActive} onChange={(e) => set('isActive', e.target.checked)} /> Active
@@ -399,6 +530,14 @@ export default function LinkFormPage() {
         <aside className="form side" aria-label="Preview">
           <div className="card form">
             <h2>Preview</h2>
+            <div>
+              <div className="hint">Short link</div>
+              <div className="preview-url" data-testid="short-preview">
+                {editing && link.data && f.domain === link.data.domain
+                  ? link.data.shortUrl
+                  : `${f.domain || defaultDomain?.domain || (editing ? link.data?.domain : 'default domain')}/${editing ? link.data?.shortCode : f.customCode.trim() || '(random code)'}`}
+              </div>
+            </div>
             <div>
               <div className="hint">Visitors land on</div>
               <div className="preview-url" data-testid="utm-preview">

@@ -250,6 +250,9 @@ export default function LinksPage() {
   return (
     <section className="page links-page">
       <PageHeader title="Links">
+        <Link className="button" to="/links/import">
+          Import CSV
+        </Link>
         <Link className="button primary" to="/links/new">
           New link
         </Link>

@@ -1,0 +1,227 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, authHeaders, unwrap, type ApiErrorBody } from '../api/client';
+import type { components } from '../api/schema';
+import { fmtNumber } from '../components/format';
+import { ErrorBanner, Field, fieldErrors, PageHeader } from '../components/ui';
+import { useToast } from '../components/toasts';
+
+type ImportResult = components['schemas']['ImportResultDoc'];
+type Phase = { kind: 'idle' } | { kind: 'uploading'; percent: number } | { kind: 'importing' } | { kind: 'done'; result: ImportResult };
+
+const PLATFORMS = [
+  ['branch', 'Branch'],
+  ['bitly', 'Bitly'],
+  ['rebrandly', 'Rebrandly'],
+  ['shortio', 'Short.io'],
+  ['dub', 'Dub'],
+  ['csv', 'Another tool (CSV with a url column)'],
+] as const;
+
+/**
+ * POST /migrations/import as multipart, through XMLHttpRequest: fetch cannot report upload
+ * progress, and a 10 MB file on a slow line needs a moving bar.
+ */
+function upload(form: FormData, token: Record<string, string>, onProgress: (percent: number) => void, onSent: () => void): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/migrations/import');
+    for (const [k, v] of Object.entries(token)) xhr.setRequestHeader(k, v);
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
+    xhr.upload.onload = onSent;
+    xhr.onload = () => {
+      const body = xhr.response as ImportResult | ApiErrorBody | null;
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as ImportResult);
+      else
+        reject(
+          new ApiError(
+            xhr.status,
+            body && typeof body === 'object' && 'message' in body ? body : { error: 'Error', message: `Import failed (${xhr.status})`, statusCode: xhr.status },
+          ),
+        );
+    };
+    xhr.onerror = () => reject(new ApiError(0, { error: 'Network error', message: 'The server could not be reached. Check your connection.', statusCode: 0 }));
+    xhr.send(form);
+  });
+}
+
+export default function ImportPage() {
+  const templates = useQuery({ queryKey: ['templates'], queryFn: () => unwrap(api.GET('/api/templates')) });
+  const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/api/projects')) });
+  const [file, setFile] = useState<File | null>(null);
+  const [platform, setPlatform] = useState('csv');
+  const [templateId, setTemplateId] = useState('');
+  const [projectId, setProjectId] = useState('');
+  const [conflictStrategy, setConflictStrategy] = useState<'skip' | 'overwrite' | 'rename'>('skip');
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [error, setError] = useState<unknown>(null);
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!templateId && templates.data?.length) setTemplateId((templates.data.find((t) => t.slug === 'default') ?? templates.data[0]).id);
+  }, [templateId, templates.data]);
+
+  const busy = phase.kind === 'uploading' || phase.kind === 'importing';
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    if (!file) {
+      setError(new ApiError(400, { error: 'Bad Request', message: 'Choose a CSV file', statusCode: 400, validation: { file: 'Choose a CSV file' } }));
+      return;
+    }
+    const form = new FormData();
+    form.set('platform', platform);
+    form.set('templateId', templateId);
+    if (projectId) form.set('projectId', projectId);
+    form.set('conflictStrategy', conflictStrategy);
+    form.set('file', file);
+    setPhase({ kind: 'uploading', percent: 0 });
+    try {
+      const result = await upload(
+        form,
+        await authHeaders(),
+        (percent) => setPhase({ kind: 'uploading', percent }),
+        () => setPhase({ kind: 'importing' }),
+      );
+      setPhase({ kind: 'done', result });
+      toast(`Imported ${fmtNumber(result.imported)} link${result.imported === 1 ? '' : 's'}`);
+      await queryClient.invalidateQueries({ queryKey: ['links'] });
+    } catch (err) {
+      setPhase({ kind: 'idle' });
+      setError(err);
+    }
+  };
+  const errors = fieldErrors(error);
+
+  return (
+    <section className="page">
+      <PageHeader title="Import links">
+        <Link className="button ghost" to="/links">
+          Back to links
+        </Link>
+      </PageHeader>
+      <form className="card form" onSubmit={submit} noValidate aria-label="Import a CSV">
+        <p className="hint">
+          A CSV export of another link tool (at most 10 MB): one link per row, with a <code>url</code> (or <code>originalUrl</code>) column and optionally{' '}
+          <code>shortCode</code>, <code>title</code>, <code>tags</code>, <code>iosUrl</code>, <code>androidUrl</code> and <code>utm_*</code> columns, or a Branch link export.
+        </p>
+        <ErrorBanner error={error} fields={['file', 'platform', 'templateId', 'projectId', 'conflictStrategy']} />
+        <Field label="CSV file" error={errors.file}>
+          {(p) => <input {...p} type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+        </Field>
+        <div className="form-row">
+          <Field label="Exported from" error={errors.platform}>
+            {(p) => (
+              <select {...p} value={platform} onChange={(e) => setPlatform(e.target.value)}>
+                {PLATFORMS.map(([v, label]) => (
+                  <option key={v} value={v}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Template" error={errors.templateId} hint="Its defaults fill what the CSV leaves out">
+            {(p) => (
+              <select {...p} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+                {templates.data?.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Project" error={errors.projectId}>
+            {(p) => (
+              <select {...p} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
+                <option value="">No project</option>
+                {projects.data?.map((pr) => (
+                  <option key={pr.id} value={pr.id}>
+                    {pr.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="When a short code is taken" error={errors.conflictStrategy}>
+            {(p) => (
+              <select {...p} value={conflictStrategy} onChange={(e) => setConflictStrategy(e.target.value as typeof conflictStrategy)}>
+                <option value="skip">Skip the row</option>
+                <option value="overwrite">Overwrite my link</option>
+                <option value="rename">Import it under a new code</option>
+              </select>
+            )}
+          </Field>
+        </div>
+        {phase.kind === 'uploading' && (
+          <div className="progress-line" role="status">
+            <progress max={100} value={phase.percent} aria-label="Upload progress" /> Uploading… {phase.percent}%
+          </div>
+        )}
+        {phase.kind === 'importing' && (
+          <div className="progress-line" role="status">
+            <progress aria-label="Import progress" /> Importing the rows…
+          </div>
+        )}
+        <div className="form-actions">
+          <button className="button primary" type="submit" disabled={busy}>
+            {busy ? 'Importing…' : 'Import'}
+          </button>
+        </div>
+      </form>
+      {phase.kind === 'done' && <ImportReport result={phase.result} />}
+    </section>
+  );
+}
+
+function ImportReport({ result }: { result: ImportResult }) {
+  return (
+    <section className="card form" aria-label="Import report" data-testid="import-report">
+      <h2>Import report</h2>
+      <div className="grid-3">
+        <div className="stat">
+          <span className="label">Imported</span>
+          <span className="value">{fmtNumber(result.imported)}</span>
+        </div>
+        <div className="stat">
+          <span className="label">Skipped</span>
+          <span className="value">{fmtNumber(result.skipped)}</span>
+        </div>
+        <div className="stat">
+          <span className="label">Failed</span>
+          <span className="value">{fmtNumber(result.failed)}</span>
+        </div>
+      </div>
+      {result.errors.length > 0 ? (
+        <div className="table-wrap">
+          <table className="plain" aria-label="Rows that failed">
+            <thead>
+              <tr>
+                <th className="num">Row</th>
+                <th>Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.errors.map((e) => (
+                <tr key={`${e.row}:${e.message}`}>
+                  <td className="num">{e.row}</td>
+                  <td>{e.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="hint">Every row went in.</p>
+      )}
+      <div className="form-actions">
+        <Link className="button" to="/links">
+          See the links
+        </Link>
+      </div>
+    </section>
+  );
+}
