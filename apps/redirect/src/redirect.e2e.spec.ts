@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
+import { clickIdTime } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
@@ -301,7 +302,8 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       const mine = jobs.filter((j) => j.linkId === link.id);
       const person = mine.find((j) => j.userAgent === UA.iphone)!;
       expect(person).toEqual({
-        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        // A UUIDv7 made from the click time (decisions §18: the partition key is in the id).
+        id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
         linkId: link.id,
         organizationId: org.organizationId,
         clickedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -312,6 +314,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
         query: { utm_source: 'mail', utm_campaign: 'spring' },
       });
       expect(Math.abs(Date.parse(person.clickedAt) - Date.now())).toBeLessThan(10_000);
+      expect(clickIdTime(person.id)).toBe(Date.parse(person.clickedAt));
       expect(mine.find((j) => j.userAgent === UA.googlebot)).toBeDefined();
       // Carried by a `click.batch` job whose id is derived from the clicks it carries.
       const batch = (await queuedClickJobs(queue)).find((j) => j.clicks.some((c) => c.id === person.id))!;

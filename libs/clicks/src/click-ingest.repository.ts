@@ -77,7 +77,10 @@ export class ClickIngestRepository implements OnModuleDestroy {
     return new Set(rows.map((r) => r.key));
   }
 
-  /** Inserts the clicks; returns the ids actually inserted (a replayed id inserts nothing). */
+  /**
+   * Inserts the clicks; returns the ids actually inserted. A replay carries the same id and
+   * clickedAt, so it meets the (id, clicked_at) key of `clicks` (partitioned by month) and inserts nothing.
+   */
   async insertClicks(tx: ClickTx, clicks: EnrichedClick[]): Promise<Set<string>> {
     if (!clicks.length) return new Set();
     const col = <K extends keyof EnrichedClick>(k: K) => clicks.map((c) => c[k]);
@@ -94,7 +97,7 @@ export class ClickIngestRepository implements OnModuleDestroy {
         $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::float8[], $23::float8[],
         $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::boolean[], $30::text[], $31::text[],
         $32::int2[], $33::int2[])
-      ON CONFLICT (id) DO NOTHING
+      ON CONFLICT (id, clicked_at) DO NOTHING
       RETURNING id::text AS id`,
       [
         col('id'), col('organizationId'), col('linkId'), clicks.map((c) => c.clickedAt.toISOString()),

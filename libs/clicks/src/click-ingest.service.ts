@@ -49,7 +49,7 @@ function migrationMetadata(value: unknown): MigrationMetadata {
  * a past `clickedAt`, an IP, a user agent, a referrer, an accept-language and the
  * `utm_*` query), so seeded traffic is enriched and rolled up exactly like live
  * traffic. Pass batches of up to a few thousand clicks; it is idempotent per click
- * id (ON CONFLICT (id) DO NOTHING: only newly inserted clicks reach rollups,
+ * id (ON CONFLICT (id, clicked_at) DO NOTHING: only newly inserted clicks reach rollups,
  * visitors, counters and webhooks), and clicks of unknown links are dropped.
  */
 @Injectable()

@@ -11,19 +11,52 @@ export const RAW_CLICK_RETENTION_DAYS: Record<Tier, number> = Object.fromEntries
 const DAY_MS = 24 * 3600 * 1000;
 
 export interface PruneResult {
+  /** Raw clicks deleted row by row (plans keeping less than the longest retention, the default partition). */
   clicks: number;
   dailyVisitors: number;
+  /** Monthly partitions of `clicks` dropped whole: every click in them is past every plan's retention. */
+  partitionsDropped: string[];
 }
 
 @Injectable()
 export class ClickRetentionRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Deletes at most `limit` raw clicks of organizations on `tier` older than `cutoff`. */
+  /** The monthly partitions of `clicks` (`clicks_pYYYYMM`) with the first day of their month, oldest first. */
+  async monthlyPartitions(): Promise<Array<{ name: string; month: string }>> {
+    const rows = await this.prisma.$queryRaw<Array<{ name: string }>>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'clicks'::regclass AND c.relname ~ '^clicks_p[0-9]{6}$' ORDER BY c.relname`;
+    return rows.map((r) => ({ name: r.name, month: `${r.name.slice(8, 12)}-${r.name.slice(12, 14)}-01` }));
+  }
+
+  /** Creates the partition of `month`'s UTC month (moving its rows out of the default partition); false when it exists. */
+  async ensurePartition(month: string): Promise<boolean> {
+    const [row] = await this.prisma.$queryRaw<Array<{ created: boolean }>>`SELECT dl_clicks_ensure_partition(${month}::date) AS created`;
+    return row.created;
+  }
+
+  /**
+   * Drops one monthly partition: instant, no dead rows left to vacuum. It takes a short
+   * exclusive lock on `clicks`; waiting more than 5 s for it (a long analytics read) fails the
+   * job, which is retried, rather than queueing every click insert behind it.
+   */
+  async dropPartition(name: string): Promise<void> {
+    if (!/^clicks_p[0-9]{6}$/.test(name)) throw new Error(`not a monthly clicks partition: ${name}`);
+    await this.prisma.$transaction([
+      this.prisma.$executeRaw`SET LOCAL lock_timeout = '5s'`,
+      this.prisma.$executeRawUnsafe(`DROP TABLE "${name}"`),
+    ]);
+  }
+
+  /**
+   * Deletes at most `limit` raw clicks of organizations on `tier` older than `cutoff` (by the
+   * full key, so each row is found in its own partition; only partitions before the cutoff are read).
+   */
   deleteClicksChunk(tier: Tier, cutoff: Date, limit: number): Promise<number> {
     return this.prisma.$executeRaw`
-      DELETE FROM clicks WHERE id IN (
-        SELECT c.id FROM clicks c
+      DELETE FROM clicks WHERE (id, clicked_at) IN (
+        SELECT c.id, c.clicked_at FROM clicks c
         JOIN organizations o ON o.id = c.organization_id AND o.tier = ${tier}::"Tier"
         WHERE c.clicked_at < ${cutoff}
         LIMIT ${limit})`;
@@ -40,8 +73,33 @@ export class ClickRetentionRepository {
   }
 }
 
+/** Monthly partitions kept ready ahead of the current month (the default partition catches anything beyond). */
+export const CLICK_PARTITIONS_AHEAD_MONTHS = 3;
+
 /**
- * Retention (decisions §5): deletes raw clicks, and the per-day visitor hashes
+ * Creates the monthly partitions of `clicks` from `now`'s month to CLICK_PARTITIONS_AHEAD_MONTHS
+ * ahead (the `clicks.partitions` job, daily): inserts never land in the default partition in
+ * normal operation, and a month that did collect rows there is moved out when created.
+ */
+@Injectable()
+export class ClickPartitionsService {
+  private readonly logger = new Logger(ClickPartitionsService.name);
+
+  constructor(private readonly repository: ClickRetentionRepository) {}
+
+  async ensureAhead(now: Date, ahead = CLICK_PARTITIONS_AHEAD_MONTHS): Promise<{ created: string[] }> {
+    const created: string[] = [];
+    for (let i = 0; i <= ahead; i++) {
+      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + i, 1)).toISOString().slice(0, 10);
+      if (await this.repository.ensurePartition(month)) created.push(`clicks_p${month.slice(0, 4)}${month.slice(5, 7)}`);
+    }
+    if (created.length) this.logger.log({ created }, 'clicks partitions created');
+    return { created };
+  }
+}
+
+/**
+ * Retention (decisions §5): drops the monthly partitions past every plan's retention, deletes raw clicks, and the per-day visitor hashes
  * derived from them, older than the organization's plan keeps, in bounded chunks
  * (short transactions, no long locks). Rollups and link counters stay.
  */
@@ -62,7 +120,19 @@ export class ClickRetentionService {
   }
 
   async prune(now: Date, chunkSize = 5_000): Promise<PruneResult> {
-    const result: PruneResult = { clicks: 0, dailyVisitors: 0 };
+    const result: PruneResult = { clicks: 0, dailyVisitors: 0, partitionsDropped: [] };
+    // A month's partition goes whole once its last instant is past the longest retention of
+    // any plan; what the shorter plans no longer keep is deleted row by row below (the
+    // deletes read only the partitions before their cutoff).
+    const longest = Math.max(...Object.values(this.retentionDays));
+    const horizon = now.getTime() - longest * DAY_MS;
+    for (const part of await this.repository.monthlyPartitions()) {
+      const start = new Date(`${part.month}T00:00:00Z`);
+      const end = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
+      if (end > horizon) break;
+      await this.repository.dropPartition(part.name);
+      result.partitionsDropped.push(part.name);
+    }
     for (const [tier, days] of Object.entries(this.retentionDays) as Array<[Tier, number]>) {
       const cutoff = new Date(now.getTime() - days * DAY_MS);
       for (;;) {

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { DomainTable, EdgeDomain } from './domain-table';
-import { ClickCapturedJob } from '@dl/platform/queue';
+import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';
@@ -148,7 +147,7 @@ export class RedirectService {
   /** A live link: the click cap (when set), the pixel flag, then the decision. */
   private visitLive(link: RedirectLinkSnapshot, req: RedirectRequest, now: number, unlocked: boolean): Answer | Promise<Answer> {
     // A HEAD fetches no page (link checkers) and a locked link shows its form: no click recorded.
-    const clickId = req.method === 'GET' && unlocked ? randomUUID() : null;
+    const clickId = req.method === 'GET' && unlocked ? newClickId(now) : null;
     if (link.maxClicks !== null) {
       const known = this.caps.knownReached(link);
       if (known) return this.withPixel(link, req, now, clickId, unlocked, true);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { ClickCapturedJob } from '@dl/platform/queue';
+import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a seed run is reproducible. */
 export function rng(seed: number): () => number {
@@ -149,7 +148,7 @@ export function rawClick(
     query.utm_campaign = link.campaign;
   }
   return {
-    id: randomUUID(),
+    id: newClickId(clickedAt.getTime()),
     linkId: link.id,
     organizationId,
     clickedAt: clickedAt.toISOString(),

@@ -70,7 +70,7 @@ describe('worker: click consumer', () => {
     );
     await enqueue([job]);
     await waitFor(() => storedCount(link.id), (n) => n === 1);
-    const row = await env.prisma.click.findUniqueOrThrow({ where: { id: job.id } });
+    const row = await env.prisma.click.findUniqueOrThrow({ where: { id_clickedAt: { id: job.id, clickedAt: new Date(job.clickedAt) } } });
     expect(row).toMatchObject({
       organizationId: org.id,
       linkId: link.id,

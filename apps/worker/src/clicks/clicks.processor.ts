@@ -31,7 +31,7 @@ export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * (CLICK_CONCURRENT_FLUSHES + 1
  * commit of every database batch holding them: one transaction stores many jobs'
  * clicks, and a job completes only once all its clicks are durable. A failed
  * transaction fails all its jobs, which BullMQ retries; replays insert nothing twice
- * (ON CONFLICT (id) DO NOTHING, rollups and counters from the inserted ids only).
+ * (ON CONFLICT (id, clicked_at) DO NOTHING, rollups and counters from the inserted ids only).
  */
 @Processor(Queues.clicks, { concurrency: CLICK_CONCURRENCY })
 export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {

@@ -4,7 +4,7 @@ import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import { CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
+import { CLICKS_PARTITIONS_SCHEDULE, CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -34,10 +34,14 @@ describe('worker: raw click retention per plan', () => {
       'clicks.prune',
       CLICKS_PRUNE_SCHEDULE.pattern,
     ]);
+    expect(schedulers.map((s) => s.key)).toContain(CLICKS_PARTITIONS_SCHEDULE.id);
   });
 
-  it('deletes raw clicks older than each plan keeps, in chunks; rollups stay', async () => {
+  it('drops the monthly partitions past every plan, deletes what shorter plans no longer keep in chunks; rollups stay', async () => {
     const now = new Date('2027-06-01T12:00:00.000Z');
+    // The month of the 1,200-day-old clicks has its partition (the migration makes 36 months
+    // back from the day it ran; made here so the test does not depend on that day).
+    await env.prisma.$queryRaw`SELECT dl_clicks_ensure_partition('2024-02-01'::date)`;
     const ages = [10, 40, 400, 1200];
     const orgs = {
       FREE: await fx.organization(Tier.FREE),
@@ -79,13 +83,24 @@ describe('worker: raw click retention per plan', () => {
     expect(await remaining('BUSINESS')).toEqual([10, 40, 400]);
     expect(await remaining('UNLIMITED')).toEqual([10, 40, 400]);
     const finished = await maintenance.getJob(job.id!);
-    expect(finished?.returnvalue).toEqual({ clicks: 3 * 3 + 2 * 3 + 1 * 3 + 1 * 3, dailyVisitors: 3 * 3 + 2 * 3 + 1 * 3 + 1 * 3 });
+    // Past 1,095 days (the longest plan) whole months are dropped: the 1,200-day-old clicks of
+    // every plan go with clicks_p202402, no row deleted. Row deletes remain for FREE (40 and 400
+    // days) and PRO (400 days). Visitor days are rows of their own table, deleted per plan.
+    const { partitionsDropped, ...counts } = finished?.returnvalue as { partitionsDropped: string[]; clicks: number; dailyVisitors: number };
+    expect(counts).toEqual({ clicks: 2 * 3 + 1 * 3, dailyVisitors: 3 * 3 + 2 * 3 + 1 * 3 + 1 * 3 });
+    expect(partitionsDropped).toContain('clicks_p202402');
+    // Only months whose last day is more than 1,095 days before `now` (2024-06-02).
+    expect(partitionsDropped.every((p) => p <= 'clicks_p202405')).toBe(true);
+    const left = await env.prisma.$queryRaw<Array<{ name: string }>>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'clicks'::regclass AND c.relname ~ '^clicks_p' ORDER BY 1 LIMIT 1`;
+    expect(left[0].name >= 'clicks_p202406').toBe(true);
     const rollupsAfter = await env.prisma.clickRollup.aggregate({ _sum: { clicks: true } });
     expect(rollupsAfter._sum.clicks).toBe(rollupsBefore._sum.clicks);
 
     // A second run finds nothing more to delete.
     const again = await maintenance.add('clicks.prune', { now: now.toISOString() });
     while (!(await again.isCompleted())) await new Promise((r) => setTimeout(r, 50));
-    expect((await maintenance.getJob(again.id!))?.returnvalue).toEqual({ clicks: 0, dailyVisitors: 0 });
+    expect((await maintenance.getJob(again.id!))?.returnvalue).toEqual({ clicks: 0, dailyVisitors: 0, partitionsDropped: [] });
   });
 });

@@ -2,3 +2,4 @@ export * from './jobs';
 export * from './queue.service';
 export * from './queue.module';
 export * from './dead-letters';
+export * from './click-id';

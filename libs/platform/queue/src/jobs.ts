@@ -16,7 +16,7 @@ export type QueueName = (typeof Queues)[keyof typeof Queues];
 
 /** Raw facts of a click as seen at the edge; enrichment happens in the worker. */
 export interface ClickCapturedJob {
-  /** UUID made at the edge: the click's primary key (a replayed job inserts nothing). */
+  /** UUIDv7 made at the edge from the click time (`newClickId`): with `clickedAt`, the click's primary key (a replayed job inserts nothing). */
   id: string;
   linkId: string;
   organizationId: string;
@@ -176,6 +176,12 @@ export interface PruneClicksJob {
   now?: string;
 }
 
+/** Creates the monthly partitions of `clicks` from `now`'s month to three months ahead. */
+export interface ClickPartitionsJob {
+  /** ISO time the months are counted from (tests pass a controlled clock). */
+  now?: string;
+}
+
 /** Re-checks the branded domains due at `now` (decisions §15); the schedule runs it every 10 minutes. */
 export interface DomainsRecheckJob {
   /** ISO time the due checks are computed from (tests pass a controlled clock). */
@@ -196,7 +202,7 @@ export interface JobPayloads {
     'pixel.event': PixelEventJob;
   };
   reports: { 'reports.monthly-run': MonthlyReportsRunJob; 'reports.monthly': MonthlyReportJob };
-  maintenance: { 'clicks.prune': PruneClicksJob; 'domains.recheck': DomainsRecheckJob };
+  maintenance: { 'clicks.prune': PruneClicksJob; 'clicks.partitions': ClickPartitionsJob; 'domains.recheck': DomainsRecheckJob };
 }
 
 export type JobName<Q extends QueueName> = keyof JobPayloads[Q] & string;
@@ -214,7 +220,7 @@ export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
   'webhook-drains': ['webhook.drain'],
   ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
   reports: ['reports.monthly-run', 'reports.monthly'],
-  maintenance: ['clicks.prune', 'domains.recheck'],
+  maintenance: ['clicks.prune', 'clicks.partitions', 'domains.recheck'],
 };
 
 /** Refuses to start a consumer whose handler map misses a job name or has an unknown one. */
