@@ -90,10 +90,17 @@ export class DomainsRepository {
     }
   }
 
-  /** Applies settings; making a domain the default unsets the previous one in the same transaction. */
+  /**
+   * Applies settings; making a domain the default unsets the previous one in the same
+   * transaction. A default switch first locks the organization row (as create does), so
+   * concurrent switches run one after the other instead of racing on the one-default index.
+   */
   async update(organizationId: string, id: string, settings: DomainSettings): Promise<UpdateDomainResult> {
     if (!isUuid(id)) return { kind: 'missing' };
     return this.prisma.$transaction(async (tx) => {
+      if (settings.isDefault === true) {
+        await tx.$queryRaw(Prisma.sql`SELECT id FROM organizations WHERE id = ${organizationId}::uuid FOR UPDATE`);
+      }
       const current = await this.lock(tx, organizationId, id);
       if (!current) return { kind: 'missing' as const };
       if (settings.isDefault === true && current.status !== DomainStatus.verified) return { kind: 'not-verified' as const };

@@ -157,6 +157,38 @@ describe('domains: /api/domains (decisions §15)', () => {
     for (const id of ids) await A().del(`/api/domains/${id}`).expect(200);
   });
 
+  it('races: 12 concurrent creates on a FREE plan make one domain; one name asked by two organizations at once goes to one', async () => {
+    const [racer, rival] = await Promise.all([seedOrganization(env, { tier: Tier.FREE }), seedOrganization(env, { tier: Tier.UNLIMITED })]);
+    const R = as(racer.owner.apiKey);
+    const limited = await Promise.all(Array.from({ length: 12 }, (_, i) => R.post('/api/domains', { domain: `race${i}.free.test` })));
+    expect(limited.map((r) => r.status).sort()).toEqual([201, ...Array(11).fill(403)]);
+    expect(await env.prisma.domain.count({ where: { organizationId: racer.organization.id } })).toBe(1);
+    await R.del(`/api/domains/${limited.find((r) => r.status === 201)!.body.id}`).expect(200);
+
+    const same = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? as(rival.owner.apiKey) : R).post('/api/domains', { domain: i % 3 ? 'contested.test' : 'CONTESTED.test' })),
+    );
+    expect(same.map((r) => r.status).sort()).toEqual([201, ...Array(11).fill(409)]);
+    for (const r of same.filter((x) => x.status === 409)) expect(r.body).toEqual(conflict("Domain 'contested.test' is already in use"));
+    expect(await env.prisma.domain.count({ where: { domain: 'contested.test' } })).toBe(1);
+  });
+
+  it('races: concurrent PATCH isDefault on several verified domains leaves exactly one default', async () => {
+    const B = as(b.owner.apiKey);
+    const ds = [];
+    for (const n of [1, 2, 3, 4]) {
+      const d = (await B.post('/api/domains', { domain: `def${n}.b.test` }).expect(201)).body;
+      publish(d);
+      await B.post(`/api/domains/${d.id}/verify`).expect(200);
+      ds.push(d);
+    }
+    const answers = await Promise.all(ds.flatMap((d) => [B.patch(`/api/domains/${d.id}`, { isDefault: true }), B.patch(`/api/domains/${d.id}`, { isDefault: true })]));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const defaults = (await B.get('/api/domains').expect(200)).body.filter((d: { isDefault: boolean }) => d.isDefault);
+    expect(defaults).toHaveLength(1);
+    for (const d of ds) await B.del(`/api/domains/${d.id}`).expect(200);
+  });
+
   it('Admin manages; Member and Viewer only read', async () => {
     const d = (await as(admin).post('/api/domains', { domain: 'admin.a.test' }).expect(201)).body;
     for (const key of [member, viewer]) {
