@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { registerValidationMessageRule } from '@dl/platform/http';
 
 export const DEFAULT_DAYS = 30;
@@ -43,4 +43,12 @@ export class ClickListQueryDto {
   @Min(1, LIMIT_FIELD)
   @Max(MAX_CLICK_LIMIT, LIMIT_FIELD)
   limit?: number;
+}
+
+/** GET /api/analytics/clicks/:linkId/export (decisions §16). */
+export class ClickExportQueryDto extends AnalyticsDaysQueryDto {
+  @ApiPropertyOptional({ enum: ['json', 'csv'], default: 'json', description: 'A JSON array or CSV with a header line' })
+  @IsOptional()
+  @IsIn(['json', 'csv'], { message: 'Must be json or csv' })
+  format?: 'json' | 'csv';
 }

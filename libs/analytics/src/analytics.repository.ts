@@ -208,4 +208,56 @@ export class AnalyticsRepository {
       },
     });
   }
+
+  /**
+   * One page of a link's clicks (bots included) clicked at or after `since`, oldest first, after
+   * the keyset `after` (the previous page's last click). The export streams these.
+   */
+  async clickExportPage(
+    organizationId: string,
+    linkId: string,
+    since: Date,
+    after: { clickedAt: Date; id: string } | null,
+    take: number,
+  ): Promise<Array<ClickRow & { isBot: boolean; variantIndex: number | null; ruleIndex: number | null }>> {
+    return this.read.click.findMany({
+      where: {
+        organizationId,
+        linkId,
+        clickedAt: { gte: since },
+        ...(after ? { OR: [{ clickedAt: { gt: after.clickedAt } }, { clickedAt: after.clickedAt, id: { gt: after.id } }] } : {}),
+      },
+      orderBy: [{ clickedAt: 'asc' }, { id: 'asc' }],
+      take,
+      select: {
+        id: true,
+        linkId: true,
+        clickedAt: true,
+        ipAddress: true,
+        userAgent: true,
+        deviceType: true,
+        platform: true,
+        browser: true,
+        browserVersion: true,
+        os: true,
+        osVersion: true,
+        countryCode: true,
+        countryName: true,
+        region: true,
+        city: true,
+        timezone: true,
+        latitude: true,
+        longitude: true,
+        utmSource: true,
+        utmMedium: true,
+        utmCampaign: true,
+        utmTerm: true,
+        utmContent: true,
+        referrer: true,
+        isBot: true,
+        variantIndex: true,
+        ruleIndex: true,
+      },
+    });
+  }
 }

@@ -5,3 +5,4 @@ export * from './analytics.mapper';
 export * from './analytics.repository';
 export * from './link-analytics.service';
 export * from './analytics.module';
+export * from './click-export';

@@ -125,3 +125,10 @@ export class ClickEventResponseDoc {
   @ApiProperty(nullableString) utmContent!: string | null;
   @ApiProperty(nullableString) referrer!: string | null;
 }
+
+/** One click of GET /api/analytics/clicks/:linkId/export (JSON). */
+export class ClickExportRowDoc extends ClickEventResponseDoc {
+  @ApiProperty({ description: 'A crawler or bot (left out of analytics)' }) isBot!: boolean;
+  @ApiProperty({ type: Number, nullable: true, description: "Index of the link's A/B variant the visitor got" }) variantIndex!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Index of the redirect rule that chose the destination' }) ruleIndex!: number | null;
+}

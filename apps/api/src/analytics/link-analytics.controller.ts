@@ -1,16 +1,22 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, StreamableFile } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiProduces,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import {
   AnalyticsDaysQueryDto,
+  CLICK_EXPORT_CSV_HEADER,
   ClickEventResponse,
+  ClickExportQueryDto,
   ClickListQueryDto,
   LinkAnalyticsResponse,
   LinkAnalyticsService,
@@ -21,6 +27,7 @@ import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import {
   ClickEventResponseDoc,
+  ClickExportRowDoc,
   LinkAnalyticsResponseDoc,
   OverviewResponseDoc,
   ProjectAnalyticsResponseDoc,
@@ -28,6 +35,7 @@ import {
 import { UuidParamPipe } from './uuid-param.pipe';
 
 @ApiTags('analytics')
+@ApiExtraModels(ClickExportRowDoc)
 @Controller('api/analytics')
 @Auth(Permissions.read)
 @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error (bad id or query)' })
@@ -58,6 +66,30 @@ export class LinkAnalyticsController {
     @Query() query: ClickListQueryDto,
   ): Promise<ClickEventResponse[]> {
     return this.analytics.recentClicks(principal.organizationId, linkId, query.limit);
+  }
+
+  @Get('clicks/:linkId/export')
+  @Auth(Permissions.analyticsExport)
+  @ApiOperation({ summary: 'Every click of a link in the last `days` days, oldest first, streamed (JSON or CSV); needs `analytics:export`' })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({
+    description:
+      'Attachment `clicks-<linkId>-<days>d.json` (format=json, default: an array of click events with isBot, variantIndex, ruleIndex) ' +
+      'or `.csv` (format=csv; a header line, cells quoted and formula-safe)',
+    content: {
+      'application/json': { schema: { type: 'array', items: { $ref: getSchemaPath(ClickExportRowDoc) } } },
+      'text/csv': { schema: { type: 'string', example: `${CLICK_EXPORT_CSV_HEADER}\r\n` } },
+    },
+  })
+  @ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Needs analytics:export (Admin or Owner)' })
+  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
+  async exportClicks(
+    @CurrentPrincipal() principal: Principal,
+    @Param('linkId', new UuidParamPipe('linkId')) linkId: string,
+    @Query() query: ClickExportQueryDto,
+  ): Promise<StreamableFile> {
+    const out = await this.analytics.exportClicks(principal.organizationId, linkId, query.format, query.days);
+    return new StreamableFile(out.stream, { type: out.contentType, disposition: `attachment; filename="${out.filename}"` });
   }
 
   @Get('projects/:projectId')

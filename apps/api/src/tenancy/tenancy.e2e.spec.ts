@@ -88,6 +88,7 @@ const COVERAGE: Record<string, Row> = {
   'GET /api/links/:id/qr': row(link(), 'Link not found'),
   'GET /api/analytics/links/:linkId': row(link('linkId'), 'Link not found'),
   'GET /api/analytics/clicks/:linkId': row(link('linkId'), 'Link not found'),
+  'GET /api/analytics/clicks/:linkId/export': row(link('linkId'), 'Link not found', { query: 'format=csv' }),
   'GET /api/analytics/projects/:projectId': row(project('projectId'), 'Project not found'),
   'GET /api/templates/:id': row(template, 'Template not found'),
   'PUT /api/templates/:id': row(template, 'Template not found', { body: { name: 'Renamed' } }),

@@ -522,6 +522,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/clicks/{linkId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every click of a link in the last `days` days, oldest first, streamed (JSON or CSV); needs `analytics:export` */
+        get: operations["LinkAnalyticsController_exportClicks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/projects/{projectId}": {
         parameters: {
             query?: never;
@@ -1413,6 +1430,41 @@ export interface components {
             /** Format: date-time */
             generatedAt: string;
         };
+        ClickExportRowDoc: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            linkId: string;
+            /** Format: date-time */
+            clickedAt: string;
+            ipAddress: string | null;
+            userAgent: string | null;
+            deviceType: string | null;
+            platform: string | null;
+            browser: string | null;
+            browserVersion: string | null;
+            os: string | null;
+            osVersion: string | null;
+            countryCode: string | null;
+            countryName: string | null;
+            region: string | null;
+            city: string | null;
+            timezone: string | null;
+            latitude: number | null;
+            longitude: number | null;
+            utmSource: string | null;
+            utmMedium: string | null;
+            utmCampaign: string | null;
+            utmTerm: string | null;
+            utmContent: string | null;
+            referrer: string | null;
+            /** @description A crawler or bot (left out of analytics) */
+            isBot: boolean;
+            /** @description Index of the link's A/B variant the visitor got */
+            variantIndex: number | null;
+            /** @description Index of the redirect rule that chose the destination */
+            ruleIndex: number | null;
+        };
         DateClicksDoc: {
             /**
              * @description UTC day (YYYY-MM-DD)
@@ -2251,6 +2303,7 @@ export type SchemaReportHousekeepingDoc = components['schemas']['ReportHousekeep
 export type SchemaReportInsightActionDoc = components['schemas']['ReportInsightActionDoc'];
 export type SchemaReportInsightsDoc = components['schemas']['ReportInsightsDoc'];
 export type SchemaMonthlyReportDoc = components['schemas']['MonthlyReportDoc'];
+export type SchemaClickExportRowDoc = components['schemas']['ClickExportRowDoc'];
 export type SchemaDateClicksDoc = components['schemas']['DateClicksDoc'];
 export type SchemaCountryClicksDoc = components['schemas']['CountryClicksDoc'];
 export type SchemaCityClicksDoc = components['schemas']['CityClicksDoc'];
@@ -4555,6 +4608,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    LinkAnalyticsController_exportClicks: {
+        parameters: {
+            query?: {
+                /** @description Days up to and including today (UTC) */
+                days?: number;
+                /** @description A JSON array or CSV with a header line */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attachment `clicks-<linkId>-<days>d.json` (format=json, default: an array of click events with isBot, variantIndex, ruleIndex) or `.csv` (format=csv; a header line, cells quoted and formula-safe) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClickExportRowDoc"][];
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation error (bad id or query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                    "text/csv": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Needs analytics:export (Admin or Owner)
+             *
+             *     Your role does not allow this action
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                    "text/csv": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Link not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                    "text/csv": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
