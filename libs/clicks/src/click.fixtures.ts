@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PrismaService, Role, Tier } from '@dl/platform/db';
-import { ClickCapturedJob } from '@dl/platform/queue';
+import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
 
 /** Real user agents for tests, benchmarks and demo data. */
 export const USER_AGENTS = {
@@ -112,11 +112,13 @@ export function rawClick(
   link: { id: string; organizationId: string },
   overrides: Partial<ClickCapturedJob> = {},
 ): ClickCapturedJob {
+  const clickedAt = overrides.clickedAt ?? new Date().toISOString();
   return {
-    id: randomUUID(),
+    // As the edge makes it: a UUIDv7 of the click time.
+    id: newClickId(Date.parse(clickedAt)),
     linkId: link.id,
     organizationId: link.organizationId,
-    clickedAt: new Date().toISOString(),
+    clickedAt,
     ip: KNOWN_IPS.kettering,
     userAgent: USER_AGENTS.iPhone,
     referrer: null,

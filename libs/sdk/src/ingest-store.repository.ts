@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import type { PixelEventJob, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
+import { clickIdTime, type PixelEventJob, type SdkInstallJob, type SdkOpenJob } from '@dl/platform/queue';
 
 export interface StoredInstallRow {
   id: string;
@@ -29,6 +29,16 @@ export interface InstallLink {
 }
 
 /** Writes of the ingest worker: installs, sessions, pixel events (idempotent inserts). */
+/**
+ * For a UUIDv7 click id, `clicked_at` within a minute of the id's time (the edge makes both from
+ * one clock reading): the lookup reads one monthly partition of `clicks` instead of all of them.
+ */
+function clickTimeBound(clickId: string | null | undefined): Prisma.Sql {
+  const ms = clickId ? clickIdTime(clickId) : null;
+  if (ms === null || !Number.isFinite(ms)) return Prisma.empty;
+  return Prisma.sql`AND c.clicked_at >= ${new Date(ms - 60_000)} AND c.clicked_at < ${new Date(ms + 60_000)}`;
+}
+
 @Injectable()
 export class IngestStoreRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -70,13 +80,13 @@ export class IngestStoreRepository {
       ON CONFLICT (id) DO NOTHING`);
   }
 
-  /** Stores a pixel event; a `clickId` of this organization gives its link. */
+  /** Stores a pixel event; a `clickId` of this organization gives its link (read in its month's partition when the id is a v7). */
   async savePixelEvent(organizationId: string, job: PixelEventJob): Promise<void> {
     await this.prisma.$executeRaw(Prisma.sql`
       INSERT INTO pixel_events (id, organization_id, site_id, type, url, referrer, click_id, link_id, value, currency, occurred_at)
       VALUES (${job.id}::uuid, ${organizationId}::uuid, ${job.siteId}::uuid, ${job.type}::"PixelEventType", ${job.url}, ${job.referrer},
               ${job.clickId}::uuid,
-              (SELECT c.link_id FROM clicks c WHERE c.id = ${job.clickId}::uuid AND c.organization_id = ${organizationId}::uuid),
+              (SELECT c.link_id FROM clicks c WHERE c.id = ${job.clickId}::uuid AND c.organization_id = ${organizationId}::uuid ${clickTimeBound(job.clickId)}),
               ${job.value}::numeric, ${job.currency}, ${new Date(job.occurredAt)})
       ON CONFLICT (id) DO NOTHING`);
   }
