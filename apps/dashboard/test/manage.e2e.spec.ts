@@ -195,4 +195,54 @@ describe('dashboard: domains, every link control, CSV import (Chromium)', () => 
     await report.getByRole('link', { name: 'See the links' }).click();
     await page.getByRole('link', { name: 'First' }).waitFor();
   }, 60_000);
+
+  it('filters the links list on the server: search, tag, project, domain and status, each a query of GET /api/links', async () => {
+    const owner = await w.env.prisma.link.findFirstOrThrow({ where: { organizationId, shortCode: 'tents26' } });
+    const project = await w.env.prisma.project.create({ data: { organizationId, userId: owner.userId, name: 'Winter catalogue' } });
+    // Three links on the service's own host: tagged, inactive, in a project.
+    await w.env.prisma.$executeRawUnsafe(
+      `INSERT INTO links (organization_id, user_id, template_id, short_code, original_url, title, tags, is_active, project_id)
+       VALUES ($1::uuid, $2::uuid, $3::uuid, 'fltsummer', 'https://example.com/s', 'Summer boots', ARRAY['summer'], true, NULL),
+              ($1::uuid, $2::uuid, $3::uuid, 'fltwinter', 'https://example.com/w', 'Winter coats', ARRAY['winter'], false, NULL),
+              ($1::uuid, $2::uuid, $3::uuid, 'fltproject', 'https://example.com/p', 'Project gloves', ARRAY[]::text[], true, $4::uuid)`,
+      organizationId,
+      owner.userId,
+      owner.templateId,
+      project.id,
+    );
+    await page.goto('/app/links');
+    const titles = async () => (await page.locator('.table-row .row-title').allTextContents()).sort();
+    const waitFor = async (expected: string[]) => {
+      await page.getByText(`${expected.length} of ${expected.length} link`).waitFor();
+      expect(await titles()).toEqual([...expected].sort());
+    };
+    await waitFor(['Summer boots', 'Winter coats', 'Project gloves', 'First', 'Third', 'Tents sale']);
+
+    const asked = (param: RegExp) => page.waitForRequest((r) => r.url().includes('/api/links?') && param.test(r.url()));
+    const [search] = await Promise.all([asked(/search=boots/), page.getByRole('searchbox', { name: 'Search links' }).fill('boots')]);
+    expect(new URL(search.url()).searchParams.get('limit')).toBe('1000');
+    await waitFor(['Summer boots']);
+    await page.getByRole('searchbox', { name: 'Search links' }).fill('');
+
+    await Promise.all([asked(/tag=summer/i), page.getByLabel('Tag', { exact: true }).selectOption({ label: 'summer (1)' })]);
+    await waitFor(['Summer boots']);
+    await page.getByLabel('Tag', { exact: true }).selectOption('');
+
+    await Promise.all([asked(/isActive=false/), page.getByLabel('Status', { exact: true }).selectOption({ label: 'Inactive only' })]);
+    await waitFor(['Winter coats']);
+    await page.getByLabel('Status', { exact: true }).selectOption('');
+
+    await Promise.all([asked(/projectId=/), page.getByLabel('Project', { exact: true }).selectOption({ label: 'Winter catalogue' })]);
+    await waitFor(['Project gloves']);
+    await page.getByLabel('Project', { exact: true }).selectOption('');
+
+    await Promise.all([asked(/domain=go\.northwind\.test/), page.getByLabel('Domain', { exact: true }).selectOption('go.northwind.test')]);
+    await waitFor(['Tents sale']); // imports and the inserted links are on the service's host
+    expect(page.url()).toContain('domain=go.northwind.test'); // a filtered view is a URL to share or reload
+    await page.reload();
+    await waitFor(['Tents sale']);
+
+    await page.getByRole('searchbox', { name: 'Search links' }).fill('nothing-like-this');
+    await page.getByRole('heading', { name: 'No links match' }).waitFor();
+  }, 60_000);
 });

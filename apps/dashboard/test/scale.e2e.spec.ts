@@ -126,7 +126,7 @@ describe('dashboard budgets (Chromium)', () => {
     // Search and sort over the whole list stay usable.
     const all = `${ROWS.toLocaleString('en')} of ${ROWS.toLocaleString('en')} links`;
     await page.getByRole('searchbox', { name: 'Search links' }).fill('Product 24999');
-    await page.getByText(`1 of ${ROWS.toLocaleString('en')} links`).waitFor();
+    await page.getByText('1 of 1 links').waitFor(); // searched by the server
     await page.getByRole('searchbox', { name: 'Search links' }).fill('');
     await page.getByText(all).waitFor();
 

@@ -1,15 +1,28 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, unwrap } from '../api/client';
-import type { components } from '../api/schema';
+import type { components, paths } from '../api/schema';
 import { fmtDate, fmtNumber } from '../components/format';
 import { ConfirmDialog, Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
 import { useToast } from '../components/toasts';
 
 type LinkItem = components['schemas']['LinkListItemDoc'];
 type UpdateBody = components['schemas']['UpdateLinkDto'];
+type ListQuery = paths['/api/links']['get']['parameters']['query'];
+const PAGE_SIZE = 1000;
+
+/** The value once it has stopped changing for `ms` (a search box asks the server once per pause, not per key). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
 type SortKey = 'createdAt' | 'clickCount' | 'title' | 'shortCode';
 const BULK_MAX = 100;
 const ROW_HEIGHT = 56;
@@ -141,9 +154,12 @@ export default function LinksPage() {
   const search = params.get('q') ?? '';
   const projectId = params.get('project') ?? '';
   const template = params.get('template') ?? '';
+  const tag = params.get('tag') ?? '';
+  const domain = params.get('domain') ?? '';
+  const active = params.get('active') ?? '';
   const sort = (params.get('sort') as SortKey | null) ?? 'createdAt';
   const dir = params.get('dir') === 'asc' ? 'asc' : 'desc';
-  const deferredSearch = useDeferredValue(search);
+  const deferredSearch = useDebounced(search.trim(), 250);
   // Several keys in one navigation: two calls in a row would each start from the same old URL.
   const setParam = (key: string, value: string, more: Record<string, string> = {}) =>
     setParams(
@@ -157,25 +173,40 @@ export default function LinksPage() {
       { replace: true },
     );
 
-  const links = useQuery({
-    queryKey: ['links', { projectId }],
-    queryFn: () => unwrap(api.GET('/api/links', { params: { query: projectId ? { projectId } : {} } })),
+  // The server filters (search, tag, project, domain, active) and answers pages of 1,000 in
+  // its own order; the pages after the first load on their own, so the list shows at once and
+  // a sort over the whole list is right as soon as the last page is in.
+  const filters = { search: deferredSearch, tag, projectId, domain, active };
+  const links = useInfiniteQuery({
+    queryKey: ['links', filters],
+    initialPageParam: '',
+    queryFn: async ({ pageParam }) => {
+      const query: NonNullable<ListQuery> = { limit: PAGE_SIZE };
+      if (pageParam) query.cursor = pageParam;
+      if (filters.search) query.search = filters.search;
+      if (filters.tag) query.tag = [filters.tag];
+      if (filters.projectId) query.projectId = filters.projectId;
+      if (filters.domain) query.domain = filters.domain;
+      if (filters.active) query.isActive = filters.active === 'true';
+      const answer = await api.GET('/api/links', { params: { query } });
+      const items = await unwrap(Promise.resolve(answer));
+      return { items, next: answer.response.headers.get('X-Next-Cursor') };
+    },
+    getNextPageParam: (last) => last.next ?? undefined,
   });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = links;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
+  const loaded = useMemo(() => links.data?.pages.flatMap((p) => p.items) ?? [], [links.data]);
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/api/projects')) });
   const templates = useQuery({ queryKey: ['templates'], queryFn: () => unwrap(api.GET('/api/templates')) });
+  const tags = useQuery({ queryKey: ['tags'], queryFn: () => unwrap(api.GET('/api/tags')) });
+  const domains = useQuery({ queryKey: ['domains'], queryFn: () => unwrap(api.GET('/api/domains')) });
+  const filtered = Boolean(deferredSearch || tag || projectId || domain || active || template);
 
   const rows = useMemo(() => {
-    const needle = deferredSearch.trim().toLowerCase();
-    let list = links.data ?? [];
-    if (needle) {
-      list = list.filter(
-        (l) =>
-          l.shortCode.toLowerCase().includes(needle) ||
-          l.originalUrl.toLowerCase().includes(needle) ||
-          (l.title ?? '').toLowerCase().includes(needle),
-      );
-    }
-    if (template) list = list.filter((l) => l.templateSlug === template);
+    const list = template ? loaded.filter((l) => l.templateSlug === template) : loaded;
     const sign = dir === 'asc' ? 1 : -1;
     const key = sort;
     return [...list].sort((a, b) => {
@@ -183,7 +214,7 @@ export default function LinksPage() {
       const y = key === 'title' ? (b.title ?? '') : b[key];
       return (x < y ? -1 : x > y ? 1 : 0) * sign;
     });
-  }, [links.data, deferredSearch, template, sort, dir]);
+  }, [loaded, template, sort, dir]);
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   // Computed once per change of the list or the selection, not on every scroll frame.
@@ -269,7 +300,7 @@ export default function LinksPage() {
         </label>
         <label>
           <span className="visually-hidden">Project</span>
-          <select value={projectId} onChange={(e) => setParam('project', e.target.value)}>
+          <select aria-label="Project" value={projectId} onChange={(e) => setParam('project', e.target.value)}>
             <option value="">All projects</option>
             {projects.data?.map((p) => (
               <option key={p.id} value={p.id}>
@@ -280,13 +311,45 @@ export default function LinksPage() {
         </label>
         <label>
           <span className="visually-hidden">Template</span>
-          <select value={template} onChange={(e) => setParam('template', e.target.value)}>
+          <select aria-label="Template" value={template} onChange={(e) => setParam('template', e.target.value)}>
             <option value="">All templates</option>
             {templates.data?.map((t) => (
               <option key={t.id} value={t.slug}>
                 {t.name}
               </option>
             ))}
+          </select>
+        </label>
+        <label>
+          <span className="visually-hidden">Tag</span>
+          <select aria-label="Tag" value={tag} onChange={(e) => setParam('tag', e.target.value)}>
+            <option value="">All tags</option>
+            {tags.data?.tags.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name} ({fmtNumber(t.count)})
+              </option>
+            ))}
+          </select>
+        </label>
+        {(domains.data?.length ?? 0) > 0 && (
+          <label>
+            <span className="visually-hidden">Domain</span>
+            <select aria-label="Domain" value={domain} onChange={(e) => setParam('domain', e.target.value)}>
+              <option value="">All domains</option>
+              {domains.data?.map((d) => (
+                <option key={d.id} value={d.domain}>
+                  {d.domain}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label>
+          <span className="visually-hidden">Status</span>
+          <select aria-label="Status" value={active} onChange={(e) => setParam('active', e.target.value)}>
+            <option value="">Active and inactive</option>
+            <option value="true">Active only</option>
+            <option value="false">Inactive only</option>
           </select>
         </label>
       </div>
@@ -333,7 +396,7 @@ export default function LinksPage() {
 
       {links.isPending ? (
         <Loading label="Loading links…" />
-      ) : links.data && links.data.length === 0 ? (
+      ) : !filtered && loaded.length === 0 ? (
         <Empty title="No links yet">
           <p>Create your first short link: paste a destination, add UTM tags, share it anywhere.</p>
           <Link className="button primary" to="/links/new">
@@ -366,10 +429,11 @@ export default function LinksPage() {
               <p>Try another search or clear the filters.</p>
             </Empty>
           ) : (
-            <VirtualRows rows={rows} view={`${deferredSearch}|${projectId}|${template}|${sort}|${dir}`} selected={selected} onToggle={toggle} />
+            <VirtualRows rows={rows} view={`${deferredSearch}|${projectId}|${template}|${tag}|${domain}|${active}|${sort}|${dir}`} selected={selected} onToggle={toggle} />
           )}
           <div className="table-foot">
-            {fmtNumber(rows.length)} of {fmtNumber(links.data?.length ?? 0)} links
+            {fmtNumber(rows.length)} of {fmtNumber(loaded.length)} links
+            {hasNextPage && <span className="muted"> · loading more…</span>}
           </div>
         </div>
       )}
