@@ -38,3 +38,5 @@ if (!jestArgs.length) {
   step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0', '--no-error-on-unmatched-pattern']);
 }
 step('tests', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
+// The Redis paths again on a 6-node Redis Cluster, with a master failover (decisions §18).
+if (!jestArgs.length) step('tests on a Redis Cluster (npm run test:cluster)', process.execPath, [path.join(root, 'tools/scripts/test-cluster.js')]);

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
-import { RedisService } from '@dl/platform/redis';
+import { RedisService, whenReady } from '@dl/platform/redis';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { RedirectStore } from './redirect-store';
 
@@ -41,9 +41,11 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
     private readonly store: RedirectStore,
   ) {}
 
-  onModuleInit(): void {
+  /** Waits (at most 2 s) for the connection: a visit before it is ready would be let through uncounted. */
+  async onModuleInit(): Promise<void> {
     this.conn = this.redis.duplicate({ commandTimeout: REDIS_TIMEOUT_MS }) as CapConnection;
     this.conn.defineCommand('dlAdmitClick', { numberOfKeys: 1, lua: ADMIT });
+    await whenReady(this.conn, 2000);
   }
 
   onModuleDestroy(): void {

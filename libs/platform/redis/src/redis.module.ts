@@ -82,6 +82,25 @@ export async function scanKeys(client: Redis, pattern: string, onBatch: (keys: s
 }
 
 /**
+ * Resolves when the client is ready or after `timeoutMs`, whichever is first (never rejects). A
+ * fail-fast client (no offline queue) refuses commands until then; a cluster client is ready
+ * only once it has the slot map, a few round trips later than one server's.
+ */
+export function whenReady(client: Redis, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    timer.unref();
+    client.once('ready', done);
+  });
+}
+
+/**
  * The app's general-purpose Redis connection (caches, counters, pub/sub publishing).
  * Keys must go through `key()` (or `slotKey()` when a script or MULTI touches several keys) so
  * tests (and tenants of one Redis) never collide.
@@ -103,17 +122,7 @@ export class RedisService implements OnModuleInit, OnModuleDestroy {
 
   /** Waits (briefly) for the first connection so the app starts ready; never fails boot. */
   async onModuleInit(): Promise<void> {
-    if (this.client.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.client.off('ready', done);
-        resolve();
-      };
-      const timer = setTimeout(done, this.cluster ? 5000 : 2000);
-      timer.unref();
-      this.client.once('ready', done);
-    });
+    await whenReady(this.client, this.cluster ? 5000 : 2000);
   }
 
   key(...parts: string[]): string {
