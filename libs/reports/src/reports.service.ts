@@ -1,5 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Role } from '@dl/platform/db';
+import { RedisService } from '@dl/platform/redis';
 import { Clock } from './clock';
 import {
   addMonths, comparePeriods, DAY_MS, formatPeriod, parsePeriod, Period, periodEnd, periodLabel, periodOf,
@@ -27,16 +29,28 @@ export interface StoredReport {
   emailedAt: Date | null;
 }
 
-/** Monthly reports: the live month is built on every read; a finished month is generated once and stored. */
+const LIVE_CACHE_REDIS_TIMEOUT_MS = 250;
+
+/**
+ * Monthly reports: a finished month is generated once and stored; the live month is built on
+ * read and kept in Redis for REPORT_LIVE_CACHE_SECONDS (60) per organization and month
+ * (decisions §14), concurrent misses of one process sharing one build.
+ */
 @Injectable()
 export class ReportsService {
   private readonly logger = new Logger(ReportsService.name);
+  private readonly liveBuilds = new Map<string, Promise<MonthlyReport>>();
+  private readonly liveCacheSeconds: number;
 
   constructor(
     private readonly repo: ReportsRepository,
     private readonly builder: ReportBuilder,
     private readonly clock: Clock,
-  ) {}
+    @Optional() private readonly redis?: RedisService,
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+  ) {
+    this.liveCacheSeconds = config?.REPORT_LIVE_CACHE_SECONDS ?? 60;
+  }
 
   async list(caller: ReportCaller): Promise<{ reports: MonthlyReportListItem[] }> {
     const now = this.clock.now();
@@ -70,7 +84,7 @@ export class ReportsService {
       if (caller.role !== Role.OWNER) throw new InsufficientRoleError();
       return this.regenerate(org, period, now);
     }
-    if (cmp === 0) return this.builder.build(org, period, now, true);
+    if (cmp === 0) return this.live(org, period, now);
     return (await this.ensureStored(org, period, now)).report;
   }
 
@@ -99,6 +113,47 @@ export class ReportsService {
     if (!period || !org || periodEnd(period) <= org.createdAt) return null;
     if (comparePeriods(period, periodOf(this.clock.now())) >= 0) return null;
     return this.ensureStored(org, period);
+  }
+
+  /**
+   * The live month from the cache, else built (one build per organization and month at a time in
+   * this process) and cached. Redis slow or down: built without the cache, never an error.
+   */
+  private async live(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReport> {
+    if (!this.redis || this.liveCacheSeconds <= 0) return this.builder.build(org, period, now, true);
+    const key = this.redis.key('report', 'live', org.id, formatPeriod(period));
+    const cached = await this.redisCall(() => this.redis!.client.get(key));
+    if (cached) return JSON.parse(cached) as MonthlyReport;
+    const inFlight = this.liveBuilds.get(key);
+    if (inFlight) return inFlight;
+    const build = (async () => {
+      const report = await this.builder.build(org, period, now, true);
+      await this.redisCall(() => this.redis!.client.set(key, JSON.stringify(report), 'EX', this.liveCacheSeconds));
+      return report;
+    })();
+    this.liveBuilds.set(key, build);
+    try {
+      return await build;
+    } finally {
+      this.liveBuilds.delete(key);
+    }
+  }
+
+  private async redisCall<T>(call: () => Promise<T>): Promise<T | null> {
+    if (!this.redis?.isReady) return null;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        call(),
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), LIVE_CACHE_REDIS_TIMEOUT_MS);
+        }),
+      ]);
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async regenerate(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReport> {

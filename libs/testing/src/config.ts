@@ -22,6 +22,8 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     PASSWORD_SCRYPT_LOG2N: '14',
     // Every test signs up and logs in from 127.0.0.1: no per-IP auth limit unless a test sets one.
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+    // Tests read the live month right after changing its data: no cache unless a test sets one.
+    REPORT_LIVE_CACHE_SECONDS: '0',
     ...overrides,
   });
 }

@@ -168,6 +168,13 @@ export class EnvironmentVariables {
   @IsString()
   MAIL_OUTBOX_DIR = 'var/outbox';
 
+  /** Seconds a live-month report is kept in Redis per organization (decisions §14: 60; 0 builds on every read). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  REPORT_LIVE_CACHE_SECONDS = 60;
+
   /** Longest graceful shutdown on SIGTERM/SIGINT (drain HTTP, flush, hand back jobs, close pools) before the process exits anyway. */
   @Transform(toInt) @IsInt() @Min(100) SHUTDOWN_TIMEOUT_MS = 25000;
 
