@@ -7,7 +7,7 @@ import {
   addDays, addMonths, DAY_MS, daysInPeriod, isoDay, Period, periodEnd, periodLabel, periodStart, startOfDay,
 } from './period';
 import { fraction, kpi, mergeCurrencies, round, shares } from './report-math';
-import { CurrencyAmount, MonthlyReport } from './report.types';
+import { CurrencyAmount, MonthlyReport, TopLinkShare } from './report.types';
 import { OrganizationRow, ReportsRepository, ReportWindows } from './reports.repository';
 
 const TOP_LINKS = 10;
@@ -39,6 +39,37 @@ export function reportWindows(period: Period, now: Date, live: boolean): ReportW
   const days = Math.round((end.getTime() - start.getTime()) / DAY_MS);
   const priorEnd = new Date(Math.min(addDays(prevStart, days).getTime(), start.getTime()));
   return { current: { start, end }, prior: { start: prevStart, end: priorEnd } };
+}
+
+/**
+ * A top link's A/B variants and redirect rules with their clicks in the month (as link analytics'
+ * clicksByVariant/clicksByRule, plus each one's share of the link's clicks); nothing for a link
+ * that has neither and recorded none.
+ */
+export function topLinkControls(
+  linkId: string,
+  linkClicks: number,
+  controls: Awaited<ReturnType<ReportsRepository['linkControls']>>,
+): Pick<TopLinkShare, 'variants' | 'rules'> {
+  const link = controls.links.find((l) => l.id === linkId);
+  const rows = controls.clicks.filter((c) => c.linkId === linkId);
+  const counts = (dimension: string) => new Map(rows.filter((r) => r.dimension === dimension).map((r) => [Number(r.value), r.clicks]));
+  const out: Pick<TopLinkShare, 'variants' | 'rules'> = {};
+  const variantClicks = counts('variant');
+  const current = Array.isArray(link?.variants) ? link.variants : [];
+  if (current.length || variantClicks.size) {
+    const variants = current.map((v, i) => ({ variant: i, url: v.url as string | null, clicks: variantClicks.get(i) ?? 0 }));
+    for (const [i, n] of [...variantClicks].sort((a, b) => a[0] - b[0])) if (i >= current.length) variants.push({ variant: i, url: null, clicks: n });
+    out.variants = variants.map((v) => ({ ...v, share: fraction(v.clicks, linkClicks) }));
+  }
+  const ruleClicks = counts('rule');
+  if (link?.hasRules || ruleClicks.size) {
+    const rules: Array<{ rule: number | null; clicks: number }> = [...ruleClicks].sort((a, b) => a[0] - b[0]).map(([rule, n]) => ({ rule, clicks: n }));
+    const ruled = rules.reduce((n, r) => n + r.clicks, 0);
+    rules.push({ rule: null, clicks: Math.max(0, linkClicks - ruled) });
+    out.rules = rules.map((r) => ({ ...r, share: fraction(r.clicks, linkClicks) }));
+  }
+  return out;
 }
 
 /** Builds the monthly report object from rollups and stream tables. */
@@ -87,11 +118,14 @@ export class ReportBuilder {
     );
 
     const shortBase = this.config.SHORT_LINK_BASE_URL.replace(/\/+$/, '');
-    const topLinks = links.slice(0, TOP_LINKS).map((l) => ({
+    const top = links.slice(0, TOP_LINKS);
+    const controls = await this.repo.linkControls(orgId, w.current, top.map((l) => l.linkId));
+    const topLinks = top.map((l) => ({
       label: l.title || l.shortCode,
       sublabel: `${shortBase}/${l.shortCode}`,
       value: l.clicks,
       share: fraction(l.clicks, clicks),
+      ...topLinkControls(l.linkId, l.clicks, controls),
     }));
     const rest = links.slice(TOP_LINKS);
 

@@ -18,6 +18,14 @@ export interface LinkShare extends Share {
   sublabel: string;
 }
 
+/** A top link; A/B variants and redirect rules (decisions §16) only for links that have or had them. */
+export interface TopLinkShare extends LinkShare {
+  /** Every current variant (0 clicks included), then indexes of removed variants (url null); share of the link's clicks. */
+  variants?: Array<{ variant: number; url: string | null; clicks: number; share: number }>;
+  /** Each rule that chose destinations, by index, then `rule: null` for the clicks no rule chose. */
+  rules?: Array<{ rule: number | null; clicks: number; share: number }>;
+}
+
 export interface CurrencyAmount {
   currency: string;
   amount: number;
@@ -30,7 +38,7 @@ export interface MonthlyReport {
   kpis: { clicks: Kpi; uniques: Kpi | null; installs: Kpi | null; sessions: Kpi | null };
   daily: Array<{ day: string; clicks: number }>;
   bestDay: { day: string; clicks: number } | null;
-  topLinks: LinkShare[];
+  topLinks: TopLinkShare[];
   otherLinks: { count: number; clicks: number };
   zeroClickLinks: number;
   sources: Share[];

@@ -105,6 +105,35 @@ export class ReportsRepository {
     };
   }
 
+  /**
+   * For some links: their current variants and whether they have redirect rules, and their
+   * clicks per variant and per rule in the window (decisions §16: variants and rules of top links).
+   */
+  async linkControls(
+    organizationId: string,
+    w: Window,
+    linkIds: string[],
+  ): Promise<{
+    links: Array<{ id: string; variants: Array<{ url: string }> | null; hasRules: boolean }>;
+    clicks: Array<{ linkId: string; dimension: string; value: string; clicks: number }>;
+  }> {
+    if (!linkIds.length) return { links: [], clicks: [] };
+    const [links, clicks] = await Promise.all([
+      this.read.$queryRaw<Array<{ id: string; variants: Array<{ url: string }> | null; hasRules: boolean }>>`
+        SELECT id::text AS id, variants, coalesce(jsonb_array_length(redirect_rules), 0) > 0 AS "hasRules"
+        FROM links WHERE organization_id = ${organizationId}::uuid AND id = ANY(${linkIds}::uuid[])`,
+      this.read.$queryRaw<Array<{ linkId: string; dimension: string; value: string; clicks: number }>>`
+        SELECT link_id::text AS "linkId", dimension, value, SUM(clicks)::int AS clicks
+        FROM click_rollups
+        WHERE organization_id = ${organizationId}::uuid AND link_id = ANY(${linkIds}::uuid[])
+          AND dimension IN ('variant', 'rule')
+          AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date
+        GROUP BY link_id, dimension, value
+        HAVING SUM(clicks) > 0`,
+    ]);
+    return { links, clicks };
+  }
+
   /** Links that existed by the end of the window and had no click in it. */
   async zeroClickLinks(organizationId: string, w: Window): Promise<number> {
     const [row] = await this.read.$queryRaw<Array<{ n: number }>>`

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** OpenAPI documentation of the monthly report (libs/reports/src/report.types.ts). */
 export class ReportKpiDoc {
@@ -15,6 +15,26 @@ export class ReportShareDoc {
 
 export class ReportLinkShareDoc extends ReportShareDoc {
   @ApiProperty() sublabel!: string;
+}
+
+export class ReportVariantClicksDoc {
+  @ApiProperty({ description: "Index in the link's variants" }) variant!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Null for a variant since removed' }) url!: string | null;
+  @ApiProperty() clicks!: number;
+  @ApiProperty({ description: "Fraction 0..1 of the link's clicks" }) share!: number;
+}
+
+export class ReportRuleClicksDoc {
+  @ApiProperty({ type: Number, nullable: true, description: 'Index of the redirect rule; null for clicks no rule chose' }) rule!: number | null;
+  @ApiProperty() clicks!: number;
+  @ApiProperty({ description: "Fraction 0..1 of the link's clicks" }) share!: number;
+}
+
+export class ReportTopLinkDoc extends ReportLinkShareDoc {
+  @ApiPropertyOptional({ type: [ReportVariantClicksDoc], description: 'Only for links with A/B variants (or clicks recorded with them)' })
+  variants?: ReportVariantClicksDoc[];
+  @ApiPropertyOptional({ type: [ReportRuleClicksDoc], description: 'Only for links with redirect rules (or clicks recorded with them)' })
+  rules?: ReportRuleClicksDoc[];
 }
 
 export class ReportCurrencyAmountDoc {
@@ -103,7 +123,7 @@ export class MonthlyReportDoc {
   @ApiProperty({ type: ReportKpisDoc }) kpis!: ReportKpisDoc;
   @ApiProperty({ type: [ReportDayClicksDoc] }) daily!: ReportDayClicksDoc[];
   @ApiProperty({ type: ReportDayClicksDoc, nullable: true }) bestDay!: ReportDayClicksDoc | null;
-  @ApiProperty({ type: [ReportLinkShareDoc] }) topLinks!: ReportLinkShareDoc[];
+  @ApiProperty({ type: [ReportTopLinkDoc] }) topLinks!: ReportTopLinkDoc[];
   @ApiProperty({ type: ReportOtherLinksDoc }) otherLinks!: ReportOtherLinksDoc;
   @ApiProperty() zeroClickLinks!: number;
   @ApiProperty({ type: [ReportShareDoc] }) sources!: ReportShareDoc[];

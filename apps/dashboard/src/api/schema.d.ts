@@ -1349,12 +1349,32 @@ export interface components {
             day: string;
             clicks: number;
         };
-        ReportLinkShareDoc: {
+        ReportVariantClicksDoc: {
+            /** @description Index in the link's variants */
+            variant: number;
+            /** @description Null for a variant since removed */
+            url: string | null;
+            clicks: number;
+            /** @description Fraction 0..1 of the link's clicks */
+            share: number;
+        };
+        ReportRuleClicksDoc: {
+            /** @description Index of the redirect rule; null for clicks no rule chose */
+            rule: number | null;
+            clicks: number;
+            /** @description Fraction 0..1 of the link's clicks */
+            share: number;
+        };
+        ReportTopLinkDoc: {
             label: string;
             value: number;
             /** @description Fraction 0..1 */
             share: number;
             sublabel: string;
+            /** @description Only for links with A/B variants (or clicks recorded with them) */
+            variants?: components["schemas"]["ReportVariantClicksDoc"][];
+            /** @description Only for links with redirect rules (or clicks recorded with them) */
+            rules?: components["schemas"]["ReportRuleClicksDoc"][];
         };
         ReportOtherLinksDoc: {
             count: number;
@@ -1387,6 +1407,13 @@ export interface components {
             value: components["schemas"]["ReportCurrencyAmountDoc"][];
             topPages: components["schemas"]["ReportShareDoc"][];
         };
+        ReportLinkShareDoc: {
+            label: string;
+            value: number;
+            /** @description Fraction 0..1 */
+            share: number;
+            sublabel: string;
+        };
         ReportEventsDoc: {
             total: components["schemas"]["ReportKpiDoc"];
             byName: components["schemas"]["ReportLinkShareDoc"][];
@@ -1416,7 +1443,7 @@ export interface components {
             kpis: components["schemas"]["ReportKpisDoc"];
             daily: components["schemas"]["ReportDayClicksDoc"][];
             bestDay: components["schemas"]["ReportDayClicksDoc"] | null;
-            topLinks: components["schemas"]["ReportLinkShareDoc"][];
+            topLinks: components["schemas"]["ReportTopLinkDoc"][];
             otherLinks: components["schemas"]["ReportOtherLinksDoc"];
             zeroClickLinks: number;
             sources: components["schemas"]["ReportShareDoc"][];
@@ -2292,12 +2319,15 @@ export type SchemaReportPeriodDoc = components['schemas']['ReportPeriodDoc'];
 export type SchemaReportKpiDoc = components['schemas']['ReportKpiDoc'];
 export type SchemaReportKpisDoc = components['schemas']['ReportKpisDoc'];
 export type SchemaReportDayClicksDoc = components['schemas']['ReportDayClicksDoc'];
-export type SchemaReportLinkShareDoc = components['schemas']['ReportLinkShareDoc'];
+export type SchemaReportVariantClicksDoc = components['schemas']['ReportVariantClicksDoc'];
+export type SchemaReportRuleClicksDoc = components['schemas']['ReportRuleClicksDoc'];
+export type SchemaReportTopLinkDoc = components['schemas']['ReportTopLinkDoc'];
 export type SchemaReportOtherLinksDoc = components['schemas']['ReportOtherLinksDoc'];
 export type SchemaReportShareDoc = components['schemas']['ReportShareDoc'];
 export type SchemaReportInstallsDoc = components['schemas']['ReportInstallsDoc'];
 export type SchemaReportCurrencyAmountDoc = components['schemas']['ReportCurrencyAmountDoc'];
 export type SchemaReportPixelDoc = components['schemas']['ReportPixelDoc'];
+export type SchemaReportLinkShareDoc = components['schemas']['ReportLinkShareDoc'];
 export type SchemaReportEventsDoc = components['schemas']['ReportEventsDoc'];
 export type SchemaReportHousekeepingDoc = components['schemas']['ReportHousekeepingDoc'];
 export type SchemaReportInsightActionDoc = components['schemas']['ReportInsightActionDoc'];

@@ -1,5 +1,5 @@
 import { formatMoney, formatNumber, formatPct } from '../report-math';
-import { Kpi, MonthlyReport, Share } from '../report.types';
+import { Kpi, MonthlyReport, Share, TopLinkShare } from '../report.types';
 
 export const CHART_CID = 'daily-clicks-chart@reports';
 
@@ -42,6 +42,15 @@ function heading(text: string): string {
   return `<tr><td style="padding:26px 28px 8px;font-family:${FONT};font-size:16px;font-weight:700;color:${INK};">${esc(text)}</td></tr>`;
 }
 
+/** "A/B: variant 1 60% (120) · variant 2 40% (80)" and "Rules: rule 1 … · no rule …" of a top link (decisions §16). */
+export function controlLines(l: TopLinkShare): string[] {
+  const out: string[] = [];
+  const part = (name: string, clicks: number, share: number) => `${name} ${formatPct(share)} (${formatNumber(clicks)})`;
+  if (l.variants?.length) out.push(`A/B: ${l.variants.map((v) => part(`variant ${v.variant + 1}${v.url === null ? ' (removed)' : ''}`, v.clicks, v.share)).join(' · ')}`);
+  if (l.rules?.length) out.push(`Rules: ${l.rules.map((x) => part(x.rule === null ? 'no rule' : `rule ${x.rule + 1}`, x.clicks, x.share)).join(' · ')}`);
+  return out;
+}
+
 function shareRows(rows: Array<Share & { sublabel?: string }>, empty: string): string {
   if (!rows.length) {
     return `<tr><td style="padding:4px 28px 8px;font-family:${FONT};font-size:14px;color:${MUTED};">${esc(empty)}</td></tr>`;
@@ -50,7 +59,7 @@ function shareRows(rows: Array<Share & { sublabel?: string }>, empty: string): s
     .map((r) => {
       const pct = Math.max(1, Math.round(r.share * 100));
       const sub = r.sublabel
-        ? `<div style="font-size:12px;color:${MUTED};padding-top:2px;">${esc(r.sublabel)}</div>`
+        ? `<div style="font-size:12px;color:${MUTED};padding-top:2px;">${r.sublabel.split('\n').map(esc).join('<br>')}</div>`
         : '';
       return `<tr>
 <td width="80%" style="padding:7px 0;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};">${esc(r.label)}${sub}
@@ -115,7 +124,7 @@ ${kpiCell('Sessions', r.kpis.sessions, 'add the mobile SDK')}
     }
   }
   parts.push(heading('Top links'));
-  parts.push(shareRows(r.topLinks, 'No link was clicked this month.'));
+  parts.push(shareRows(r.topLinks.map((l) => ({ ...l, sublabel: [l.sublabel, ...controlLines(l)].join('\n') })), 'No link was clicked this month.'));
   if (r.otherLinks.count > 0) {
     parts.push(paragraph(`+ ${formatNumber(r.otherLinks.count)} other links with ${formatNumber(r.otherLinks.clicks)} clicks`, `color:${MUTED};font-size:13px;padding-top:8px;`));
   }
@@ -180,6 +189,10 @@ function renderText(r: MonthlyReport, opts: { dashboardUrl?: string }): string {
   lines.push(k('Clicks', r.kpis.clicks), k('Unique visitors', r.kpis.uniques), k('Installs', r.kpis.installs), k('Sessions', r.kpis.sessions));
   if (r.bestDay) lines.push(`Best day: ${r.bestDay.day} (${formatNumber(r.bestDay.clicks)} clicks)`);
   list('Top links', r.topLinks);
+  for (const l of r.topLinks) {
+    const more = controlLines(l);
+    if (more.length) lines.push(`    ${l.label}: ${more.join('; ')}`);
+  }
   if (r.otherLinks.count) lines.push(`  + ${formatNumber(r.otherLinks.count)} other links: ${formatNumber(r.otherLinks.clicks)} clicks`);
   list('Sources', r.sources.slice(0, 5));
   list('Countries', r.countries.slice(0, 5));
