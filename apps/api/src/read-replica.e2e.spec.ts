@@ -123,4 +123,28 @@ describe('api: reads on the read replica', () => {
     await env.replica.caughtUp();
     expect(await reads()).toEqual(expected(7, 2));
   }, 120_000);
+
+  it('leaves a replica that answers but no longer streams from the primary, and returns once it streams again', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await env.replica.disconnect();
+      await click(1);
+      // The next stream check (every 5 s) sees no WAL receiver: reads answer from the primary.
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(await reads()).toEqual(expected(8, 2));
+      const notStreaming = warn.mock.calls.filter((c) => JSON.stringify(c[0] ?? '').includes('not streaming from the primary'));
+      expect(notStreaming.length).toBeLessThanOrEqual(1); // throttled with the outage warning of the test before
+    } finally {
+      warn.mockRestore();
+      await env.replica.reconnect();
+    }
+    await new Promise((r) => setTimeout(r, 6_000));
+    await env.replica.pauseReplay();
+    try {
+      await click(1);
+      expect(await reads()).toEqual(expected(8, 2));
+    } finally {
+      await env.replica.resumeReplay();
+    }
+  }, 120_000);
 });

@@ -115,6 +115,45 @@ export class PgReplica {
       await new Promise((r) => setTimeout(r, 100));
     }
     await this.caughtUp();
+    await this.streaming();
+  }
+
+  /** Waits until the WAL receiver streams from the primary. */
+  async streaming(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await query<{ status: string }>(this.url(), 'SELECT status FROM pg_stat_wal_receiver').catch(() => []);
+      if (rows[0]?.status === 'streaming') return;
+      if (Date.now() > deadline) throw new Error(`replica on ${this.port} not streaming after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private conninfo: string | null = null;
+
+  /**
+   * Cuts the replica off the primary while it keeps answering (its data then only gets older):
+   * `primary_conninfo` emptied and reloaded, so the WAL receiver stops. `reconnect` restores it.
+   */
+  async disconnect(): Promise<void> {
+    const [{ primary_conninfo: conninfo }] = await query<{ primary_conninfo: string }>(this.url(), 'SHOW primary_conninfo');
+    this.conninfo = conninfo;
+    await query(this.url(), "ALTER SYSTEM SET primary_conninfo = ''");
+    await query(this.url(), 'SELECT pg_reload_conf()');
+    const deadline = Date.now() + 30_000;
+    while ((await query(this.url(), 'SELECT 1 FROM pg_stat_wal_receiver')).length) {
+      if (Date.now() > deadline) throw new Error(`replica on ${this.port} still receiving 30 s after disconnect`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async reconnect(): Promise<void> {
+    if (this.conninfo === null) return;
+    await query(this.url(), `ALTER SYSTEM SET primary_conninfo = '${this.conninfo.replace(/'/g, "''")}'`);
+    await query(this.url(), 'SELECT pg_reload_conf()');
+    this.conninfo = null;
+    await this.streaming();
+    await this.caughtUp();
   }
 
   /** Waits until the replica has replayed everything the primary had written when called. */

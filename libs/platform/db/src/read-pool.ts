@@ -34,6 +34,20 @@ export interface ReadPoolOptions {
   retryAfterMs?: number;
   /** Called when a read falls back to the primary (the caller throttles its warning). */
   onFallback?: (err: unknown) => void;
+  /**
+   * How often the replica is asked whether it still streams from the primary
+   * (`pg_stat_wal_receiver`); 0 turns the check off. A replica that is up but no longer
+   * receiving WAL answers ever older data: reads go to the primary until it streams again.
+   */
+  streamCheckMs?: number;
+}
+
+/** Why reads left a replica that answers: it no longer receives the primary's WAL. */
+export class ReplicaNotStreamingError extends Error {
+  constructor(status: string | null) {
+    super(`read replica is not streaming from the primary (WAL receiver ${status ?? 'not running'})`);
+    this.name = 'ReplicaNotStreamingError';
+  }
 }
 
 /**
@@ -47,13 +61,15 @@ export interface ReadPoolOptions {
  */
 export class ReadPool extends Pool {
   private downUntil = 0;
+  private notStreaming = false;
   private readonly retryAfterMs: number;
   private readonly onFallback: (err: unknown) => void;
+  private readonly streamCheck: NodeJS.Timeout | null;
 
   constructor(
     readUrl: string,
     private readonly primary: Pool,
-    { max, connectionTimeoutMillis = 2_000, retryAfterMs = 5_000, onFallback = () => undefined }: ReadPoolOptions,
+    { max, connectionTimeoutMillis = 2_000, retryAfterMs = 5_000, onFallback = () => undefined, streamCheckMs = 5_000 }: ReadPoolOptions,
   ) {
     super({ connectionString: readUrl, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis });
     this.retryAfterMs = retryAfterMs;
@@ -61,11 +77,36 @@ export class ReadPool extends Pool {
     const ignore = (): void => undefined;
     this.on('error', ignore);
     this.on('connect', (client: PoolClient) => client.on('error', ignore));
+    this.streamCheck = streamCheckMs > 0 ? setInterval(() => void this.checkStreaming(), streamCheckMs).unref() : null;
+    if (this.streamCheck) void this.checkStreaming();
   }
 
-  /** True while reads skip the replica after a failure. */
+  /** True while reads skip the replica: after a failure, or while it does not stream from the primary. */
   get replicaDown(): boolean {
-    return Date.now() < this.downUntil;
+    return this.notStreaming || Date.now() < this.downUntil;
+  }
+
+  /**
+   * Asks the replica for its WAL receiver: no row (not running) or a status other than
+   * `streaming` means its data is getting older, so reads go to the primary. A replica that
+   * cannot be asked is left to the connection errors of real reads.
+   */
+  async checkStreaming(): Promise<void> {
+    try {
+      const { rows } = await (super.query('SELECT status FROM pg_stat_wal_receiver') as Promise<QueryResult<{ status: string | null }>>);
+      const status = rows.length ? rows[0].status : null;
+      // A role without pg_read_all_stats sees the row with its details hidden: taken as streaming.
+      const streaming = rows.length > 0 && (status === null || status === 'streaming');
+      if (!streaming && !this.notStreaming) this.onFallback(new ReplicaNotStreamingError(status));
+      this.notStreaming = !streaming;
+    } catch {
+      // Unreachable: the reads' own fallback handles it.
+    }
+  }
+
+  override async end(): Promise<void> {
+    if (this.streamCheck) clearInterval(this.streamCheck);
+    await super.end();
   }
 
   private fellBack(err: unknown): void {
