@@ -6,6 +6,7 @@ import { ClickIngestService, EnrichedClick, enrichClick, invalidClickReason } fr
 import { infraDependency, MetricsService, reportOutage } from '@dl/platform/observability';
 import { assertHandlers, ClickBatchJob, ClickCapturedJob, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { guardJob } from '../resilience/job-guard';
+import { STALLED_JOB_OPTIONS } from '../resilience/stalled-jobs';
 import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
@@ -33,7 +34,7 @@ export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * (CLICK_CONCURRENT_FLUSHES + 1
  * transaction fails all its jobs, which BullMQ retries; replays insert nothing twice
  * (ON CONFLICT (id, clicked_at) DO NOTHING, rollups and counters from the inserted ids only).
  */
-@Processor(Queues.clicks, { concurrency: CLICK_CONCURRENCY })
+@Processor(Queues.clicks, { concurrency: CLICK_CONCURRENCY, ...STALLED_JOB_OPTIONS })
 export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
   private readonly logger = new Logger(ClicksProcessor.name);
   private readonly handlers: QueueHandlers<typeof Queues.clicks>;

@@ -4,12 +4,13 @@ import { MetricsService } from '@dl/platform/observability';
 import { assertHandlers, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
 import { IngestWorkerService } from '@dl/sdk';
 import { guardJob } from '../resilience/job-guard';
+import { STALLED_JOB_OPTIONS } from '../resilience/stalled-jobs';
 
 /** Jobs in flight: installs, opens and pixel events are single rows; `sdk.event` jobs carry micro-batches. */
 export const INGEST_CONCURRENCY = 32;
 
 /** Consumer of the `ingest` queue (installs, sessions, in-app events, pixel events). */
-@Processor(Queues.ingest, { concurrency: INGEST_CONCURRENCY })
+@Processor(Queues.ingest, { concurrency: INGEST_CONCURRENCY, ...STALLED_JOB_OPTIONS })
 export class IngestProcessor extends WorkerHost {
   private readonly handlers: QueueHandlers<typeof Queues.ingest>;
 
