@@ -1,14 +1,16 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from '@dl/platform/config';
-import { exitOnSignals } from '@dl/platform/http';
+import { exitOnSignals, runProcesses } from '@dl/platform/http';
 import { createIngestApp } from './app';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit('ingest');
-  const app = await createIngestApp(config);
-  exitOnSignals(app, 'ingest', config.SHUTDOWN_TIMEOUT_MS);
-  await app.listen(config.INGEST_PORT, config.HOST);
-  app.getHttpAdapter().getInstance().log.info({ port: config.INGEST_PORT }, 'ingest listening');
+  runProcesses('ingest', config.WEB_CONCURRENCY, async () => {
+    const app = await createIngestApp(config);
+    exitOnSignals(app, 'ingest', config.SHUTDOWN_TIMEOUT_MS);
+    await app.listen(config.INGEST_PORT, config.HOST);
+    app.getHttpAdapter().getInstance().log.info({ port: config.INGEST_PORT }, 'ingest listening');
+  }, config.SHUTDOWN_TIMEOUT_MS);
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { loadConfigOrExit } from '@dl/platform/config';
-import { exitOnSignals } from '@dl/platform/http';
+import { exitOnSignals, runProcesses } from '@dl/platform/http';
 import { createRedirectApp } from './app';
 
 /**
@@ -17,10 +17,12 @@ export const REDIRECT_HEAP_GROWING_PERCENT = 50;
 async function main(): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${REDIRECT_HEAP_GROWING_PERCENT}`);
   const config = loadConfigOrExit('redirect');
-  const app = await createRedirectApp(config);
-  exitOnSignals(app, 'redirect', config.SHUTDOWN_TIMEOUT_MS);
-  await app.listen(config.REDIRECT_PORT, config.HOST);
-  app.getHttpAdapter().getInstance().log.info({ port: config.REDIRECT_PORT }, 'redirect listening');
+  runProcesses('redirect', config.WEB_CONCURRENCY, async () => {
+    const app = await createRedirectApp(config);
+    exitOnSignals(app, 'redirect', config.SHUTDOWN_TIMEOUT_MS);
+    await app.listen(config.REDIRECT_PORT, config.HOST);
+    app.getHttpAdapter().getInstance().log.info({ port: config.REDIRECT_PORT }, 'redirect listening');
+  }, config.SHUTDOWN_TIMEOUT_MS);
 }
 
 main().catch((err: unknown) => {

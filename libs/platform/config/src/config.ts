@@ -244,6 +244,16 @@ export class EnvironmentVariables {
   @Min(1)
   INGEST_RATE_LIMIT_PER_MINUTE = 60000;
 
+  /**
+   * Processes of this app (node:cluster: they share its port; decisions: many processes). One by
+   * default; the number of cores for a host that runs only this app.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  WEB_CONCURRENCY = 1;
+
   /** Run schedules (monthly reports, retention) in this worker. */
   @Transform(toBool)
   @IsBoolean()

@@ -10,3 +10,4 @@ export * from './process-guard';
 export * from './shutdown';
 export * from './csv';
 export * from './secret-hash';
+export * from './processes';

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { bullOptions, Queues } from '@dl/platform/queue';
+import { AppProcess, configEnv, createTestEnv, spawnApp, TestEnv } from '@dl/testing';
+import { seedLink, seedOrganization, UA } from './test/redirect.fixtures';
+
+/**
+ * Many processes (WEB_CONCURRENCY, node:cluster): the production entries of the redirect and the
+ * worker each run as 2 processes, the redirect's behind one port. Every visit is one stored click
+ * (none lost or counted twice between the processes), and the schedules both worker processes
+ * register exist once and the boot-time job runs once.
+ */
+describe('2 redirect and 2 worker processes (WEB_CONCURRENCY=2)', () => {
+  let env: TestEnv;
+  let redirect: AppProcess;
+  let worker: AppProcess;
+  let dir: string;
+
+  const listening = (p: AppProcess, app: string) => p.output().split(`${app} listening`).length - 1;
+  const children = (p: AppProcess) =>
+    execFileSync('ps', ['-o', 'pid=', '--ppid', String(p.proc.pid)], { encoding: 'utf8' }).split('\n').map((s) => s.trim()).filter(Boolean);
+  async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dl-processes-'));
+    env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true', TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' });
+    const base = { ...configEnv(env.config), LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', CLICK_FALLBACK_DIR: dir };
+    [redirect, worker] = await Promise.all([spawnApp('redirect', base, 120_000), spawnApp('worker', base, 120_000)]);
+    await waitUntil('both redirect processes', () => listening(redirect, 'redirect') === 2);
+    await waitUntil('both worker processes', () => listening(worker, 'worker') === 2);
+  }, 180_000);
+
+  afterAll(async () => {
+    await redirect?.stop();
+    await worker?.stop();
+    await env?.teardown();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs each app as a primary and 2 processes', () => {
+    expect(children(redirect)).toHaveLength(2);
+    expect(children(worker)).toHaveLength(2);
+  });
+
+  it('2 redirect processes behind one port: every visit is exactly one stored click', async () => {
+    const org = await seedOrganization(env.prisma);
+    const link = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/two-processes' });
+    const TOTAL = 600;
+    let next = 0;
+    const statuses = new Map<number, number>();
+    const visitor = async () => {
+      while (next < TOTAL) {
+        const i = next++;
+        // A new connection per visit: node:cluster hands connections out in turn to the processes.
+        const res = await fetch(`${redirect.url}/${link.shortCode}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': UA.windowsChrome, 'cf-connecting-ip': `10.8.${i >> 8}.${i & 255}`, connection: 'close' },
+        });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, visitor));
+    expect(Object.fromEntries(statuses)).toEqual({ 302: TOTAL });
+
+    const count = async () =>
+      (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks WHERE link_id = ${link.id}::uuid`)[0].n;
+    await waitUntil('every click stored', async () => (await count()) >= TOTAL, 60_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await count()).toBe(TOTAL);
+    const row = await env.prisma.link.findUniqueOrThrow({ where: { id: link.id }, select: { clickCount: true } });
+    expect(row.clickCount).toBe(TOTAL);
+  }, 120_000);
+
+  it('2 worker processes: each schedule exists once with one next run, and the boot job ran once', async () => {
+    const maintenance = new Queue(Queues.maintenance, bullOptions(env.config));
+    const reports = new Queue(Queues.reports, bullOptions(env.config));
+    try {
+      const schedulers = [...(await maintenance.getJobSchedulers()), ...(await reports.getJobSchedulers())].map((s) => s.key);
+      expect(schedulers.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(schedulers).size).toBe(schedulers.length);
+      // One pending run per scheduler, not one per process.
+      expect(await maintenance.getDelayedCount()).toBe((await maintenance.getJobSchedulers()).length);
+      expect(await reports.getDelayedCount()).toBe((await reports.getJobSchedulers()).length);
+      // Both processes queued the boot-time partitions job; it exists (and ran) once.
+      await waitUntil('boot job done', async () => (await maintenance.getCompletedCount()) >= 1, 30_000);
+      const boot = (await maintenance.getJobs(['completed', 'active', 'waiting', 'failed', 'delayed'])).filter((j) => j.id?.startsWith('clicks.partitions.boot.'));
+      expect(boot).toHaveLength(1);
+      expect(await boot[0].getState()).toBe('completed');
+    } finally {
+      await maintenance.close();
+      await reports.close();
+    }
+  }, 60_000);
+});
