@@ -4,7 +4,7 @@ import { LinkFieldsDto } from './link-fields.dto';
 import { CUSTOM_CODE_PATTERN } from './short-code';
 import { IsForbidden, IsStrictBoolean, IsUuidField, IsValidWhen } from './validators';
 
-const IsPasswordField = () =>
+export const IsPasswordField = () =>
   IsValidWhen((v) => typeof v === 'string' && v.length >= 4 && v.length <= 128, 'Must be 4-128 characters');
 
 export const CUSTOM_CODE_MESSAGE = 'Must be 4-30 characters, alphanumeric only';
@@ -52,4 +52,11 @@ export class UpdateLinkDto extends LinkFieldsDto {
 
   @IsForbidden('Short code cannot be changed') shortCode?: never;
   @IsForbidden('Short code cannot be changed') customCode?: never;
+}
+
+/** One migration-import row (decisions §16): the link fields plus `password` (no template, project or code). */
+export class ImportLinkFieldsDto extends LinkFieldsDto {
+  @IsOptional()
+  @IsPasswordField()
+  password?: string | null;
 }

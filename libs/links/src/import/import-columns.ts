@@ -8,7 +8,8 @@ export type CsvFormat = 'spec' | 'branch';
 export interface MappedRow {
   shortCode: string | null;
   competitorId: string | null;
-  fields: Partial<LinkValues>;
+  /** LinkValues plus `password` and `domain`, as the row gives them (validated like a create body). */
+  fields: Partial<LinkValues> & { password?: string; domain?: string };
 }
 
 const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9$~]/g, '');
@@ -23,6 +24,9 @@ const SPEC_COLUMNS: Record<string, string> = {
   id: 'competitorId', competitorid: 'competitorId', linkid: 'competitorId',
   utmsource: 'utm_source', utmmedium: 'utm_medium', utmcampaign: 'utm_campaign', utmterm: 'utm_term', utmcontent: 'utm_content',
   deeplinkpath: 'deepLinkPath',
+  // Link controls (decisions §16) and branded domains (§15).
+  password: 'password', expiredurl: 'expiredUrl', maxclicks: 'maxClicks', variants: 'variants',
+  redirectrules: 'redirectRules', rules: 'redirectRules', cloak: 'cloak', publicstats: 'publicStats', domain: 'domain',
 };
 const SPEC_URL_KEYS = ['originalUrl', 'webUrl', 'iosUrl', 'androidUrl'];
 
@@ -96,6 +100,32 @@ export function mapRow(plan: ColumnPlan, cells: string[]): MappedRow {
   return plan.format === 'branch' ? mapBranch(v) : mapSpec(v);
 }
 
+/** A JSON cell (variants, redirectRules); a cell that is not JSON names its column. */
+function jsonCell(column: string, raw: string | undefined): unknown {
+  if (!set(raw)) return undefined;
+  try {
+    return JSON.parse(raw as string);
+  } catch {
+    throw new Error(`${column}: Must be JSON`);
+  }
+}
+
+/** `true/false`, `yes/no`, `1/0` (any case); anything else stays text so validation names the column. */
+function booleanCell(raw: string | undefined): boolean | string | undefined {
+  const t = set(raw)?.toLowerCase();
+  if (t === undefined) return undefined;
+  if (['true', 'yes', '1'].includes(t)) return true;
+  if (['false', 'no', '0'].includes(t)) return false;
+  return raw;
+}
+
+/** A plain integer; anything else stays text so validation names the column. */
+function integerCell(raw: string | undefined): number | string | undefined {
+  const t = set(raw);
+  if (t === undefined) return undefined;
+  return /^\d{1,10}$/.test(t) ? Number(t) : t;
+}
+
 function mapSpec(v: Record<string, string>): MappedRow {
   // Source-platform parameters: campaign → utm_campaign, channel → utm_medium, feature → utm_source.
   return {
@@ -110,6 +140,15 @@ function mapSpec(v: Record<string, string>): MappedRow {
       description: set(v.description),
       deepLinkPath: set(v.deepLinkPath),
       tags: tagsOf(v.tags),
+      // Passwords keep their spaces; every other cell is trimmed.
+      password: v.password === undefined || v.password === '' ? undefined : v.password,
+      expiredUrl: set(v.expiredUrl),
+      maxClicks: integerCell(v.maxClicks) as number | undefined,
+      variants: jsonCell('variants', v.variants) as LinkValues['variants'] | undefined,
+      redirectRules: jsonCell('redirectRules', v.redirectRules) as LinkValues['redirectRules'] | undefined,
+      cloak: booleanCell(v.cloak) as boolean | undefined,
+      publicStats: booleanCell(v.publicStats) as boolean | undefined,
+      domain: set(v.domain),
       utmParameters: utm(
         v.utm_source ?? v.feature,
         v.utm_medium ?? v.channel,

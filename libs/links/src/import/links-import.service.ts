@@ -3,9 +3,11 @@ import { Principal } from '@dl/auth';
 import { isDataError } from '@dl/platform/db';
 import { AppError, findUnstorableText, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
 import { DeadLetters } from '@dl/platform/queue';
-import { LinkFieldsDto } from '../link-fields.dto';
+import { ImportLinkFieldsDto } from '../link.dto';
+import { LinkDomains, LinkPlace, SERVICE_HOST_PLACE } from '../link-domains';
+import { hostCodeKey } from '@dl/platform/config';
 import { LinkEventsService } from '../link-events.service';
-import { readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults } from '../link-values';
+import { passwordHashOf, readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults } from '../link-values';
 import { LinkRecord, MigrationMetadata, NewLinkRow } from '../link.types';
 import { LinkWriter } from '../link-writer';
 import { LinksRepository } from '../links.repository';
@@ -29,6 +31,18 @@ interface Candidate {
   link: Omit<NewLinkRow, 'shortCode' | 'custom'>;
 }
 
+/** The rows' codes grouped by the domain they go to ('' = the service host); rows without a code are left out. */
+function codesByDomain(rows: Candidate[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of rows) {
+    if (c.shortCode === null) continue;
+    const list = out.get(c.link.domainName) ?? [];
+    list.push(c.shortCode);
+    out.set(c.link.domainName, list);
+  }
+  return out;
+}
+
 /**
  * Migration import: rows are mapped, validated and defaulted one by one (each
  * failure reported with its row number), then written in batches of 100 with
@@ -43,6 +57,7 @@ export class LinksImportService {
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
     private readonly deadLetters: DeadLetters,
+    private readonly domains: LinkDomains,
   ) {}
 
   /** Validates the form fields (400 `Validation error` naming them). */
@@ -78,6 +93,12 @@ export class LinksImportService {
     };
     const candidates: Candidate[] = [];
     const now = new Date();
+    const places = new Map<string, Promise<LinkPlace>>();
+    const placeOf = (name: string): Promise<LinkPlace> => {
+      const key = name.trim().toLowerCase();
+      if (!places.has(key)) places.set(key, this.domains.resolve(principal.organizationId, name));
+      return places.get(key)!;
+    };
     let validated = 0;
     for (const { row, cells } of table.rows) {
       if (++validated % YIELD_EVERY === 0) await yieldToEventLoop();
@@ -88,12 +109,15 @@ export class LinksImportService {
         if (mapped.shortCode !== null && !IMPORT_CODE.test(mapped.shortCode)) {
           throw new Error('shortCode: Must be 1-64 letters, digits, - or _');
         }
-        const { value, errors } = validateItem(LinkFieldsDto, mapped.fields);
+        const { value, errors } = validateItem(ImportLinkFieldsDto, mapped.fields);
         if (Object.keys(errors).length) {
           const first = firstField(errors);
           throw new Error(`${first}: ${errors[first]}`);
         }
+        // A `domain` cell puts the row on that verified domain of the organization (decisions §15).
+        const place = value.domain === undefined ? SERVICE_HOST_PLACE : await placeOf(value.domain);
         const values = resolveNewLink(defaults, suppliedFields(value), now);
+        values.passwordHash = (await passwordHashOf(value.password)) ?? null;
         const migrationMetadata: MigrationMetadata = { competitorPlatform: options.platform, competitorId: mapped.competitorId };
         candidates.push({
           row,
@@ -105,9 +129,9 @@ export class LinksImportService {
             projectId: options.projectId ?? null,
             templateId: options.templateId,
             templateSlug,
-            // Imports land on the service's own host, where the competitor's codes were checked.
-            domainId: null,
-            domainName: '',
+            // Without a domain cell, imports land on the service's own host (not the default domain).
+            domainId: place.domainId,
+            domainName: place.domainName,
             migrationMetadata,
           },
         });
@@ -138,11 +162,13 @@ export class LinksImportService {
     if (remaining === null || candidates.length <= remaining) return;
     let creates = candidates.length;
     if (strategy !== 'rename') {
-      const codes = [...new Set(candidates.map((c) => c.shortCode).filter((c): c is string => c !== null && !isReservedCode(c)))];
       let free = 0;
-      for (let i = 0; i < codes.length; i += 5000) {
-        const chunk = codes.slice(i, i + 5000);
-        free += chunk.length - (await this.repo.takenShortCodes(chunk)).size;
+      for (const [domainName, domainCodes] of codesByDomain(candidates.filter((c) => c.shortCode === null || !isReservedCode(c.shortCode)))) {
+        const codes = [...new Set(domainCodes)];
+        for (let i = 0; i < codes.length; i += 5000) {
+          const chunk = codes.slice(i, i + 5000);
+          free += chunk.length - (await this.repo.takenShortCodes(chunk, undefined, domainName)).size;
+        }
       }
       creates = candidates.filter((c) => c.shortCode === null).length + free;
     }
@@ -159,25 +185,31 @@ export class LinksImportService {
     fail: (row: number, message: string) => void,
   ): Promise<void> {
     const org = principal.organizationId;
-    const codes = [...new Set(batch.map((c) => c.shortCode).filter((c): c is string => !!c))];
-    const taken = await this.repo.takenShortCodes(codes);
-    const ours = new Map((await this.repo.findByShortCodes(org, [...taken])).map((l) => [l.shortCode, l]));
+    // Codes are unique per domain (decisions §15): taken and own codes are looked up per domain, keyed by host and code.
+    const taken = new Set<string>();
+    const ours = new Map<string, LinkRecord>();
+    for (const [domainName, domainCodes] of codesByDomain(batch)) {
+      const found = await this.repo.takenShortCodes([...new Set(domainCodes)], undefined, domainName);
+      for (const code of found) taken.add(hostCodeKey(domainName, code));
+      for (const l of await this.repo.findByShortCodes(org, [...found], undefined, domainName)) ours.set(hostCodeKey(domainName, l.shortCode), l);
+    }
     const inserts: Array<{ row: number; link: NewLinkRow }> = [];
     const overwrites: Array<{ row: number; link: LinkRecord; values: Candidate['link'] }> = [];
     const inBatch = new Set<string>();
     for (const c of batch) {
       const code = c.shortCode;
-      const conflict = code !== null && (taken.has(code) || isReservedCode(code) || inBatch.has(code));
+      const key = code === null ? '' : hostCodeKey(c.link.domainName, code);
+      const conflict = code !== null && (taken.has(key) || isReservedCode(code) || inBatch.has(key));
       if (!conflict) {
-        if (code) inBatch.add(code);
+        if (code) inBatch.add(key);
         inserts.push({ row: c.row, link: { ...c.link, shortCode: code ?? generateShortCode(), custom: code !== null } });
       } else if (strategy === 'skip') {
         result.skipped++;
       } else if (strategy === 'rename') {
         inserts.push({ row: c.row, link: { ...c.link, shortCode: generateShortCode(), custom: false } });
-      } else if (ours.has(code) && !inBatch.has(code)) {
-        inBatch.add(code);
-        overwrites.push({ row: c.row, link: ours.get(code)!, values: c.link });
+      } else if (ours.has(key) && !inBatch.has(key)) {
+        inBatch.add(key);
+        overwrites.push({ row: c.row, link: ours.get(key)!, values: c.link });
       } else {
         fail(c.row, `Short code '${code}' is already in use`);
       }
