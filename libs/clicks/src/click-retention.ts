@@ -18,22 +18,28 @@ export interface PruneResult {
   partitionsDropped: string[];
 }
 
+/**
+ * On the primary's `pg` pool (PrismaService.pool), not through the ORM: the first ORM query of
+ * a process loads Prisma's query compiler (about 45 MB resident), and a worker that only drains
+ * clicks and runs these maintenance jobs never needs it (see docs/performance.md, second round).
+ */
 @Injectable()
 export class ClickRetentionRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The monthly partitions of `clicks` (`clicks_pYYYYMM`) with the first day of their month, oldest first. */
   async monthlyPartitions(): Promise<Array<{ name: string; month: string }>> {
-    const rows = await this.prisma.$queryRaw<Array<{ name: string }>>`
-      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-      WHERE i.inhparent = 'clicks'::regclass AND c.relname ~ '^clicks_p[0-9]{6}$' ORDER BY c.relname`;
+    const { rows } = await this.prisma.pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'clicks'::regclass AND c.relname ~ '^clicks_p[0-9]{6}$' ORDER BY c.relname`,
+    );
     return rows.map((r) => ({ name: r.name, month: `${r.name.slice(8, 12)}-${r.name.slice(12, 14)}-01` }));
   }
 
   /** Creates the partition of `month`'s UTC month (moving its rows out of the default partition); false when it exists. */
   async ensurePartition(month: string): Promise<boolean> {
-    const [row] = await this.prisma.$queryRaw<Array<{ created: boolean }>>`SELECT dl_clicks_ensure_partition(${month}::date) AS created`;
-    return row.created;
+    const { rows } = await this.prisma.pool.query<{ created: boolean }>(`SELECT dl_clicks_ensure_partition($1::date) AS created`, [month]);
+    return rows[0].created;
   }
 
   /**
@@ -43,33 +49,48 @@ export class ClickRetentionRepository {
    */
   async dropPartition(name: string): Promise<void> {
     if (!/^clicks_p[0-9]{6}$/.test(name)) throw new Error(`not a monthly clicks partition: ${name}`);
-    await this.prisma.$transaction([
-      this.prisma.$executeRaw`SET LOCAL lock_timeout = '5s'`,
-      this.prisma.$executeRawUnsafe(`DROP TABLE "${name}"`),
-    ]);
+    const client = await this.prisma.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL lock_timeout = '5s'`);
+      await client.query(`DROP TABLE "${name}"`);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
   }
 
   /**
    * Deletes at most `limit` raw clicks of organizations on `tier` older than `cutoff` (by the
    * full key, so each row is found in its own partition; only partitions before the cutoff are read).
    */
-  deleteClicksChunk(tier: Tier, cutoff: Date, limit: number): Promise<number> {
-    return this.prisma.$executeRaw`
-      DELETE FROM clicks WHERE (id, clicked_at) IN (
+  async deleteClicksChunk(tier: Tier, cutoff: Date, limit: number): Promise<number> {
+    const { rowCount } = await this.prisma.pool.query(
+      `DELETE FROM clicks WHERE (id, clicked_at) IN (
         SELECT c.id, c.clicked_at FROM clicks c
-        JOIN organizations o ON o.id = c.organization_id AND o.tier = ${tier}::"Tier"
-        WHERE c.clicked_at < ${cutoff}
-        LIMIT ${limit})`;
+        JOIN organizations o ON o.id = c.organization_id AND o.tier = $1::"Tier"
+        WHERE c.clicked_at < $2::timestamptz
+        LIMIT $3::int)`,
+      [tier, cutoff.toISOString(), limit],
+    );
+    return rowCount ?? 0;
   }
 
   /** Deletes at most `limit` daily visitor rows (they are raw history too) older than `cutoffDay`. */
-  deleteDailyVisitorsChunk(tier: Tier, cutoffDay: string, limit: number): Promise<number> {
-    return this.prisma.$executeRaw`
-      DELETE FROM click_daily_visitors WHERE (link_id, day, visitor_hash) IN (
+  async deleteDailyVisitorsChunk(tier: Tier, cutoffDay: string, limit: number): Promise<number> {
+    const { rowCount } = await this.prisma.pool.query(
+      `DELETE FROM click_daily_visitors WHERE (link_id, day, visitor_hash) IN (
         SELECT v.link_id, v.day, v.visitor_hash FROM click_daily_visitors v
-        JOIN organizations o ON o.id = v.organization_id AND o.tier = ${tier}::"Tier"
-        WHERE v.day < ${cutoffDay}::date
-        LIMIT ${limit})`;
+        JOIN organizations o ON o.id = v.organization_id AND o.tier = $1::"Tier"
+        WHERE v.day < $2::date
+        LIMIT $3::int)`,
+      [tier, cutoffDay, limit],
+    );
+    return rowCount ?? 0;
   }
 }
 
