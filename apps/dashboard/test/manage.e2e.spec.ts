@@ -212,8 +212,13 @@ describe('dashboard: domains, every link control, CSV import (Chromium)', () => 
     );
     await page.goto('/app/links');
     const titles = async () => (await page.locator('.table-row .row-title').allTextContents()).sort();
+    const foot = page.locator('.table-foot');
     const waitFor = async (expected: string[]) => {
-      await page.getByText(`${expected.length} of ${expected.length} link`).waitFor();
+      const want = `${expected.length} of ${expected.length} links`;
+      // The list's own count, then its rows (a failure names what the list showed instead).
+      await foot.filter({ hasText: new RegExp(`^${want}$`) }).waitFor({ timeout: 20_000 }).catch(async () => {
+        throw new Error(`expected "${want}", the list shows "${await foot.textContent().catch(() => 'no list')}": ${(await titles()).join(', ')}`);
+      });
       expect(await titles()).toEqual([...expected].sort());
     };
     await waitFor(['Summer boots', 'Winter coats', 'Project gloves', 'First', 'Third', 'Tents sale']);
@@ -244,5 +249,32 @@ describe('dashboard: domains, every link control, CSV import (Chromium)', () => 
 
     await page.getByRole('searchbox', { name: 'Search links' }).fill('nothing-like-this');
     await page.getByRole('heading', { name: 'No links match' }).waitFor();
+  }, 60_000);
+
+  it('registers an app (token once) and a pixel site (snippet), revokes and deletes them after a confirmation', async () => {
+    await page.getByRole('link', { name: 'Apps & pixels' }).click();
+    await page.getByRole('heading', { name: 'No apps' }).waitFor();
+    const app = page.getByRole('form', { name: 'Register an app' });
+    await app.getByRole('button', { name: 'Register app' }).click();
+    await app.getByText(/Must be/).first().waitFor(); // the API's validation next to the fields
+    await app.getByLabel('App name').fill('Northwind iOS');
+    await app.getByLabel('Bundle id').fill('com.northwind.shop');
+    await app.getByRole('button', { name: 'Register app' }).click();
+    await expect(app.getByRole('region', { name: 'SDK token' }).getByTestId('secret').textContent()).resolves.toMatch(/\S{20,}/);
+    await page.getByRole('cell', { name: 'com.northwind.shop' }).waitFor();
+
+    const site = page.getByRole('form', { name: 'Add a pixel site' });
+    await site.getByLabel('Site name').fill('Northwind store');
+    await site.getByLabel('Domain').fill('shop.northwind.test');
+    await site.getByRole('button', { name: 'Add site' }).click();
+    await expect(site.locator('pre.snippet').textContent()).resolves.toContain('data-site-key=');
+
+    await page.getByRole('row', { name: /Northwind iOS/ }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the token of “Northwind iOS”?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('App token revoked').waitFor();
+    await page.getByRole('row', { name: /Northwind store/ }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete “Northwind store”?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Pixel site deleted').waitFor();
+    await page.getByRole('heading', { name: 'No pixel sites' }).waitFor();
   }, 60_000);
 });

@@ -106,6 +106,8 @@ export function ConfirmDialog({
   busy?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Its own id: a page with two dialogs (apps and pixel sites) must not name both by one heading.
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -113,8 +115,8 @@ export function ConfirmDialog({
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" onCancel={(e) => (e.preventDefault(), onCancel())} aria-labelledby="confirm-title">
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={ref} className="dialog" onCancel={(e) => (e.preventDefault(), onCancel())} aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
       {body && <div className="dialog-body">{body}</div>}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onCancel} autoFocus>

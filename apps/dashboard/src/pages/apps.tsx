@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
-import { ConfirmDialog, CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
+import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
+import { CopyButton, ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
 /** The ingest app's origin: beside the api on a laptop (port 3002 for 3000), else the same host. */
@@ -31,16 +32,19 @@ function AppsSection() {
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
   const revoke = useAction((id: string) => unwrap(api.DELETE('/api/apps/{id}', { params: { path: { id } } })), 'App token revoked', ['apps']);
   const e = fieldErrors(create.error);
-  const submit = (ev: FormEvent) => {
-    ev.preventDefault();
-    create.mutate(undefined, { onSuccess: (a) => (setToken(a.appToken), setForm({ ...form, name: '', id: '' })) });
-  };
   return (
     <section className="form" aria-labelledby="apps-title">
       <h2 id="apps-title">Mobile apps</h2>
-      <form className="card form" onSubmit={submit} noValidate aria-label="Register an app">
-        {token && <SecretOnce label="SDK token" value={token} onDone={() => setToken(null)} />}
-        <ErrorBanner error={create.error} fields={['name', 'platform', 'bundleId', 'packageName']} />
+      <FormCard
+        title="Register an app"
+        showTitle={false}
+        intro={token && <SecretOnce label="SDK token" value={token} onDone={() => setToken(null)} />}
+        error={create.error}
+        fields={['name', 'platform', 'bundleId', 'packageName']}
+        submitLabel="Register app"
+        busy={create.isPending}
+        onSubmit={() => create.mutate(undefined, { onSuccess: (a) => (setToken(a.appToken), setForm({ ...form, name: '', id: '' })) })}
+      >
         <div className="form-row">
           <Field label="App name" error={e.name}>
             {(p) => <input {...p} value={form.name} onChange={(ev) => setForm({ ...form, name: ev.target.value })} />}
@@ -57,63 +61,37 @@ function AppsSection() {
             {(p) => <input {...p} value={form.id} placeholder="com.example.shop" onChange={(ev) => setForm({ ...form, id: ev.target.value })} />}
           </Field>
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={create.isPending}>
-            Register app
-          </button>
-        </div>
-      </form>
+      </FormCard>
       <ErrorBanner error={apps.error ?? revoke.error} />
-      {apps.isPending ? (
-        <Loading />
-      ) : !apps.data?.length ? (
-        <Empty title="No apps">
-          <p>Register your iOS or Android app to get an SDK token for installs and in-app events.</p>
-        </Empty>
-      ) : (
-        <div className="card table-wrap">
-          <table className="plain">
-            <thead>
-              <tr>
-                <th>App</th>
-                <th>Identifier</th>
-                <th>Token</th>
-                <th>Last seen</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {apps.data.map((a) => (
-                <tr key={a.id}>
-                  <td>
-                    {a.name} <span className="pill">{a.platform}</span>
-                  </td>
-                  <td>
-                    <code>{a.bundleId ?? a.packageName}</code>
-                  </td>
-                  <td>
-                    <code>{a.tokenPrefix}</code>
-                  </td>
-                  <td>{a.lastSeenAt ? fmtDateTime(a.lastSeenAt) : 'Never'}</td>
-                  <td className="num">
-                    <button type="button" className="button small danger" onClick={() => setRevoking({ id: a.id, name: a.name })}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        title={`Revoke the token of “${revoking?.name}”?`}
-        body={<p>The SDK in shipped builds stops sending events. Installs and events are kept.</p>}
+      <ResourceTable
+        loading={apps.isPending}
+        items={apps.data}
+        empty={{ title: 'No apps', body: 'Register your iOS or Android app to get an SDK token for installs and in-app events.' }}
+        head={['App', 'Identifier', 'Token', 'Last seen', '']}
+      >
+        {(a) => (
+          <tr key={a.id}>
+            <td>
+              {a.name} <span className="pill">{a.platform}</span>
+            </td>
+            <td>
+              <code>{a.bundleId ?? a.packageName}</code>
+            </td>
+            <td>
+              <code>{a.tokenPrefix}</code>
+            </td>
+            <td>{a.lastSeenAt ? fmtDateTime(a.lastSeenAt) : 'Never'}</td>
+            <RowAction label="Revoke" onClick={() => setRevoking({ id: a.id, name: a.name })} />
+          </tr>
+        )}
+      </ResourceTable>
+      <ConfirmRemoval
+        target={revoking}
+        action={revoke}
+        title={(a) => `Revoke the token of “${a.name}”?`}
+        body="The SDK in shipped builds stops sending events. Installs and events are kept."
         confirmLabel="Revoke"
-        busy={revoke.isPending}
-        onCancel={() => setRevoking(null)}
-        onConfirm={() => revoking && revoke.mutate(revoking.id, { onSettled: () => setRevoking(null) })}
+        onClose={() => setRevoking(null)}
       />
     </section>
   );
@@ -127,29 +105,36 @@ function PixelsSection() {
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const remove = useAction((id: string) => unwrap(api.DELETE('/api/pixels/{id}', { params: { path: { id } } })), 'Pixel site deleted', ['pixels']);
   const e = fieldErrors(create.error);
-  const submit = (ev: FormEvent) => {
-    ev.preventDefault();
-    create.mutate(undefined, { onSuccess: (s) => (setCreated(s.siteKey), setForm({ name: '', domain: '' })) });
-  };
   return (
     <section className="form" aria-labelledby="pixels-title">
       <h2 id="pixels-title">Pixel sites</h2>
-      <form className="card form" onSubmit={submit} noValidate aria-label="Add a pixel site">
-        {created && (
-          <div className="secret-once">
-            <p>
-              <strong>Paste this snippet</strong> in the &lt;head&gt; of every page of the site:
-            </p>
-            <pre className="snippet">{pixelSnippet(created)}</pre>
-            <div className="copy-row">
-              <CopyButton value={pixelSnippet(created)} label="Copy snippet" />
-              <button type="button" className="button ghost" onClick={() => setCreated(null)}>
-                Done
-              </button>
-            </div>
-          </div>
-        )}
-        <ErrorBanner error={create.error} fields={['name', 'domain']} />
+      <FormCard
+        title="Add a pixel site"
+        showTitle={false}
+        intro={
+          <>
+            {created && (
+              <div className="secret-once">
+                <p>
+                  <strong>Paste this snippet</strong> in the &lt;head&gt; of every page of the site:
+                </p>
+                <pre className="snippet">{pixelSnippet(created)}</pre>
+                <div className="copy-row">
+                  <CopyButton value={pixelSnippet(created)} label="Copy snippet" />
+                  <button type="button" className="button ghost" onClick={() => setCreated(null)}>
+                    Done
+                  </button>
+                </div>
+              </div>
+            )}
+          </>
+        }
+        error={create.error}
+        fields={['name', 'domain']}
+        submitLabel="Add site"
+        busy={create.isPending}
+        onSubmit={() => create.mutate(undefined, { onSuccess: (s) => (setCreated(s.siteKey), setForm({ name: '', domain: '' })) })}
+      >
         <div className="form-row">
           <Field label="Site name" error={e.name}>
             {(p) => <input {...p} value={form.name} onChange={(ev) => setForm({ ...form, name: ev.target.value })} />}
@@ -158,58 +143,32 @@ function PixelsSection() {
             {(p) => <input {...p} value={form.domain} placeholder="www.example.com" onChange={(ev) => setForm({ ...form, domain: ev.target.value })} />}
           </Field>
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={create.isPending}>
-            Add site
-          </button>
-        </div>
-      </form>
+      </FormCard>
       <ErrorBanner error={sites.error ?? remove.error} />
-      {sites.isPending ? (
-        <Loading />
-      ) : !sites.data?.length ? (
-        <Empty title="No pixel sites">
-          <p>Add your website to measure page views and conversions from your links.</p>
-        </Empty>
-      ) : (
-        <div className="card table-wrap">
-          <table className="plain">
-            <thead>
-              <tr>
-                <th>Site</th>
-                <th>Domain</th>
-                <th>Snippet</th>
-                <th>Last seen</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {sites.data.map((s) => (
-                <tr key={s.id}>
-                  <td>{s.name}</td>
-                  <td>{s.domain}</td>
-                  <td>
-                    <CopyButton value={pixelSnippet(s.siteKey)} label="Copy snippet" />
-                  </td>
-                  <td>{s.lastSeenAt ? fmtDateTime(s.lastSeenAt) : 'Never'}</td>
-                  <td className="num">
-                    <button type="button" className="button small danger" onClick={() => setDeleting({ id: s.id, name: s.name })}>
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={`Delete “${deleting?.name}”?`}
-        body={<p>Its key stops working at once; its events are kept.</p>}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+      <ResourceTable
+        loading={sites.isPending}
+        items={sites.data}
+        empty={{ title: 'No pixel sites', body: 'Add your website to measure page views and conversions from your links.' }}
+        head={['Site', 'Domain', 'Snippet', 'Last seen', '']}
+      >
+        {(s) => (
+          <tr key={s.id}>
+            <td>{s.name}</td>
+            <td>{s.domain}</td>
+            <td>
+              <CopyButton value={pixelSnippet(s.siteKey)} label="Copy snippet" />
+            </td>
+            <td>{s.lastSeenAt ? fmtDateTime(s.lastSeenAt) : 'Never'}</td>
+            <RowAction onClick={() => setDeleting({ id: s.id, name: s.name })} />
+          </tr>
+        )}
+      </ResourceTable>
+      <ConfirmRemoval
+        target={deleting}
+        action={remove}
+        title={(s) => `Delete “${s.name}”?`}
+        body="Its key stops working at once; its events are kept."
+        onClose={() => setDeleting(null)}
       />
     </section>
   );

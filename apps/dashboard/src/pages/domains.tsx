@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { fmtDateTime } from '../components/format';
-import { ConfirmDialog, CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { ConfirmRemoval, FormCard } from '../components/resource';
+import { CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
 type Domain = components['schemas']['DomainResponseDoc'];
@@ -134,26 +135,22 @@ export default function DomainsPage() {
   const [deleting, setDeleting] = useState<Domain | null>(null);
   const remove = useAction((id: string) => unwrap(api.DELETE('/api/domains/{id}', { params: { path: { id } } })), 'Domain deleted', ['domains']);
   const errors = fieldErrors(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate(undefined, { onSuccess: () => setName('') });
-  };
   return (
     <section className="page">
       <PageHeader title="Domains" />
-      <form className="card form" onSubmit={submit} noValidate aria-label="Add a domain">
-        <h2>Add a domain</h2>
-        <p className="hint">Short links on your own domain (go.yourbrand.com). You prove it is yours with a DNS TXT record.</p>
-        <ErrorBanner error={create.error} fields={['domain']} />
+      <FormCard
+        title="Add a domain"
+        intro={<p className="hint">Short links on your own domain (go.yourbrand.com). You prove it is yours with a DNS TXT record.</p>}
+        error={create.error}
+        fields={['domain']}
+        submitLabel="Add domain"
+        busy={create.isPending}
+        onSubmit={() => create.mutate(undefined, { onSuccess: () => setName('') })}
+      >
         <Field label="Domain name" error={errors.domain}>
           {(p) => <input {...p} value={name} placeholder="go.example.com" autoCapitalize="off" spellCheck={false} onChange={(e) => setName(e.target.value)} required />}
         </Field>
-        <div className="form-actions">
-          <button className="button primary" type="submit" disabled={create.isPending}>
-            Add domain
-          </button>
-        </div>
-      </form>
+      </FormCard>
       <ErrorBanner error={domains.error ?? remove.error} />
       {domains.isPending ? (
         <Loading />
@@ -164,13 +161,12 @@ export default function DomainsPage() {
       ) : (
         domains.data.map((d) => <DomainCard key={`${d.id}:${d.rootRedirectUrl}:${d.notFoundUrl}`} d={d} onDelete={setDeleting} />)
       )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title={`Delete ${deleting?.domain}?`}
-        body={<p>A domain that links still use cannot be deleted: move or delete those links first.</p>}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+      <ConfirmRemoval
+        target={deleting && { id: deleting.id, name: deleting.domain }}
+        action={remove}
+        title={(d) => `Delete ${d.name}?`}
+        body="A domain that links still use cannot be deleted: move or delete those links first."
+        onClose={() => setDeleting(null)}
       />
     </section>
   );

@@ -160,18 +160,16 @@ export default function LinksPage() {
   const sort = (params.get('sort') as SortKey | null) ?? 'createdAt';
   const dir = params.get('dir') === 'asc' ? 'asc' : 'desc';
   const deferredSearch = useDebounced(search.trim(), 250);
-  // Several keys in one navigation: two calls in a row would each start from the same old URL.
-  const setParam = (key: string, value: string, more: Record<string, string> = {}) =>
-    setParams(
-      (p) => {
-        for (const [k, v] of Object.entries({ [key]: value, ...more })) {
-          if (v) p.set(k, v);
-          else p.delete(k);
-        }
-        return p;
-      },
-      { replace: true },
-    );
+  // From the URL as it is now, not as this render saw it: two changes in a row (clear one
+  // filter, pick another) must not each start from the same old URL and undo each other.
+  const setParam = (key: string, value: string, more: Record<string, string> = {}) => {
+    const next = new URLSearchParams(window.location.search);
+    for (const [k, v] of Object.entries({ [key]: value, ...more })) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
 
   // The server filters (search, tag, project, domain, active) and answers pages of 1,000 in
   // its own order; the pages after the first load on their own, so the list shows at once and
