@@ -5,6 +5,8 @@
  *
  *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100]
  *   … --branded   the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
+ *   … --controls  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
+ *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare
  *
  * The redirect app runs as in production (its entry, `apps/redirect/src/main.ts`, through
  * the require hook) with click capture on (every 302 queues a click) against its own
@@ -285,6 +287,94 @@ async function brandedScenario(bare: Served, edge: Served, paths: string[], shap
   };
 }
 
+// ───────────── scenario `--controls`: rules + variants, and click caps (decisions §16) ─────────────
+
+/** Five rules the bench's iPhone / en-US / `?ref=bench` visit never matches, so each visit evaluates all five. */
+const MISSED_RULES = [
+  { conditions: { countries: ['GB'] }, url: 'https://rules.example/gb' },
+  { conditions: { languages: ['fr'] }, url: 'https://rules.example/fr' },
+  { conditions: { devices: ['android'] }, url: 'https://rules.example/android' },
+  { conditions: { os: ['Windows'], browsers: ['Chrome'] }, url: 'https://rules.example/windows-chrome' },
+  { conditions: { query: { ref: 'news' } }, url: 'https://rules.example/news' },
+];
+
+/** Copies of the links: `ctrl…` with the rules and two variants (no iosUrl, so the variant is the answer), `cap…` with a cap it never reaches. */
+async function seedControlLinks(env: TestEnv, links: Prisma.LinkCreateManyInput[]): Promise<{ controls: string[]; capped: string[] }> {
+  await env.prisma.link.createMany({
+    data: links.flatMap((l, i) => [
+      {
+        ...l,
+        shortCode: `ctrl${i.toString().padStart(4, '0')}`,
+        iosUrl: null,
+        redirectRules: MISSED_RULES,
+        variants: [{ url: `https://a.example/landing/${i}`, weight: 50 }, { url: `https://b.example/landing/${i}`, weight: 50 }],
+      },
+      { ...l, shortCode: `cap${i.toString().padStart(4, '0')}`, maxClicks: 1_000_000_000 },
+    ]),
+  });
+  return {
+    controls: links.map((_, i) => `/ctrl${i.toString().padStart(4, '0')}?ref=bench`),
+    capped: links.map((_, i) => `/cap${i.toString().padStart(4, '0')}?ref=bench`),
+  };
+}
+
+/**
+ * Rounds alternate bare, plain links, rule+variant links and capped links on the same machine.
+ * The issue's goal: each control scenario's ratio to bare within 10 % of the plain link's.
+ */
+async function controlsScenario(bare: Served, edge: Served, paths: { plain: string[]; controls: string[]; capped: string[] }, shape: { seconds: number; connections: number; links: number }) {
+  const { seconds, connections } = shape;
+  const probe = (path: string) =>
+    new Promise<string | undefined>((resolve, reject) =>
+      httpGet(`${edge.url}${path}`, { headers: { 'user-agent': IPHONE } }, (res) => (res.resume(), resolve(res.headers.location))).on('error', reject),
+    );
+  const variant = await probe(paths.controls[0]);
+  if (!variant || !/^https:\/\/[ab]\.example\//.test(variant)) throw new Error(`the rules+variants link answered ${variant ?? 'no redirect'}`);
+  if (!(await probe(paths.capped[0]))) throw new Error('the capped link did not redirect');
+  log('warm-up (bare, plain, controls, capped)');
+  await load(bare.url, paths.plain, { connections: 16, duration: 2 });
+  for (const list of [paths.plain, paths.controls, paths.capped]) await load(edge.url, list, { connections: 16, duration: 2 });
+  const rounds = 3;
+  const slice = Math.max(1, Math.round(seconds / rounds));
+  const names = ['bare', 'plain', 'rulesAndVariants', 'capped'] as const;
+  type Name = (typeof names)[number];
+  const runs = Object.fromEntries(names.map((n) => [n, [] as autocannon.Result[]])) as Record<Name, autocannon.Result[]>;
+  const cpu = Object.fromEntries(names.map((n) => [n, 0])) as Record<Name, number>;
+  const target: Record<Name, [Served, string[]]> = { bare: [bare, paths.plain], plain: [edge, paths.plain], rulesAndVariants: [edge, paths.controls], capped: [edge, paths.capped] };
+  for (let r = 0; r < rounds; r++) {
+    log('controls scenario round', { round: r + 1, of: rounds, seconds: slice, connections });
+    for (const name of names) {
+      const [server, list] = target[name];
+      const before = cpuSeconds(server.proc.pid!);
+      runs[name].push(await load(server.url, list, { connections, duration: slice }));
+      cpu[name] += cpuSeconds(server.proc.pid!) - before;
+    }
+  }
+  const out = Object.fromEntries(
+    names.map((name) => {
+      const c = combine(runs[name]);
+      return [name, { ...c, cpuMicrosecondsPerRequest: Math.round((cpu[name] * 1e6) / c.total) }];
+    }),
+  ) as Record<Name, ReturnType<typeof combine> & { cpuMicrosecondsPerRequest: number }>;
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  const toBare = (name: Name) => ({
+    throughput: ratio(out[name].requestsPerSecond, out.bare.requestsPerSecond),
+    perCpuSecond: ratio(out.bare.cpuMicrosecondsPerRequest, out[name].cpuMicrosecondsPerRequest),
+  });
+  const plain = toBare('plain');
+  return {
+    bench: 'redirect --controls',
+    ...shape,
+    ...out,
+    ratioToBare: { plain, rulesAndVariants: toBare('rulesAndVariants'), capped: toBare('capped') },
+    /** Each scenario's ratio to bare divided by the plain link's (goal: >= 0.9). */
+    relativeToPlain: {
+      rulesAndVariants: { throughput: ratio(toBare('rulesAndVariants').throughput, plain.throughput), perCpuSecond: ratio(toBare('rulesAndVariants').perCpuSecond, plain.perCpuSecond) },
+      capped: { throughput: ratio(toBare('capped').throughput, plain.throughput), perCpuSecond: ratio(toBare('capped').perCpuSecond, plain.perCpuSecond) },
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const seconds = arg('seconds', 10);
   const connections = arg('connections', 64);
@@ -311,6 +401,7 @@ async function main(): Promise<void> {
     const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
     const map = links.map((l) => [l.shortCode, l.iosUrl] as [string, string]);
     if (process.argv.includes('--branded')) await seedBrandedDomain(env, links);
+    const controlPaths = process.argv.includes('--controls') ? await seedControlLinks(env, links) : null;
 
     const raw = Object.fromEntries(Object.entries(env.config).map(([k, v]) => [k, String(v)]));
     const bare = await serve('bare', { DL_BENCH_MAP: JSON.stringify(map) });
@@ -320,6 +411,12 @@ async function main(): Promise<void> {
 
     if (process.argv.includes('--branded')) {
       process.stdout.write(`${JSON.stringify(await brandedScenario(bare, edge, paths, { seconds, connections, links: linkCount }), null, 2)}\n`);
+      return;
+    }
+
+    if (controlPaths) {
+      const result = await controlsScenario(bare, edge, { plain: paths, ...controlPaths }, { seconds, connections, links: linkCount });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return;
     }
 
