@@ -13,6 +13,8 @@ import {
   IsUrl,
   IsUUID,
   Length,
+  Max,
+  Min,
   MaxLength,
   registerDecorator,
   ValidateNested,
@@ -147,6 +149,10 @@ export class SdkEventBatchDto {
   events: SdkEventDto[];
 }
 
+/** Decisions §14: a conversion's value is at most 1,000,000 (and not negative). */
+export const PIXEL_MAX_VALUE = 1_000_000;
+const PIXEL_VALUE_MESSAGE = 'Must be between 0 and 1000000';
+
 /** Sent by visitors' browsers: NUL and lone surrogates are stripped, not refused (decisions §14). */
 @StripsUnstorableText()
 export class PixelEventDto {
@@ -172,6 +178,8 @@ export class PixelEventDto {
 
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'Must be a number' })
+  @Min(0, { message: PIXEL_VALUE_MESSAGE })
+  @Max(PIXEL_MAX_VALUE, { message: PIXEL_VALUE_MESSAGE })
   value?: number;
 
   @IsOptional()

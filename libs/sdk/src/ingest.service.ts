@@ -8,13 +8,39 @@ import { EventBuffer } from './event-buffer';
 import { revenueFields, throwIfInvalid } from './event-rules';
 import { PixelEventDto, SdkEventDto, SdkOpenDto } from './ingest.dto';
 import { IngestRateLimiter, RateLimitResult } from './ingest-rate-limiter';
-import { InvalidSiteKeyError, IngestUnavailableError } from './sdk.errors';
+import { InvalidSiteKeyError, IngestUnavailableError, OriginNotAllowedError } from './sdk.errors';
 import { SdkCredentialsService } from './sdk-credentials.service';
 import { scopedUuid } from './tokens';
 
 export interface Accepted {
   accepted: number;
   ids: string[];
+}
+
+/** The page a pixel call comes from, as the browser says: `Origin`, else `Referer`. */
+export interface PixelCaller {
+  origin?: string;
+  referer?: string;
+}
+
+/**
+ * Decisions §14: a pixel call's `Origin` (or, without one, `Referer`) host must be the site's
+ * domain or a subdomain of it. A browser always sends `Origin` on the cross-origin POST the pixel
+ * makes, so another site's page cannot hide where it is; a call with neither header is not from a
+ * browser page (a server, a test), where both headers could be forged anyway, and is let through.
+ * `Origin: null` (sandboxed or privacy-stripped pages) and unparsable values are refused.
+ */
+export function pixelOriginAllowed(domain: string, { origin, referer }: PixelCaller): boolean {
+  const source = origin ?? referer;
+  if (source === undefined || source === '') return true;
+  let host: string;
+  try {
+    host = new URL(source).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  const site = domain.toLowerCase().replace(/\.$/, '');
+  return host === site || host.endsWith(`.${site}`);
 }
 
 /** SDK events, sessions and pixel events: validate the rules DTOs cannot express, then enqueue. */
@@ -67,9 +93,14 @@ export class IngestService {
   }
 
   /** Pixel calls carry their (public) site key in the body: authenticate it here, then limit and enqueue. */
-  async pixelEvent(dto: PixelEventDto, now = new Date()): Promise<{ result: { accepted: true }; rateLimit: RateLimitResult }> {
+  async pixelEvent(
+    dto: PixelEventDto,
+    now = new Date(),
+    from: PixelCaller = {},
+  ): Promise<{ result: { accepted: true }; rateLimit: RateLimitResult }> {
     const site = await this.credentials.resolveSiteKey(dto.siteKey);
     if (!site) throw new InvalidSiteKeyError();
+    if (!pixelOriginAllowed(site.domain, from)) throw new OriginNotAllowedError();
     const rateLimit = await this.limiter.consume(`site:${site.siteId}`);
     const validation: ValidationMap = {};
     if (dto.currency !== undefined && !isCurrencyCode(dto.currency)) validation.currency = 'Must be an ISO 4217 currency code';

@@ -4,6 +4,8 @@ import { PixelSite, PrismaService } from '@dl/platform/db';
 export interface SiteCredential {
   siteId: string;
   organizationId: string;
+  /** The site's domain (lower case): pixel calls from a browser must come from it or a subdomain. */
+  domain: string;
 }
 
 @Injectable()
@@ -30,8 +32,8 @@ export class PixelSitesRepository {
   async findCredentialBySiteKey(siteKey: string): Promise<SiteCredential | null> {
     const site = await this.prisma.pixelSite.findUnique({
       where: { siteKey },
-      select: { id: true, organizationId: true },
+      select: { id: true, organizationId: true, domain: true },
     });
-    return site ? { siteId: site.id, organizationId: site.organizationId } : null;
+    return site ? { siteId: site.id, organizationId: site.organizationId, domain: site.domain.toLowerCase() } : null;
   }
 }

@@ -37,7 +37,10 @@ export class SdkCredentialsService {
   /** The pixel site of a `dlp_` key, or null. */
   async resolveSiteKey(siteKey: string): Promise<SiteCredential | null> {
     if (!SITE_KEY_PATTERN.test(siteKey)) return null;
-    return this.resolve('site', siteKey, () => this.sites.findCredentialBySiteKey(siteKey));
+    const site = await this.resolve('site', siteKey, () => this.sites.findCredentialBySiteKey(siteKey));
+    // An entry cached before sites carried their domain: read it afresh.
+    if (site && typeof site.domain !== 'string') return this.sites.findCredentialBySiteKey(siteKey);
+    return site;
   }
 
   private async resolve<T>(kind: CredentialKind, id: string, load: () => Promise<T | null>): Promise<T | null> {

@@ -1,4 +1,4 @@
-import { AppError, NotFoundError, UnauthorizedError } from '@dl/platform/http';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '@dl/platform/http';
 
 export class AppNotFoundError extends NotFoundError {
   constructor() {
@@ -37,5 +37,12 @@ export class InvalidSiteKeyError extends UnauthorizedError {
 export class IngestUnavailableError extends AppError {
   constructor() {
     super(503, 'Ingestion temporarily unavailable, please retry', { headers: { 'Retry-After': '5' } });
+  }
+}
+
+/** Decisions §14: a browser's pixel call from a page outside the site's domain. */
+export class OriginNotAllowedError extends ForbiddenError {
+  constructor() {
+    super('Origin not allowed for this site');
   }
 }

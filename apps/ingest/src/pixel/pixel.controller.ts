@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IngestService, PixelEventDto } from '@dl/sdk';
 import { PIXEL_SCRIPT } from './pixel-script';
 
@@ -17,8 +17,14 @@ export class PixelController {
 
   @Post('event')
   @HttpCode(202)
-  async event(@Body() dto: PixelEventDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<{ accepted: true }> {
-    const { result, rateLimit } = await this.ingest.pixelEvent(dto);
+  async event(
+    @Body() dto: PixelEventDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ accepted: true }> {
+    // Decisions §14: the page must be on the site's domain (403 `Origin not allowed for this site`).
+    const { origin, referer } = request.headers;
+    const { result, rateLimit } = await this.ingest.pixelEvent(dto, new Date(), { origin, referer });
     reply.headers(rateLimit.headers);
     return result;
   }
