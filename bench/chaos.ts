@@ -7,11 +7,15 @@
  * one row: requests sent, answered, 5xx, resets, clicks served vs stored, duplicates.
  *
  *   node tools/scripts/run.js bench/chaos.ts [--seconds 10] [--pg-seconds 30] [--outage-seconds 10]
- *       [--concurrency 8] [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api]
+ *       [--concurrency 8] [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api,webhooks]
+ *       [--webhook-drain-seconds 60]
  *
  * `--pg-seconds 300` is the 5-minute Postgres trial. Bounded in time: every wait has a deadline.
+ * `webhooks` (its own table): four organizations, each with a link under light redirect load and a
+ * `link.clicked` webhook whose receiver is healthy, hangs, answers 500 or answers 410; it shows the
+ * healthy receiver served on the first attempt while the others fail, retry or get disabled.
  */
-import { Agent, get as httpGet, request as httpRequest } from 'node:http';
+import { Agent, createServer, get as httpGet, request as httpRequest, Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { ClickFixtures } from '@dl/clicks';
 import { PrismaService, Tier } from '@dl/platform/db';
 import { SdkFixtures } from '@dl/sdk';
+import { generateWebhookSecret } from '@dl/webhooks';
 import { AppProcess, configEnv, PrivatePostgres, PrivateRedis, spawnApp, testConfig } from '@dl/testing';
 
 type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
@@ -33,6 +38,9 @@ const OUTAGE_SECONDS = Number(arg('outage-seconds', '10'));
 const CONCURRENCY = Number(arg('concurrency', '8'));
 const TRIALS = arg('trials', 'redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api').split(',');
 const DRAIN_DEADLINE_MS = 180_000;
+const WEBHOOK_DRAIN_SECONDS = Number(arg('webhook-drain-seconds', '60'));
+const WEBHOOK_KINDS = ['healthy', 'hanging', '500', '410'] as const;
+type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,6 +78,8 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       CLICK_FALLBACK_DIR: join(dir, 'fallback'),
       RATE_LIMIT_ENABLED: 'false',
+      // Webhook retries within a trial (the contract's backoff starts at a minute).
+      WEBHOOK_RETRY_BASE_MS: '5000',
       INGEST_RATE_LIMIT_PER_MINUTE: '100000000',
       SHUTDOWN_TIMEOUT_MS: '20000',
     });
@@ -95,6 +105,10 @@ async function main(): Promise<void> {
     };
 
     for (const trial of TRIALS) {
+      if (trial === 'webhooks') {
+        await webhookTrial(prisma, fx, apps.get('redirect')!.port);
+        continue;
+      }
       const link = await fx.link(org.id);
       const served = new Set<string>();
       const redirectTally = tally();
@@ -224,6 +238,120 @@ async function main(): Promise<void> {
     await redis.stop('SIGKILL');
     await pg.drop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Receiver {
+  kind: WebhookKind;
+  server: Server;
+  port: number;
+  /** Requests received, and distinct `webhook-id`s (healthy: answered 200). */
+  requests: number;
+  ids: Set<string>;
+  /** Healthy: ms from the click's 302 to its delivery, per delivery. */
+  lagMs: number[];
+}
+
+async function startReceiver(kind: WebhookKind, clickedAt: Map<string, number>): Promise<Receiver> {
+  const r: Receiver = { kind, server: undefined as unknown as Server, port: 0, requests: 0, ids: new Set(), lagMs: [] };
+  r.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      r.requests++;
+      const id = String(req.headers['webhook-id'] ?? '');
+      if (kind === 'hanging') return; // never answers; the worker's timeout ends it
+      if (kind === 'healthy' && !r.ids.has(id)) {
+        // A link.clicked delivery's webhook-id is the click's id, the `dl_click` of its 302.
+        const at = clickedAt.get(id);
+        if (at && body.includes('link.clicked')) r.lagMs.push(Date.now() - at);
+      }
+      r.ids.add(id);
+      res.statusCode = kind === 'healthy' ? 200 : kind === '500' ? 500 : 410;
+      res.end(kind);
+    });
+  });
+  await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
+  const address = r.server.address();
+  r.port = typeof address === 'object' && address ? address.port : 0;
+  return r;
+}
+
+/**
+ * Webhook receivers hanging, answering 500 and 410 beside a healthy one, each the `link.clicked`
+ * webhook of its own organization whose link gets ~4 visits a second for `--seconds`. Waits until
+ * the healthy receiver has every click (or `--webhook-drain-seconds`), then prints one row per receiver.
+ */
+async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPort: number): Promise<void> {
+  const clickedAt = new Map<string, number>();
+  const receivers = new Map<WebhookKind, Receiver>();
+  const setup = new Map<WebhookKind, { link: { id: string; shortCode: string }; webhookId: string }>();
+  for (const kind of WEBHOOK_KINDS) {
+    const receiver = await startReceiver(kind, clickedAt);
+    receivers.set(kind, receiver);
+    const org = await fx.organization(Tier.PRO, `Webhook ${kind}`);
+    const link = await fx.link(org.id);
+    // A pixel site makes every 302 name its click id (`dl_click`), which is the delivery's webhook-id.
+    await prisma.pixelSite.create({ data: { organizationId: org.id, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
+    const webhook = await prisma.webhook.create({
+      data: { organizationId: org.id, url: `http://127.0.0.1:${receiver.port}/hook`, events: ['link.clicked'], secret: generateWebhookSecret() },
+    });
+    setup.set(kind, { link, webhookId: webhook.id });
+  }
+  const started = Date.now();
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const sent = new Map<WebhookKind, number>(WEBHOOK_KINDS.map((k) => [k, 0]));
+  const visit = (kind: WebhookKind) =>
+    new Promise<void>((resolve) => {
+      // A browser's user agent: bots' clicks are recorded but never sent to webhooks.
+      const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' };
+      const req = httpGet({ host: '127.0.0.1', port: redirectPort, path: `/${setup.get(kind)!.link.shortCode}`, agent, headers }, (res) => {
+        const location = res.headers.location;
+        if (res.statusCode === 302 && location) {
+          const id = new URL(location).searchParams.get('dl_click');
+          if (id) clickedAt.set(id, Date.now());
+          sent.set(kind, sent.get(kind)! + 1);
+        }
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', () => resolve());
+    });
+  while (Date.now() - started < SECONDS * 1000) {
+    await Promise.all(WEBHOOK_KINDS.map(visit));
+    await sleep(250);
+  }
+  agent.destroy();
+  const loadEnded = Date.now();
+  const healthy = receivers.get('healthy')!;
+  while (healthy.ids.size < sent.get('healthy')! && Date.now() - loadEnded < WEBHOOK_DRAIN_SECONDS * 1000) await sleep(1000);
+  // Give the failing receivers the same time as the healthy one had, at least 20 s (retries, the 410's disable).
+  await sleep(Math.max(0, 20_000 - (Date.now() - loadEnded)));
+
+  process.stdout.write(
+    '\n| receiver | clicks | deliveries | delivered (2xx) | first attempt | attempts | requests received | lag p50 s | lag max s | webhook active |\n' +
+      '|---|---|---|---|---|---|---|---|---|---|\n',
+  );
+  for (const kind of WEBHOOK_KINDS) {
+    const { link, webhookId } = setup.get(kind)!;
+    const clicks = await prisma.click.count({ where: { linkId: link.id } });
+    const deliveries = await prisma.webhookDelivery.findMany({ where: { webhookId }, select: { status: true, attempts: true } });
+    const attempts = await prisma.webhookAttempt.count({ where: { delivery: { webhookId } } });
+    const firstAttempt = await prisma.webhookDelivery.count({ where: { webhookId, status: 'success', attempts: 1 } });
+    const delivered = deliveries.filter((d) => d.status === 'success').length;
+    const active = (await prisma.webhook.findUniqueOrThrow({ where: { id: webhookId } })).isActive;
+    const r = receivers.get(kind)!;
+    const lags = [...r.lagMs].sort((a, b) => a - b);
+    const p50 = lags.length ? (lags[Math.floor(lags.length / 2)] / 1000).toFixed(1) : '-';
+    const max = lags.length ? (lags[lags.length - 1] / 1000).toFixed(1) : '-';
+    process.stdout.write(
+      `| ${kind} | ${clicks} | ${deliveries.length} | ${delivered} | ${firstAttempt} | ${attempts} | ${r.requests} | ${p50} | ${max} | ${active} |\n`,
+    );
+  }
+  process.stdout.write(`(load ${SECONDS} s, ${Math.round((Date.now() - started) / 1000)} s in all)\n`);
+  for (const r of receivers.values()) {
+    r.server.closeAllConnections();
+    r.server.close();
   }
 }
 
