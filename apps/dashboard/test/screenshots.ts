@@ -3,7 +3,8 @@
  * written to docs/screenshots/. Boots the same world as the browser tests (a fresh test
  * database, api + redirect + worker, Chromium), signs up an organization and seeds two
  * months of traffic with `demo:seed`, then takes the links list, a link page with its
- * charts, the create form and the monthly report.
+ * charts, the create form (with an A/B test and a redirect rule), the domains page and the
+ * monthly report.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -34,6 +35,11 @@ async function main(): Promise<void> {
         env: { ...process.env, DATABASE_URL: w.env.config.DATABASE_URL, REDIS_URL: w.env.config.REDIS_URL, REDIS_PREFIX: w.env.config.REDIS_PREFIX, LOG_LEVEL: 'silent' },
       },
     );
+    // A branded domain waiting for its DNS record (the Domains page shows the TXT record to add).
+    await page.goto('/app/domains');
+    await page.getByLabel('Domain name').fill('go.northwind.example');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByRole('article', { name: 'go.northwind.example' }).waitFor();
     await setup.close();
     const top = await w.env.prisma.link.findFirstOrThrow({ where: { organizationId }, orderBy: { clickCount: 'desc' }, select: { id: true } });
     const reports = await w.env.prisma.$queryRawUnsafe<Array<{ p: string }>>(`SELECT to_char(date_trunc('month', now() - interval '1 month'), 'YYYY-MM') AS p`);
@@ -64,8 +70,18 @@ async function main(): Promise<void> {
         await p.getByLabel('utm_campaign').fill('spring_2026');
         await p.getByLabel('OG title').fill('Spring collection: new trail gear');
         await p.getByLabel('OG description').fill('Light jackets, packs and boots for the season.');
-        await p.evaluate('window.scrollTo(0, 0)');
+        await p.getByRole('button', { name: 'Add an A/B test' }).click();
+        await p.getByLabel('Variant 1 URL').fill('https://northwind.example/spring-a');
+        await p.getByLabel('Variant 2 URL').fill('https://northwind.example/spring-b');
+        await p.getByRole('button', { name: 'Add a rule' }).click();
+        await p.getByLabel('Rule 1 URL').fill('https://northwind.example/fr/printemps');
+        await p.getByRole('group', { name: 'Rule 1' }).getByLabel('Countries').fill('FR, BE');
+        await p.getByLabel('Click limit').fill('10000');
+        await p.evaluate('document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)');
         await p.screenshot({ path: name('create'), fullPage: true });
+        await p.goto('/app/domains');
+        await p.getByTestId('txt-value').waitFor();
+        await p.screenshot({ path: name('domains'), fullPage: true });
         await p.goto(`/app/reports/${lastMonth}`);
         await p.getByRole('heading', { name: 'Clicks per day' }).waitFor();
         await p.locator('.chart canvas').first().waitFor();

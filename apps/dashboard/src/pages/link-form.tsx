@@ -535,7 +535,7 @@ export default function LinkFormPage() {
               <div className="preview-url" data-testid="short-preview">
                 {editing && link.data && f.domain === link.data.domain
                   ? link.data.shortUrl
-                  : `${f.domain || defaultDomain?.domain || (editing ? link.data?.domain : 'default domain')}/${editing ? link.data?.shortCode : f.customCode.trim() || '(random code)'}`}
+                  : `${f.domain || defaultDomain?.domain || (editing ? link.data?.domain : 'the service’s domain')}/${editing ? link.data?.shortCode : f.customCode.trim() || '(random code)'}`}
               </div>
             </div>
             <div>
