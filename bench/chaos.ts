@@ -48,10 +48,17 @@ interface Tally {
   sent: number;
   answered: number;
   fiveXx: number;
+  /** Of the 5xx: 503 with a Retry-After (the answer decisions §14 asks for while a dependency is down). */
+  unavailable: number;
   resets: number;
   refused: number;
 }
-const tally = (): Tally => ({ sent: 0, answered: 0, fiveXx: 0, resets: 0, refused: 0 });
+const tally = (): Tally => ({ sent: 0, answered: 0, fiveXx: 0, unavailable: 0, resets: 0, refused: 0 });
+const count5xx = (t: Tally, status: number, retryAfter: unknown) => {
+  if (status < 500) return;
+  t.fiveXx++;
+  if (status === 503 && retryAfter !== undefined) t.unavailable++;
+};
 
 interface Row {
   trial: string;
@@ -124,7 +131,7 @@ async function main(): Promise<void> {
           redirectTally.sent++;
           const req = httpGet({ host: '127.0.0.1', port: target('redirect'), path: `/${link.shortCode}`, agent, headers: { 'user-agent': 'chaos/1.0' } }, (res) => {
             redirectTally.answered++;
-            if (res.statusCode! >= 500) redirectTally.fiveXx++;
+            count5xx(redirectTally, res.statusCode!, res.headers['retry-after']);
             const location = res.headers.location;
             if (res.statusCode === 302 && location) {
               const id = new URL(location).searchParams.get('dl_click');
@@ -148,7 +155,7 @@ async function main(): Promise<void> {
               headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkApp.token}`, 'content-length': Buffer.byteLength(body) } },
             (res) => {
               sdkTally.answered++;
-              if (res.statusCode! >= 500) sdkTally.fiveXx++;
+              count5xx(sdkTally, res.statusCode!, res.headers['retry-after']);
               if (res.statusCode === 202) eventsAccepted++;
               res.resume();
               res.on('end', resolve);
@@ -358,14 +365,14 @@ async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPo
 function printRow(r: Row, header: boolean): void {
   if (header) {
     process.stdout.write(
-      '| trial | redirect sent | answered | 5xx | reset | refused | SDK sent | answered | 5xx | clicks served | stored | duplicates | events accepted | stored | s |\n' +
+      '| trial | redirect sent | answered | 5xx (503 + Retry-After) | reset | refused | SDK sent | answered | 5xx (503 + Retry-After) | clicks served | stored | duplicates | events accepted | stored | s |\n' +
         '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
     );
   }
   const t = r.redirect;
   const s = r.sdk;
   process.stdout.write(
-    `| ${r.trial} | ${t.sent} | ${t.answered} | ${t.fiveXx} | ${t.resets} | ${t.refused} | ${s.sent} | ${s.answered} | ${s.fiveXx} | ${r.clicksServed} | ${r.clicksStored} | ${r.duplicates} | ${r.eventsAccepted} | ${r.eventsStored} | ${r.seconds} |\n`,
+    `| ${r.trial} | ${t.sent} | ${t.answered} | ${t.fiveXx} (${t.unavailable}) | ${t.resets} | ${t.refused} | ${s.sent} | ${s.answered} | ${s.fiveXx} (${s.unavailable}) | ${r.clicksServed} | ${r.clicksStored} | ${r.duplicates} | ${r.eventsAccepted} | ${r.eventsStored} | ${r.seconds} |\n`,
   );
 }
 
