@@ -50,9 +50,13 @@ export function createReadPool(readUrl: string, primary: Pool, max: number): Rea
  * caller's own write (a GET after a create, ownership checks before an aggregate) and every
  * write use PrismaService.
  */
+/** Each read client's pool (kept outside the class: tests pass a PrismaService where a PrismaReadService is typed). */
+const readPools = new WeakMap<object, ReadPool>();
+
 export class PrismaReadService extends PrismaClient {
-  private constructor(pool: ReadPool) {
-    super({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  private constructor(readPool: ReadPool) {
+    super({ adapter: new PrismaPg(readPool, { disposeExternalPool: true }) });
+    readPools.set(this, readPool);
   }
 
   static create(config: AppConfig, primary: PrismaService): PrismaReadService {
@@ -62,6 +66,10 @@ export class PrismaReadService extends PrismaClient {
 
   async onModuleDestroy(): Promise<void> {
     await this.$disconnect();
+    // A client that never ran a query does not dispose its adapter's pool: end it here, or its
+    // stream check keeps firing after the app closed.
+    const pool = readPools.get(this);
+    if (pool && !pool.ending) await pool.end();
   }
 }
 
