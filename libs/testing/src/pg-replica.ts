@@ -156,9 +156,14 @@ export class PgReplica {
     await this.caughtUp();
   }
 
-  /** Waits until the replica has replayed everything the primary had written when called. */
+  /**
+   * Waits until the replica has replayed everything the primary had written when called. The
+   * insert position, not the write position: the private primary runs with synchronous_commit=off,
+   * so a commit can sit in WAL buffers past pg_current_wal_lsn() (a test then read a table the
+   * replica had not seen yet).
+   */
   async caughtUp(timeoutMs = 30_000): Promise<void> {
-    const [{ lsn }] = await query<{ lsn: string }>(this.primary.url(), 'SELECT pg_current_wal_lsn()::text AS lsn');
+    const [{ lsn }] = await query<{ lsn: string }>(this.primary.url(), 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const rows = await query<{ ok: boolean }>(
