@@ -82,6 +82,11 @@ describeCluster('redirect on Redis Cluster: master failover under load', () => {
     expect(promotedAt).toBeGreaterThanOrEqual(failedOverAt);
     expect(answered).toBeGreaterThanOrEqual(promotedAt + 300);
     expect(answered).toBe(TOTAL);
+    // The old master learns of its demotion a moment after the promotion: wait for it (bounded).
+    for (const until = Date.now() + 15_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      const roles = await cluster.roles();
+      if (roles.get(replica)?.role === 'master' && roles.get(master)?.role === 'replica') break;
+    }
     expect((await cluster.roles()).get(replica)?.role).toBe('master');
     expect((await cluster.roles()).get(master)?.role).toBe('replica');
     expect(Object.fromEntries(statuses)).toEqual({ 302: TOTAL });
