@@ -23,31 +23,8 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Prisma } from '@dl/platform/db';
 import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
+import { autocannon, runAutocannon } from './autocannon';
 
-/** The part of autocannon's API used here (the package ships no types). */
-namespace autocannon {
-  export interface Options {
-    url: string;
-    connections?: number;
-    duration?: number;
-    overallRate?: number;
-    headers?: Record<string, string>;
-    requests?: Array<{ setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }>;
-  }
-  export interface Result {
-    requests: { average: number; total: number };
-    latency: { p50: number; p90: number; p99: number; max: number };
-    duration: number;
-    errors: number;
-    timeouts: number;
-    non2xx: number;
-    '3xx': number;
-  }
-}
-const runAutocannon = require('autocannon') as (
-  opts: autocannon.Options,
-  done: (err: Error | null, result: autocannon.Result) => void,
-) => unknown;
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';

@@ -26,23 +26,8 @@ import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, spawnApp, TestEnv } from '@dl/testing';
+import { autocannon, runAutocannon } from './autocannon';
 
-namespace autocannon {
-  export interface Options {
-    url: string;
-    connections?: number;
-    duration?: number;
-    headers?: Record<string, string>;
-  }
-  export interface Result {
-    requests: { average: number; total: number };
-    latency: { p50: number; p99: number };
-    errors: number;
-    non2xx: number;
-    '3xx': number;
-  }
-}
-const runAutocannon = require('autocannon') as (opts: autocannon.Options, done: (err: Error | null, result: autocannon.Result) => void) => unknown;
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
