@@ -54,6 +54,34 @@ export interface DimensionCount {
 /** A stored click as the click list reads it (the response shape, with a Date). */
 export type ClickRow = Omit<ClickEventResponse, 'clickedAt'> & { clickedAt: Date };
 
+/** The columns of a `ClickRow`: the click list and the export read the same ones (the export adds three). */
+const CLICK_ROW_SELECT = {
+  id: true,
+  linkId: true,
+  clickedAt: true,
+  ipAddress: true,
+  userAgent: true,
+  deviceType: true,
+  platform: true,
+  browser: true,
+  browserVersion: true,
+  os: true,
+  osVersion: true,
+  countryCode: true,
+  countryName: true,
+  region: true,
+  city: true,
+  timezone: true,
+  latitude: true,
+  longitude: true,
+  utmSource: true,
+  utmMedium: true,
+  utmCampaign: true,
+  utmTerm: true,
+  utmContent: true,
+  referrer: true,
+} as const satisfies Prisma.ClickSelect;
+
 /**
  * Read side of click analytics. Summaries read `click_rollups` (and
  * `click_daily_visitors` for short-window unique counts); raw `clicks` only for
@@ -180,32 +208,7 @@ export class AnalyticsRepository {
       where: { organizationId, linkId, isBot: false },
       orderBy: [{ clickedAt: 'desc' }, { id: 'desc' }],
       take: limit,
-      select: {
-        id: true,
-        linkId: true,
-        clickedAt: true,
-        ipAddress: true,
-        userAgent: true,
-        deviceType: true,
-        platform: true,
-        browser: true,
-        browserVersion: true,
-        os: true,
-        osVersion: true,
-        countryCode: true,
-        countryName: true,
-        region: true,
-        city: true,
-        timezone: true,
-        latitude: true,
-        longitude: true,
-        utmSource: true,
-        utmMedium: true,
-        utmCampaign: true,
-        utmTerm: true,
-        utmContent: true,
-        referrer: true,
-      },
+      select: CLICK_ROW_SELECT,
     });
   }
 
@@ -229,35 +232,7 @@ export class AnalyticsRepository {
       },
       orderBy: [{ clickedAt: 'asc' }, { id: 'asc' }],
       take,
-      select: {
-        id: true,
-        linkId: true,
-        clickedAt: true,
-        ipAddress: true,
-        userAgent: true,
-        deviceType: true,
-        platform: true,
-        browser: true,
-        browserVersion: true,
-        os: true,
-        osVersion: true,
-        countryCode: true,
-        countryName: true,
-        region: true,
-        city: true,
-        timezone: true,
-        latitude: true,
-        longitude: true,
-        utmSource: true,
-        utmMedium: true,
-        utmCampaign: true,
-        utmTerm: true,
-        utmContent: true,
-        referrer: true,
-        isBot: true,
-        variantIndex: true,
-        ruleIndex: true,
-      },
+      select: { ...CLICK_ROW_SELECT, isBot: true, variantIndex: true, ruleIndex: true },
     });
   }
 }
