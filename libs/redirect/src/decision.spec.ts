@@ -1,6 +1,6 @@
 import { composeDestination, decide, matchesTargeting, Visit } from './decision';
 import { RedirectLinkSnapshot } from './redirect-link';
-import { acceptedLanguages, clientIp, normalizeIp, userAgentTraits } from './visitor';
+import { acceptedLanguages, userAgentTraits } from './visitor';
 
 const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
   id: 'l1',
@@ -100,14 +100,6 @@ describe('visitor facts', () => {
   it('Accept-Language → primary subtags in order, q=0 dropped', () => {
     expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0, *;q=0.5')).toEqual(['fr', 'en']);
     expect(acceptedLanguages(null)).toEqual([]);
-  });
-
-  it('client IP: the trusted header only when configured, first address, validated', () => {
-    const headers = { 'x-forwarded-for': '8.8.8.8', 'cf-connecting-ip': '1.1.1.1, 2.2.2.2' };
-    expect(clientIp(headers, '::ffff:10.0.0.1', undefined)).toBe('10.0.0.1');
-    expect(clientIp(headers, '10.0.0.1', 'cf-connecting-ip')).toBe('1.1.1.1');
-    expect(clientIp({ 'cf-connecting-ip': 'not-an-ip' }, '10.0.0.1', 'cf-connecting-ip')).toBe('10.0.0.1');
-    expect(normalizeIp('[2001:db8::1]')).toBe('2001:db8::1');
   });
 
   it('platforms and bots from real user agents', () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { stripUnstorable, verifySecret } from '@dl/platform/http';
+import { clientIp, stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { DomainTable, EdgeDomain } from './domain-table';
 import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
@@ -13,7 +13,7 @@ import { LinkPasswords } from './link-password';
 import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { RedirectLinkSnapshot } from './redirect-link';
-import { acceptedLanguages, clientIp, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
+import { acceptedLanguages, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
 
 const NOT_FOUND = buildAnswer({ kind: 'not-found' });
 

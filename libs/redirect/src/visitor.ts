@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { isbot } from 'isbot';
 import { TtlCache } from './ttl-cache';
 
@@ -56,34 +55,6 @@ export function userAgentBrowser(ua: string | null): BrowserName | null {
   if (/\bChrome\/|\bCriOS\//.test(ua)) return 'Chrome';
   if (/\bSafari\//.test(ua) && /\bVersion\//.test(ua)) return 'Safari';
   return null;
-}
-
-/** "::ffff:1.2.3.4" → "1.2.3.4"; anything that is not an IP → null. */
-export function normalizeIp(value: string | undefined | null): string | null {
-  if (!value) return null;
-  let ip = value.trim();
-  if (ip.startsWith('[') && ip.includes(']')) ip = ip.slice(1, ip.indexOf(']'));
-  if (ip.toLowerCase().startsWith('::ffff:') && isIP(ip.slice(7)) === 4) ip = ip.slice(7);
-  return isIP(ip) ? ip : null;
-}
-
-/**
- * The client's IP: the socket's peer, unless TRUSTED_CLIENT_IP_HEADER names a header set
- * by the proxy in front (its first address). X-Forwarded-For and friends are ignored otherwise.
- */
-export function clientIp(
-  headers: Record<string, string | string[] | undefined>,
-  socketAddress: string | undefined,
-  trustedHeader: string | undefined,
-): string | null {
-  if (trustedHeader) {
-    const raw = headers[trustedHeader];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    const first = value?.split(',')[0];
-    const ip = normalizeIp(first);
-    if (ip) return ip;
-  }
-  return normalizeIp(socketAddress);
 }
 
 /** Primary language subtags of an Accept-Language header, in the visitor's order ("en-GB;q=0.8" → "en"). */

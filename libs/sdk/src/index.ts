@@ -19,7 +19,6 @@ export * from './install-answer.store';
 export * from './event-buffer';
 export * from './ingest.service';
 export * from './sdk-token.guard';
-export * from './client-ip';
 export * from './in-app-events.repository';
 export * from './ingest-store.repository';
 export * from './ingest-worker.service';

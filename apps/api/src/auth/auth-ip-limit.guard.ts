@@ -2,8 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthIpLimiter } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { TooManyRequestsError } from '@dl/platform/http';
-import { clientIp } from '@dl/sdk';
+import { clientIp, TooManyRequestsError } from '@dl/platform/http';
 
 /**
  * Per-IP limit of the password routes (decisions §14): every attempt, valid or not, counts
@@ -24,7 +23,7 @@ export class AuthIpLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const ip = clientIp({ headers: request.headers, socket: request.raw.socket, ip: request.ip }, this.config.TRUSTED_CLIENT_IP_HEADER) ?? 'unknown';
+    const ip = clientIp(request.headers, request.raw.socket?.remoteAddress ?? request.ip, this.config.TRUSTED_CLIENT_IP_HEADER) ?? 'unknown';
     const rl = await this.limiter.consume(ip);
     const headers = {
       'X-RateLimit-Limit': String(rl.limit),

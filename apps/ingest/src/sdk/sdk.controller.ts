@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { clientIp } from '@dl/platform/http';
 import {
   AppCredential,
   AttributionService,
-  clientIp,
   CurrentApp,
   IngestService,
   SdkEventBatchDto,
@@ -29,7 +29,7 @@ export class SdkController {
   @Post('install')
   @HttpCode(200)
   install(@CurrentApp() app: AppCredential, @Body() dto: SdkInstallDto, @Req() req: FastifyRequest): Promise<SdkInstallResponse> {
-    return this.attribution.attribute(app, dto, clientIp(req, this.config.TRUSTED_CLIENT_IP_HEADER));
+    return this.attribution.attribute(app, dto, clientIp(req.headers, req.socket.remoteAddress, this.config.TRUSTED_CLIENT_IP_HEADER));
   }
 
   @Post('open')

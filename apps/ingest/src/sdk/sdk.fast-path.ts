@@ -4,6 +4,7 @@ import { Logger, Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   BadRequestError,
+  clientIp,
   createValidationPipe,
   findUnstorableText,
   ONE_MEGABYTE,
@@ -17,7 +18,6 @@ import { MetricsService } from '@dl/platform/observability';
 import {
   AppCredential,
   AttributionService,
-  clientIp,
   fastEvent,
   fastEventBatch,
   fastInstall,
@@ -90,7 +90,7 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
       status: 200,
       metatype: SdkInstallDto,
       fast: fastInstall,
-      handle: (a, dto: SdkInstallDto, req, gate) => attribution.attribute(a, dto, clientIp(req, trustedIpHeader), new Date(), gate),
+      handle: (a, dto: SdkInstallDto, req, gate) => attribution.attribute(a, dto, clientIp(req.headers, req.socket.remoteAddress, trustedIpHeader), new Date(), gate),
       readsFirst: true,
     }],
     ['/api/sdk/v1/open', { status: 202, metatype: SdkOpenDto, fast: fastOpen, handle: (a, dto: SdkOpenDto) => controller.open(a, dto) }],

@@ -11,3 +11,4 @@ export * from './shutdown';
 export * from './csv';
 export * from './secret-hash';
 export * from './processes';
+export * from './client-ip';
