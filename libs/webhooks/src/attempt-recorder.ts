@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Batcher } from '@dl/platform/batch';
 import { bisectWrite, stripUnstorableOrNull } from '@dl/platform/db';
 import { DeadLetters } from '@dl/platform/queue';
-import { GroupCommit } from './group-commit';
 import { AttemptOutcome, AttemptRecord, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
 /** Error and excerpt come from a receiver (or its network): made storable before they are logged. */
@@ -17,16 +17,20 @@ function storable(record: AttemptRecord): AttemptRecord {
  */
 @Injectable()
 export class AttemptRecorder {
-  private readonly commit: GroupCommit<AttemptRecord, AttemptOutcome>;
+  private readonly commit: Batcher<AttemptRecord, AttemptOutcome>;
 
   constructor(repo: WebhookDeliveriesRepository, deadLetters: DeadLetters) {
-    this.commit = new GroupCommit(async (records) => {
-      const changed = new Map<string, AttemptOutcome>();
-      const parts = await bisectWrite(records.map(storable), (part) => repo.recordAttempts(part), {
-        poisoned: (record, err) => deadLetters.record('webhook-attempts', record, err),
-      });
-      for (const part of parts) for (const [id, outcome] of part) changed.set(id, outcome);
-      return records.map((r) => changed.get(r.webhookId) ?? { webhookActive: true, disabledReason: null });
+    // Group commit (no wait): attempts arriving during a write share the next one, 500 at most.
+    this.commit = new Batcher({
+      maxSize: 500,
+      write: async (records) => {
+        const changed = new Map<string, AttemptOutcome>();
+        const parts = await bisectWrite(records.map(storable), (part) => repo.recordAttempts(part), {
+          poisoned: (record, err) => deadLetters.record('webhook-attempts', record, err),
+        });
+        for (const part of parts) for (const [id, outcome] of part) changed.set(id, outcome);
+        return records.map((r) => changed.get(r.webhookId) ?? { webhookActive: true, disabledReason: null });
+      },
     });
   }
 

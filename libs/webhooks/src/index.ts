@@ -1,5 +1,4 @@
 export * from './attempt-recorder';
-export * from './group-commit';
 export * from './address-guard';
 export * from './rate-gate';
 export * from './webhook-deliveries.repository';

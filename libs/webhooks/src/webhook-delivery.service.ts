@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
+import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
 import { JobQueue, Queues, WebhookDeliverJob, WebhookDrainJob, WebhookEventJob } from '@dl/platform/queue';
@@ -7,7 +8,6 @@ import { parseAllowList } from './address-guard';
 import { AttemptRecorder } from './attempt-recorder';
 import { ClaimedDelivery, LaneItem, Settlement, WebhookRateGate } from './rate-gate';
 import { drainJobOptions, retryDelayMs, WEBHOOK_MAX_ATTEMPTS } from './webhook-job-options';
-import { GroupCommit } from './group-commit';
 import { DeliveryTarget, FanOutEvent, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { webhookBody } from './webhook-events';
 import { WebhookHttpClient } from './webhook-http.client';
@@ -40,7 +40,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
   private readonly logger = new Logger(WebhookDeliveryService.name);
   private readonly http: WebhookHttpClient;
   /** Fan-outs of concurrent events share one statement. */
-  private readonly fanOuts: GroupCommit<FanOutEvent, Array<{ id: string; webhookId: string }>>;
+  private readonly fanOuts: Batcher<FanOutEvent, Array<{ id: string; webhookId: string }>>;
   private readonly attemptsTotal: Counter<'outcome'>;
   private readonly attemptDuration: Histogram;
   private readonly targets = new Map<string, { target: DeliveryTarget | null; key: Buffer | null; expires: number }>();
@@ -65,7 +65,8 @@ export class WebhookDeliveryService implements OnModuleDestroy {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [metrics.registry],
     });
-    this.fanOuts = new GroupCommit((events) => repo.fanOut(events));
+    // Group commit: events arriving during a fan-out share the next one.
+    this.fanOuts = new Batcher({ maxSize: 500, write: (events: FanOutEvent[]) => repo.fanOut(events) });
     this.http = new WebhookHttpClient(parseAllowList(config.WEBHOOK_ALLOW_CIDRS), config.WEBHOOK_TIMEOUT_MS);
   }
 

@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../../jest.preset.js'),
+  displayName: 'platform-batch',
+  rootDir: __dirname,
+};
