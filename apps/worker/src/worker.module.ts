@@ -5,6 +5,7 @@ import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
 import { ClicksWorkerModule } from './clicks/clicks-worker.module';
 import { IngestWorkerModule } from './ingest/ingest-worker.module';
+import { OneProcessorPerQueue } from './dispatch/one-processor-per-queue';
 import { QueueMetricsCollector } from './queue-metrics.collector';
 import { DependencyGate } from './resilience/dependency-gate';
 import { ReportsWorkerModule } from './reports/reports-worker.module';
@@ -17,7 +18,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [DiscoveryModule, PlatformModule.forRoot(config), QueueModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
-      providers: [QueueMetricsCollector, DependencyGate],
+      providers: [OneProcessorPerQueue, QueueMetricsCollector, DependencyGate],
     };
   }
 }

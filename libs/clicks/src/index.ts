@@ -3,6 +3,7 @@ export * from './rollup-dimensions';
 export * from './user-agent';
 export * from './geo';
 export * from './enrich';
+export * from './click-admission';
 export * from './rollups';
 export * from './click-ingest.repository';
 export * from './click-ingest.service';

@@ -7,6 +7,7 @@ export * from './reports.repository';
 export * from './report.builder';
 export * from './reports.service';
 export * from './report-delivery.service';
+export * from './monthly-fan-out.service';
 export * from './reports.module';
 export * from './email/chart';
 export * from './email/report-email';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Clock } from './clock';
 import { MailerService } from './email/mailer.service';
+import { MonthlyReportsFanOut } from './monthly-fan-out.service';
 import { ReportBuilder } from './report.builder';
 import { ReportDeliveryService } from './report-delivery.service';
 import { ReportsRepository } from './reports.repository';
@@ -8,7 +9,7 @@ import { ReportsService } from './reports.service';
 
 /** Monthly reports: builder, storage, delivery. Needs PlatformModule and QueueModule in the app. */
 @Module({
-  providers: [Clock, ReportsRepository, ReportBuilder, ReportsService, MailerService, ReportDeliveryService],
-  exports: [Clock, ReportsService, ReportDeliveryService, ReportBuilder, ReportsRepository],
+  providers: [Clock, ReportsRepository, ReportBuilder, ReportsService, MailerService, ReportDeliveryService, MonthlyReportsFanOut],
+  exports: [Clock, ReportsService, ReportDeliveryService, MonthlyReportsFanOut, ReportBuilder, ReportsRepository],
 })
 export class ReportsModule {}

@@ -1,11 +1,11 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { Logger, OnModuleDestroy } from '@nestjs/common';
-import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import { UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
-import { ClickIngestService, EnrichedClick, enrichClick, invalidClickReason } from '@dl/clicks';
+import { admitClick, admitClickBatch, ClickIngestService, ClicksInFlight, EnrichedClick, enrichClick, MalformedClickError } from '@dl/clicks';
 import { infraDependency, MetricsService, reportOutage } from '@dl/platform/observability';
-import { assertHandlers, ClickBatchJob, ClickCapturedJob, JobName, Queues, QueueHandlers } from '@dl/platform/queue';
-import { guardJob } from '../resilience/job-guard';
+import { ClickCapturedJob, QueueHandlers, Queues } from '@dl/platform/queue';
+import { QueueProcessor } from '../dispatch/queue-processor';
 import { STALLED_JOB_OPTIONS } from '../resilience/stalled-jobs';
 import { MicroBatcher } from './micro-batcher';
 
@@ -15,59 +15,45 @@ export const CLICK_BATCH_WAIT_MS = 25;
 /** Batches in the database at once (Postgres runs each on its own core). */
 export const CLICK_CONCURRENT_FLUSHES = 3;
 /**
- * Jobs in flight. The edge sends `click.batch` jobs of a few (light traffic, many edge
+ * Most jobs in flight. The edge sends `click.batch` jobs of a few (light traffic, many edge
  * instances) to 500 clicks (one per 5 ms flush of each redirect instance); former
- * `click.captured` jobs carry one. Enough jobs to fill database batches from small jobs...
+ * `click.captured` jobs carry one. Enough jobs to fill database batches from small jobs; with
+ * large jobs the concurrency is lowered to what CLICKS_IN_FLIGHT needs (ClicksInFlight.jobsToHold),
+ * so a queued backlog is not fetched (and held raw) many times over.
  */
 export const CLICK_CONCURRENCY = 256;
 /**
- * ...while the clicks enriched and waiting for their commit stay bounded: a job waits for room
- * before enriching (a flush in the database, the next filling, one more queued).
+ * Clicks enriched and waiting for their commit: a job waits for room before enriching (a flush
+ * in the database, the next filling, one more queued).
  */
 export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * (CLICK_CONCURRENT_FLUSHES + 1);
 
 /**
- * Consumer of the `clicks` queue. Each job hands its clicks (`click.batch`: many;
- * `click.captured`: one, the former transport) to a micro-batcher and waits for the
- * commit of every database batch holding them: one transaction stores many jobs'
- * clicks, and a job completes only once all its clicks are durable. A failed
- * transaction fails all its jobs, which BullMQ retries; replays insert nothing twice
- * (ON CONFLICT (id, clicked_at) DO NOTHING, rollups and counters from the inserted ids only).
+ * Consumer of the `clicks` queue. Each job's clicks (admission rules: `@dl/clicks`
+ * click-admission.ts) go to a micro-batcher; the job waits for the commit of every database
+ * batch holding them: one transaction stores many jobs' clicks, and a job completes only once
+ * all its clicks are durable. A failed transaction fails all its jobs, which BullMQ retries;
+ * replays insert nothing twice (ON CONFLICT (id, clicked_at) DO NOTHING, rollups and counters
+ * from the inserted ids only).
  */
 @Processor(Queues.clicks, { concurrency: CLICK_CONCURRENCY, ...STALLED_JOB_OPTIONS })
-export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
+export class ClicksProcessor extends QueueProcessor<typeof Queues.clicks> implements OnModuleDestroy {
   private readonly logger = new Logger(ClicksProcessor.name);
-  private readonly handlers: QueueHandlers<typeof Queues.clicks>;
   private readonly batcher: MicroBatcher<EnrichedClick>;
   private readonly malformed: Counter<'job'>;
-  private inFlight = 0;
-  private waiting: Array<() => void> = [];
+  private readonly inFlight = new ClicksInFlight(CLICKS_IN_FLIGHT, CLICK_CONCURRENCY);
 
   constructor(
     private readonly ingest: ClickIngestService,
-    private readonly metrics: MetricsService,
+    metrics: MetricsService,
   ) {
-    super();
+    super(Queues.clicks, metrics);
     this.malformed = new Counter({
       name: 'clicks_malformed_total',
       help: 'Clicks dropped by the consumer because their payload is malformed',
       labelNames: ['job'] as const,
       registers: [metrics.registry],
     });
-    this.handlers = {
-      'click.captured': (payload) => {
-        const invalid = invalidClickReason(payload);
-        if (invalid) {
-          this.malformed.inc({ job: 'click.captured' });
-          // Fails this job alone, without retries; the batch never sees it.
-          throw new UnrecoverableError(`Malformed click: ${invalid}`);
-        }
-        // Enriched now, while the previous batch is in the database.
-        return this.admitted(1, () => this.batcher.add(enrichClick(payload, this.ingest.geoLookup())));
-      },
-      'click.batch': (payload, meta) => this.batch(payload, meta.jobId),
-    };
-    assertHandlers(Queues.clicks, this.handlers);
     this.batcher = new MicroBatcher((items) => this.flush(items), {
       maxSize: CLICK_BATCH_SIZE,
       maxWaitMs: CLICK_BATCH_WAIT_MS,
@@ -75,62 +61,50 @@ export class ClicksProcessor extends WorkerHost implements OnModuleDestroy {
     });
   }
 
-  async process(job: Job, token?: string): Promise<void> {
-    const name = job.name as JobName<typeof Queues.clicks>;
-    const handler = this.handlers[name];
-    const labels = { queue: Queues.clicks, job: job.name };
+  protected handlers(): QueueHandlers<typeof Queues.clicks> {
+    return {
+      'click.captured': async (payload) => {
+        const click = this.unrecoverable('click.captured', () => admitClick(payload));
+        // Enriched now, while the previous batch is in the database.
+        return this.store([click]);
+      },
+      'click.batch': async (payload, meta) => {
+        const clicks = this.unrecoverable('click.batch', () =>
+          admitClickBatch(payload, (index, reason) => {
+            this.malformed.inc({ job: 'click.batch' });
+            this.logger.warn({ jobId: meta.jobId, index, reason }, 'malformed click in a batch dropped');
+          }),
+        );
+        if (clicks.length) await this.store(clicks);
+      },
+    };
+  }
+
+  /** A malformed payload fails its job alone, without retries; the batch never sees it. */
+  private unrecoverable<T>(job: 'click.captured' | 'click.batch', admit: () => T): T {
     try {
-      if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${Queues.clicks}"`);
-      await guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: 'completed' });
+      return admit();
     } catch (err) {
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: err instanceof DelayedError ? 'handed_back' : 'failed' });
-      throw err;
+      if (!(err instanceof MalformedClickError)) throw err;
+      this.malformed.inc({ job });
+      throw new UnrecoverableError(err.message);
     }
   }
 
-  /**
-   * A malformed click is dropped (logged, counted) and its neighbours stored: retrying the
-   * job would never make it valid. A payload without a `clicks` array fails the job alone.
-   */
-  private async batch(payload: ClickBatchJob, jobId: string): Promise<void> {
-    const clicks: unknown = (payload as unknown as Record<string, unknown> | null)?.clicks;
-    if (!Array.isArray(clicks)) throw new UnrecoverableError('Malformed click batch: clicks is not an array');
-    const valid: ClickCapturedJob[] = [];
-    for (const [index, click] of (clicks as unknown[]).entries()) {
-      const invalid = invalidClickReason(click);
-      if (!invalid) {
-        valid.push(click as ClickCapturedJob);
-        continue;
-      }
-      this.malformed.inc({ job: 'click.batch' });
-      this.logger.warn({ jobId, index, reason: invalid }, 'malformed click in a batch dropped');
-    }
-    if (!valid.length) return;
-    await this.admitted(valid.length, async () => {
+  /** Enriches the clicks once they fit in flight and waits for the commit of all of them. */
+  private async store(clicks: ClickCapturedJob[]): Promise<void> {
+    await this.inFlight.admitted(clicks.length, async () => {
       const geo = this.ingest.geoLookup();
       const now = new Date();
-      const pending = valid.map((click) => this.batcher.add(enrichClick(click, geo, now)));
+      const pending = clicks.map((click) => this.batcher.add(enrichClick(click, geo, now)));
       // Every add settles (no unhandled rejection); the first failure fails the job (retried).
       const results = await Promise.allSettled(pending);
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     });
-  }
-
-  /** Runs `fn` once `clicks` fit under CLICKS_IN_FLIGHT (always when nothing else is in flight). */
-  private async admitted<T>(clicks: number, fn: () => Promise<T>): Promise<T> {
-    while (this.inFlight > 0 && this.inFlight + clicks > CLICKS_IN_FLIGHT) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.inFlight += clicks;
-    try {
-      return await fn();
-    } finally {
-      this.inFlight -= clicks;
-      // Each waiter re-checks the room it needs.
-      for (const wake of this.waiting.splice(0)) wake();
-    }
+    // Held raw clicks bounded by clicks, not jobs: fewer jobs fetched when each carries many.
+    const jobs = this.inFlight.jobsToHold();
+    if (this.worker && this.worker.concurrency !== jobs) this.worker.concurrency = jobs;
   }
 
   private async flush(items: EnrichedClick[]): Promise<void> {

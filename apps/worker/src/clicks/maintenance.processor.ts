@@ -1,12 +1,11 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Job } from 'bullmq';
 import { ClickPartitionsService, ClickRetentionService } from '@dl/clicks';
 import { DomainsService } from '@dl/domains';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
-import { assertHandlers, JobName, JobQueue, Queues, QueueHandlers } from '@dl/platform/queue';
-import { guardJob } from '../resilience/job-guard';
+import { JobQueue, Queues, QueueHandlers } from '@dl/platform/queue';
+import { QueueProcessor } from '../dispatch/queue-processor';
 
 /** Daily, at a quiet hour (UTC). */
 export const CLICKS_PRUNE_SCHEDULE = { id: 'clicks.prune.daily', pattern: '17 3 * * *' };
@@ -19,37 +18,23 @@ export const DOMAINS_RECHECK_SCHEDULE = { id: 'domains.recheck', pattern: '*/10 
 
 /** Consumer of the `maintenance` queue: raw click retention per plan, clicks partitions ahead, branded domain DNS re-checks. */
 @Processor(Queues.maintenance)
-export class MaintenanceProcessor extends WorkerHost {
-  private readonly handlers: QueueHandlers<typeof Queues.maintenance>;
-
+export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenance> {
   constructor(
-    retention: ClickRetentionService,
-    partitions: ClickPartitionsService,
-    domains: DomainsService,
-    private readonly metrics: MetricsService,
+    private readonly retention: ClickRetentionService,
+    private readonly partitions: ClickPartitionsService,
+    private readonly domains: DomainsService,
+    metrics: MetricsService,
   ) {
-    super();
-    this.handlers = {
-      'clicks.prune': (payload) => retention.prune(payload.now ? new Date(payload.now) : new Date()),
-      'clicks.partitions': (payload) => partitions.ensureAhead(payload.now ? new Date(payload.now) : new Date()),
-      'domains.recheck': (payload) => domains.recheckDue(payload.now ? new Date(payload.now) : new Date()),
-    };
-    assertHandlers(Queues.maintenance, this.handlers);
+    super(Queues.maintenance, metrics);
   }
 
-  async process(job: Job, token?: string): Promise<unknown> {
-    const name = job.name as JobName<typeof Queues.maintenance>;
-    const handler = this.handlers[name];
-    const labels = { queue: Queues.maintenance, job: job.name };
-    try {
-      if (!handler) throw new Error(`No handler for job "${job.name}" on queue "${Queues.maintenance}"`);
-      const result = await guardJob(job, token, () => handler(job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade }));
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: 'completed' });
-      return result;
-    } catch (err) {
-      this.metrics.jobOutcomes.inc({ ...labels, outcome: err instanceof DelayedError ? 'handed_back' : 'failed' });
-      throw err;
-    }
+  protected handlers(): QueueHandlers<typeof Queues.maintenance> {
+    const at = (now: string | undefined) => (now ? new Date(now) : new Date());
+    return {
+      'clicks.prune': (payload) => this.retention.prune(at(payload.now)),
+      'clicks.partitions': (payload) => this.partitions.ensureAhead(at(payload.now)),
+      'domains.recheck': (payload) => this.domains.recheckDue(at(payload.now)),
+    };
   }
 }
 

@@ -1,10 +1,11 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Processor } from '@nestjs/bullmq';
 import { Inject, OnApplicationBootstrap } from '@nestjs/common';
-import { DelayedError, Job } from 'bullmq';
+import { Job } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { assertHandlers, Queues, QueueHandlers } from '@dl/platform/queue';
+import { MetricsService } from '@dl/platform/observability';
+import { QueueHandlers, Queues } from '@dl/platform/queue';
 import { DeferDeliveryError, WebhookDeliveryService } from '@dl/webhooks';
-import { guardJob } from '../resilience/job-guard';
+import { QueueProcessor } from '../dispatch/queue-processor';
 
 /**
  * Consumer of the `webhook-drains` queue: one job per webhook with pending deliveries, sending them
@@ -14,33 +15,30 @@ import { guardJob } from '../resilience/job-guard';
  * endpoint never blocks other tenants. Its own queue: a backlog of events never delays sending.
  */
 @Processor(Queues.webhookDrains, { concurrency: 512, lockDuration: 90_000, maxStalledCount: 2 })
-export class WebhookDrainsProcessor extends WorkerHost implements OnApplicationBootstrap {
-  private readonly handlers: QueueHandlers<typeof Queues.webhookDrains>;
-
+export class WebhookDrainsProcessor extends QueueProcessor<typeof Queues.webhookDrains> implements OnApplicationBootstrap {
   constructor(
-    delivery: WebhookDeliveryService,
+    private readonly delivery: WebhookDeliveryService,
+    metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    super();
-    this.handlers = { 'webhook.drain': (payload) => delivery.drain(payload) };
-    assertHandlers(Queues.webhookDrains, this.handlers);
+    super(Queues.webhookDrains, metrics);
+  }
+
+  protected handlers(): QueueHandlers<typeof Queues.webhookDrains> {
+    return { 'webhook.drain': (payload) => this.delivery.drain(payload) };
   }
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
   }
 
-  async process(job: Job, token?: string): Promise<unknown> {
-    return guardJob(job, token, async () => {
-      try {
-        return await this.handlers['webhook.drain'](job.data, { jobId: job.id ?? '', attemptsMade: job.attemptsMade });
-      } catch (err) {
-        if (err instanceof DeferDeliveryError) {
-          await job.moveToDelayed(Date.now() + err.delayMs, token);
-          throw new DelayedError();
-        }
-        throw err;
-      }
-    });
+  /** A drain that must wait (a retry's backoff, its time slice used) goes back to the delayed set. */
+  protected override async run(job: Job, token: string | undefined, handle: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await handle();
+    } catch (err) {
+      if (err instanceof DeferDeliveryError) return this.defer(job, token, err.delayMs);
+      throw err;
+    }
   }
 }

@@ -208,9 +208,15 @@ export interface JobPayloads {
 export type JobName<Q extends QueueName> = keyof JobPayloads[Q] & string;
 export type JobPayload<Q extends QueueName, N extends JobName<Q>> = JobPayloads[Q][N];
 
+/** What a handler knows of its job besides the payload. */
+export interface JobMeta {
+  jobId: string;
+  attemptsMade: number;
+}
+
 /** A handler for every job name of a queue: the compiler refuses a missing one. */
 export type QueueHandlers<Q extends QueueName> = {
-  [N in JobName<Q>]: (payload: JobPayloads[Q][N], meta: { jobId: string; attemptsMade: number }) => Promise<unknown>;
+  [N in JobName<Q>]: (payload: JobPayloads[Q][N], meta: JobMeta) => Promise<unknown>;
 };
 
 /** Every job name of every queue, for the boot-time check. */
