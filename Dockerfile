@@ -22,7 +22,7 @@ FROM node:22-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
-COPY --from=build /app/package.json /app/tsconfig.base.json /app/prisma.config.ts ./
+COPY --from=build /app/package.json /app/tsconfig.base.json /app/prisma.config.ts /app/swc.config.js ./
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/libs ./libs
 COPY --from=build /app/apps ./apps

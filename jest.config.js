@@ -1,16 +1,8 @@
-// Root jest config: every project's tests in one run (see tools/scripts/test.js).
-const fs = require('node:fs');
-const path = require('node:path');
+// Root jest config: every test of the repo in one run, as three projects named after the test
+// tiers (jest.preset.js): `--selectProjects unit` (or medium, e2e) runs one tier. One run shares
+// one global setup and lets jest schedule the slow e2e files beside the fast ones.
 const os = require('node:os');
-
-function projectsIn(dir) {
-  const abs = path.join(__dirname, dir);
-  if (!fs.existsSync(abs)) return [];
-  return fs
-    .readdirSync(abs)
-    .filter((name) => fs.existsSync(path.join(abs, name, 'jest.config.js')))
-    .map((name) => `<rootDir>/${dir}/${name}`);
-}
+const { tierProjects } = require('./jest.preset');
 
 module.exports = {
   // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
@@ -18,5 +10,5 @@ module.exports = {
   maxWorkers: process.env.JEST_MAX_WORKERS || (os.cpus().length <= 4 ? 2 : '50%'),
   // A global option: the projects' own testTimeout is ignored in a multi-project run.
   testTimeout: 30000,
-  projects: [...projectsIn('apps'), ...projectsIn('libs'), ...projectsIn('libs/platform'), '<rootDir>/tools', '<rootDir>/tools/db'],
+  projects: tierProjects({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'] }),
 };

@@ -1,26 +1,48 @@
-// Shared jest settings for every project: SWC transpiles TypeScript (type checking
-// is `npm run typecheck`), aliases resolve like tsconfig.base.json, and a migrated
-// template database is prepared once so each test file clones its own database.
+// Shared jest settings and the three test tiers, selected by file suffix:
+//   unit    *.spec.ts          no database, no Redis, no network; seconds
+//   medium  *.medium.spec.ts   services and repositories against real Postgres and Redis
+//   e2e     *.e2e.spec.ts      apps over HTTP with real workers
+// SWC transpiles TypeScript (type checking is `npm run typecheck`) with the options and path
+// aliases of swc.config.js. Only medium and e2e prepare the migrated template database that
+// each test file clones, so the unit tier runs with Postgres and Redis unreachable.
 const path = require('node:path');
-const { swcOptions } = require('./tools/scripts/swc-options');
+const { swcOptions, jestModuleNameMapper } = require('./swc.config');
 
 const root = __dirname;
 const { sourceMaps: _ignored, ...jestSwc } = swcOptions;
 
-module.exports = {
+const base = {
   testEnvironment: 'node',
-  testMatch: ['**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...jestSwc, sourceMaps: 'inline' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: {
-    '^@dl/tools/db$': path.join(root, 'tools/db/migrate.ts'),
-    '^@dl/apps/([^/]+)$': path.join(root, 'apps/$1/src/app.ts'),
-    '^@dl/platform/([^/]+)$': path.join(root, 'libs/platform/$1/src/index.ts'),
-    '^@dl/([^/]+)$': path.join(root, 'libs/$1/src/index.ts'),
-  },
-  globalSetup: path.join(root, 'libs/testing/src/global-setup.js'),
-  globalTeardown: path.join(root, 'libs/testing/src/global-teardown.js'),
+  moduleNameMapper: jestModuleNameMapper,
   setupFiles: ['reflect-metadata'],
   testTimeout: 30000,
 };
+
+const services = {
+  globalSetup: path.join(root, 'libs/testing/src/global-setup.js'),
+  globalTeardown: path.join(root, 'libs/testing/src/global-teardown.js'),
+};
+
+const TIERS = {
+  unit: { testMatch: ['**/*.spec.ts', '!**/*.medium.spec.ts', '!**/*.e2e.spec.ts'] },
+  medium: { testMatch: ['**/*.medium.spec.ts'], ...services },
+  e2e: { testMatch: ['**/*.e2e.spec.ts'], ...services },
+};
+
+/**
+ * One jest project per tier, each named after its tier so `--selectProjects unit` picks it.
+ * `options` are the tier-independent settings of the caller (rootDir, roots, ...).
+ */
+function tierProjects(options) {
+  return Object.entries(TIERS).map(([tier, settings]) => ({ ...base, ...settings, ...options, displayName: tier }));
+}
+
+/** A project's jest.config.js: its tests in the three tiers (`nx run <project>:test:unit`). */
+function projectConfig(rootDir, options = {}) {
+  return { testTimeout: base.testTimeout, projects: tierProjects({ rootDir, ...options }) };
+}
+
+module.exports = { TIERS: Object.keys(TIERS), tierProjects, projectConfig };

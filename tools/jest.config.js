@@ -1,7 +1,2 @@
-module.exports = {
-  ...require('../jest.preset.js'),
-  displayName: 'tools',
-  rootDir: __dirname,
-  // tools/db is its own project (db-migrate).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/db/'],
-};
+// tools/db is its own project (db-migrate).
+module.exports = require('../jest.preset.js').projectConfig(__dirname, { testPathIgnorePatterns: ['/node_modules/', '<rootDir>/db/'] });

@@ -1,8 +1,3 @@
 // Browser tests of the dashboard: Debian's Chromium driven by playwright-core against the
 // real api (serving a fresh build at /app), redirect and worker apps.
-module.exports = {
-  ...require('../../jest.preset.js'),
-  displayName: 'dashboard',
-  rootDir: __dirname,
-  testMatch: ['<rootDir>/test/**/*.spec.ts'],
-};
+module.exports = require('../../jest.preset.js').projectConfig(__dirname, { roots: ['<rootDir>/test'] });

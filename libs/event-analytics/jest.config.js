@@ -1,5 +1,1 @@
-module.exports = {
-  ...require('../../jest.preset.js'),
-  displayName: 'event-analytics',
-  rootDir: __dirname,
-};
+module.exports = require('../../jest.preset.js').projectConfig(__dirname);

@@ -10,7 +10,7 @@ const Module = require('node:module');
 const fs = require('node:fs');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
-const { swcOptions, resolveAlias, root } = require('./swc-options');
+const { swcOptions, resolveAlias, root } = require('../../swc.config');
 
 const CACHE_DIR = path.join(root, 'node_modules', '.cache', 'dl-ts');
 

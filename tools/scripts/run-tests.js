@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: type check, lint (module boundaries), then every project's tests in
-// one jest run (real Postgres and Redis; each test file gets its own database and
-// Redis prefix, so files run in parallel). Extra arguments go to jest.
+// `npm test`: type check, lint (module boundaries), then the three test tiers (unit, medium,
+// e2e: jest.preset.js) in one jest run, so they share one global setup and jest schedules the
+// slow e2e files beside the fast ones (real Postgres and Redis; each test file gets its own
+// database and Redis prefix, so files run in parallel), then the Redis Cluster step.
+// Extra arguments go to jest (`npm test -- --selectProjects unit`); one tier alone is
+// `npm run test:unit` (or test:medium, test:e2e).
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
@@ -37,6 +40,6 @@ if (!jestArgs.length) {
   step('Dockerfile lint', bin('dockerfilelint'), ['Dockerfile']);
   step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0', '--no-error-on-unmatched-pattern']);
 }
-step('tests', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
+step('tests (unit, medium, e2e)', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
 // The Redis paths again on a 6-node Redis Cluster, with a master failover (decisions §18).
 if (!jestArgs.length) step('tests on a Redis Cluster (npm run test:cluster)', process.execPath, [path.join(root, 'tools/scripts/test-cluster.js')]);
