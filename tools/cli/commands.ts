@@ -1,35 +1,7 @@
 import { ROLES, TIERS } from '@dl/auth';
 import { Role, Tier } from '@dl/platform/db';
-import { IdentityContext } from './context';
+import { Command, ParsedArgs, UsageError } from './command';
 import { demoSeedCommand } from './demo-seed/demo-seed.cli';
-
-/** A usage or input error: printed with the command's usage, exit code 2. */
-export class UsageError extends Error {}
-
-export interface ParsedArgs {
-  positional: string[];
-  flags: Record<string, string>;
-}
-
-/** `a b --x 1 --y=2` → positional [a, b], flags {x: '1', y: '2'}; refuses flags not in `allowed`. */
-export function parseArgs(argv: string[], allowed: string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (!allowed.includes(name)) throw new UsageError(`Unknown option --${name}`);
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`Option --${name} needs a value`);
-    flags[name] = value;
-  }
-  return { positional, flags };
-}
 
 function required(flags: Record<string, string>, name: string): string {
   const v = flags[name];
@@ -62,12 +34,6 @@ function nameOf(value: string, flag: string): string {
 
 function localPart(address: string): string {
   return address.split('@')[0].slice(0, 100) || address;
-}
-
-export interface Command {
-  usage: string;
-  options: string[];
-  run(ctx: IdentityContext, args: ParsedArgs): Promise<unknown>;
 }
 
 /** The operator CLI of decisions §2 (`demo:seed` belongs to the reports work). */

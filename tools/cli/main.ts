@@ -6,7 +6,8 @@
 import 'reflect-metadata';
 import { AppError } from '@dl/platform/http';
 import { ConfigError, loadConfig } from '@dl/platform/config';
-import { COMMANDS, parseArgs, UsageError } from './commands';
+import { parseArgs, UsageError } from './command';
+import { COMMANDS } from './commands';
 import { createIdentityContext } from './context';
 
 function usage(): string {

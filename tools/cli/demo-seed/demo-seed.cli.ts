@@ -1,6 +1,5 @@
 import { loadConfig } from '@dl/platform/config';
-import type { Command } from '../commands';
-import { UsageError } from '../commands';
+import { Command, UsageError } from '../command';
 import { createSeedContext, demoSeed } from './demo-seed.command';
 
 function intFlag(flags: Record<string, string>, name: string, fallback: number, min: number, max: number): number {
