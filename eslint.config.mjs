@@ -2,7 +2,8 @@ import nx from '@nx/eslint-plugin';
 import tsParser from '@typescript-eslint/parser';
 
 // Module boundaries (../shared/style.md): apps → domain, platform; domain → domain,
-// platform; platform → platform; the testing library only from tests.
+// platform; platform → platform; a published package (type:package) → nothing; the testing
+// library only from tests.
 const production = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:platform'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:platform'] },
@@ -10,10 +11,16 @@ const production = [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:domain', 'type:tools'] },
   // tools/ is the composition root: `npm start`, the operator CLI.
   { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:app', 'type:domain', 'type:platform', 'type:tools'] },
+  // A published package (sdk-client): self-contained, it imports no project of the repo but
+  // another package.
+  { sourceTag: 'type:package', onlyDependOnLibsWithTags: ['type:package'] },
 ];
+// Tests may also use the harness and boot apps; a package's tests drive the real services.
 const tests = production.map((c) => ({
   ...c,
-  onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing', 'type:app', 'type:tools'])],
+  onlyDependOnLibsWithTags: [
+    ...new Set([...c.onlyDependOnLibsWithTags, ...(c.sourceTag === 'type:package' ? ['type:domain', 'type:platform'] : []), 'type:testing', 'type:app', 'type:tools']),
+  ],
 }));
 
 // Tests and the tools (composition root) may boot apps through their factories (`@dl/apps/<app>`).
