@@ -1,5 +1,1 @@
-module.exports = {
-  ...require('../../../jest.preset.js'),
-  displayName: 'platform-batch',
-  rootDir: __dirname,
-};
+module.exports = require('../../../jest.preset.js').projectConfig(__dirname);
