@@ -3,11 +3,12 @@ import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { admitClick, admitClickBatch, ClickIngestService, ClicksInFlight, EnrichedClick, enrichClick, MalformedClickError } from '@dl/clicks';
+import { Batcher } from '@dl/platform/batch';
 import { infraDependency, MetricsService, reportOutage } from '@dl/platform/observability';
 import { ClickCapturedJob, QueueHandlers, Queues } from '@dl/platform/queue';
 import { QueueProcessor } from '../dispatch/queue-processor';
+import { HandBackError } from '../resilience/job-guard';
 import { STALLED_JOB_OPTIONS } from '../resilience/stalled-jobs';
-import { MicroBatcher } from './micro-batcher';
 
 /** Clicks per transaction, and how long the first click of a batch may wait. */
 export const CLICK_BATCH_SIZE = 10000;
@@ -30,7 +31,7 @@ export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * (CLICK_CONCURRENT_FLUSHES + 1
 
 /**
  * Consumer of the `clicks` queue. Each job's clicks (admission rules: `@dl/clicks`
- * click-admission.ts) go to a micro-batcher; the job waits for the commit of every database
+ * click-admission.ts) go to the platform Batcher; the job waits for the commit of every database
  * batch holding them: one transaction stores many jobs' clicks, and a job completes only once
  * all its clicks are durable. A failed transaction fails all its jobs, which BullMQ retries;
  * replays insert nothing twice (ON CONFLICT (id, clicked_at) DO NOTHING, rollups and counters
@@ -39,7 +40,7 @@ export const CLICKS_IN_FLIGHT = CLICK_BATCH_SIZE * (CLICK_CONCURRENT_FLUSHES + 1
 @Processor(Queues.clicks, { concurrency: CLICK_CONCURRENCY, ...STALLED_JOB_OPTIONS })
 export class ClicksProcessor extends QueueProcessor<typeof Queues.clicks> implements OnModuleDestroy {
   private readonly logger = new Logger(ClicksProcessor.name);
-  private readonly batcher: MicroBatcher<EnrichedClick>;
+  private readonly batcher: Batcher<EnrichedClick>;
   private readonly malformed: Counter<'job'>;
   private readonly inFlight = new ClicksInFlight(CLICKS_IN_FLIGHT, CLICK_CONCURRENCY);
 
@@ -54,10 +55,13 @@ export class ClicksProcessor extends QueueProcessor<typeof Queues.clicks> implem
       labelNames: ['job'] as const,
       registers: [metrics.registry],
     });
-    this.batcher = new MicroBatcher((items) => this.flush(items), {
+    this.batcher = new Batcher({
+      write: (items) => this.flush(items),
       maxSize: CLICK_BATCH_SIZE,
       maxWaitMs: CLICK_BATCH_WAIT_MS,
-      maxConcurrentFlushes: CLICK_CONCURRENT_FLUSHES,
+      maxConcurrent: CLICK_CONCURRENT_FLUSHES,
+      // Only after the workers closed (shutdown): the job is handed back, its attempt not spent.
+      closedError: () => new HandBackError('Batcher is closed'),
     });
   }
 
