@@ -1,7 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig, normalizeHost } from '@dl/platform/config';
-import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, PublicStatsService, publicStatsPage, RedirectService } from '@dl/redirect';
+import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, RedirectService } from '@dl/redirect';
+import { RedirectHandler } from './redirect.handler';
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
@@ -30,31 +31,11 @@ function json(body: string): Answer {
 export function registerRedirectRoutes(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const edge = app.get(RedirectService);
+  const handler = new RedirectHandler(app);
   const files = associationFiles(app.get<AppConfig>(APP_CONFIG));
   const domains = app.get(DomainTable);
   const notFound = NOT_FOUND;
-  const stats = app.get(PublicStatsService);
-  const base = app.get<AppConfig>(APP_CONFIG).SHORT_LINK_BASE_URL.replace(/\/+$/, '');
 
-  /**
-   * `/<code>+`: the public stats page of a link with `publicStats` on (decisions §16). Anything
-   * else (unknown, inactive or private link) answers exactly what a missing code answers on
-   * that host, so the page reveals nothing about private links.
-   */
-  const statsPage = async (request: FastifyRequest, reply: FastifyReply, code: string): Promise<FastifyReply> => {
-    const place = domains.place(request.headers);
-    const found = place === null ? null : await stats.find(place === '' ? '' : place.domain, code);
-    if (!found || place === null) {
-      // The code with its `+` is no valid short code: the edge answers its own "missing".
-      const missing = await edge.resolve({ shortCode: `${code}+`, method: request.method, headers: request.headers, socketAddress: request.socket.remoteAddress, query: '' });
-      return send(reply, missing);
-    }
-    const shortUrl = place === '' ? `${base}/${code}` : `https://${place.domain}/${code}`;
-    return reply
-      .code(200)
-      .headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex' })
-      .send(publicStatsPage(found, shortUrl));
-  };
   /** The .well-known files of the request's host: the service's, a branded domain's (its organization's apps), or none. */
   const filesOf = (request: FastifyRequest): AssociationFiles | null => {
     const place = domains.place(request.headers);
@@ -66,17 +47,7 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     url: '/:shortCode',
     exposeHeadRoute: false,
     handler: (request: FastifyRequest<{ Params: { shortCode: string } }>, reply: FastifyReply) => {
-      const code = request.params.shortCode;
-      if (code.length > 1 && code.endsWith('+')) return statsPage(request, reply, code.slice(0, -1));
-      const url = request.url;
-      const q = url.indexOf('?');
-      const answer = edge.resolve({
-        shortCode: request.params.shortCode,
-        method: request.method,
-        headers: request.headers,
-        socketAddress: request.socket.remoteAddress,
-        query: q === -1 ? '' : url.slice(q + 1),
-      });
+      const answer = handler.visit(request, request.params.shortCode);
       if (answer instanceof Promise) return answer.then((a) => send(reply, a));
       return send(reply, answer);
     },
@@ -87,20 +58,8 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     method: 'POST',
     url: '/:shortCode',
     handler: async (request: FastifyRequest<{ Params: { shortCode: string } }>, reply: FastifyReply) => {
-      const url = request.url;
-      const q = url.indexOf('?');
       const body = request.body as Record<string, unknown> | undefined;
-      const answer = await edge.unlock(
-        {
-          shortCode: request.params.shortCode,
-          method: 'POST',
-          headers: request.headers,
-          socketAddress: request.socket.remoteAddress,
-          query: q === -1 ? '' : url.slice(q + 1),
-        },
-        body && typeof body === 'object' ? body.password : undefined,
-      );
-      return send(reply, answer);
+      return send(reply, await handler.unlock(request, request.params.shortCode, body && typeof body === 'object' ? body.password : undefined));
     },
   });
 

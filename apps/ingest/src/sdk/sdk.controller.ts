@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { clientIp } from '@dl/platform/http';
 import {
@@ -15,6 +15,12 @@ import {
   SdkTokenGuard,
 } from '@dl/sdk';
 
+/** What the install route reads of a request: Fastify's or the bare `node:http` one. */
+export interface SdkHttpRequest {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string };
+}
+
 /** Mobile SDK ingestion (`Authorization: Bearer dla_…`). */
 @Controller('api/sdk/v1')
 @UseGuards(SdkTokenGuard)
@@ -25,11 +31,15 @@ export class SdkController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Deferred deep link: answers with the attribution at once (idempotent per installId). */
+  /**
+   * Deferred deep link: answers with the attribution at once (idempotent per installId). The
+   * fast path (sdk.fast-path.ts) passes `gate`, the rate limit still being counted: the
+   * attribution's reads run meanwhile and it awaits the gate before any write.
+   */
   @Post('install')
   @HttpCode(200)
-  install(@CurrentApp() app: AppCredential, @Body() dto: SdkInstallDto, @Req() req: FastifyRequest): Promise<SdkInstallResponse> {
-    return this.attribution.attribute(app, dto, clientIp(req.headers, req.socket.remoteAddress, this.config.TRUSTED_CLIENT_IP_HEADER));
+  install(@CurrentApp() app: AppCredential, @Body() dto: SdkInstallDto, @Req() req: SdkHttpRequest, gate?: Promise<unknown>): Promise<SdkInstallResponse> {
+    return this.attribution.attribute(app, dto, clientIp(req.headers, req.socket.remoteAddress, this.config.TRUSTED_CLIENT_IP_HEADER), new Date(), gate);
   }
 
   @Post('open')

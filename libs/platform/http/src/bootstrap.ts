@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -7,6 +7,7 @@ import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
 import { AllExceptionsFilter } from './exception.filter';
 import { guardProcess } from './process-guard';
+import { recordRequest, requestId } from './raw-http';
 import { makeCloseGraceful, onDrain } from './shutdown';
 import { createValidationPipe } from './validation.pipe';
 
@@ -21,13 +22,6 @@ export interface HttpAppOptions {
   maxParamLength?: number;
   /** Answers Fastify's routing errors (malformed percent-encoding, over-long parameter) instead of its JSON 400/414. */
   frameworkErrors?: FastifyServerOptions['frameworkErrors'];
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 function routeOf(request: FastifyRequest): string {
@@ -51,7 +45,7 @@ export async function createHttpApp(
     // Fastify's own per-request lines are off: one line per request is logged below.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     bodyLimit: options.bodyLimit ?? ONE_MEGABYTE,
-    genReqId: requestId,
+    genReqId: (req: { headers: IncomingHttpHeaders }) => requestId(req.headers),
     routerOptions: { maxParamLength: options.maxParamLength ?? 100, ignoreTrailingSlash: true },
     trustProxy: false,
     ...(options.frameworkErrors ? { frameworkErrors: options.frameworkErrors } : {}),
@@ -78,13 +72,11 @@ export async function createHttpApp(
     reply.header('x-request-id', request.id);
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: routeOf(request), status: String(reply.statusCode) };
-    const seconds = reply.elapsedTime / 1000;
-    metrics.httpRequests.inc(labels);
-    metrics.httpDuration.observe(labels, seconds);
+    const route = routeOf(request);
+    recordRequest(metrics, request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (requestLog) {
       request.log.info(
-        { method: request.method, route: labels.route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        { method: request.method, route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
         'request completed',
       );
     }

@@ -12,3 +12,4 @@ export * from './csv';
 export * from './secret-hash';
 export * from './processes';
 export * from './client-ip';
+export * from './raw-http';

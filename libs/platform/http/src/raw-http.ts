@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MetricsService } from '@dl/platform/observability';
+import { renderError } from './error-body';
+import { PayloadTooLargeError } from './errors';
+
+/**
+ * What every answer of every app shares, whether Fastify serves it (bootstrap.ts's hooks)
+ * or a fast path on the bare `node:http` request event does: the request id, the route
+ * metrics, the answer's head, the contract's error body.
+ */
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The caller's `X-Request-Id` when it is a plain token, else a new one. */
+export function requestId(headers: IncomingHttpHeaders): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** One answered request in `http_requests_total` and the latency histogram. */
+export function recordRequest(metrics: MetricsService, method: string, route: string, status: number, seconds: number): void {
+  const labels = { method, route, status: String(status) };
+  metrics.httpRequests.inc(labels);
+  metrics.httpDuration.observe(labels, seconds);
+}
+
+/**
+ * Puts a fast path in front of Fastify on the app's server: `make` gets Fastify's own
+ * listener (to hand over every request the fast path does not serve) and returns the new one.
+ */
+export function takeRequests(app: NestFastifyApplication, name: string, make: (fastify: RequestListener) => RequestListener): void {
+  const server = app.getHttpServer() as Server;
+  const listeners = server.listeners('request') as RequestListener[];
+  if (listeners.length !== 1) throw new Error(`${name}: expected exactly one request listener (Fastify)`);
+  const fastify = listeners[0];
+  server.removeListener('request', fastify);
+  server.on('request', make((req, res) => fastify.call(server, req, res)));
+}
+
+const PLAIN_500 = 'Internal Server Error';
+
+/**
+ * Writes one answer on the bare response and counts it: headers as one flat list (no merged
+ * object per request), `x-request-id`, `content-length`; no body on HEAD, and none passed when
+ * empty (`end('')` costs a second write). A header Node refuses (ERR_INVALID_CHAR …) gets a
+ * logged plain 500 for this request only (decisions §14).
+ */
+export class RawAnswers {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly metrics: MetricsService,
+    context: string,
+  ) {
+    this.logger = new Logger(context);
+  }
+
+  /** Never throws: a response that cannot be written at all is destroyed. */
+  send(req: IncomingMessage, res: ServerResponse, route: string, started: bigint, id: string, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+    let written: number;
+    try {
+      written = this.write(req, res, status, headers, body, id);
+    } catch (err) {
+      this.logger.error({ err, reqId: id }, 'answer could not be written');
+      written = this.plain500(res, id);
+    }
+    recordRequest(this.metrics, req.method ?? 'GET', route, written, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  /** The contract's JSON error body, as the global filter renders it (unexpected errors logged with the request id). */
+  sendError(req: IncomingMessage, res: ServerResponse, route: string, started: bigint, id: string, err: unknown, headers: Readonly<Record<string, string>> = {}): void {
+    const rendered = renderError(err);
+    if (rendered.unexpected) this.logger.error({ reqId: id, method: req.method, url: req.url, err }, 'Unhandled error');
+    const merged = { ...headers, ...rendered.headers, 'content-type': 'application/json; charset=utf-8' };
+    this.send(req, res, route, started, id, rendered.body.statusCode, merged, JSON.stringify(rendered.body));
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string, id: string): number {
+    const head: string[] = [];
+    for (const name in headers) head.push(name, headers[name]);
+    head.push('x-request-id', id, 'content-length', body ? String(Buffer.byteLength(body)) : '0');
+    try {
+      res.writeHead(status, head);
+    } catch (err) {
+      this.logger.error({ err, reqId: id }, 'answer could not be written');
+      return this.plain500(res, id);
+    }
+    if (req.method === 'HEAD' || !body) res.end();
+    else res.end(body);
+    return status;
+  }
+
+  private plain500(res: ServerResponse, id: string): number {
+    try {
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, ['content-type', 'text/plain; charset=utf-8', 'cache-control', 'no-store', 'x-request-id', id, 'content-length', String(PLAIN_500.length)]).end(PLAIN_500);
+    } catch {
+      res.destroy();
+    }
+    return 500;
+  }
+}
+
+/**
+ * The request body as text, under the same limit Fastify applies to its routes: a declared
+ * or streamed excess rejects with 413 `Payload too large` and ends keep-alive (the rest of
+ * the body is not read).
+ */
+export function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      res.shouldKeepAlive = false;
+      reject(new PayloadTooLargeError());
+    };
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) return tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > limit) {
+        refused = true;
+        return tooLarge();
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!refused) resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', () => undefined);
+  });
+}
