@@ -4,7 +4,7 @@
 //   e2e     *.e2e.spec.ts      apps over HTTP with real workers
 // SWC transpiles TypeScript (type checking is `npm run typecheck`) with the options and path
 // aliases of swc.config.js. Only medium and e2e prepare the migrated template database that
-// each test file clones, so the unit tier runs with Postgres and Redis unreachable.
+// each test file clones; the unit tier points every Postgres and Redis address at a closed port.
 const path = require('node:path');
 const { swcOptions, jestModuleNameMapper } = require('./swc.config');
 
@@ -27,7 +27,10 @@ const services = {
 };
 
 const TIERS = {
-  unit: { testMatch: ['**/*.spec.ts', '!**/*.medium.spec.ts', '!**/*.e2e.spec.ts'] },
+  unit: {
+    testMatch: ['**/*.spec.ts', '!**/*.medium.spec.ts', '!**/*.e2e.spec.ts'],
+    setupFiles: [...base.setupFiles, path.join(root, 'libs/testing/src/unit-isolation.js')],
+  },
   medium: { testMatch: ['**/*.medium.spec.ts'], ...services },
   e2e: { testMatch: ['**/*.e2e.spec.ts'], ...services },
 };
