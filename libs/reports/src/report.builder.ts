@@ -96,8 +96,8 @@ export class ReportBuilder {
         RollupDimension.device,
       ]),
       this.repo.housekeeping(orgId, w.current, NAME_LIMIT),
-      historyStart <= w.current.start ? this.repo.uniqueVisitors(orgId, w.current) : null,
-      historyStart <= w.prior.start ? this.repo.uniqueVisitors(orgId, w.prior) : null,
+      historyStart <= w.current.start ? this.repo.monthVisitors(orgId, w.current.start) : null,
+      historyStart <= w.prior.start ? this.priorVisitors(orgId, w, live) : null,
     ]);
 
     // Clicks: daily series of the current window (zeros filled), totals of both windows.
@@ -251,5 +251,14 @@ export class ReportBuilder {
     }
 
     return { ...base, insights: buildInsights(base), generatedAt: now.toISOString() };
+  }
+
+  /**
+   * Distinct visitors of the prior window: the whole prior month from its monthly set, or, for
+   * the live month (its first days only), a distinct count over those days. The current window
+   * always starts on the 1st and runs through today, so its month's set is exactly its visitors.
+   */
+  private priorVisitors(orgId: string, w: ReportWindows, live: boolean): Promise<number> {
+    return live && w.prior.end < w.current.start ? this.repo.uniqueVisitors(orgId, w.prior) : this.repo.monthVisitors(orgId, w.prior.start);
   }
 }

@@ -32,7 +32,8 @@ export interface StoredReportRow {
 /**
  * Every read the monthly report needs, as aggregate SQL over rollups and the
  * stream tables. Clicks come from `click_rollups` (non-bot dimensions) and unique
- * visitors from `click_daily_visitors`; nothing scans raw clicks.
+ * visitors from `click_monthly_visitors` (a month) or `click_daily_visitors` (part of one);
+ * nothing scans raw clicks.
  */
 @Injectable()
 export class ReportsRepository {
@@ -163,7 +164,19 @@ export class ReportsRepository {
       ORDER BY dimension, clicks DESC, value`;
   }
 
-  /** Distinct visitors (per-organization salted hashes) in the window (DISTINCT in a subquery: a hash aggregate, not a sort). */
+  /**
+   * Distinct visitors (per-organization salted hashes) of a calendar month so far, from
+   * `click_monthly_visitors` (one row per visitor of the month, kept from click_daily_visitors by
+   * triggers): the same number as a DISTINCT over the month's daily rows, without reading them.
+   */
+  async monthVisitors(organizationId: string, monthStart: Date): Promise<number> {
+    const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
+      SELECT COUNT(*)::int AS n FROM click_monthly_visitors
+      WHERE organization_id = ${organizationId}::uuid AND month = ${day(monthStart)}::date`;
+    return row.n;
+  }
+
+  /** Distinct visitors in any window (the live month's prior days): DISTINCT in a subquery, a hash aggregate, not a sort. */
   async uniqueVisitors(organizationId: string, w: Window): Promise<number> {
     // Byte-wise comparison (COLLATE "C") and enough memory to keep the distinct set off disk.
     const [, rows] = await this.read.$transaction([
