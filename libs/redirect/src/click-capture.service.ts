@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService, reportOutage } from '@dl/platform/observability';
 import { ClickCapturedJob, JobQueue, Queues } from '@dl/platform/queue';
@@ -17,6 +18,8 @@ export const CAPTURE_LIMITS = {
   replayTimeoutMs: 5000,
   /** How often the fallback folder is replayed while Redis is up. */
   replayIntervalMs: 1000,
+  /** When the disk failed too, the batch stays in memory and is retried after this long. */
+  retryDelayMs: 250,
 } as const;
 
 /**
@@ -30,9 +33,13 @@ export const CAPTURE_LIMITS = {
 export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ClickCapture');
   private readonly fallback: ClickFallbackStore;
-  private buffer: ClickCapturedJob[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  /** One batch leaves at a time; a batch neither the queue nor the disk took is retried. */
+  private readonly batcher = new Batcher<ClickCapturedJob>({
+    maxSize: CAPTURE_LIMITS.batchSize,
+    maxWaitMs: CAPTURE_LIMITS.flushDelayMs,
+    retryDelayMs: CAPTURE_LIMITS.retryDelayMs,
+    write: (batch) => this.send(batch),
+  });
   private replayTimer: NodeJS.Timeout | null = null;
   private replaying: Promise<void> | null = null;
   private queueConnection: Redis | null = null;
@@ -61,8 +68,6 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     if (this.replayTimer) clearInterval(this.replayTimer);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
     await this.flush();
     await this.replaying;
     await this.fallback.close();
@@ -70,24 +75,12 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
 
   /** Hands a click over; never waits and never throws. */
   capture(click: ClickCapturedJob): void {
-    this.buffer.push(click);
-    if (this.buffer.length >= CAPTURE_LIMITS.batchSize) {
-      void this.flush();
-    } else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), CAPTURE_LIMITS.flushDelayMs);
-    }
+    this.batcher.push(click);
   }
 
   /** Sends everything buffered (queue, else fallback). Batches leave one at a time. */
   flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    this.flushing = this.flushing.then(() => this.sendBuffered()).catch((err: unknown) => {
-      this.logger.error({ err }, 'click flush failed');
-    });
-    return this.flushing;
+    return this.batcher.flush();
   }
 
   /** Replays the fallback folder when the queue is reachable (one pass at a time). */
@@ -105,19 +98,15 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
     return this.queueConnection?.status === 'ready';
   }
 
-  private async sendBuffered(): Promise<void> {
-    while (this.buffer.length) {
-      const batch = this.buffer.splice(0, CAPTURE_LIMITS.batchSize);
-      if (this.queueReady) {
-        try {
-          await this.enqueue(batch);
-          continue;
-        } catch (err) {
-          reportOutage('redis', err, 'click enqueue (clicks go to the local fallback)');
-        }
+  private async send(batch: ClickCapturedJob[]): Promise<void> {
+    if (this.queueReady) {
+      try {
+        return await this.enqueue(batch);
+      } catch (err) {
+        reportOutage('redis', err, 'click enqueue (clicks go to the local fallback)');
       }
-      if (!(await this.toFallback(batch))) return;
     }
+    await this.toFallback(batch);
   }
 
   private async enqueue(batch: ClickCapturedJob[], timeoutMs: number = CAPTURE_LIMITS.enqueueTimeoutMs): Promise<void> {
@@ -125,17 +114,14 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
     this.metrics.clicksCaptured.inc(batch.length);
   }
 
-  /** False when the disk failed too: the clicks stay in memory and are retried shortly. */
-  private async toFallback(batch: ClickCapturedJob[]): Promise<boolean> {
+  /** Throws when the disk failed too: the batcher keeps the clicks in memory and retries shortly. */
+  private async toFallback(batch: ClickCapturedJob[]): Promise<void> {
     try {
       await this.fallback.append(batch);
       this.metrics.clicksFallback.inc(batch.length);
-      return true;
     } catch (err) {
       this.logger.error({ err, clicks: batch.length }, 'click fallback write failed; keeping clicks in memory');
-      this.buffer.unshift(...batch);
-      if (!this.timer) this.timer = setTimeout(() => void this.flush(), 250);
-      return false;
+      throw err;
     }
   }
 }
