@@ -1,14 +1,22 @@
 /**
- * Link analytics summary over 1,000,000 clicks spread across 365 days: raw clicks
- * seeded with SQL generate_series, then rollups, daily visitors and the `visitors`
- * rollup (day and month rows) made from them exactly as the click pipeline keeps them. Then
- * `GET /api/analytics/links/:id?days=365` (and days=30, and the overview) is
+ * Link analytics summary over 10,000,000 clicks spread across 365 days. Seeding writes what the
+ * click pipeline would have made of those clicks in the tables the summary reads, directly with
+ * SQL generate_series: day rollups of every dimension (bots only under `bot`), the `visitors`
+ * rollup (daily unique visitors, 60% of the day's clicks) and the month rows of the summary
+ * dimensions. Each day's clicks are spread over 2,000 click profiles (country/region/city/time zone
+ * from 20 places, device, platform, browser, OS, source, A/B variant), so every dimension's counts
+ * add up to the day's total, as the worker's do. Seeding takes seconds whatever --clicks is.
+ *
+ * Not seeded: `click_daily_visitors` (the summary never reads it here: the window holds far more
+ * than EXACT_UNIQUES_MAX_ROWS visitor-days, so uniqueClicks is the daily uniques summed), and raw
+ * clicks except the last 10,000 (for the click list row only).
+ *
+ * Then `GET /api/analytics/links/:id?days=365` (and days=30, the overview, the click list) is
  * measured with autocannon over real HTTP (API key auth included).
  *
- *   node tools/scripts/run.js bench/analytics-summary.ts [--clicks 1000000] [--seconds 8]
+ *   node tools/scripts/run.js bench/analytics-summary.ts [--clicks 10000000] [--days 365] [--seconds 8] [--explain]
  *
- * Own database cloned from the migrated template (dropped at the end). Seeding
- * takes a while; each timed run is bounded by --seconds.
+ * Own database cloned from the migrated template (dropped at the end); each timed run is bounded by --seconds.
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
@@ -16,14 +24,7 @@ import { ClickFixtures, MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clic
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
 import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
-
-interface AutocannonResult {
-  requests: { total: number; average: number };
-  latency: { p50: number; p90: number; p99: number };
-  non2xx: number;
-}
-// autocannon ships no type declarations.
-const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+import { autocannon, runAutocannon } from './autocannon';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,9 +33,14 @@ function arg(name: string, fallback: number): number {
 
 const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
 
+/** Click profiles per day: the clicks of a day are spread evenly over them. */
+const PROFILES = 2000;
+const RAW_CLICKS = 10_000;
+
 async function main(): Promise<void> {
   Logger.overrideLogger(false);
-  const clicks = arg('clicks', 1_000_000);
+  const clicks = arg('clicks', 10_000_000);
+  const days = arg('days', 365);
   const seconds = arg('seconds', 8);
   await ensureTemplateDatabase();
   const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
@@ -44,66 +50,73 @@ async function main(): Promise<void> {
     const { key } = await fx.apiKey(org.id);
     const link = await fx.link(org.id, { title: 'Hot link' });
     for (let i = 0; i < 20; i++) await fx.link(org.id);
-    let t = performance.now();
+    const t = performance.now();
+    // Profile p of day d (d = 0 is today) gets floor(n/P) clicks, +1 for the first n % P profiles;
+    // n = the day's share of --clicks. Profiles with p % 50 = 0 are bots (2%).
     await env.prisma.$executeRaw`
-      INSERT INTO clicks (id, organization_id, link_id, clicked_at, ip_address, user_agent, referrer_host, device_type, platform,
-        browser, os, country_code, country_name, region, city, timezone, utm_source, is_bot, visitor_hash)
-      SELECT gen_random_uuid(), ${org.id}::uuid, ${link.id}::uuid,
-        date_trunc('day', now()) - (g % 365) * interval '1 day' + (g % 86400) * interval '1 second',
-        '198.51.100.' || (g % 250), 'bench',
-        (ARRAY['instagram.com','t.co','www.google.com',NULL,NULL,'www.facebook.com','www.linkedin.com'])[1 + ((hashint4(g + 1) & 2147483647) % 7)],
-        (ARRAY['mobile','mobile','desktop','tablet'])[1 + ((hashint4(g + 2) & 2147483647) % 4)],
-        (ARRAY['iOS','Android','Windows','macOS','Linux'])[1 + ((hashint4(g + 3) & 2147483647) % 5)],
-        (ARRAY['Mobile Safari','Chrome','Firefox','Edge','Samsung Browser'])[1 + ((hashint4(g + 4) & 2147483647) % 5)],
-        (ARRAY['iOS','Android','Windows','Mac OS','Ubuntu'])[1 + ((hashint4(g + 3) & 2147483647) % 5)],
-        c.code, c.name, c.region, c.city, c.tz,
-        CASE WHEN g % 5 = 0 THEN 'newsletter' END, g % 50 = 0, md5((g % 400000)::text)
-      FROM generate_series(1, ${clicks}) g
+      CREATE TEMP TABLE bench_profiles AS
+      SELECT (date_trunc('day', now() AT TIME ZONE 'UTC') - d * interval '1 day')::date AS day, p,
+        (n / ${PROFILES}) + CASE WHEN p < n % ${PROFILES} THEN 1 ELSE 0 END AS clicks, p % 50 = 0 AS is_bot,
+        c.code, c.region, c.city, c.tz,
+        (ARRAY['instagram.com','t.co','www.google.com',NULL,NULL,'www.facebook.com','www.linkedin.com'])[1 + ((hashint4(p + 1) & 2147483647) % 7)] AS referrer_host,
+        CASE WHEN p % 5 = 0 THEN 'newsletter' END AS utm_source,
+        (ARRAY['mobile','mobile','desktop','tablet'])[1 + ((hashint4(p + 2) & 2147483647) % 4)] AS device,
+        (ARRAY['iOS','Android','Windows','macOS','Linux'])[1 + ((hashint4(p + 3) & 2147483647) % 5)] AS platform,
+        (ARRAY['Mobile Safari','Chrome','Firefox','Edge','Samsung Browser'])[1 + ((hashint4(p + 4) & 2147483647) % 5)] AS browser,
+        (ARRAY['iOS','Android','Windows','Mac OS','Ubuntu'])[1 + ((hashint4(p + 3) & 2147483647) % 5)] AS os,
+        (p % 2)::text AS variant
+      FROM generate_series(0, ${days - 1}) d
+      CROSS JOIN LATERAL (SELECT ${clicks}::bigint / ${days} + CASE WHEN d < ${clicks}::bigint % ${days} THEN 1 ELSE 0 END AS n) k
+      CROSS JOIN generate_series(0, ${PROFILES - 1}) p
       JOIN (VALUES
-        (0,'US','United States','California','Los Angeles','America/Los_Angeles'), (1,'US','United States','New York','New York','America/New_York'),
-        (2,'GB','United Kingdom','England','London','Europe/London'), (3,'DE','Germany','Berlin','Berlin','Europe/Berlin'),
-        (4,'FR','France','Île-de-France','Paris','Europe/Paris'), (5,'BR','Brazil','São Paulo','São Paulo','America/Sao_Paulo'),
-        (6,'IN','India','Maharashtra','Mumbai','Asia/Kolkata'), (7,'JP','Japan','Tokyo','Tokyo','Asia/Tokyo'),
-        (8,'CA','Canada','Ontario','Toronto','America/Toronto'), (9,'AU','Australia','New South Wales','Sydney','Australia/Sydney'),
-        (10,'ES','Spain','Madrid','Madrid','Europe/Madrid'), (11,'IT','Italy','Lombardy','Milan','Europe/Rome'),
-        (12,'NL','Netherlands','North Holland','Amsterdam','Europe/Amsterdam'), (13,'SE','Sweden','Stockholm','Stockholm','Europe/Stockholm'),
-        (14,'MX','Mexico','Mexico City','Mexico City','America/Mexico_City'), (15,'US','United States','Texas','Austin','America/Chicago'),
-        (16,'GB','United Kingdom','Scotland','Edinburgh','Europe/London'), (17,'DE','Germany','Bavaria','Munich','Europe/Berlin'),
-        (18,'NG','Nigeria','Lagos','Lagos','Africa/Lagos'), (19,'KR','South Korea','Seoul','Seoul','Asia/Seoul')
-      ) AS c(i, code, name, region, city, tz) ON c.i = (hashint4(g) & 2147483647) % 20`;
-    log('clicks inserted', { clicks, s: ((performance.now() - t) / 1000).toFixed(1) });
-    t = performance.now();
-    // The rollups the worker keeps (bots only under 'bot').
+        (0,'US','California','Los Angeles','America/Los_Angeles'), (1,'US','New York','New York','America/New_York'),
+        (2,'GB','England','London','Europe/London'), (3,'DE','Berlin','Berlin','Europe/Berlin'),
+        (4,'FR','Île-de-France','Paris','Europe/Paris'), (5,'BR','São Paulo','São Paulo','America/Sao_Paulo'),
+        (6,'IN','Maharashtra','Mumbai','Asia/Kolkata'), (7,'JP','Tokyo','Tokyo','Asia/Tokyo'),
+        (8,'CA','Ontario','Toronto','America/Toronto'), (9,'AU','New South Wales','Sydney','Australia/Sydney'),
+        (10,'ES','Madrid','Madrid','Europe/Madrid'), (11,'IT','Lombardy','Milan','Europe/Rome'),
+        (12,'NL','North Holland','Amsterdam','Europe/Amsterdam'), (13,'SE','Stockholm','Stockholm','Europe/Stockholm'),
+        (14,'MX','Mexico City','Mexico City','America/Mexico_City'), (15,'US','Texas','Austin','America/Chicago'),
+        (16,'GB','Scotland','Edinburgh','Europe/London'), (17,'DE','Bavaria','Munich','Europe/Berlin'),
+        (18,'NG','Lagos','Lagos','Africa/Lagos'), (19,'KR','Seoul','Seoul','Asia/Seoul')
+      ) AS c(i, code, region, city, tz) ON c.i = (hashint4(p) & 2147483647) % 20`;
+    // Day rollups as the worker keeps them (bots only under 'bot'), then daily uniques.
     await env.prisma.$executeRaw`
       INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-      SELECT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, d.dimension, d.value, count(*)
-      FROM clicks c CROSS JOIN LATERAL (VALUES
-        ('total', ''), ('country', coalesce(country_code, '')), ('region', country_code || '|' || region),
-        ('city', country_code || '|' || region || '|' || city), ('timezone', coalesce(timezone, '')),
-        ('device', device_type), ('platform', platform), ('browser', browser), ('os', os),
-        ('source', coalesce(referrer_host, utm_source, 'Direct'))) AS d(dimension, value)
-      WHERE NOT is_bot GROUP BY 1, 2, 3, 4, 5`;
+      SELECT ${org.id}::uuid, ${link.id}::uuid, day, d.dimension, d.value, sum(clicks)
+      FROM bench_profiles CROSS JOIN LATERAL (VALUES
+        ('total', ''), ('country', code), ('region', code || '|' || region), ('city', code || '|' || region || '|' || city),
+        ('timezone', tz), ('device', device), ('platform', platform), ('browser', browser), ('os', os),
+        ('source', coalesce(referrer_host, utm_source, 'Direct')), ('variant', variant)) AS d(dimension, value)
+      WHERE NOT is_bot AND clicks > 0 GROUP BY 3, 4, 5`;
     await env.prisma.$executeRaw`
       INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-      SELECT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, 'bot', '', count(*) FROM clicks WHERE is_bot GROUP BY 1, 2, 3`;
-    await env.prisma.$executeRaw`
-      INSERT INTO click_daily_visitors (organization_id, link_id, day, visitor_hash)
-      SELECT DISTINCT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, visitor_hash FROM clicks WHERE NOT is_bot`;
+      SELECT ${org.id}::uuid, ${link.id}::uuid, day, 'bot', '', sum(clicks) FROM bench_profiles WHERE is_bot GROUP BY day HAVING sum(clicks) > 0`;
     await env.prisma.$executeRaw`
       INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-      SELECT organization_id, link_id, day, 'visitors', '', count(*) FROM click_daily_visitors GROUP BY 1, 2, 3`;
+      SELECT organization_id, link_id, day, 'visitors', '', round(clicks * 0.6) FROM click_rollups WHERE dimension = 'total'`;
     // Month rows of the summary dimensions, as the worker keeps them.
     await env.prisma.$executeRaw`
       INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
       SELECT organization_id, link_id, date_trunc('month', day)::date, ${MONTH_ROLLUP_PREFIX} || dimension, value, sum(clicks)
       FROM click_rollups WHERE dimension = ANY(${[...MONTHLY_DIMENSIONS]}::text[]) GROUP BY 1, 2, 3, 4, 5`;
-    await env.prisma.$executeRaw`UPDATE links SET click_count = (SELECT count(*) FROM clicks WHERE NOT is_bot) WHERE id = ${link.id}::uuid`;
-    await env.prisma.$executeRawUnsafe('VACUUM ANALYZE clicks');
+    // The most recent raw clicks, for the click list only.
+    await env.prisma.$executeRaw`
+      INSERT INTO clicks (id, organization_id, link_id, clicked_at, ip_address, user_agent, referrer_host, device_type, platform,
+        browser, os, country_code, is_bot, visitor_hash)
+      SELECT gen_random_uuid(), ${org.id}::uuid, ${link.id}::uuid, now() - g * interval '1 second', '198.51.100.' || (g % 250), 'bench',
+        't.co', 'mobile', 'iOS', 'Mobile Safari', 'iOS', 'US', false, md5(g::text)
+      FROM generate_series(1, ${RAW_CLICKS}) g`;
+    const [{ nonBot }] = await env.prisma.$queryRaw<Array<{ nonBot: number }>>`
+      SELECT sum(clicks)::int AS "nonBot" FROM click_rollups WHERE link_id = ${link.id}::uuid AND dimension = 'total'`;
+    await env.prisma.$executeRaw`UPDATE links SET click_count = ${nonBot} WHERE id = ${link.id}::uuid`;
     await env.prisma.$executeRawUnsafe('VACUUM ANALYZE click_rollups');
-    await env.prisma.$executeRawUnsafe('VACUUM ANALYZE click_daily_visitors');
-    const [{ rollups, visitors }] = await env.prisma.$queryRaw<Array<{ rollups: number; visitors: number }>>`
-      SELECT (SELECT count(*)::int FROM click_rollups) AS rollups, (SELECT count(*)::int FROM click_daily_visitors) AS visitors`;
-    log('rollups built', { rollupRows: rollups, dailyVisitorRows: visitors, s: ((performance.now() - t) / 1000).toFixed(1) });
+    await env.prisma.$executeRawUnsafe('VACUUM ANALYZE clicks');
+    const [{ rollups, seeded }] = await env.prisma.$queryRaw<Array<{ rollups: number; seeded: number }>>`
+      SELECT count(*)::int AS rollups, (sum(clicks) FILTER (WHERE dimension IN ('total', 'bot')))::float8 AS seeded
+      FROM click_rollups`;
+    if (seeded !== clicks) throw new Error(`seeded ${seeded} clicks, expected ${clicks}`);
+    log('rollups built', { clicks: seeded, nonBotClicks: nonBot, rollupRows: rollups, s: ((performance.now() - t) / 1000).toFixed(1) });
 
     if (process.argv.includes('--explain')) {
       const plan = await env.prisma.$queryRawUnsafe<Array<{ 'QUERY PLAN': string }>>(
@@ -125,12 +138,11 @@ async function main(): Promise<void> {
         ['overview, days=365', '/api/analytics/overview?days=365', 1],
         ['click list, limit=100', `/api/analytics/clicks/${link.id}`, 1],
       ] as Array<[string, string, number]>) {
-        const r = await autocannon({
-          url: `${api.url}${path}`,
-          connections,
-          duration: seconds,
-          headers: { authorization: `Bearer ${key}` },
-        });
+        const r = await new Promise<autocannon.Result>((resolve, reject) =>
+          runAutocannon({ url: `${api.url}${path}`, connections, duration: seconds, headers: { authorization: `Bearer ${key}` } }, (err, res) =>
+            err ? reject(err) : resolve(res),
+          ),
+        );
         results.push({
           name,
           requests: r.requests.total,
@@ -144,7 +156,7 @@ async function main(): Promise<void> {
     } finally {
       await api.close();
     }
-    process.stdout.write(`${JSON.stringify({ bench: 'analytics-summary', clicks, results }, null, 1)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'analytics-summary', clicks, days, results }, null, 1)}\n`);
   } finally {
     await env.teardown();
   }
