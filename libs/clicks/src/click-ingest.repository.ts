@@ -13,6 +13,17 @@ export interface ClickedLink {
   migrationMetadata: unknown;
 }
 
+/**
+ * Rows as one `json` parameter. A NUL (JSON `\u0000`, which Postgres cannot turn into text)
+ * is sent as the raw byte instead, so Postgres refuses the batch as it refuses a NUL in any text
+ * parameter (22021), and the bisect finds the click (decisions §14). Lone surrogates never get
+ * here: enrichment makes text well formed, as the driver's UTF-8 encoding would.
+ */
+export function jsonParam(rows: readonly object[]): string {
+  const json = JSON.stringify(rows);
+  return json.includes('\\u0000') ? json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\0') : json;
+}
+
 /** A click batch's transaction: one connection of the pipeline's pool, inside BEGIN … COMMIT. */
 export type ClickTx = Pick<PoolClient, 'query'>;
 
@@ -83,7 +94,8 @@ export class ClickIngestRepository implements OnModuleDestroy {
    */
   async insertClicks(tx: ClickTx, clicks: EnrichedClick[]): Promise<Set<string>> {
     if (!clicks.length) return new Set();
-    const col = <K extends keyof EnrichedClick>(k: K) => clicks.map((c) => c[k]);
+    // The batch as one json parameter (JSON.stringify is native; text arrays cost an escaping
+    // pass per element in the driver). Keys are EnrichedClick's own; `day` is ignored.
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO clicks (
         id, organization_id, link_id, clicked_at, ip_address, user_agent, referrer, referrer_host,
@@ -91,25 +103,16 @@ export class ClickIngestRepository implements OnModuleDestroy {
         country_code, country_name, region, city, timezone, latitude, longitude,
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, is_bot, visitor_hash, fingerprint,
         variant_index, rule_index)
-      SELECT * FROM unnest(
-        $1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[],
-        $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-        $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::float8[], $23::float8[],
-        $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::boolean[], $30::text[], $31::text[],
-        $32::int2[], $33::int2[])
+      SELECT * FROM json_to_recordset($1::json) AS r(
+        id uuid, "organizationId" uuid, "linkId" uuid, "clickedAt" timestamptz, "ipAddress" text, "userAgent" text,
+        referrer text, "referrerHost" text, "acceptLanguage" text, language text, "deviceType" text, platform text,
+        browser text, "browserVersion" text, os text, "osVersion" text, "countryCode" text, "countryName" text,
+        region text, city text, timezone text, latitude float8, longitude float8, "utmSource" text, "utmMedium" text,
+        "utmCampaign" text, "utmTerm" text, "utmContent" text, "isBot" boolean, "visitorHash" text, fingerprint text,
+        "variantIndex" int2, "ruleIndex" int2)
       ON CONFLICT (id, clicked_at) DO NOTHING
       RETURNING id::text AS id`,
-      [
-        col('id'), col('organizationId'), col('linkId'), clicks.map((c) => c.clickedAt.toISOString()),
-        col('ipAddress'), col('userAgent'), col('referrer'), col('referrerHost'),
-        col('acceptLanguage'), col('language'), col('deviceType'), col('platform'),
-        col('browser'), col('browserVersion'), col('os'), col('osVersion'),
-        col('countryCode'), col('countryName'), col('region'), col('city'),
-        col('timezone'), col('latitude'), col('longitude'),
-        col('utmSource'), col('utmMedium'), col('utmCampaign'), col('utmTerm'),
-        col('utmContent'), col('isBot'), col('visitorHash'), col('fingerprint'),
-        col('variantIndex'), col('ruleIndex'),
-      ],
+      [jsonParam(clicks)],
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -134,12 +137,10 @@ export class ClickIngestRepository implements OnModuleDestroy {
     if (!rows.length) return;
     await tx.query(
       `INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::date[], $4::text[], $5::text[], $6::int[])
+       SELECT * FROM json_to_recordset($1::json)
+         AS r("organizationId" uuid, "linkId" uuid, day date, dimension text, value text, clicks int)
        ON CONFLICT (link_id, day, dimension, value) DO UPDATE SET clicks = click_rollups.clicks + EXCLUDED.clicks`,
-      [
-        rows.map((r) => r.organizationId), rows.map((r) => r.linkId), rows.map((r) => r.day),
-        rows.map((r) => r.dimension), rows.map((r) => r.value), rows.map((r) => r.clicks),
-      ],
+      [jsonParam(rows)],
     );
   }
 

@@ -71,11 +71,19 @@ export function invalidClickReason(job: unknown): string | null {
   return null;
 }
 
+/** ES2024's String.prototype.toWellFormed (Node 20 has it; the compiler's lib here predates it). */
+function wellFormed(value: string): string {
+  const s = value as unknown as { isWellFormed(): boolean; toWellFormed(): string };
+  return s.isWellFormed() ? value : s.toWellFormed();
+}
+
 function clip(value: unknown, max: number): string | null {
   if (value === null || value === undefined) return null;
   const trimmed = String(value).trim();
   if (!trimmed) return null;
-  return trimmed.length > max ? trimmed.slice(0, max) : trimmed;
+  const clipped = trimmed.length > max ? trimmed.slice(0, max) : trimmed;
+  // A lone surrogate becomes U+FFFD, as UTF-8 encoding (the driver's, the visitor hash's) makes it.
+  return wellFormed(clipped);
 }
 
 const referrerHosts = new BoundedCache<string, string | null>(10_000);
