@@ -1,8 +1,9 @@
-import { buildRollupRows, enrichClick, GeoLookup, RollupDimension, USER_AGENTS } from '@dl/clicks';
+import { buildRollupRows, enrichClick, RollupDimension, USER_AGENTS } from '@dl/clicks';
+import { GeoIp } from '@dl/platform/geo';
 import { groupDimensions, toLinkAnalyticsResponse } from './analytics.mapper';
 
 describe('link analytics: variants and rules (decisions §16)', () => {
-  const geo = GeoLookup.open(undefined);
+  const geo = GeoIp.city(undefined);
   const click = (n: number, over: Record<string, unknown>) =>
     enrichClick(
       {

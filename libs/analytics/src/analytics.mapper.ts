@@ -1,4 +1,5 @@
-import { countryName, decodeRollupValue, RollupDimension } from '@dl/clicks';
+import { decodeRollupValue, RollupDimension } from '@dl/clicks';
+import { countryName } from '@dl/platform/geo';
 import { ClickRow, DimensionCount } from './analytics.repository';
 import { ClickEventResponse, DateClicks, LinkAnalyticsResponse, ProjectAnalyticsResponse } from './analytics.types';
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { bisectWrite } from '@dl/platform/db';
+import { GeoIp } from '@dl/platform/geo';
 import { ClickCapturedJob, DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
 import { ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
 import { EnrichedClick, enrichClick } from './enrich';
-import { GeoLookup } from './geo';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
 import { LinkClickedSubscriptions } from './webhook-subscriptions';
 
@@ -55,7 +55,7 @@ function migrationMetadata(value: unknown): MigrationMetadata {
 @Injectable()
 export class ClickIngestService {
   private readonly logger = new Logger(ClickIngestService.name);
-  private geo: GeoLookup | undefined;
+  private geo: GeoIp | undefined;
   /** See IngestFaults (tests only). */
   faults: IngestFaults = {};
 
@@ -68,9 +68,9 @@ export class ClickIngestService {
   ) {}
 
   /** The GeoIP database, opened on first use (about 60 MB in memory). */
-  geoLookup(): GeoLookup {
+  geoLookup(): GeoIp {
     if (!this.geo) {
-      this.geo = GeoLookup.open(this.config.GEOIP_DATABASE_PATH);
+      this.geo = GeoIp.city(this.config.GEOIP_DATABASE_PATH);
       if (!this.geo.available) this.logger.warn('No GeoIP city database found: clicks are stored without geography');
     }
     return this.geo;

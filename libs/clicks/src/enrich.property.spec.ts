@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { hasUnstorableText } from '@dl/platform/db';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { enrichClick, invalidClickReason } from './enrich';
-import { GeoLookup } from './geo';
+import { GeoIp } from '@dl/platform/geo';
 
 const anyUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 60 }).map((u) => String.fromCharCode(...u));
 const text = fc.oneof(anyUnits, fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom('', '\u0000', '\ud800', ' ', 'x'.repeat(5000)));
@@ -30,7 +30,7 @@ const job: fc.Arbitrary<ClickCapturedJob> = fc.record({
 });
 
 describe('click validator and enrichment (property-based, decisions §14)', () => {
-  const geo = GeoLookup.open(undefined);
+  const geo = GeoIp.city(undefined);
 
   it('the validator never throws: any value gets a reason or null', () => {
     fc.assert(

@@ -1,5 +1,5 @@
 import { enrichClick, referrerHost, visitorHash } from './enrich';
-import { GeoLookup } from './geo';
+import { GeoIp } from '@dl/platform/geo';
 import { buildRollupRows, buildVisitorRows, linkClickCounts, sourceOf } from './rollups';
 import { deviceTypeOf, parseUserAgent, platformOf } from './user-agent';
 import { USER_AGENTS } from './click.fixtures';
@@ -20,7 +20,7 @@ const raw = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('click enrichment', () => {
-  const geo = GeoLookup.open(undefined);
+  const geo = GeoIp.city(undefined);
 
   it('maps operating systems to platforms and device types', () => {
     expect([platformOf('iOS'), platformOf('Android'), platformOf('Windows'), platformOf('Mac OS'), platformOf('Ubuntu'), platformOf('Chromium OS'), platformOf(undefined)]).toEqual(

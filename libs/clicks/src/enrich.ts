@@ -1,9 +1,7 @@
 import { hash } from 'node:crypto';
-import { isbot } from 'isbot';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache, GeoIp, isBotUserAgent } from '@dl/platform/geo';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { deviceFingerprint, normalizeLanguage } from './fingerprint';
-import { GeoLookup } from './geo';
 import { DeviceType, parseUserAgent, Platform } from './user-agent';
 
 /** A click as stored in `clicks`: the edge's raw facts plus everything derived from them. */
@@ -112,20 +110,6 @@ export function visitorHash(organizationId: string, ip: string | null, userAgent
   return hash('sha256', `${organizationId}\u0000${ip ?? ''}\u0000${userAgent ?? ''}`, 'hex').slice(0, 32);
 }
 
-const botUserAgents = new BoundedCache<string, boolean>(20_000);
-
-/** isbot's verdict, memoized per user agent (one large regular expression per call otherwise). */
-export function isBotUserAgent(userAgent: string | null): boolean {
-  // No user agent at all is a script, not a person.
-  if (!userAgent) return true;
-  let bot = botUserAgents.get(userAgent);
-  if (bot === undefined) {
-    bot = isbot(userAgent);
-    botUserAgents.set(userAgent, bot);
-  }
-  return bot;
-}
-
 /** Latest instant whose ISO form has a 4-digit year (so `day` is always YYYY-MM-DD). */
 const MAX_CLICK_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -142,7 +126,7 @@ function smallIndex(v: unknown): number | null {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 100 ? v : null;
 }
 
-export function enrichClick(job: ClickCapturedJob, geo: GeoLookup, now = new Date()): EnrichedClick {
+export function enrichClick(job: ClickCapturedJob, geo: GeoIp, now = new Date()): EnrichedClick {
   const clickedAt = validDate(job.clickedAt, now);
   const userAgent = clip(job.userAgent, MAX_UA);
   const ip = clip(job.ip, 64);

@@ -1,7 +1,6 @@
 export * from './fingerprint';
 export * from './rollup-dimensions';
 export * from './user-agent';
-export * from './geo';
 export * from './enrich';
 export * from './click-admission';
 export * from './rollups';

@@ -1,5 +1,5 @@
 import UAParser from 'ua-parser-js';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '@dl/platform/geo';
 
 export type DeviceType = 'mobile' | 'desktop' | 'tablet';
 /** Platforms of analytics; `null` when the OS is none of them (rolled up as `Other`). */

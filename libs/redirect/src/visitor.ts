@@ -1,17 +1,13 @@
-import { isbot } from 'isbot';
+import { isBotUserAgent } from '@dl/platform/geo';
 import { TtlCache } from './ttl-cache';
 
 export type VisitorPlatform = 'ios' | 'android' | 'web';
 
 export interface UserAgentTraits {
   platform: VisitorPlatform;
-  /** A crawler or link-preview fetcher (isbot, plus the preview bots named below). */
+  /** A crawler, link-preview fetcher or script: the service's one bot rule (`isBotUserAgent`, shared with the worker). */
   bot: boolean;
 }
-
-/** Link-preview fetchers, named explicitly so a change of isbot's list cannot drop one. */
-const PREVIEW_BOTS =
-  /facebookexternalhit|facebot|twitterbot|slackbot|slack-imgproxy|linkedinbot|whatsapp|telegrambot|discordbot|pinterest|redditbot|applebot|embedly|skypeuripreview|vkshare|iframely|googlebot|bingbot|yandexbot|duckduckbot|mastodon|snapchat|bitlybot|outbrain|quora link preview|google-inspectiontool|viber|line\/|kakaotalk-scrap|zoominfobot|msnbot/i;
 
 const IOS = /\b(iPhone|iPad|iPod)\b/;
 const ANDROID = /\bAndroid\b/i;
@@ -25,8 +21,7 @@ export function userAgentTraits(userAgent: string | null): UserAgentTraits {
   const hit = traitsCache.get(ua);
   if (hit) return hit;
   const platform: VisitorPlatform = IOS.test(ua) ? 'ios' : ANDROID.test(ua) ? 'android' : 'web';
-  // An empty user agent is a script, not a person.
-  const traits = { platform, bot: ua.length === 0 || isbot(ua) || PREVIEW_BOTS.test(ua) };
+  const traits = { platform, bot: isBotUserAgent(ua) };
   traitsCache.set(ua, traits, TRAITS_TTL_MS);
   return traits;
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { countryName, RollupDimension } from '@dl/clicks';
+import { RollupDimension } from '@dl/clicks';
+import { countryName } from '@dl/platform/geo';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Tier } from '@dl/platform/db';
 import { buildInsights, InsightInput } from './insights';

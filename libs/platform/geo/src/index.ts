@@ -1,0 +1,4 @@
+export * from './bounded-cache';
+export * from './bots';
+export * from './country-names';
+export * from './geoip';
