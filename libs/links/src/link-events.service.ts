@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig, hostCodeKey } from '@dl/platform/config';
 import { JobQueue, WebhookEventJob } from '@dl/platform/queue';
 import { RedisService } from '@dl/platform/redis';
@@ -7,6 +8,12 @@ import { toLinkEventData } from './link.mapper';
 import { LinkRecord } from './link.types';
 
 export type LinkEventType = 'link.created' | 'link.updated' | 'link.deleted';
+
+/** One changed link's notifications: its code on the invalidation channel, its webhook event. */
+interface LinkNotice {
+  code: string;
+  job: { payload: WebhookEventJob; opts: { jobId: string } };
+}
 
 /** How long an API call waits for Redis before giving up on a notification. */
 const QUEUE_TIMEOUT_MS = 1000;
@@ -21,6 +28,12 @@ const BATCH_WINDOW_MS = 2;
 @Injectable()
 export class LinkEventsService {
   private readonly logger = new Logger(LinkEventsService.name);
+  /** The changes of calls within the window (each call's links stay together); windows overlap freely. */
+  private readonly window = new Batcher<LinkNotice[]>({
+    maxWaitMs: BATCH_WINDOW_MS,
+    maxConcurrent: Infinity,
+    write: (calls) => this.flush(calls.flat()),
+  });
 
   constructor(
     private readonly redis: RedisService,
@@ -42,9 +55,9 @@ export class LinkEventsService {
   async linksChanged(type: LinkEventType, links: LinkRecord[]): Promise<void> {
     if (!links.length) return;
     const occurredAt = new Date().toISOString();
-    for (const link of links) {
+    const notices = links.map((link): LinkNotice => {
       const eventId = randomUUID();
-      this.pending.push({
+      return {
         code: hostCodeKey(link.domainName, link.shortCode),
         job: {
           payload: {
@@ -57,25 +70,12 @@ export class LinkEventsService {
           },
           opts: { jobId: eventId },
         },
-      });
-    }
-    if (!this.flushing) {
-      this.flushing = new Promise<void>((resolve) => {
-        setTimeout(() => {
-          const batch = this.pending;
-          this.pending = [];
-          this.flushing = null;
-          void this.flush(batch).then(resolve);
-        }, BATCH_WINDOW_MS);
-      });
-    }
-    await this.flushing;
+      };
+    });
+    await this.window.add(notices);
   }
 
-  private pending: Array<{ code: string; job: { payload: WebhookEventJob; opts: { jobId: string } } }> = [];
-  private flushing: Promise<void> | null = null;
-
-  private async flush(batch: Array<{ code: string; job: { payload: WebhookEventJob; opts: { jobId: string } } }>): Promise<void> {
+  private async flush(batch: LinkNotice[]): Promise<void> {
     await Promise.all([
       this.invalidate(batch.map((b) => b.code)),
       this.jobs.addBulk('webhooks', 'webhook.event', batch.map((b) => b.job), QUEUE_TIMEOUT_MS).catch((err: unknown) => {
