@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { Tier } from '@dl/platform/db';
-import { AppProcess, configEnv, createTestEnv, seedOrganization, spawnApp, TestEnv } from '@dl/testing';
+import { AppProcess, childPids, configEnv, createTestEnv, seedOrganization, listeningCount, spawnApp, TestEnv, waitUntil } from '@dl/testing';
 
 /**
  * Many processes (WEB_CONCURRENCY, node:cluster; decisions §18) for the api and ingest: each
@@ -15,16 +14,6 @@ describe('2 api and 2 ingest processes (WEB_CONCURRENCY=2)', () => {
   let ingest: AppProcess;
   let worker: AppProcess;
 
-  const listening = (p: AppProcess, app: string) => p.output().split(`${app} listening`).length - 1;
-  const children = (p: AppProcess) =>
-    execFileSync('ps', ['-o', 'pid=', '--ppid', String(p.proc.pid)], { encoding: 'utf8' }).split('\n').map((s) => s.trim()).filter(Boolean);
-  async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   /** A request on a connection of its own: node:cluster hands connections out to the processes in turn. */
   const call = async (url: string, init: RequestInit & { headers: Record<string, string> }) => {
     const res = await fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } });
@@ -41,8 +30,8 @@ describe('2 api and 2 ingest processes (WEB_CONCURRENCY=2)', () => {
       spawnApp('ingest', { ...base, WEB_CONCURRENCY: '2' }, 120_000),
       spawnApp('worker', base, 120_000),
     ]);
-    await waitUntil('both api processes', () => listening(api, 'api') === 2, 120_000);
-    await waitUntil('both ingest processes', () => listening(ingest, 'ingest') === 2, 120_000);
+    await waitUntil('both api processes', () => listeningCount(api, 'api') === 2, 120_000);
+    await waitUntil('both ingest processes', () => listeningCount(ingest, 'ingest') === 2, 120_000);
   }, 240_000);
 
   afterAll(async () => {
@@ -51,8 +40,8 @@ describe('2 api and 2 ingest processes (WEB_CONCURRENCY=2)', () => {
   });
 
   it('runs the api and ingest as a primary and 2 processes each', () => {
-    expect(children(api)).toHaveLength(2);
-    expect(children(ingest)).toHaveLength(2);
+    expect(childPids(api)).toHaveLength(2);
+    expect(childPids(ingest)).toHaveLength(2);
   });
 
   it("a FREE organization's 10 requests a minute are one count across both api processes", async () => {

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { AppProcess, configEnv, createTestEnv, spawnApp, TestEnv } from '@dl/testing';
+import { AppProcess, childPids, configEnv, createTestEnv, listeningCount, spawnApp, TestEnv, waitUntil } from '@dl/testing';
 import { seedLink, seedOrganization, UA } from './test/redirect.fixtures';
 
 /**
@@ -19,24 +18,14 @@ describe('2 redirect and 2 worker processes (WEB_CONCURRENCY=2)', () => {
   let worker: AppProcess;
   let dir: string;
 
-  const listening = (p: AppProcess, app: string) => p.output().split(`${app} listening`).length - 1;
-  const children = (p: AppProcess) =>
-    execFileSync('ps', ['-o', 'pid=', '--ppid', String(p.proc.pid)], { encoding: 'utf8' }).split('\n').map((s) => s.trim()).filter(Boolean);
-  async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`${what} not within ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'dl-processes-'));
     env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true', TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' });
     const base = { ...configEnv(env.config), LOG_LEVEL: 'info', WEB_CONCURRENCY: '2', CLICK_FALLBACK_DIR: dir };
     [redirect, worker] = await Promise.all([spawnApp('redirect', base, 120_000), spawnApp('worker', base, 120_000)]);
-    await waitUntil('both redirect processes', () => listening(redirect, 'redirect') === 2);
-    await waitUntil('both worker processes', () => listening(worker, 'worker') === 2);
+    await waitUntil('both redirect processes', () => listeningCount(redirect, 'redirect') === 2);
+    await waitUntil('both worker processes', () => listeningCount(worker, 'worker') === 2);
   }, 180_000);
 
   afterAll(async () => {
@@ -47,8 +36,8 @@ describe('2 redirect and 2 worker processes (WEB_CONCURRENCY=2)', () => {
   });
 
   it('runs each app as a primary and 2 processes', () => {
-    expect(children(redirect)).toHaveLength(2);
-    expect(children(worker)).toHaveLength(2);
+    expect(childPids(redirect)).toHaveLength(2);
+    expect(childPids(worker)).toHaveLength(2);
   });
 
   it('2 redirect processes behind one port: every visit is exactly one stored click', async () => {

@@ -4,6 +4,7 @@ export * from './harness';
 export * from './identity';
 export * from './dns-server';
 export * from './private-servers';
+export * from './processes';
 export * from './caddy';
 export * from './pg-replica';
 export * from './redis-cluster';
