@@ -32,9 +32,13 @@ const boundaries = (depConstraints, allow = []) => ({
       allow,
       depConstraints,
       banTransitiveDependencies: false,
-      // Platform libraries' own e2e specs use the test harness, and the harness seeds
-      // through domain services (identity): a test-only edge, not a production cycle.
-      ignoredCircularDependencies: [['tag:type:platform', 'testing']],
+      // Platform and domain libraries' own specs use the test harness, and the harness seeds
+      // through domain services (identity, fixtures, kits): a test-only edge, not a production
+      // cycle (production code may not import the harness at all).
+      ignoredCircularDependencies: [
+        ['tag:type:platform', 'testing'],
+        ['tag:type:domain', 'testing'],
+      ],
     },
   ],
 });

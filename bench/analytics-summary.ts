@@ -20,10 +20,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
-import { ClickFixtures, MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
+import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+import { ClickFixtures, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 
 function arg(name: string, fallback: number): number {

@@ -20,11 +20,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ClickFixtures } from '@dl/clicks';
 import { PrismaService, Tier } from '@dl/platform/db';
-import { SdkFixtures } from '@dl/sdk';
 import { generateWebhookSecret } from '@dl/webhooks';
-import { AppProcess, configEnv, PrivatePostgres, PrivateRedis, spawnApp, testConfig } from '@dl/testing';
+import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, SdkFixtures, spawnApp, testConfig } from '@dl/testing';
 
 type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
 

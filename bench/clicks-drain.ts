@@ -18,12 +18,12 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
-import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { ClickIngestService } from '@dl/clicks';
 import { CLICK_BATCH_SIZE, CLICK_CONCURRENCY, createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
-import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+import { ClickFixtures, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, rawClick, startApp, USER_AGENTS } from '@dl/testing';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

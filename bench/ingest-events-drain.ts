@@ -13,10 +13,8 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { ClickFixtures } from '@dl/clicks';
 import { bullOptions, Queues, SdkEventRecord } from '@dl/platform/queue';
-import { SdkFixtures } from '@dl/sdk';
-import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
+import { ClickFixtures, createTestEnv, ensureTemplateDatabase, SdkFixtures } from '@dl/testing';
 import { arg, log, serveInChild } from './ingest-support';
 
 async function main(): Promise<void> {

@@ -9,9 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { ClickFixtures } from '@dl/clicks';
-import { SdkFixtures } from '@dl/sdk';
-import { createTestEnv, ensureTemplateDatabase } from '@dl/testing';
+import { ClickFixtures, createTestEnv, ensureTemplateDatabase, SdkFixtures } from '@dl/testing';
 import { loadavg } from 'node:os';
 import { arg, cpuMs, load, LoadOptions, LoadResult, log, serveInChild } from './ingest-support';
 

@@ -22,10 +22,8 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
-import { ClickFixtures } from '@dl/clicks';
 import { PrismaService } from '@dl/platform/db';
-import { SdkFixtures } from '@dl/sdk';
-import { adminUrl, databaseUrl, ensureTemplateDatabase, flushPrefix, templateName, testConfig } from '@dl/testing';
+import { adminUrl, ClickFixtures, databaseUrl, ensureTemplateDatabase, flushPrefix, SdkFixtures, templateName, testConfig } from '@dl/testing';
 import { arg, cpuMs, load, log, openLoad, OpenLoadResult, serveInChild } from './ingest-support';
 
 const IP_HEADER = 'x-bench-client-ip';

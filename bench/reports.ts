@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { AppConfig } from '@dl/platform/config';
 import { PrismaService, Role, Tier } from '@dl/platform/db';
-import { Clock, parsePeriod, ReportBuilder, ReportFixtures, ReportsRepository, ReportsService } from '@dl/reports';
-import { createTestEnv, ensureTemplateDatabase, testConfig } from '@dl/testing';
+import { Clock, parsePeriod, ReportBuilder, ReportsRepository, ReportsService } from '@dl/reports';
+import { createTestEnv, ensureTemplateDatabase, ReportFixtures, testConfig } from '@dl/testing';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -21,11 +21,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
-import { ClickFixtures, rawClick, USER_AGENTS } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
-import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, spawnApp, TestEnv } from '@dl/testing';
+import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, rawClick, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 
 

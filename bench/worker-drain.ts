@@ -18,11 +18,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { ClickFixtures, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
-import { configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
+import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, PrivateRedis, rawClick, spawnApp, USER_AGENTS } from '@dl/testing';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,7 +1,6 @@
 import request from 'supertest';
-import { ClickFixtures } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
-import { createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
 import { createApiApp } from './app';
 
 /**

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
-import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { ClickIngestService } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
-import { createReplicaEnv, ReplicaEnv, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, createReplicaEnv, KNOWN_IPS, rawClick, ReplicaEnv, RunningApp, startApp, USER_AGENTS } from '@dl/testing';
 import { createApiApp } from './app';
 
 /**

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { ClickFixtures } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
-import { SdkFixtures } from '@dl/sdk';
-import { createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, SdkFixtures, startApp } from '@dl/testing';
 import { createIngestApp } from './app';
 
 const device = { platform: 'ios', osVersion: '17.5', language: 'en-US' };

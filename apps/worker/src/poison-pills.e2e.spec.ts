@@ -4,14 +4,11 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createRedirectApp } from '@dl/apps/redirect';
-import { ClickFixtures, rawClick } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues, SdkEventRecord } from '@dl/platform/queue';
-import { SdkFixtures } from '@dl/sdk';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { clickEvent, ClickFixtures, createTestEnv, enqueueEvents, eventQueue, rawClick, Receiver, RunningApp, SdkFixtures, seedWebhook, startApp, startReceiver, TestEnv } from '@dl/testing';
 import { AttemptRecorder } from '@dl/webhooks';
 import { createWorkerApp } from './app';
-import { clickEvent, enqueueEvents, eventQueue, Receiver, seedWebhook, startReceiver } from './webhooks/webhook-test-kit';
 
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 

@@ -1,6 +1,7 @@
-import { buildRollupRows, enrichClick, RollupDimension, USER_AGENTS } from '@dl/clicks';
+import { buildRollupRows, enrichClick, RollupDimension } from '@dl/clicks';
 import { GeoIp } from '@dl/platform/geo';
 import { groupDimensions, toLinkAnalyticsResponse } from './analytics.mapper';
+import { USER_AGENTS } from '@dl/testing';
 
 describe('link analytics: variants and rules (decisions §16)', () => {
   const geo = GeoIp.city(undefined);

@@ -2,7 +2,7 @@ import { enrichClick, referrerHost, visitorHash } from './enrich';
 import { GeoIp } from '@dl/platform/geo';
 import { buildRollupRows, buildVisitorRows, linkClickCounts, sourceOf } from './rollups';
 import { deviceTypeOf, parseUserAgent, platformOf } from './user-agent';
-import { USER_AGENTS } from './click.fixtures';
+import { USER_AGENTS } from '@dl/testing';
 
 const org = '00000000-0000-4000-8000-000000000001';
 const link = '00000000-0000-4000-8000-0000000000aa';

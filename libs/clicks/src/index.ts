@@ -9,4 +9,3 @@ export * from './click-ingest.service';
 export * from './click-retention';
 export * from './webhook-subscriptions';
 export * from './clicks.module';
-export * from './click.fixtures';

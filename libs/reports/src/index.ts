@@ -12,5 +12,4 @@ export * from './reports.module';
 export * from './email/chart';
 export * from './email/report-email';
 export * from './email/mailer.service';
-export * from './report.fixtures';
 export * from './insights';

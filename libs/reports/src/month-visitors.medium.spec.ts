@@ -1,6 +1,5 @@
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, TestEnv } from '@dl/testing';
-import { ReportFixtures } from './report.fixtures';
+import { createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
 import { ReportsRepository } from './reports.repository';
 
 const at = (iso: string) => new Date(iso);

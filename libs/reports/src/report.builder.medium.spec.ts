@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Role, Tier } from '@dl/platform/db';
-import { createTestEnv, TestEnv } from '@dl/testing';
+import { createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
 import { Clock } from './clock';
 import { ReportBuilder } from './report.builder';
-import { ReportFixtures } from './report.fixtures';
 import { MonthlyReport } from './report.types';
 import { ReportsRepository } from './reports.repository';
 import { ReportsService } from './reports.service';

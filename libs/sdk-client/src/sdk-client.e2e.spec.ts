@@ -1,8 +1,7 @@
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures, ClickIngestService, rawClick, USER_AGENTS } from '@dl/clicks';
-import { eventually, SdkFixtures } from '@dl/sdk';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickIngestService } from '@dl/clicks';
+import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { backoffDelay, DeeplinkClient, DeeplinkError, flush, init, install, shutdown, trackEvent, trackRevenue } from './index';
 
 const IP_HEADER = 'x-test-client-ip';

@@ -23,5 +23,4 @@ export * from './in-app-events.repository';
 export * from './ingest-store.repository';
 export * from './ingest-worker.service';
 export * from './sdk.module';
-export * from './sdk.fixtures';
 export * from './ingest.fast-validation';

@@ -8,3 +8,8 @@ export * from './processes';
 export * from './caddy';
 export * from './pg-replica';
 export * from './redis-cluster';
+export * from './click.fixtures';
+export * from './sdk.fixtures';
+export * from './report.fixtures';
+export * from './webhook-kit';
+export * from './mime';

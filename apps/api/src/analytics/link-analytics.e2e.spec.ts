@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { EXACT_UNIQUES_MAX_ROWS, LinkAnalyticsService } from '@dl/analytics';
-import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { ClickIngestService } from '@dl/clicks';
 import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Role, Tier } from '@dl/platform/db';
 import { ClickCapturedJob } from '@dl/platform/queue';
-import { addMember, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, seedOrganization, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const DAY = 24 * 3600 * 1000;
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);

@@ -3,9 +3,8 @@ import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickIngestService, rawClick } from '@dl/clicks';
-import { eventually } from '@dl/sdk';
-import { addMember, authHeader, createTestEnv, RunningApp, seedOrganization, SeededOrganization, startApp, TestEnv } from '@dl/testing';
+import { ClickIngestService } from '@dl/clicks';
+import { addMember, authHeader, createTestEnv, eventually, rawClick, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 describe('Apps and pixel sites (api) with ingestion', () => {
   let env: TestEnv;

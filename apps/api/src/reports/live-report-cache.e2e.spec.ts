@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
-import { Clock, ReportFixtures } from '@dl/reports';
-import { authHeader, createTestEnv, RunningApp, seedOrganization, SeededOrganization, startApp, TestEnv } from '@dl/testing';
+import { Clock } from '@dl/reports';
+import { authHeader, createTestEnv, ReportFixtures, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const NOW = new Date('2026-12-15T12:00:00Z');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
-import { Clock, renderReportEmail, ReportFixtures } from '@dl/reports';
-import { authHeader, createTestEnv, RunningApp, seedOrganization, SeededOrganization, startApp, TestEnv } from '@dl/testing';
+import { Clock, renderReportEmail } from '@dl/reports';
+import { authHeader, createTestEnv, ReportFixtures, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const NOW = new Date('2026-12-15T12:00:00Z');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Role, Tier } from '@dl/platform/db';
-import { Clock, ReportFixtures } from '@dl/reports';
-import { addMember, authHeader, createTestEnv, RunningApp, seedOrganization, SeededOrganization, SeededUser, startApp, TestEnv } from '@dl/testing';
+import { Clock } from '@dl/reports';
+import { addMember, authHeader, createTestEnv, ReportFixtures, RunningApp, SeededOrganization, SeededUser, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const NOW = new Date('2026-12-15T12:00:00Z');

@@ -1,8 +1,6 @@
 import request from 'supertest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures } from '@dl/clicks';
-import { eventually, SdkFixtures } from '@dl/sdk';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, createTestEnv, eventually, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
 import { createIngestApp } from '../app';
 
 const FORBIDDEN = { error: 'Forbidden', message: 'Origin not allowed for this site', statusCode: 403 };

@@ -2,9 +2,8 @@ import { runInNewContext } from 'node:vm';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures, ClickIngestService, rawClick } from '@dl/clicks';
-import { eventually, SdkFixtures } from '@dl/sdk';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickIngestService } from '@dl/clicks';
+import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
 
 /** Runs the served pixel script in a bare page context whose fetch is the real one. */
 function loadPage(script: string, scriptSrc: string, siteKey: string, href: string, storage: Map<string, string>) {

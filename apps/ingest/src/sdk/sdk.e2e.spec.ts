@@ -3,11 +3,11 @@ import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures, ClickIngestService, rawClick, USER_AGENTS } from '@dl/clicks';
+import { ClickIngestService } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
-import { eventually, hashToken, InstallAnswerStore, SdkFixtures } from '@dl/sdk';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { hashToken, InstallAnswerStore } from '@dl/sdk';
+import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const IP_HEADER = 'x-test-client-ip';
 

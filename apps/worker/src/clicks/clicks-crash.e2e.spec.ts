@@ -1,9 +1,9 @@
 import { Job, Queue } from 'bullmq';
-import { ClickFixtures, ClickIngestService, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { ClickIngestService } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 25_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
-import { ClickFixtures, deviceFingerprint, KNOWN_IPS, rawClick, USER_AGENTS } from '@dl/clicks';
+import { deviceFingerprint } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { CLICKS_IN_FLIGHT } from './clicks.processor';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {

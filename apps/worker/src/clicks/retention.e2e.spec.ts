@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
-import { ClickFixtures, ClickIngestService, rawClick } from '@dl/clicks';
+import { ClickIngestService } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { CLICKS_PARTITIONS_SCHEDULE, CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
 
 const DAY = 24 * 3600 * 1000;

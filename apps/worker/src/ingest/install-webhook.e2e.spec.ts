@@ -4,9 +4,8 @@ import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures, ClickIngestService, rawClick, USER_AGENTS } from '@dl/clicks';
-import { eventually, SdkFixtures } from '@dl/sdk';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickIngestService } from '@dl/clicks';
+import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const IP_HEADER = 'x-test-client-ip';
 

@@ -7,11 +7,10 @@ import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
 import { Role, Tier } from '@dl/platform/db';
 import { bullOptions } from '@dl/platform/queue';
-import { CHART_CID, Clock, ReportFixtures } from '@dl/reports';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { CHART_CID, Clock } from '@dl/reports';
+import { createTestEnv, decodeHeader, flatten, parseMime, ReportFixtures, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createWorkerApp } from '../app';
 import { MONTHLY_REPORTS_CRON, MONTHLY_REPORTS_SCHEDULER_ID } from './reports.scheduler';
-import { decodeHeader, flatten, parseMime } from './mime.spec-helper';
 
 interface Received {
   from: string;

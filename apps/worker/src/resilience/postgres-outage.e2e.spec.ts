@@ -1,8 +1,7 @@
 import { Queue } from 'bullmq';
-import { ClickFixtures, rawClick } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
-import { createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, rawClick, RunningApp, startApp } from '@dl/testing';
 import { createWorkerApp } from '../app';
 import { DependencyGate } from './dependency-gate';
 

@@ -1,8 +1,7 @@
 import { Queue } from 'bullmq';
-import { ClickFixtures, rawClick } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createWorkerApp } from '../app';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {

@@ -1,11 +1,9 @@
-import { ClickFixtures } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, createTestEnv, Receiver, RunningApp, startApp, startReceiver, TestEnv } from '@dl/testing';
 import { WebhookRateGate } from '@dl/webhooks';
 import { createWorkerApp } from '../app';
 import { WebhookLaneSweeper } from './webhook-lane.sweeper';
-import { Receiver, startReceiver } from './webhook-test-kit';
 
 /**
  * A lane whose drain job died (here: deliveries put in the lane, no drain job, and the drain

@@ -1,10 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import { Receiver, seedWebhook, startReceiver, waitFor } from './webhook-test-kit';
+import { ClickFixtures, createTestEnv, Receiver, RunningApp, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 

@@ -1,18 +1,7 @@
 import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { createWorkerApp } from '@dl/apps/worker';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import {
-  clickEvent,
-  deliveriesOf,
-  enqueueEvents,
-  eventQueue,
-  Receiver,
-  seedOrg,
-  seedWebhook,
-  startReceiver,
-  waitFor,
-} from './webhook-test-kit';
+import { clickEvent, createTestEnv, deliveriesOf, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 const TIMEOUT_MS = 1500;
 

@@ -1,16 +1,6 @@
 import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import {
-  clickEvent,
-  enqueueEvents,
-  eventQueue,
-  Receiver,
-  seedOrg,
-  seedWebhook,
-  startReceiver,
-  waitFor,
-} from './webhook-test-kit';
+import { clickEvent, createTestEnv, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 /** The largest number of requests seen in any 1-second window. */
 function maxPerSecond(times: number[]): number {

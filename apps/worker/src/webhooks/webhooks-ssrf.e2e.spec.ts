@@ -1,17 +1,6 @@
 import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import {
-  clickEvent,
-  deliveriesOf,
-  enqueueEvents,
-  eventQueue,
-  Receiver,
-  seedOrg,
-  seedWebhook,
-  startReceiver,
-  waitFor,
-} from './webhook-test-kit';
+import { clickEvent, createTestEnv, deliveriesOf, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 describe('webhook delivery SSRF guard (WEBHOOK_ALLOW_CIDRS empty)', () => {
   let env: TestEnv;

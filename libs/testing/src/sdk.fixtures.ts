@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '@dl/platform/db';
-import { generateAppToken, generateSiteKey, hashToken, tokenPrefix } from './tokens';
+import { generateAppToken, generateSiteKey, hashToken, tokenPrefix } from '@dl/sdk';
 
 /** Rows straight into apps and pixel_sites, for tests and benchmarks. */
 export class SdkFixtures {
