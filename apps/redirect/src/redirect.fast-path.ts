@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RawAnswers, requestId, takeRequests } from '@dl/platform/http';
@@ -43,10 +44,10 @@ export function installRedirectFastPath(app: NestFastifyApplication): void {
   const logger = new Logger('RedirectFastPath');
   const unavailable = buildAnswer({ kind: 'unavailable' });
 
-  const send = (req: IncomingMessage, res: ServerResponse, a: Answer, started: bigint, id: string) =>
+  const send = (req: IncomingMessage, res: ServerResponse, a: Answer, started: number, id: string) =>
     answers.send(req, res, ROUTE, started, id, a.status, a.headers, a.body);
   /** Never throws: the last guard between a visit and the process. */
-  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown, started: bigint, id: string) => {
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown, started: number, id: string) => {
     logger.error({ err, reqId: id }, 'redirect failed');
     send(req, res, unavailable, started, id);
   };
@@ -55,7 +56,7 @@ export function installRedirectFastPath(app: NestFastifyApplication): void {
     if (hasSeveralHosts(req.rawHeaders)) return res.writeHead(400, BAD_REQUEST).end('Bad Request');
     const match = (req.method === 'GET' || req.method === 'HEAD') && FAST_PATH.exec(req.url ?? '');
     if (!match || FASTIFY_OWNED.has(match[1])) return fastify(req, res);
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const id = requestId(req.headers);
     try {
       const answer = handler.visit(req, match[1]);

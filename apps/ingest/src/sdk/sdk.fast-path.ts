@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
@@ -49,7 +50,7 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
   ]);
   const cors = new Map([...routes.keys()].map((path) => [path, closedCorsHeaders(path)]));
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, path: string, route: Route, started: bigint, id: string) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, path: string, route: Route, started: number, id: string) => {
     let headers: Record<string, string> = { ...cors.get(path) };
     try {
       const body = await parse(req, await readBody(req, res, limit)).catch((err: unknown) => {
@@ -87,6 +88,6 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
     const type = req.headers['content-type'];
     if (!route || typeof type !== 'string' || !JSON_TYPE.test(type)) return toFastify(req, res);
     // Answers never throw; a response that cannot be written at all ends this request only (decisions §14).
-    handle(req, res, path, route, process.hrtime.bigint(), requestId(req.headers)).catch(() => res.destroy());
+    handle(req, res, path, route, performance.now(), requestId(req.headers)).catch(() => res.destroy());
   });
 }

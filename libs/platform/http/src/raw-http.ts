@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MetricsService } from '@dl/platform/observability';
@@ -60,8 +61,8 @@ export class RawAnswers {
     this.logger = new Logger(context);
   }
 
-  /** Never throws: a response that cannot be written at all is destroyed. */
-  send(req: IncomingMessage, res: ServerResponse, route: string, started: bigint, id: string, status: number, headers: Readonly<Record<string, string>>, body: string): void {
+  /** `started`: `performance.now()` when the request came (a double, not a BigInt per request). Never throws: a response that cannot be written at all is destroyed. */
+  send(req: IncomingMessage, res: ServerResponse, route: string, started: number, id: string, status: number, headers: Readonly<Record<string, string>>, body: string): void {
     let written: number;
     try {
       written = this.write(req, res, status, headers, body, id);
@@ -69,11 +70,11 @@ export class RawAnswers {
       this.logger.error({ err, reqId: id }, 'answer could not be written');
       written = this.plain500(res, id);
     }
-    recordRequest(this.metrics, req.method ?? 'GET', route, written, Number(process.hrtime.bigint() - started) / 1e9);
+    recordRequest(this.metrics, req.method ?? 'GET', route, written, (performance.now() - started) / 1000);
   }
 
   /** The contract's JSON error body, as the global filter renders it (unexpected errors logged with the request id). */
-  sendError(req: IncomingMessage, res: ServerResponse, route: string, started: bigint, id: string, err: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  sendError(req: IncomingMessage, res: ServerResponse, route: string, started: number, id: string, err: unknown, headers: Readonly<Record<string, string>> = {}): void {
     const rendered = renderError(err);
     if (rendered.unexpected) this.logger.error({ reqId: id, method: req.method, url: req.url, err }, 'Unhandled error');
     const merged = { ...headers, ...rendered.headers, 'content-type': 'application/json; charset=utf-8' };
