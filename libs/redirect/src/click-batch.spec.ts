@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { clickBatchJobId } from './click-batch';
 
 describe('clickBatchJobId', () => {
@@ -7,6 +8,10 @@ describe('clickBatchJobId', () => {
   it('is the same for the same clicks (a re-sent batch is a no-op in BullMQ)', () => {
     expect(clickBatchJobId([a, b])).toBe(clickBatchJobId([{ ...a }, { ...b }]));
     expect(clickBatchJobId([a, b])).toMatch(/^clicks-[0-9a-f]{40}$/);
+  });
+
+  it('hashes each id followed by a newline (ids of fallback chunks written by earlier versions keep their job id)', () => {
+    expect(clickBatchJobId([a, b])).toBe(`clicks-${createHash('sha256').update(`${a.id}\n${b.id}\n`).digest('hex').slice(0, 40)}`);
   });
 
   it('differs for another grouping or order of clicks', () => {

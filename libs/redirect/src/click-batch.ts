@@ -8,7 +8,8 @@ import { ClickCapturedJob } from '@dl/platform/queue';
  * per-click `ON CONFLICT (id, clicked_at) DO NOTHING` keeps those exact.
  */
 export function clickBatchJobId(clicks: ReadonlyArray<Pick<ClickCapturedJob, 'id'>>): string {
-  const hash = createHash('sha256');
-  for (const c of clicks) hash.update(c.id).update('\n');
-  return `clicks-${hash.digest('hex').slice(0, 40)}`;
+  // One string, one native call per batch (an update per id was two calls per click); the same bytes as before: each id, then a newline.
+  let text = '';
+  for (const c of clicks) text += `${c.id}\n`;
+  return `clicks-${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;
 }

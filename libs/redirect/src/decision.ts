@@ -161,17 +161,20 @@ export function matchesTargeting(link: RedirectLinkSnapshot, visit: Visit): bool
 
 /** Composed destinations of a cached snapshot (a snapshot never changes: a reload is a new object). */
 const composed = new WeakMap<RedirectLinkSnapshot, Map<string, string>>();
+/** The same for visits without a query (most), keyed by the destination itself: no key string built and hashed per visit. */
+const composedPlain = new WeakMap<RedirectLinkSnapshot, Map<string, string>>();
 /** (destination, visitor query) pairs remembered per snapshot, first seen first: unique queries (fbclid …) cannot grow it. */
 const COMPOSED_PER_LINK = 4;
 
 /** composeDestination without a click id, memoized per snapshot (the URL parse and serialization cost ~2-4 µs a visit). */
 function composedFor(link: RedirectLinkSnapshot, destination: string, visitorQuery: string): string {
-  let memo = composed.get(link);
-  const key = `${destination}\n${visitorQuery}`;
+  const memos = visitorQuery ? composed : composedPlain;
+  let memo = memos.get(link);
+  const key = visitorQuery ? `${destination}\n${visitorQuery}` : destination;
   const hit = memo?.get(key);
   if (hit !== undefined) return hit;
   const location = composeDestination(destination, link, visitorQuery, null);
-  if (!memo) composed.set(link, (memo = new Map()));
+  if (!memo) memos.set(link, (memo = new Map()));
   if (memo.size < COMPOSED_PER_LINK) memo.set(key, location);
   return location;
 }
