@@ -13,3 +13,4 @@ export * from './sdk.fixtures';
 export * from './report.fixtures';
 export * from './webhook-kit';
 export * from './mime';
+export * from './services';

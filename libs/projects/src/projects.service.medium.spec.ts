@@ -1,0 +1,57 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { Principal } from '@dl/auth';
+import { Role } from '@dl/platform/db';
+import { createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { ProjectsModule } from './projects.module';
+import { ProjectsService } from './projects.service';
+
+describe(ProjectsService.name, () => {
+  let env: TestEnv;
+  let app: INestApplicationContext;
+  let projects: ProjectsService;
+  let acme: SeededOrganization;
+  let other: SeededOrganization;
+  const owner = (o: SeededOrganization): Principal => ({
+    kind: 'session',
+    userId: o.owner.user.id,
+    organizationId: o.organization.id,
+    role: Role.OWNER,
+    tier: o.organization.tier,
+  });
+  const notFound = { error: 'Not Found', message: 'Project not found', statusCode: 404 };
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    app = await createServiceContext(env, [ProjectsModule]);
+    projects = app.get(ProjectsService);
+    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.teardown();
+  });
+
+  it('creates a project with a trimmed name, lists, renames and deletes it', async () => {
+    const created = await projects.create(owner(acme), { name: '  Summer  ', description: 'Campaign' });
+    expect(created).toMatchObject({ name: 'Summer', description: 'Campaign' });
+    expect((await projects.list(acme.organization.id)).map((p) => p.name)).toEqual(['Summer']);
+    expect(await projects.update(acme.organization.id, created.id, { name: 'Summer 2027' })).toMatchObject({ id: created.id, name: 'Summer 2027' });
+    expect(await projects.delete(acme.organization.id, created.id)).toEqual({ success: true });
+    expect(await errorBodyOf(projects.get(acme.organization.id, created.id))).toEqual(notFound);
+  });
+
+  it("another organization's project is missing: get, update and delete answer 404, list does not show it", async () => {
+    const mine = await projects.create(owner(acme), { name: 'Private' });
+    expect(await errorBodyOf(projects.get(other.organization.id, mine.id))).toEqual(notFound);
+    expect(await errorBodyOf(projects.update(other.organization.id, mine.id, { name: 'Taken over' }))).toEqual(notFound);
+    expect(await errorBodyOf(projects.delete(other.organization.id, mine.id))).toEqual(notFound);
+    expect(await projects.list(other.organization.id)).toEqual([]);
+    expect(await projects.get(acme.organization.id, mine.id)).toMatchObject({ name: 'Private' });
+  });
+
+  it('refuses an update with nothing in it (400)', async () => {
+    const p = await projects.create(owner(acme), { name: 'Unchanged' });
+    expect(await errorBodyOf(projects.update(acme.organization.id, p.id, {}))).toEqual({ error: 'Bad Request', message: 'No updates provided', statusCode: 400 });
+    expect(await errorBodyOf(projects.update(acme.organization.id, p.id, undefined))).toEqual({ error: 'Bad Request', message: 'No updates provided', statusCode: 400 });
+  });
+});

@@ -1,0 +1,55 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { TemplatesModule } from './templates.module';
+import { TemplatesService } from './templates.service';
+
+describe(TemplatesService.name, () => {
+  let env: TestEnv;
+  let app: INestApplicationContext;
+  let templates: TemplatesService;
+  let acme: SeededOrganization;
+  let other: SeededOrganization;
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    app = await createServiceContext(env, [TemplatesModule]);
+    templates = app.get(TemplatesService);
+    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.teardown();
+  });
+
+  it('creates a template with a slug from its name and stored defaults, lists it beside default, updates and deletes it', async () => {
+    const created = await templates.create(acme.organization.id, { name: '  Spring Sale  ', defaults: { attributionWindowHours: 24, tags: ['spring'] } });
+    expect(created).toMatchObject({ name: 'Spring Sale', slug: 'spring-sale', description: null, linkCount: 0 });
+    expect(created.defaults).toMatchObject({ attributionWindowHours: 24, tags: ['spring'] });
+    expect((await templates.list(acme.organization.id)).map((t) => t.slug).sort()).toEqual(['default', 'spring-sale']);
+    expect(await templates.update(acme.organization.id, created.id, { description: 'April' })).toMatchObject({ slug: 'spring-sale', description: 'April' });
+    expect(await templates.delete(acme.organization.id, created.id)).toEqual({ success: true });
+    expect(await errorBodyOf(templates.get(acme.organization.id, created.id))).toEqual({ error: 'Not Found', message: 'Template not found', statusCode: 404 });
+  });
+
+  it("another organization's template is missing: get, update and delete answer 404, list does not show it", async () => {
+    const mine = await templates.create(acme.organization.id, { name: 'Private' });
+    const notFound = { error: 'Not Found', message: 'Template not found', statusCode: 404 };
+    expect(await errorBodyOf(templates.get(other.organization.id, mine.id))).toEqual(notFound);
+    expect(await errorBodyOf(templates.update(other.organization.id, mine.id, { name: 'Taken over' }))).toEqual(notFound);
+    expect(await errorBodyOf(templates.delete(other.organization.id, mine.id))).toEqual(notFound);
+    expect((await templates.list(other.organization.id)).map((t) => t.slug)).toEqual(['default']);
+    expect(await templates.get(acme.organization.id, mine.id)).toMatchObject({ name: 'Private' });
+  });
+
+  it('refuses a slug already in use in the organization (409) and an update with nothing in it (400), but the same slug in another organization is fine', async () => {
+    await templates.create(acme.organization.id, { name: 'Launch' });
+    expect(await errorBodyOf(templates.create(acme.organization.id, { name: 'Launch again', slug: 'launch' }))).toEqual({
+      error: 'Conflict',
+      message: "Template slug 'launch' is already in use",
+      statusCode: 409,
+    });
+    expect(await templates.create(other.organization.id, { name: 'Launch' })).toMatchObject({ slug: 'launch' });
+    const t = await templates.create(acme.organization.id, { name: 'Empty update' });
+    expect(await errorBodyOf(templates.update(acme.organization.id, t.id, {}))).toEqual({ error: 'Bad Request', message: 'No updates provided', statusCode: 400 });
+  });
+});
