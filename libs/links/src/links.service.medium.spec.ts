@@ -1,7 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { Principal } from '@dl/auth';
-import { Role } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { LinksModule } from './links.module';
 import { LinksService } from './links.service';
 
@@ -11,13 +9,6 @@ describe(LinksService.name, () => {
   let links: LinksService;
   let acme: SeededOrganization;
   let other: SeededOrganization;
-  const owner = (o: SeededOrganization): Principal => ({
-    kind: 'apiKey',
-    userId: o.owner.user.id,
-    organizationId: o.organization.id,
-    role: Role.OWNER,
-    tier: o.organization.tier,
-  });
   const notFound = { error: 'Not Found', message: 'Link not found', statusCode: 404 };
 
   beforeAll(async () => {
@@ -33,21 +24,21 @@ describe(LinksService.name, () => {
   });
 
   it('creates a link on the default template, reads it back, updates and deletes it', async () => {
-    const created = await links.create(owner(acme), { templateId: acme.template.id, originalUrl: 'https://example.com/spring', customCode: 'Spring01' });
+    const created = await links.create(ownerPrincipal(acme), { templateId: acme.template.id, originalUrl: 'https://example.com/spring', customCode: 'Spring01' });
     expect(created).toMatchObject({ short_code: 'Spring01', original_url: 'https://example.com/spring', template_id: acme.template.id, is_active: true });
     const read = await links.get(acme.organization.id, created.id);
     expect(read).toMatchObject({ id: created.id, shortCode: 'Spring01', originalUrl: 'https://example.com/spring', clickCount: 0 });
-    expect(await links.update(owner(acme), created.id, { title: 'Spring sale' })).toMatchObject({ id: created.id, title: 'Spring sale' });
+    expect(await links.update(ownerPrincipal(acme), created.id, { title: 'Spring sale' })).toMatchObject({ id: created.id, title: 'Spring sale' });
     expect(await links.delete(acme.organization.id, created.id)).toEqual({ success: true });
     expect(await errorBodyOf(links.get(acme.organization.id, created.id))).toEqual(notFound);
   });
 
   it("another organization's link is missing (404), and its template cannot be used to create one", async () => {
-    const mine = await links.create(owner(acme), { templateId: acme.template.id, originalUrl: 'https://example.com/private' });
+    const mine = await links.create(ownerPrincipal(acme), { templateId: acme.template.id, originalUrl: 'https://example.com/private' });
     expect(await errorBodyOf(links.get(other.organization.id, mine.id))).toEqual(notFound);
-    expect(await errorBodyOf(links.update(owner(other), mine.id, { title: 'Taken over' }))).toEqual(notFound);
+    expect(await errorBodyOf(links.update(ownerPrincipal(other), mine.id, { title: 'Taken over' }))).toEqual(notFound);
     expect(await errorBodyOf(links.delete(other.organization.id, mine.id))).toEqual(notFound);
-    expect(await errorBodyOf(links.create(owner(other), { templateId: acme.template.id, originalUrl: 'https://example.com/x' }))).toEqual({
+    expect(await errorBodyOf(links.create(ownerPrincipal(other), { templateId: acme.template.id, originalUrl: 'https://example.com/x' }))).toEqual({
       error: 'Not Found',
       message: 'Template not found',
       statusCode: 404,
@@ -58,8 +49,8 @@ describe(LinksService.name, () => {
 
   it("refuses a create past the plan's link limit with 403 and the exact message, writing nothing", async () => {
     const org = await seedOrganization(env);
-    for (let i = 0; i < 3; i++) await links.create(owner(org), { templateId: org.template.id, originalUrl: `https://example.com/${i}` });
-    expect(await errorBodyOf(links.create(owner(org), { templateId: org.template.id, originalUrl: 'https://example.com/3' }))).toEqual({
+    for (let i = 0; i < 3; i++) await links.create(ownerPrincipal(org), { templateId: org.template.id, originalUrl: `https://example.com/${i}` });
+    expect(await errorBodyOf(links.create(ownerPrincipal(org), { templateId: org.template.id, originalUrl: 'https://example.com/3' }))).toEqual({
       error: 'Forbidden',
       message: 'Link limit exceeded for your organization',
       statusCode: 403,

@@ -1,7 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { Principal } from '@dl/auth';
-import { Role } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { ProjectsModule } from './projects.module';
 import { ProjectsService } from './projects.service';
 
@@ -11,13 +9,6 @@ describe(ProjectsService.name, () => {
   let projects: ProjectsService;
   let acme: SeededOrganization;
   let other: SeededOrganization;
-  const owner = (o: SeededOrganization): Principal => ({
-    kind: 'session',
-    userId: o.owner.user.id,
-    organizationId: o.organization.id,
-    role: Role.OWNER,
-    tier: o.organization.tier,
-  });
   const notFound = { error: 'Not Found', message: 'Project not found', statusCode: 404 };
 
   beforeAll(async () => {
@@ -32,7 +23,7 @@ describe(ProjectsService.name, () => {
   });
 
   it('creates a project with a trimmed name, lists, renames and deletes it', async () => {
-    const created = await projects.create(owner(acme), { name: '  Summer  ', description: 'Campaign' });
+    const created = await projects.create(ownerPrincipal(acme), { name: '  Summer  ', description: 'Campaign' });
     expect(created).toMatchObject({ name: 'Summer', description: 'Campaign' });
     expect((await projects.list(acme.organization.id)).map((p) => p.name)).toEqual(['Summer']);
     expect(await projects.update(acme.organization.id, created.id, { name: 'Summer 2027' })).toMatchObject({ id: created.id, name: 'Summer 2027' });
@@ -41,7 +32,7 @@ describe(ProjectsService.name, () => {
   });
 
   it("another organization's project is missing: get, update and delete answer 404, list does not show it", async () => {
-    const mine = await projects.create(owner(acme), { name: 'Private' });
+    const mine = await projects.create(ownerPrincipal(acme), { name: 'Private' });
     expect(await errorBodyOf(projects.get(other.organization.id, mine.id))).toEqual(notFound);
     expect(await errorBodyOf(projects.update(other.organization.id, mine.id, { name: 'Taken over' }))).toEqual(notFound);
     expect(await errorBodyOf(projects.delete(other.organization.id, mine.id))).toEqual(notFound);
@@ -50,7 +41,7 @@ describe(ProjectsService.name, () => {
   });
 
   it('refuses an update with nothing in it (400)', async () => {
-    const p = await projects.create(owner(acme), { name: 'Unchanged' });
+    const p = await projects.create(ownerPrincipal(acme), { name: 'Unchanged' });
     expect(await errorBodyOf(projects.update(acme.organization.id, p.id, {}))).toEqual({ error: 'Bad Request', message: 'No updates provided', statusCode: 400 });
     expect(await errorBodyOf(projects.update(acme.organization.id, p.id, undefined))).toEqual({ error: 'Bad Request', message: 'No updates provided', statusCode: 400 });
   });

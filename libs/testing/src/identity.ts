@@ -10,6 +10,7 @@ import {
   OrganizationRow,
   PasswordHasher,
   PlansService,
+  Principal,
   SessionTokens,
 } from '@dl/auth';
 import { Role, Tier } from '@dl/platform/db';
@@ -111,4 +112,9 @@ function allTiers(limits: Record<string, unknown>): Record<Tier, Record<string, 
 /** `{ Authorization: 'Bearer <token>' }` for supertest's `.set(...)`. */
 export function authHeader(tokenOrKey: string): { Authorization: string } {
   return { Authorization: `Bearer ${tokenOrKey}` };
+}
+
+/** The owner of a seeded organization as the services see a signed-in caller (for medium specs). */
+export function ownerPrincipal(o: SeededOrganization): Principal {
+  return { kind: 'session', userId: o.owner.user.id, organizationId: o.organization.id, role: Role.OWNER, tier: o.organization.tier };
 }
