@@ -39,8 +39,8 @@ export function admitClickBatch(payload: unknown, onMalformed: (index: number, r
 export class ClicksInFlight {
   private inFlight = 0;
   private waiting: Array<() => void> = [];
-  /** Moving average of clicks per admitted job. */
-  private clicksPerJob = 1;
+  /** Moving average of clicks per admitted job (0: none seen yet). */
+  private clicksPerJob = 0;
 
   constructor(
     readonly limit: number,
@@ -53,7 +53,7 @@ export class ClicksInFlight {
 
   /** Runs `fn` once `clicks` fit under the limit. */
   async admitted<T>(clicks: number, fn: () => Promise<T>): Promise<T> {
-    this.clicksPerJob += (clicks - this.clicksPerJob) * 0.1;
+    this.clicksPerJob = this.clicksPerJob ? this.clicksPerJob + (clicks - this.clicksPerJob) * 0.1 : clicks;
     while (this.inFlight > 0 && this.inFlight + clicks > this.limit) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }

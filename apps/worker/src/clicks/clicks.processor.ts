@@ -10,8 +10,13 @@ import { QueueProcessor } from '../dispatch/queue-processor';
 import { HandBackError } from '../resilience/job-guard';
 import { STALLED_JOB_OPTIONS } from '../resilience/stalled-jobs';
 
-/** Clicks per transaction, and how long the first click of a batch may wait. */
-export const CLICK_BATCH_SIZE = 10000;
+/**
+ * Clicks per transaction, and how long the first click of a batch may wait. Under live traffic
+ * the 25 ms wait closes batches of a few hundred; the size only bounds a backlog's batches, and
+ * with them the clicks held in memory (CLICKS_IN_FLIGHT): 10,000 held ~110-150 MB more at the
+ * peak of a 60,000-click backlog than 2,500 for the same CPU per click (docs/performance.md).
+ */
+export const CLICK_BATCH_SIZE = 2500;
 export const CLICK_BATCH_WAIT_MS = 25;
 /** Batches in the database at once (Postgres runs each on its own core). */
 export const CLICK_CONCURRENT_FLUSHES = 3;
@@ -97,7 +102,7 @@ export class ClicksProcessor extends QueueProcessor<typeof Queues.clicks> implem
 
   /** Enriches the clicks once they fit in flight and waits for the commit of all of them. */
   private async store(clicks: ClickCapturedJob[]): Promise<void> {
-    await this.inFlight.admitted(clicks.length, async () => {
+    const admitted = this.inFlight.admitted(clicks.length, async () => {
       const geo = this.ingest.geoLookup();
       const now = new Date();
       const pending = clicks.map((click) => this.batcher.add(enrichClick(click, geo, now)));
@@ -106,9 +111,11 @@ export class ClicksProcessor extends QueueProcessor<typeof Queues.clicks> implem
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
     });
-    // Held raw clicks bounded by clicks, not jobs: fewer jobs fetched when each carries many.
+    // Held raw clicks bounded by clicks, not jobs: fewer jobs fetched when each carries many
+    // (sized as soon as this job is counted, before it waits for room).
     const jobs = this.inFlight.jobsToHold();
     if (this.worker && this.worker.concurrency !== jobs) this.worker.concurrency = jobs;
+    await admitted;
   }
 
   private async flush(items: EnrichedClick[]): Promise<void> {
