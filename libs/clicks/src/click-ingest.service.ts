@@ -169,7 +169,7 @@ export class ClickIngestService {
         type: 'link.clicked',
         projectId: link.projectId,
         occurredAt: c.clickedAt.toISOString(),
-        data: data as unknown as Record<string, unknown>,
+        data,
       });
     }
     return events;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig, hostCodeKey } from '@dl/platform/config';
-import { JobQueue, WebhookEventJob } from '@dl/platform/queue';
+import { JobQueue, Queues, WebhookEventJob } from '@dl/platform/queue';
 import { RedisService } from '@dl/platform/redis';
 import { toLinkEventData } from './link.mapper';
 import { LinkRecord } from './link.types';
@@ -78,7 +78,7 @@ export class LinkEventsService {
   private async flush(batch: LinkNotice[]): Promise<void> {
     await Promise.all([
       this.invalidate(batch.map((b) => b.code)),
-      this.jobs.addBulk('webhooks', 'webhook.event', batch.map((b) => b.job), QUEUE_TIMEOUT_MS).catch((err: unknown) => {
+      this.jobs.addBulk(Queues.webhooks, 'webhook.event', batch.map((b) => b.job), QUEUE_TIMEOUT_MS).catch((err: unknown) => {
         this.logger.error({ err: String(err), count: batch.length }, 'link webhook events not queued');
       }),
     ]);

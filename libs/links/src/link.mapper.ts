@@ -1,3 +1,4 @@
+import { LinkChangedWebhookData } from '@dl/platform/queue';
 import { VALUE_COLUMNS } from './link-columns';
 import { utmToSnake } from './link-values';
 import { LinkRecord, LinkValues, MigrationMetadata } from './link.types';
@@ -103,6 +104,6 @@ export function toLinkCreateResponse(link: LinkRecord, baseUrl: string): LinkCre
 }
 
 /** Webhook `data` for link.* events: the read shape plus `migration_metadata` (as in link.clicked). */
-export function toLinkEventData(link: LinkRecord, baseUrl: string): Record<string, unknown> {
+export function toLinkEventData(link: LinkRecord, baseUrl: string): LinkChangedWebhookData {
   return { ...toLinkResponse(link, baseUrl), migration_metadata: link.migrationMetadata };
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { JobQueue } from '@dl/platform/queue';
+import { JobQueue, Queues } from '@dl/platform/queue';
 import { dailyClicksChart } from './email/chart';
 import { MailerService } from './email/mailer.service';
 import { CHART_CID, renderReportEmail } from './email/report-email';
@@ -37,7 +37,7 @@ export class ReportDeliveryService {
       return { organizationId, period, status: 'skipped', created: false, recipients: 0 };
     }
     const { report } = stored;
-    await this.jobs.add('webhooks', 'webhook.event', {
+    await this.jobs.add(Queues.webhooks, 'webhook.event', {
       eventId: `report.generated.${organizationId}.${period}`,
       organizationId,
       type: 'report.generated',

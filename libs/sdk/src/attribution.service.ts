@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { deviceFingerprint } from '@dl/clicks';
-import { JobQueue } from '@dl/platform/queue';
+import { JobQueue, Queues } from '@dl/platform/queue';
 import { AppCredential } from './apps.repository';
 import { AttributionReads, AttributionRepository, CandidateClick, StoredInstall } from './attribution.repository';
 import { SdkInstallDto, SdkInstallResponse } from './ingest.dto';
@@ -135,7 +135,7 @@ export class AttributionService {
   ): Promise<void> {
     try {
       await this.queue.add(
-        'ingest',
+        Queues.ingest,
         'sdk.install',
         {
           organizationId: app.organizationId,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Batcher } from '@dl/platform/batch';
-import { JobQueue, SdkEventRecord } from '@dl/platform/queue';
+import { JobQueue, Queues, SdkEventRecord } from '@dl/platform/queue';
 import { IngestUnavailableError } from './sdk.errors';
 
 /** Flush when this many events wait, or after this long. */
@@ -34,7 +34,7 @@ export class EventBuffer implements OnModuleDestroy {
   private async enqueue(events: SdkEventRecord[]): Promise<void> {
     if (!events.length) return;
     try {
-      await this.queue.add('ingest', 'sdk.event', { events }, { timeoutMs: 2000 });
+      await this.queue.add(Queues.ingest, 'sdk.event', { events }, { timeoutMs: 2000 });
     } catch (err) {
       this.logger.error({ err: (err as Error).message, events: events.length }, 'events could not be queued');
       throw new IngestUnavailableError();

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { bisectWrite } from '@dl/platform/db';
-import { DeadLetters, JobQueue, PixelEventJob, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
+import { DeadLetters, InstallAttributedWebhookData, JobQueue, PixelEventJob, Queues, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
 import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository';
 import { IngestStoreRepository, StoredInstallRow } from './ingest-store.repository';
 import { InstallAnswerStore, InstallDecision } from './install-answer.store';
 
 /** `data` of `install.attributed` (receivers get `{event: 'install.attributed', install: <this>}`). */
-export function installAttributedData(row: StoredInstallRow): Record<string, unknown> {
+export function installAttributedData(row: StoredInstallRow): InstallAttributedWebhookData {
   return {
     id: row.id,
     installId: row.installId,
@@ -55,7 +55,7 @@ export class IngestWorkerService {
     if (!row) return;
     await this.store.touchApps(job.organizationId, [job.appId], new Date(job.receivedAt));
     if (!row.linkId) return;
-    await this.queue.add('webhooks', 'webhook.event', {
+    await this.queue.add(Queues.webhooks, 'webhook.event', {
       eventId: `install.attributed.${row.id}`,
       organizationId: job.organizationId,
       type: 'install.attributed',

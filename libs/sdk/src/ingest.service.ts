@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { ValidationMap } from '@dl/platform/http';
-import { JobQueue, SdkEventRecord } from '@dl/platform/queue';
+import { JobQueue, Queues, SdkEventRecord } from '@dl/platform/queue';
 import { AppCredential } from './apps.repository';
 import { isCurrencyCode } from './currencies';
 import { EventBuffer } from './event-buffer';
@@ -83,7 +83,7 @@ export class IngestService {
     const id = randomUUID();
     await this.enqueue(() =>
       this.queue.add(
-        'ingest',
+        Queues.ingest,
         'sdk.open',
         { id, organizationId: app.organizationId, appId: app.appId, installId: dto.installId.toLowerCase(), url: dto.url ?? null, openedAt: now.toISOString() },
         { timeoutMs: 2000 },
@@ -108,7 +108,7 @@ export class IngestService {
     throwIfInvalid(validation);
     await this.enqueue(() =>
       this.queue.add(
-        'ingest',
+        Queues.ingest,
         'pixel.event',
         {
           id: randomUUID(),

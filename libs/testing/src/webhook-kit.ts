@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
-import { bullOptions, Queues, WebhookEventJob, WebhookEventType } from '@dl/platform/queue';
+import { bullOptions, Queues, WebhookEventData, WebhookEventEnvelope, WebhookEventJob, WebhookEventType } from '@dl/platform/queue';
 import { generateWebhookSecret } from '@dl/webhooks';
 
 export interface ReceivedRequest {
@@ -92,9 +92,13 @@ export async function seedWebhook(
   return { id: hook.id, secret };
 }
 
-export function clickEvent(organizationId: string, overrides: Partial<WebhookEventJob> = {}): WebhookEventJob {
+/** A `link.clicked` event, or with `type` and `data` in `overrides` an event of that type. */
+export function clickEvent<T extends WebhookEventType = 'link.clicked'>(
+  organizationId: string,
+  overrides: Partial<WebhookEventEnvelope> & { type?: T; data?: WebhookEventData[T] } = {},
+): WebhookEventJob<T> {
   const eventId = overrides.eventId ?? randomUUID();
-  return {
+  const event: WebhookEventJob<'link.clicked'> = {
     eventId,
     organizationId,
     type: 'link.clicked',
@@ -109,8 +113,8 @@ export function clickEvent(organizationId: string, overrides: Partial<WebhookEve
       },
       click: { device: 'mobile', country: 'FR', timestamp: new Date().toISOString() },
     },
-    ...overrides,
   };
+  return { ...event, ...overrides } as WebhookEventJob<T>;
 }
 
 /** A producer on the test's own queue prefix, as the redirect/links apps would enqueue. */

@@ -94,7 +94,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
 
   /** `webhook.event`: one delivery row per matching active webhook, into that webhook's lane. */
   async fanOut(event: WebhookEventJob): Promise<number> {
-    const payload = webhookBody(event.type, event.data);
+    const payload = webhookBody(event);
     const body = JSON.stringify(payload);
     const deliveries = await this.fanOuts.add({
       organizationId: event.organizationId,

@@ -1,4 +1,4 @@
-import { WebhookEventType, WebhookEventTypes } from '@dl/platform/queue';
+import { WebhookEvent, WebhookEventType, WebhookEventTypes } from '@dl/platform/queue';
 
 export { WebhookEventTypes };
 export type { WebhookEventType };
@@ -20,12 +20,12 @@ const RESOURCE: Record<Exclude<WebhookEventType, 'link.clicked'>, string> = {
  * as the producer built it (`{event, link, click}`); the other kinds wrap the producer's data
  * under the resource's name, e.g. `{event: 'link.created', link: {...}}`.
  */
-export function webhookBody(type: WebhookEventType, data: Record<string, unknown>): Record<string, unknown> {
-  if (type === 'link.clicked') {
-    const { event: _event, ...rest } = data;
-    return { event: type, ...rest };
+export function webhookBody(event: WebhookEvent): Record<string, unknown> {
+  if (event.type === 'link.clicked') {
+    const { event: _event, ...rest } = event.data;
+    return { event: event.type, ...rest };
   }
-  return { event: type, [RESOURCE[type]]: data };
+  return { event: event.type, [RESOURCE[event.type]]: event.data };
 }
 
 export function testBody(webhookId: string, at: Date): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { InstallAttributedWebhookData, ReportGeneratedWebhookData } from '@dl/platform/queue';
 import { webhookUrlProblem } from './webhooks.dto';
 import { webhookBody } from './webhook-events';
 
@@ -20,14 +21,17 @@ describe('webhookUrlProblem', () => {
 
 describe('webhookBody', () => {
   it('sends link.clicked as the spec body', () => {
-    const data = { event: 'link.clicked', link: { id: 'l', shortCode: 's', migration_metadata: null }, click: { device: 'mobile', country: 'FR', timestamp: 't' } };
-    expect(webhookBody('link.clicked', data)).toEqual(data);
-    expect(Object.keys(webhookBody('link.clicked', data))[0]).toBe('event');
+    const data = { event: 'link.clicked' as const, link: { id: 'l', shortCode: 's', migration_metadata: null }, click: { device: 'mobile', country: 'FR', timestamp: 't' } };
+    expect(webhookBody({ type: 'link.clicked', data })).toEqual(data);
+    expect(Object.keys(webhookBody({ type: 'link.clicked', data }))[0]).toBe('event');
   });
 
   it('wraps the other kinds under their resource name', () => {
-    expect(webhookBody('link.deleted', { id: 'l' })).toEqual({ event: 'link.deleted', link: { id: 'l' } });
-    expect(webhookBody('install.attributed', { installId: 'i' })).toEqual({ event: 'install.attributed', install: { installId: 'i' } });
-    expect(webhookBody('report.generated', { period: '2026-10' })).toEqual({ event: 'report.generated', report: { period: '2026-10' } });
+    const link = { id: 'l', shortCode: 's' };
+    expect(webhookBody({ type: 'link.deleted', data: link })).toEqual({ event: 'link.deleted', link });
+    const install = { installId: 'i' } as InstallAttributedWebhookData;
+    expect(webhookBody({ type: 'install.attributed', data: install })).toEqual({ event: 'install.attributed', install: { installId: 'i' } });
+    const report = { period: '2026-10' } as ReportGeneratedWebhookData;
+    expect(webhookBody({ type: 'report.generated', data: report })).toEqual({ event: 'report.generated', report: { period: '2026-10' } });
   });
 });

@@ -42,17 +42,22 @@ export interface ClickBatchJob {
   clicks: ClickCapturedJob[];
 }
 
-/** A domain event fanned out to the organization's matching webhooks. */
-export interface WebhookEventJob {
+export interface WebhookEventEnvelope {
   /** Stable event id, sent as `webhook-id` on every attempt. */
   eventId: string;
   organizationId: string;
-  type: WebhookEventType;
   /** For project-filtered webhooks. */
   projectId: string | null;
   occurredAt: string;
-  data: Record<string, unknown>;
 }
+
+/** An event's type and its `data`, typed by the type (WebhookEventData). */
+export type WebhookEvent<T extends WebhookEventType = WebhookEventType> = {
+  [K in T]: { type: K; data: WebhookEventData[K] };
+}[T];
+
+/** A domain event fanned out to the organization's matching webhooks. */
+export type WebhookEventJob<T extends WebhookEventType = WebhookEventType> = WebhookEventEnvelope & WebhookEvent<T>;
 
 export const WebhookEventTypes = [
   'link.clicked',
@@ -77,6 +82,49 @@ export interface LinkClickedWebhookData {
     migration_metadata: { competitorPlatform: string | null; competitorId: string | null } | null;
   };
   click: { device: string | null; country: string | null; timestamp: string };
+}
+
+/** `data` of `link.created`, `link.updated`, `link.deleted`: the link as the API returns it, plus `migration_metadata`. */
+export interface LinkChangedWebhookData {
+  id: string;
+  shortCode: string;
+  migration_metadata?: unknown;
+  [field: string]: unknown;
+}
+
+/** `data` of `install.attributed`: the attributed install and its link. */
+export interface InstallAttributedWebhookData {
+  id: string;
+  installId: string;
+  appId: string;
+  platform: string;
+  osVersion: string | null;
+  deviceModel: string | null;
+  appVersion: string | null;
+  matchType: string | null;
+  ambiguous: boolean;
+  clickId: string | null;
+  attributedAt: string | null;
+  link: { id: string | null; shortCode: string | null };
+}
+
+/** `data` of `report.generated`: the stored monthly report's summary. */
+export interface ReportGeneratedWebhookData {
+  period: string;
+  label: string;
+  generatedAt: string;
+  clicks: number;
+  url: string;
+}
+
+/** Event type → its `data`. */
+export interface WebhookEventData {
+  'link.clicked': LinkClickedWebhookData;
+  'link.created': LinkChangedWebhookData;
+  'link.updated': LinkChangedWebhookData;
+  'link.deleted': LinkChangedWebhookData;
+  'install.attributed': InstallAttributedWebhookData;
+  'report.generated': ReportGeneratedWebhookData;
 }
 
 /** One delivery of one event to one webhook (a `webhook_deliveries` row); produced by the worker's fan-out and the test endpoint. */
