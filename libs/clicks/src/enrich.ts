@@ -1,11 +1,11 @@
 import { hash } from 'node:crypto';
-import { BoundedCache, GeoIp, isBotUserAgent } from '@dl/platform/geo';
+import { BoundedCache, GeoIp, GeoLocation, isBotUserAgent } from '@dl/platform/geo';
 import { ClickCapturedJob } from '@dl/platform/queue';
 import { deviceFingerprint, normalizeLanguage } from './fingerprint';
 import { DeviceType, parseUserAgent, Platform } from './user-agent';
 
 /** A click as stored in `clicks`: the edge's raw facts plus everything derived from them. */
-export interface EnrichedClick {
+export interface EnrichedClick extends GeoLocation {
   id: string;
   organizationId: string;
   linkId: string;
@@ -24,13 +24,6 @@ export interface EnrichedClick {
   browserVersion: string | null;
   os: string | null;
   osVersion: string | null;
-  countryCode: string | null;
-  countryName: string | null;
-  region: string | null;
-  city: string | null;
-  timezone: string | null;
-  latitude: number | null;
-  longitude: number | null;
   utmSource: string | null;
   utmMedium: string | null;
   utmCampaign: string | null;

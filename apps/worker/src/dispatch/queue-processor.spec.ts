@@ -1,6 +1,6 @@
 import { WorkerHost } from '@nestjs/bullmq';
 import { MetricsService } from '@dl/platform/observability';
-import { QueueHandlers, QueueName, Queues } from '@dl/platform/queue';
+import { JOB_NAMES, QueueHandlers, QueueName, Queues } from '@dl/platform/queue';
 import { assertOneProcessorPerQueue } from './one-processor-per-queue';
 import { QueueProcessor } from './queue-processor';
 
@@ -20,16 +20,8 @@ function processorOf(queue: QueueName, handlers: Record<string, () => Promise<un
   return new Probe();
 }
 
-const complete: Record<QueueName, string[]> = {
-  clicks: ['click.captured', 'click.batch'],
-  webhooks: ['webhook.event', 'webhook.deliver'],
-  'webhook-drains': ['webhook.drain'],
-  ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
-  reports: ['reports.monthly-run', 'reports.monthly'],
-  maintenance: ['clicks.prune', 'clicks.partitions', 'domains.recheck'],
-};
 const everyQueue = () =>
-  Object.values(Queues).map((q) => processorOf(q, Object.fromEntries(complete[q].map((name) => [name, noop]))));
+  Object.values(Queues).map((q) => processorOf(q, Object.fromEntries(JOB_NAMES[q].map((name) => [name, noop]))));
 
 describe('the worker dispatcher', () => {
   it('boots with one complete processor per queue', () => {
