@@ -1,7 +1,7 @@
 /**
  * Monthly report generation at scale: one organization with 1,000,000 clicks in
- * November 2026 (500 links, rollups + daily visitors made from the raw clicks with
- * SQL generate_series), then the report of that month is built N times.
+ * November 2026 (500 links, day and month rollups + daily visitors made from the raw clicks
+ * with SQL generate_series, as the worker keeps them), then the report of that month is built N times.
  *
  *   node tools/scripts/run.js bench/reports.ts [--clicks 1000000] [--runs 5] [--keep]
  *   node tools/scripts/run.js bench/reports.ts --db <url printed by --keep>   (reuse, no seeding)
@@ -11,6 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
+import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
 import { AppConfig } from '@dl/platform/config';
 import { PrismaService, Role, Tier } from '@dl/platform/db';
 import { Clock, parsePeriod, ReportBuilder, ReportsRepository, ReportsService } from '@dl/reports';
@@ -88,6 +89,12 @@ async function main(): Promise<void> {
       INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
       SELECT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, 'bot', '', COUNT(*)
       FROM clicks WHERE organization_id = ${org.id}::uuid AND is_bot GROUP BY 1, 2, 3`;
+    // Month rows of the summary dimensions, as the worker keeps them.
+    await env.prisma.$executeRaw`
+      INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+      SELECT organization_id, link_id, date_trunc('month', day)::date, ${MONTH_ROLLUP_PREFIX} || dimension, value, SUM(clicks)
+      FROM click_rollups WHERE organization_id = ${org.id}::uuid AND dimension = ANY(${[...MONTHLY_DIMENSIONS]}::text[])
+      GROUP BY 1, 2, 3, 4, 5`;
     await env.prisma.$executeRaw`
       INSERT INTO click_daily_visitors (organization_id, link_id, day, visitor_hash)
       SELECT DISTINCT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, visitor_hash

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
 import { Prisma, PrismaReadService, PrismaService, Role, Tier } from '@dl/platform/db';
 
 /** [start, end) in time; rollup days are the UTC days of that range. */
@@ -148,20 +149,29 @@ export class ReportsRepository {
     return row.n;
   }
 
-  /** Clicks per value of the given rollup dimensions in the window. */
+  /**
+   * Clicks per value of the given rollup dimensions in a window that starts on the 1st and runs
+   * through today or the month's end (the report's current window): dimensions the worker also
+   * keeps per month read their one month row per link and value (`month:<dimension>`), the
+   * others their day rows.
+   */
   dimensionClicks(
     organizationId: string,
     w: Window,
     dimensions: string[],
   ): Promise<Array<{ dimension: string; value: string; clicks: number }>> {
+    const monthly = dimensions.filter((d) => MONTHLY_DIMENSIONS.includes(d as RollupDimension));
+    const daily = dimensions.filter((d) => !monthly.includes(d));
     return this.read.$queryRaw`
-      SELECT dimension, value, SUM(clicks)::int AS clicks
+      SELECT CASE WHEN dimension LIKE 'month:%' THEN substr(dimension, ${MONTH_ROLLUP_PREFIX.length + 1}) ELSE dimension END AS dimension,
+        value, SUM(clicks)::int AS clicks
       FROM click_rollups
-      WHERE organization_id = ${organizationId}::uuid AND dimension IN (${Prisma.join(dimensions)})
-        AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date
-      GROUP BY dimension, value
+      WHERE organization_id = ${organizationId}::uuid
+        AND ((dimension = ANY(${daily}::text[]) AND day >= ${day(w.start)}::date AND day < ${day(w.end)}::date)
+          OR (dimension = ANY(${monthly.map((d) => monthDimension(d as RollupDimension))}::text[]) AND day = ${day(w.start)}::date))
+      GROUP BY 1, value
       HAVING SUM(clicks) > 0
-      ORDER BY dimension, clicks DESC, value`;
+      ORDER BY 1, clicks DESC, value`;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
 import { PrismaService, Role, Tier } from '@dl/platform/db';
 
 /**
@@ -67,12 +68,18 @@ export class ReportFixtures {
     return { id, shortCode };
   }
 
-  /** Adds clicks to a rollup row (dimension 'total' unless given). */
+  /** Adds clicks to a rollup row (dimension 'total' unless given), and to its month row as the worker does. */
   async rollup(organizationId: string, linkId: string, day: string, clicks: number, dimension = 'total', value = ''): Promise<void> {
-    await this.prisma.$executeRaw`
-      INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-      VALUES (${organizationId}::uuid, ${linkId}::uuid, ${day}::date, ${dimension}, ${value}, ${clicks})
-      ON CONFLICT (link_id, day, dimension, value) DO UPDATE SET clicks = click_rollups.clicks + EXCLUDED.clicks`;
+    const rows = [{ day, dimension }];
+    if (MONTHLY_DIMENSIONS.includes(dimension as RollupDimension)) {
+      rows.push({ day: `${day.slice(0, 7)}-01`, dimension: monthDimension(dimension as RollupDimension) });
+    }
+    for (const row of rows) {
+      await this.prisma.$executeRaw`
+        INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+        VALUES (${organizationId}::uuid, ${linkId}::uuid, ${row.day}::date, ${row.dimension}, ${value}, ${clicks})
+        ON CONFLICT (link_id, day, dimension, value) DO UPDATE SET clicks = click_rollups.clicks + EXCLUDED.clicks`;
+    }
   }
 
   async visitor(organizationId: string, linkId: string, day: string, visitorHash: string): Promise<void> {
