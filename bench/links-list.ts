@@ -4,7 +4,8 @@
  *
  *   node tools/scripts/run.js bench/links-list.ts [--links 25000] [--seconds 10] [--connections 2]
  */
-import { arg, autocannon, log, startLinksBench } from './links-support';
+import os from 'node:os';
+import { arg, autocannon, cpuPerRequest, log, startLinksBench } from './links-support';
 
 async function main(): Promise<void> {
   const links = arg('links', 25_000);
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
     const count = (JSON.parse(body) as unknown[]).length;
     log('seeded', { links: count, bytes: body.length });
     const rssBefore = bench.rssMb();
+    const cpuBefore = await bench.cpuMs();
     const result = await autocannon({ url: `${bench.url}/api/links`, headers: bench.auth, connections, duration: seconds });
+    const cpuAfter = await bench.cpuMs();
     const rssAfter = bench.rssMb();
     const out = {
       bench: 'GET /api/links',
@@ -37,7 +40,9 @@ async function main(): Promise<void> {
       non2xx: result.non2xx,
       reqPerSec: result.requests.average,
       latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+      cpuMsPerRequest: cpuPerRequest(cpuBefore, cpuAfter, result.requests.total),
       apiRssMb: { before: rssBefore, after: rssAfter },
+      loadAverage: os.loadavg().map((l) => Math.round(l * 10) / 10),
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } finally {

@@ -29,6 +29,12 @@ export interface LinksBench {
   auth: { authorization: string; 'content-type': string };
   /** Resident memory of the api process, in MB. */
   rssMb(): number;
+  /**
+   * CPU milliseconds (user + system, from /proc) used so far by the api process and by the
+   * Postgres backends connected to the bench database: the per-request cost that a busy
+   * machine does not distort the way it distorts wall-clock latency.
+   */
+  cpuMs(): Promise<{ api: number; db: number }>;
   close(): Promise<void>;
 }
 
@@ -48,11 +54,35 @@ export async function startLinksBench(): Promise<LinksBench> {
       const status = readFileSync(`/proc/${child.child.pid}/status`, 'utf8');
       return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
     },
+    cpuMs: async () => {
+      const backends = await env.prisma.$queryRaw<Array<{ pid: number }>>`
+        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      return { api: processCpuMs(child.child.pid!), db: backends.reduce((sum, b) => sum + processCpuMs(b.pid), 0) };
+    },
     close: async () => {
       await child.stop();
       await env.teardown();
     },
   };
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** utime + stime of a process in ms (0 when it has exited). */
+function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms per request between two cpuMs() readings. */
+export function cpuPerRequest(before: { api: number; db: number }, after: { api: number; db: number }, requests: number) {
+  const per = (a: number, b: number) => Math.round(((b - a) / Math.max(1, requests)) * 100) / 100;
+  return { api: per(before.api, after.api), db: per(before.db, after.db) };
 }
 
 function serveApi(config: AppConfig): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
