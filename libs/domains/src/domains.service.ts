@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
 import { normalizeUrlOrNull } from '@dl/platform/http';
-import { RedisService } from '@dl/platform/redis';
+import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { DnsVerifier } from './dns-verifier';
 import { checkOutcome, RECHECK } from './domain-check';
 import { normalizeDomainName } from './domain-name';
@@ -129,7 +129,7 @@ export class DomainsService {
    */
   private async announce(): Promise<void> {
     try {
-      await this.redis.client.publish(this.redis.key('links', 'invalidate'), '@domains');
+      await this.redis.client.publish(linkInvalidationChannel(this.redis), '@domains');
     } catch (err) {
       this.logger.error({ err: String(err) }, 'domain change not announced');
     }

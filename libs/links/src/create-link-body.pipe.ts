@@ -1,9 +1,8 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { createValidationPipe } from '@dl/platform/http';
-import { isHttpUrl } from './http-url';
+import { isHttpUrl, isPlainObject, isUuid, parseIsoDate } from '@dl/platform/validation';
 import { CreateLinkDto } from './link.dto';
 import { CUSTOM_CODE_PATTERN } from './short-code';
-import { isPlainObject, isUuid, parseIsoDate } from './validators';
 
 /** Scalar fields of CreateLinkDto with a string length limit (as declared by @IsStringMax there). */
 const STRING_MAX: Readonly<Record<string, number>> = {

@@ -3,39 +3,48 @@ import { LinkRecord, LinkValues } from './link.types';
 
 type Cast = '' | '::jsonb' | '::text[]' | '::timestamptz' | '::uuid' | '::int' | '::boolean';
 
+export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 168;
+
 /**
- * Editable link fields → [column, SQL cast]: the one column list of the link shape.
- * The insert, the update, the select and the row mapper below are all built from it,
- * so a new editable field is one line here (plus its type, DTO, default and doc).
+ * Editable link fields → [column, SQL cast, value when neither the request nor the template
+ * gives one]: the one column list of the link shape. The insert, the update, the select, the
+ * row mapper and the defaults of a new link are all built from it, so a new editable field is
+ * one line here (plus its type in link.types.ts, its input rule in link-fields.dto.ts and its
+ * line in each response class of link-response.dto.ts).
  */
-export const VALUE_COLUMNS: Record<keyof LinkValues, [string, Cast]> = {
-  originalUrl: ['original_url', ''],
-  title: ['title', ''],
-  description: ['description', ''],
-  iosUrl: ['ios_url', ''],
-  androidUrl: ['android_url', ''],
-  webFallbackUrl: ['web_fallback_url', ''],
-  appScheme: ['app_scheme', ''],
-  iosUniversalLink: ['ios_universal_link', ''],
-  androidAppLink: ['android_app_link', ''],
-  deepLinkPath: ['deep_link_path', ''],
-  deepLinkParameters: ['deep_link_parameters', '::jsonb'],
-  attributionWindowHours: ['attribution_window_hours', '::int'],
-  utmParameters: ['utm_parameters', '::jsonb'],
-  targetingRules: ['targeting_rules', '::jsonb'],
-  ogTitle: ['og_title', ''],
-  ogDescription: ['og_description', ''],
-  ogImageUrl: ['og_image_url', ''],
-  tags: ['tags', '::text[]'],
-  expiresAt: ['expires_at', '::timestamptz'],
-  passwordHash: ['password_hash', ''],
-  expiredUrl: ['expired_url', ''],
-  maxClicks: ['max_clicks', '::int'],
-  variants: ['variants', '::jsonb'],
-  redirectRules: ['redirect_rules', '::jsonb'],
-  cloak: ['cloak', '::boolean'],
-  publicStats: ['public_stats', '::boolean'],
+export const VALUE_COLUMNS: { [K in keyof LinkValues]: [string, Cast, LinkValues[K]] } = {
+  originalUrl: ['original_url', '', ''],
+  title: ['title', '', null],
+  description: ['description', '', null],
+  iosUrl: ['ios_url', '', null],
+  androidUrl: ['android_url', '', null],
+  webFallbackUrl: ['web_fallback_url', '', null],
+  appScheme: ['app_scheme', '', null],
+  iosUniversalLink: ['ios_universal_link', '', null],
+  androidAppLink: ['android_app_link', '', null],
+  deepLinkPath: ['deep_link_path', '', null],
+  deepLinkParameters: ['deep_link_parameters', '::jsonb', null],
+  attributionWindowHours: ['attribution_window_hours', '::int', DEFAULT_ATTRIBUTION_WINDOW_HOURS],
+  utmParameters: ['utm_parameters', '::jsonb', null],
+  targetingRules: ['targeting_rules', '::jsonb', null],
+  ogTitle: ['og_title', '', null],
+  ogDescription: ['og_description', '', null],
+  ogImageUrl: ['og_image_url', '', null],
+  tags: ['tags', '::text[]', []],
+  expiresAt: ['expires_at', '::timestamptz', null],
+  passwordHash: ['password_hash', '', null],
+  expiredUrl: ['expired_url', '', null],
+  maxClicks: ['max_clicks', '::int', null],
+  variants: ['variants', '::jsonb', null],
+  redirectRules: ['redirect_rules', '::jsonb', null],
+  cloak: ['cloak', '::boolean', false],
+  publicStats: ['public_stats', '::boolean', false],
 };
+
+/** What an editable field is when neither the request nor the template gives it. */
+export const LINK_VALUE_FALLBACKS = Object.fromEntries(
+  Object.entries(VALUE_COLUMNS).map(([key, [, , fallback]]) => [key, fallback]),
+) as unknown as LinkValues;
 
 /** Columns that are not editable values: [record key, column, cast], in select order. */
 const STATE_COLUMNS: Array<[keyof LinkRecord, string, Cast]> = [

@@ -29,13 +29,6 @@ export class LinkDomains {
     this.ownHosts = serviceHosts(config);
   }
 
-  /** One place per distinct requested name (undefined = the default), for one or many links. */
-  async resolveMany(organizationId: string, names: Array<string | null | undefined>): Promise<Map<string | undefined, LinkPlace>> {
-    const out = new Map<string | undefined, LinkPlace>();
-    for (const name of new Set(names.map((n) => n ?? undefined))) out.set(name, await this.resolve(organizationId, name));
-    return out;
-  }
-
   /**
    * The `domain_name` a list filter `domain=` means: '' (empty) or one of the service's own
    * hosts → '' (links on the service host); else the normalized name; not a host name → 400.

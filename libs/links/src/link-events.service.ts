@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig, hostCodeKey } from '@dl/platform/config';
 import { JobQueue, Queues, WebhookEventJob } from '@dl/platform/queue';
-import { RedisService } from '@dl/platform/redis';
+import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { toLinkEventData } from './link.mapper';
 import { LinkRecord } from './link.types';
 
@@ -40,11 +40,6 @@ export class LinkEventsService {
     private readonly jobs: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
-
-  /** The channel name (message body = the short code, `<domain>/<code>` on a branded domain). */
-  get invalidationChannel(): string {
-    return this.redis.key('links', 'invalidate');
-  }
 
   /**
    * Publishes and queues the notifications of committed changes. Calls within a
@@ -88,7 +83,7 @@ export class LinkEventsService {
   async invalidate(shortCodes: string[]): Promise<void> {
     if (!shortCodes.length) return;
     try {
-      const channel = this.invalidationChannel;
+      const channel = linkInvalidationChannel(this.redis);
       const pipeline = this.redis.client.pipeline();
       for (const code of shortCodes) pipeline.publish(channel, code);
       await pipeline.exec();

@@ -1,21 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
-import { IsHttpUrl } from './http-url';
 import {
+  isCountryCode,
   IsCountryCode,
   IsFlatParameters,
-  IsStrictBoolean,
-  IsStringMap,
-  IsValidWhen,
-  isCountryCode,
-  parseIsoDate,
   IsFutureIsoDate,
+  IsHttpUrl,
   IsIntBetween,
   IsPlainObject,
+  IsStrictBoolean,
   IsStringArrayOf,
+  IsStringMap,
   IsStringMax,
-} from './validators';
+  IsValidWhen,
+  parseIsoDate,
+} from '@dl/platform/validation';
 
 export const ATTRIBUTION_MESSAGE = 'Must be between 1 and 2160';
 const UTM_MESSAGE = 'Must be a string of at most 255 characters';

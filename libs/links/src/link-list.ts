@@ -1,5 +1,5 @@
 import { ValidationError } from '@dl/platform/http';
-import { isUuid, parseIsoDate } from './validators';
+import { isUuid, parseIsoDate } from '@dl/platform/validation';
 
 /** GET /api/links filters (decisions §16), all optional and combinable. */
 export interface LinkListFilter {

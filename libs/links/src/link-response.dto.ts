@@ -8,7 +8,7 @@ const deepLinkParameters: ApiPropertyOptions = {
   additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
 };
 
-export class UtmParametersDoc {
+export class UtmParametersResponseDto {
   @ApiPropertyOptional() source?: string;
   @ApiPropertyOptional() medium?: string;
   @ApiPropertyOptional() campaign?: string;
@@ -16,7 +16,7 @@ export class UtmParametersDoc {
   @ApiPropertyOptional() content?: string;
 }
 
-export class SnakeUtmParametersDoc {
+export class SnakeUtmParametersResponseDto {
   @ApiPropertyOptional() utm_source?: string;
   @ApiPropertyOptional() utm_medium?: string;
   @ApiPropertyOptional() utm_campaign?: string;
@@ -24,18 +24,18 @@ export class SnakeUtmParametersDoc {
   @ApiPropertyOptional() utm_content?: string;
 }
 
-export class TargetingRulesDoc {
+export class TargetingRulesResponseDto {
   @ApiPropertyOptional({ type: [String] }) countries?: string[];
   @ApiPropertyOptional({ type: [String] }) devices?: string[];
   @ApiPropertyOptional({ type: [String] }) languages?: string[];
 }
 
-export class LinkVariantDoc {
+export class LinkVariantResponseDto {
   @ApiProperty() url!: string;
   @ApiProperty({ minimum: 1, maximum: 100 }) weight!: number;
 }
 
-export class RedirectRuleConditionsDoc {
+export class RedirectRuleConditionsResponseDto {
   @ApiPropertyOptional({ type: [String] }) countries?: string[];
   @ApiPropertyOptional({ type: [String] }) languages?: string[];
   @ApiPropertyOptional({ type: [String], enum: ['ios', 'android', 'web'] }) devices?: string[];
@@ -46,18 +46,24 @@ export class RedirectRuleConditionsDoc {
   @ApiPropertyOptional({ format: 'date-time' }) before?: string;
 }
 
-export class RedirectRuleDoc {
-  @ApiProperty({ type: RedirectRuleConditionsDoc }) conditions!: RedirectRuleConditionsDoc;
+export class RedirectRuleResponseDto {
+  @ApiProperty({ type: RedirectRuleConditionsResponseDto }) conditions!: RedirectRuleConditionsResponseDto;
   @ApiProperty() url!: string;
 }
 
-export class MigrationMetadataDoc {
+export class MigrationMetadataResponseDto {
   @ApiProperty() competitorPlatform!: string;
   @ApiProperty(nullableString) competitorId!: string | null;
 }
 
+/*
+ * The link's response shapes: each class is both the TypeScript type the mapper
+ * (link.mapper.ts) returns and the OpenAPI schema the controller declares, so a new
+ * field is one line in each shape it appears in (the compiler checks the two agree).
+ */
+
 /** POST /api/links (and bulk-create items): the Cloud snake_case create shape. */
-export class LinkCreateResponseDoc {
+export class LinkCreateResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
   @ApiProperty() short_code!: string;
@@ -79,20 +85,20 @@ export class LinkCreateResponseDoc {
   @ApiProperty(nullableString) deep_link_path!: string | null;
   @ApiProperty(deepLinkParameters) deep_link_parameters!: Record<string, string | number | boolean> | null;
   @ApiProperty() attribution_window_hours!: number;
-  @ApiProperty({ type: SnakeUtmParametersDoc, nullable: true }) utm_parameters!: SnakeUtmParametersDoc | null;
-  @ApiProperty({ type: TargetingRulesDoc, nullable: true }) targeting_rules!: TargetingRulesDoc | null;
+  @ApiProperty({ type: SnakeUtmParametersResponseDto, nullable: true }) utm_parameters!: SnakeUtmParametersResponseDto | null;
+  @ApiProperty({ type: TargetingRulesResponseDto, nullable: true }) targeting_rules!: TargetingRulesResponseDto | null;
   @ApiProperty(nullableString) og_title!: string | null;
   @ApiProperty(nullableString) og_description!: string | null;
   @ApiProperty(nullableString) og_image_url!: string | null;
   @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty() is_active!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at!: string | null;
-  @ApiProperty({ type: MigrationMetadataDoc, nullable: true }) migration_metadata!: MigrationMetadataDoc | null;
+  @ApiProperty({ type: MigrationMetadataResponseDto, nullable: true }) migration_metadata!: MigrationMetadataResponseDto | null;
   @ApiProperty({ description: 'True when visitors must enter a password' }) has_password!: boolean;
   @ApiProperty(nullableString) expired_url!: string | null;
   @ApiProperty({ type: Number, nullable: true }) max_clicks!: number | null;
-  @ApiProperty({ type: [LinkVariantDoc], nullable: true }) variants!: LinkVariantDoc[] | null;
-  @ApiProperty({ type: [RedirectRuleDoc], nullable: true }) redirect_rules!: RedirectRuleDoc[] | null;
+  @ApiProperty({ type: [LinkVariantResponseDto], nullable: true }) variants!: LinkVariantResponseDto[] | null;
+  @ApiProperty({ type: [RedirectRuleResponseDto], nullable: true }) redirect_rules!: RedirectRuleResponseDto[] | null;
   @ApiProperty() cloak!: boolean;
   @ApiProperty() public_stats!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
@@ -100,7 +106,7 @@ export class LinkCreateResponseDoc {
 }
 
 /** GET/PUT /api/links/:id (and bulk-update items): the Cloud camelCase read shape. */
-export class LinkResponseDoc {
+export class LinkResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) userId!: string;
   @ApiProperty({ format: 'uuid' }) organizationId!: string;
@@ -121,8 +127,8 @@ export class LinkResponseDoc {
   @ApiProperty(nullableString) androidAppLink!: string | null;
   @ApiProperty(nullableString) deepLinkPath!: string | null;
   @ApiProperty(deepLinkParameters) deepLinkParameters!: Record<string, string | number | boolean> | null;
-  @ApiProperty({ type: UtmParametersDoc, nullable: true }) utmParameters!: UtmParametersDoc | null;
-  @ApiProperty({ type: TargetingRulesDoc, nullable: true }) targetingRules!: TargetingRulesDoc | null;
+  @ApiProperty({ type: UtmParametersResponseDto, nullable: true }) utmParameters!: UtmParametersResponseDto | null;
+  @ApiProperty({ type: TargetingRulesResponseDto, nullable: true }) targetingRules!: TargetingRulesResponseDto | null;
   @ApiProperty() attributionWindowHours!: number;
   @ApiProperty(nullableString) ogTitle!: string | null;
   @ApiProperty(nullableString) ogDescription!: string | null;
@@ -132,12 +138,12 @@ export class LinkResponseDoc {
   @ApiProperty() isActive!: boolean;
   @ApiProperty({ enum: LINK_STATUSES }) status!: 'active' | 'inactive' | 'expired';
   @ApiProperty() clickCount!: number;
-  @ApiProperty({ type: MigrationMetadataDoc, nullable: true }) migrationMetadata!: MigrationMetadataDoc | null;
+  @ApiProperty({ type: MigrationMetadataResponseDto, nullable: true }) migrationMetadata!: MigrationMetadataResponseDto | null;
   @ApiProperty({ description: 'True when visitors must enter a password' }) hasPassword!: boolean;
   @ApiProperty(nullableString) expiredUrl!: string | null;
   @ApiProperty({ type: Number, nullable: true }) maxClicks!: number | null;
-  @ApiProperty({ type: [LinkVariantDoc], nullable: true }) variants!: LinkVariantDoc[] | null;
-  @ApiProperty({ type: [RedirectRuleDoc], nullable: true }) redirectRules!: RedirectRuleDoc[] | null;
+  @ApiProperty({ type: [LinkVariantResponseDto], nullable: true }) variants!: LinkVariantResponseDto[] | null;
+  @ApiProperty({ type: [RedirectRuleResponseDto], nullable: true }) redirectRules!: RedirectRuleResponseDto[] | null;
   @ApiProperty() cloak!: boolean;
   @ApiProperty() publicStats!: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
@@ -145,7 +151,7 @@ export class LinkResponseDoc {
 }
 
 /** GET /api/links items. */
-export class LinkListItemDoc {
+export class LinkListItemDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
   @ApiProperty() shortCode!: string;
@@ -157,30 +163,26 @@ export class LinkListItemDoc {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-export class SuccessResponseDoc {
-  @ApiProperty({ enum: [true] }) success!: true;
-}
-
-export class BulkCreateLinksResponseDoc {
+export class BulkCreateLinksResponseDto {
   @ApiProperty() created!: number;
-  @ApiProperty({ type: [LinkCreateResponseDoc] }) links!: LinkCreateResponseDoc[];
+  @ApiProperty({ type: [LinkCreateResponseDto] }) links!: LinkCreateResponseDto[];
 }
 
-export class BulkUpdateLinksResponseDoc {
+export class BulkUpdateLinksResponseDto {
   @ApiProperty() updated!: number;
-  @ApiProperty({ type: [LinkResponseDoc] }) links!: LinkResponseDoc[];
+  @ApiProperty({ type: [LinkResponseDto] }) links!: LinkResponseDto[];
 }
 
-export class BulkDeleteLinksResponseDoc {
+export class BulkDeleteLinksResponseDto {
   @ApiProperty() deleted!: number;
 }
 
-export class TagCountDoc {
+export class TagCountDto {
   @ApiProperty({ example: 'Launch', description: 'The most used spelling of the tag (tags match case-insensitively)' }) name!: string;
   @ApiProperty({ description: 'Links of the organization carrying it' }) count!: number;
 }
 
 /** GET /api/tags. */
-export class TagsResponseDoc {
-  @ApiProperty({ type: [TagCountDoc], description: 'Most used first' }) tags!: TagCountDoc[];
+export class TagsResponseDto {
+  @ApiProperty({ type: [TagCountDto], description: 'Most used first' }) tags!: TagCountDto[];
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@dl/platform/http';
-import { isHttpUrl } from './http-url';
+import { isHttpUrl } from '@dl/platform/validation';
 import { normalizeTargeting, normalizeUtm, resolveNewLink, utmToSnake } from './link-values';
 import { linkValidationMessage } from './validation-messages';
 

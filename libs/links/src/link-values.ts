@@ -1,43 +1,11 @@
 import { hashSecret, normalizeUrl, ValidationError } from '@dl/platform/http';
-import { URL_MESSAGE } from './http-url';
+import { isPlainObject, parseIsoDate, URL_MESSAGE } from '@dl/platform/validation';
+import { LINK_VALUE_FALLBACKS } from './link-columns';
 import { LinkFieldsDto, RedirectRuleDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
 import { CreateLinkDto } from './link.dto';
 import { LinkValues, NewLinkRow, RedirectRule, RedirectRuleConditions, TargetingRules, UtmParameters } from './link.types';
 import { generateShortCode } from './short-code';
 import { INVALID_URL_MESSAGE } from './validation-messages';
-import { isPlainObject, parseIsoDate } from './validators';
-
-export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 168;
-
-/** What an editable field is when neither the request nor the template gives it. */
-export const LINK_VALUE_FALLBACKS: LinkValues = {
-  originalUrl: '',
-  title: null,
-  description: null,
-  iosUrl: null,
-  androidUrl: null,
-  webFallbackUrl: null,
-  appScheme: null,
-  iosUniversalLink: null,
-  androidAppLink: null,
-  deepLinkPath: null,
-  deepLinkParameters: null,
-  attributionWindowHours: DEFAULT_ATTRIBUTION_WINDOW_HOURS,
-  utmParameters: null,
-  targetingRules: null,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null,
-  tags: [],
-  expiresAt: null,
-  passwordHash: null,
-  expiredUrl: null,
-  maxClicks: null,
-  variants: null,
-  redirectRules: null,
-  cloak: false,
-  publicStats: false,
-};
 
 const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 
@@ -192,7 +160,7 @@ export function newLinkRow(
   owner: { organizationId: string; userId: string },
   dto: CreateLinkDto,
   template: { id: string; slug: string; defaults: unknown },
-  place: { domainId: string | null; domainName: string },
+  place: { domainId: string | null; domainName: string | null },
   now = new Date(),
 ): NewLinkRow {
   const values = resolveNewLink(readTemplateDefaults(template.defaults), suppliedFields(dto), now);

@@ -49,7 +49,8 @@ export class LinkWriter {
     const seen = new Set<string>();
     for (const row of rows) {
       if (!row.custom) continue;
-      const key = hostCodeKey(row.domainName, row.shortCode);
+      // A row without a domain goes on the organization's default one: the same place for every such row.
+      const key = hostCodeKey(row.domainName ?? '*', row.shortCode);
       if (isReservedCode(row.shortCode) || seen.has(key)) throw new ShortCodeInUseError(row.shortCode);
       seen.add(key);
     }
@@ -62,18 +63,20 @@ export class LinkWriter {
 
   private async insertWithRetries(db: PrismaTx | undefined, input: NewLinkRow[]): Promise<LinkRecord[]> {
     const rows = [...input];
-    const byCode = new Map<string, LinkRecord>();
+    const out: Array<LinkRecord | null> = rows.map(() => null);
     let pending = rows.map((_, i) => i);
     for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS && pending.length; attempt++) {
-      const { inserted, conflicts } = await this.repo.insertLinks(pending.map((i) => rows[i]), db);
-      for (const link of inserted) byCode.set(hostCodeKey(link.domainName, link.shortCode), link);
-      const custom = conflicts.find((r) => r.custom);
-      if (custom) throw new ShortCodeInUseError(custom.shortCode);
-      const lost = new Set(conflicts.map((r) => hostCodeKey(r.domainName, r.shortCode)));
-      pending = pending.filter((i) => lost.has(hostCodeKey(rows[i].domainName, rows[i].shortCode)));
+      const results = await this.repo.insertLinks(pending.map((i) => rows[i]), db);
+      const lost: number[] = [];
+      for (const [k, i] of pending.entries()) {
+        if (results[k]) out[i] = results[k];
+        else if (rows[i].custom) throw new ShortCodeInUseError(rows[i].shortCode);
+        else lost.push(i);
+      }
+      pending = lost;
       for (const i of pending) rows[i] = { ...rows[i], shortCode: this.newCode() };
     }
     if (pending.length) throw new ShortCodeExhaustedError();
-    return rows.map((r) => byCode.get(hostCodeKey(r.domainName, r.shortCode)) as LinkRecord);
+    return out as LinkRecord[];
   }
 }

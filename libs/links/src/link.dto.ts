@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { LinkFieldsDto } from './link-fields.dto';
 import { CUSTOM_CODE_PATTERN } from './short-code';
-import { IsForbidden, IsStrictBoolean, IsUuidField, IsValidWhen } from './validators';
+import { IsForbidden, IsStrictBoolean, IsUuidField, IsValidWhen } from '@dl/platform/validation';
 
 export const IsPasswordField = () =>
   IsValidWhen((v) => typeof v === 'string' && v.length >= 4 && v.length <= 128, 'Must be 4-128 characters');

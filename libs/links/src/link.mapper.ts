@@ -1,7 +1,8 @@
 import { LinkChangedWebhookData } from '@dl/platform/queue';
 import { VALUE_COLUMNS } from './link-columns';
+import { LinkCreateResponseDto, LinkResponseDto } from './link-response.dto';
 import { utmToSnake } from './link-values';
-import { LinkRecord, LinkValues, MigrationMetadata } from './link.types';
+import { LinkRecord, LinkValues } from './link.types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -42,26 +43,7 @@ export function toLinkValuesResponse(link: LinkValues): LinkValuesResponse {
 }
 
 /** The Cloud read shape (camelCase): single read, PUT, bulk-update items, webhook `data`. */
-export type LinkResponse = {
-  id: string;
-  userId: string;
-  organizationId: string;
-  projectId: string | null;
-  templateId: string;
-  templateSlug: string;
-  domain: string;
-  shortCode: string;
-  shortUrl: string;
-} & LinkValuesResponse & {
-  isActive: boolean;
-  status: 'active' | 'inactive' | 'expired';
-  clickCount: number;
-  migrationMetadata: MigrationMetadata | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-export function toLinkResponse(link: LinkRecord, baseUrl: string): LinkResponse {
+export function toLinkResponse(link: LinkRecord, baseUrl: string): LinkResponseDto {
   return {
     id: link.id,
     userId: link.userId,
@@ -86,22 +68,30 @@ export function toLinkResponse(link: LinkRecord, baseUrl: string): LinkResponse 
 type Snake<S extends string> = S extends `${infer H}${infer T}`
   ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}`
   : S;
-type SnakeKeys<T> = { [K in keyof T as K extends string ? Snake<K> : never]: T[K] };
 
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The Cloud create shape: the read shape's top-level keys in snake_case, UTM keys as `utm_*`, no state counters. */
-export type LinkCreateResponse = SnakeKeys<Omit<LinkResponse, 'status' | 'clickCount' | 'utmParameters'>> & {
-  utm_parameters: Record<string, string> | null;
-};
-
-export function toLinkCreateResponse(link: LinkRecord, baseUrl: string): LinkCreateResponse {
+export function toLinkCreateResponse(link: LinkRecord, baseUrl: string): LinkCreateResponseDto {
   const { status: _status, clickCount: _clicks, utmParameters, ...read } = toLinkResponse(link, baseUrl);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(read)) out[snake(key)] = value;
   out.utm_parameters = utmToSnake(utmParameters);
-  return out as LinkCreateResponse;
+  return out as unknown as LinkCreateResponseDto;
 }
+
+/*
+ * Compile-time agreement of the shapes: every editable value appears in the read class, and the
+ * create class has exactly the read class's keys in snake_case (a field missing from one of the
+ * response classes, or left over in one, is a type error here, not a silent gap in the API).
+ */
+type Missing<Want extends PropertyKey, Have extends PropertyKey> = Record<Exclude<Want, Have>, never>;
+type CreateKeys = Snake<Exclude<keyof LinkResponseDto, 'status' | 'clickCount'> & string>;
+export const LINK_SHAPES_AGREE: [
+  Missing<keyof LinkValuesResponse, keyof LinkResponseDto>,
+  Missing<CreateKeys, keyof LinkCreateResponseDto>,
+  Missing<keyof LinkCreateResponseDto, CreateKeys>,
+] = [{}, {}, {}];
 
 /** Webhook `data` for link.* events: the read shape plus `migration_metadata` (as in link.clicked). */
 export function toLinkEventData(link: LinkRecord, baseUrl: string): LinkChangedWebhookData {

@@ -102,7 +102,8 @@ export interface NewLinkRow extends LinkValues {
   templateId: string;
   templateSlug: string;
   domainId: string | null;
-  domainName: string;
+  /** null: the organization's default domain, else the service host (chosen by the insert). */
+  domainName: string | null;
   shortCode: string;
   /** True when the caller chose the code: a conflict is a 409, not a retry. */
   custom: boolean;

@@ -4,25 +4,18 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { AppError, BadRequestError, ValidationError, ValidationMap } from '@dl/platform/http';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
 import { LinkEventsService } from './link-events.service';
-import { newLinkRow, passwordHashOf, requestedDomain } from './link-values';
-import { LinkDomains, LinkPlace } from './link-domains';
-import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
-import { NewLinkRow } from './link.types';
-import { LinkWriter } from './link-writer';
+import { passwordHashOf } from './link-values';
+import { LinkDomains } from './link-domains';
+import { toLinkCreateResponse, toLinkResponse } from './link.mapper';
+import { LinkCreateResponseDto, LinkResponseDto } from './link-response.dto';
+import { LinkCreation } from './link-creation';
 import { LinkPatch, LinksRepository } from './links.repository';
 import { LinkNotFoundError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { checkedPatch } from './links.service';
-import { firstField, prefixErrors, validateItem } from './validate-item';
-import { isPlainObject, isUuid } from './validators';
+import { forItem, itemError, prefixErrors, validateItem } from './validate-item';
+import { isPlainObject, isUuid } from '@dl/platform/validation';
 
 export const BULK_MAX_ITEMS = 100;
-
-/** 400 naming the first failing item: `Validation error: links[3].originalUrl: Must be a valid URL`. */
-function itemError(path: string, errors: ValidationMap): ValidationError {
-  const validation = prefixErrors(path, errors);
-  const first = firstField(validation);
-  return new ValidationError(validation, `Validation error: ${first}: ${validation[first]}`);
-}
 
 /** Items of a bulk body: `Invalid links array`, unknown top-level fields, the 100-item cap. */
 function itemsOf(body: unknown, field: 'links' | 'updates' | 'ids', what: 'create' | 'update' | 'delete'): unknown[] {
@@ -35,19 +28,9 @@ function itemsOf(body: unknown, field: 'links' | 'updates' | 'ids', what: 'creat
 }
 
 /** Wraps an error raised for one item (values resolution) with the item's path. */
-function forItem<T>(path: string, fn: () => T): T {
+function forItemSync<T>(path: string, fn: () => T): T {
   try {
     return fn();
-  } catch (err) {
-    if (err instanceof ValidationError && err.options.validation) throw itemError(path, err.options.validation);
-    throw err;
-  }
-}
-
-/** As forItem, for an async resolution (a link's domain). */
-async function forItemAsync<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
   } catch (err) {
     if (err instanceof ValidationError && err.options.validation) throw itemError(path, err.options.validation);
     throw err;
@@ -59,41 +42,24 @@ async function forItemAsync<T>(path: string, fn: () => Promise<T>): Promise<T> {
 export class LinksBulkService {
   constructor(
     private readonly repo: LinksRepository,
-    private readonly writer: LinkWriter,
+    private readonly creation: LinkCreation,
     private readonly events: LinkEventsService,
     private readonly domains: LinkDomains,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async bulkCreate(principal: Principal, body: unknown): Promise<{ created: number; links: LinkCreateResponse[] }> {
+  async bulkCreate(principal: Principal, body: unknown): Promise<{ created: number; links: LinkCreateResponseDto[] }> {
     const items = itemsOf(body, 'links', 'create');
     const dtos = items.map((item, i) => {
       const { value, errors } = validateItem(CreateLinkDto, item);
       if (Object.keys(errors).length) throw itemError(`links[${i}]`, errors);
       return value;
     });
-    const org = principal.organizationId;
-    const templates = new Map(
-      (await this.repo.findTemplates(org, [...new Set(dtos.map((d) => d.templateId))])).map((t) => [t.id, t]),
-    );
-    if (dtos.some((d) => !templates.has(d.templateId))) throw new TemplateNotFoundError();
-    await this.assertProjects(org, dtos.map((d) => d.projectId));
-    const now = new Date();
-    const wanted = dtos.map((dto) => requestedDomain(dto, templates.get(dto.templateId)!));
-    const places = new Map<string | undefined, LinkPlace>();
-    for (const [i, name] of wanted.entries()) {
-      if (!places.has(name)) places.set(name, await forItemAsync(`links[${i}]`, () => this.domains.resolve(org, name)));
-    }
-    const rows: NewLinkRow[] = dtos.map((dto, i) =>
-      forItem(`links[${i}]`, () => newLinkRow(principal, dto, templates.get(dto.templateId)!, places.get(wanted[i])!, now)),
-    );
-    for (const [i, dto] of dtos.entries()) rows[i].passwordHash = (await passwordHashOf(dto.password)) ?? null;
-    const links = rows.length ? await this.writer.insertAll(org, principal.tier, rows) : [];
-    await this.events.linksChanged('link.created', links);
+    const links = await this.creation.create(principal, dtos, (i) => `links[${i}]`);
     return { created: links.length, links: links.map((l) => toLinkCreateResponse(l, this.config.SHORT_LINK_BASE_URL)) };
   }
 
-  async bulkUpdate(principal: Principal, body: unknown): Promise<{ updated: number; links: LinkResponse[] }> {
+  async bulkUpdate(principal: Principal, body: unknown): Promise<{ updated: number; links: LinkResponseDto[] }> {
     const items = itemsOf(body, 'updates', 'update');
     const updates = items.map((item, i) => {
       const path = `updates[${i}]`;
@@ -104,7 +70,7 @@ export class LinksBulkService {
       const { value, errors: dataErrors } = validateItem(UpdateLinkDto, item.data);
       Object.assign(errors, prefixErrors('data', dataErrors));
       if (Object.keys(errors).length) throw itemError(path, errors);
-      const patch = forItem(path, () => {
+      const patch = forItemSync(path, () => {
         try {
           return checkedPatch(value);
         } catch (err) {
@@ -122,7 +88,7 @@ export class LinksBulkService {
     for (const u of updates) u.patch.passwordHash = await passwordHashOf(u.password);
     for (const [i, u] of updates.entries()) {
       if (u.domain !== undefined) {
-        Object.assign(u.patch, await forItemAsync(`updates[${i}]`, () => this.domains.resolve(principal.organizationId, u.domain).catch((err: unknown) => {
+        Object.assign(u.patch, await forItem(`updates[${i}]`, () => this.domains.resolve(principal.organizationId, u.domain).catch((err: unknown) => {
           if (err instanceof ValidationError && err.options.validation) throw new ValidationError(prefixErrors('data', err.options.validation));
           throw err;
         })));

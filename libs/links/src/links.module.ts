@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { LinksImportService } from './import/links-import.service';
 import { LinkEventsService } from './link-events.service';
-import { LinkLookup } from './link-lookup.service';
 import { LinkWriter } from './link-writer';
+import { LinkCreation } from './link-creation';
 import { LinkDomains } from './link-domains';
 import { DomainsModule } from '@dl/domains';
 import { LinksBulkService } from './links-bulk.service';
@@ -15,13 +15,6 @@ import { registerLinkValidationMessages } from './validation-messages';
 
 registerLinkValidationMessages();
 
-/** Read-only lookups for other apps and domains (redirect, analytics): no queue needed. */
-@Module({
-  providers: [LinksRepository, LinksPg, LinkLookup],
-  exports: [LinkLookup],
-})
-export class LinkLookupModule {}
-
 /** Links use cases (needs PlatformModule and QueueModule in the app). */
 @Module({
   imports: [DomainsModule],
@@ -30,14 +23,14 @@ export class LinkLookupModule {}
     LinksPg,
     LinkDomains,
     LinkWriter,
+    LinkCreation,
     LinkEventsService,
     LinksService,
     LinksBulkService,
     LinksImportService,
     QrService,
     QrRenderPool,
-    LinkLookup,
   ],
-  exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkLookup, LinkEventsService],
+  exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkEventsService],
 })
 export class LinksModule {}

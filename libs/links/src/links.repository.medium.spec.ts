@@ -1,7 +1,6 @@
 import { PlansService } from '@dl/auth';
 import { Tier } from '@dl/platform/db';
 import { createTestEnv, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
-import { LinkLookup } from './link-lookup.service';
 import { resolveNewLink } from './link-values';
 import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
@@ -52,11 +51,10 @@ describe(LinksRepository.name, () => {
 
   it('one multi-row INSERT returns the inserted rows and the conflicting ones', async () => {
     const first = await repo.insertLinks([row('RepoA001'), row('RepoA002')]);
-    expect(first.inserted.map((l) => l.shortCode).sort()).toEqual(['RepoA001', 'RepoA002']);
-    expect(first.inserted[0]).toMatchObject({ templateSlug: 'default', isActive: true, attributionWindowHours: 168, tags: [] });
+    expect(first.map((l) => l?.shortCode)).toEqual(['RepoA001', 'RepoA002']);
+    expect(first[0]).toMatchObject({ templateSlug: 'default', isActive: true, attributionWindowHours: 168, tags: [], domainName: '', domainId: null });
     const second = await repo.insertLinks([row('RepoA002'), row('RepoA003')]);
-    expect(second.inserted.map((l) => l.shortCode)).toEqual(['RepoA003']);
-    expect(second.conflicts.map((r) => r.shortCode)).toEqual(['RepoA002']);
+    expect(second.map((l) => l?.shortCode ?? null)).toEqual([null, 'RepoA003']);
   });
 
   it('a random code that collides is retried with a fresh one, input order kept', async () => {
@@ -78,8 +76,7 @@ describe(LinksRepository.name, () => {
     expect(await repo.countLinks(org.organization.id)).toBe(before);
   });
 
-  it('LinkLookup: getLinkForOrganization scoped', async () => {
-    const lookup = new LinkLookup(repo);
+  it('reads are scoped by organization', async () => {
     const [link] = await repo.findByShortCodes(org.organization.id, ['RepoA001']);
     expect(link).toMatchObject({
       organizationId: org.organization.id,
@@ -92,9 +89,11 @@ describe(LinksRepository.name, () => {
     });
     expect(await repo.findByShortCodes(org.organization.id, ['nope'])).toEqual([]);
     const other = await seedOrganization(env);
-    await expect(lookup.getLinkForOrganization(other.organization.id, link!.id)).rejects.toMatchObject({ statusCode: 404, message: 'Link not found' });
-    await expect(lookup.getLinkForOrganization(org.organization.id, 'not-a-uuid')).rejects.toMatchObject({ statusCode: 404 });
-    expect((await lookup.getLinkForOrganization(org.organization.id, link!.id)).id).toBe(link!.id);
+    expect(await repo.findById(other.organization.id, link!.id)).toBeNull();
+    expect(await repo.findByIds(other.organization.id, [link!.id])).toEqual([]);
+    expect(await repo.findByShortCodes(other.organization.id, ['RepoA001'])).toEqual([]);
+    expect(await repo.findById(org.organization.id, 'not-a-uuid')).toBeNull();
+    expect((await repo.findById(org.organization.id, link!.id))?.id).toBe(link!.id);
   });
 
 });

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { hostCodeKey } from '@dl/platform/config';
 import { Prisma, PrismaService, PrismaTx } from '@dl/platform/db';
 import { RECORD_SELECT, LinkRow, rowToRecord, sqlValue, VALUE_COLUMNS } from './link-columns';
 import { LinkRecord, LinkValues, MigrationMetadata, NewLinkRow } from './link.types';
-import { isUuid } from './validators';
+import { isUuid } from '@dl/platform/validation';
 import { LinksPg } from './links-pg';
+import { LinkListFilter, LinkListPage } from './link-list';
 import { ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 
 type Db = PrismaService | PrismaTx;
@@ -26,11 +27,31 @@ export type LinkPatch = Partial<LinkValues> & {
   domainName?: string;
 };
 
-const INSERT_COLUMNS = Prisma.raw(
-  `organization_id, user_id, project_id, template_id, domain_id, domain_name, short_code, migration_metadata, ${Object.values(VALUE_COLUMNS)
-    .map(([c]) => c)
-    .join(', ')}`,
-);
+/** Columns an insert writes, in order (the domain is chosen by the statement, see insertLinks). */
+const INSERT_COLUMNS = [
+  'id', 'organization_id', 'user_id', 'project_id', 'template_id', 'domain_id', 'domain_name', 'short_code', 'migration_metadata',
+  ...Object.values(VALUE_COLUMNS).map(([c]) => c),
+];
+const INSERT_SELECT = INSERT_COLUMNS.map((c) =>
+  c === 'domain_id'
+    ? 'CASE WHEN r.domain_name IS NULL THEN d.id ELSE r.domain_id END'
+    : c === 'domain_name'
+      ? "CASE WHEN r.domain_name IS NULL THEN coalesce(d.domain, '') ELSE r.domain_name END"
+      : `r.${c}`,
+).join(', ');
+/**
+ * The one insert of new links: rows travel as one JSON parameter expanded by Postgres
+ * (json_populate_recordset over the table's own row type). A row without a domain
+ * (`domain_name` null) goes on the organization's verified default domain, else the
+ * service host, looked up by this very statement (no round trip of its own).
+ */
+const INSERT_SQL = `
+  INSERT INTO links (${INSERT_COLUMNS.join(', ')})
+  SELECT ${INSERT_SELECT}
+  FROM json_populate_recordset(NULL::links, $1::json) r
+  LEFT JOIN domains d ON r.domain_name IS NULL AND d.organization_id = r.organization_id AND d.is_default AND d.status = 'verified'
+  ON CONFLICT (domain_name, short_code) DO NOTHING
+  RETURNING id, domain_id, domain_name, created_at, updated_at`;
 
 /** A template or project deleted between the check and the insert answers like a missing one. */
 function rethrowMissingReference(err: unknown): never {
@@ -41,9 +62,9 @@ function rethrowMissingReference(err: unknown): never {
 }
 
 /**
- * The only Prisma user for links. Every method takes the organization id, except
- * `takenShortCodes` (the code space is global). The redirect reads links through
- * its own store (libs/redirect).
+ * The links' one way to the database (Prisma, and LinksPg's raw pool on the hot paths).
+ * Every method takes the organization id, except `takenShortCodes` (the code space is
+ * global). The redirect reads links through its own store (libs/redirect).
  */
 @Injectable()
 export class LinksRepository {
@@ -93,17 +114,17 @@ export class LinksRepository {
   }
 
   /**
-   * One multi-row INSERT. The rows travel as one JSON parameter expanded by
-   * Postgres (json_populate_recordset over the table's own row type), so 100
-   * links cost one statement with one bind value. Rows whose short code is taken
-   * are skipped (ON CONFLICT DO NOTHING, so the transaction stays usable); the
-   * caller retries or refuses them.
+   * One multi-row INSERT (INSERT_SQL). Each row gets its id here, so what came back is matched
+   * to what was sent by id. Rows whose short code is taken are skipped (ON CONFLICT DO NOTHING,
+   * so the transaction stays usable) and answered with null; the caller retries or refuses them.
    */
-  async insertLinks(rows: NewLinkRow[], db?: Db): Promise<{ inserted: LinkRecord[]; conflicts: NewLinkRow[] }> {
-    if (!rows.length) return { inserted: [], conflicts: [] };
+  async insertLinks(rows: NewLinkRow[], db?: Db): Promise<Array<LinkRecord | null>> {
+    if (!rows.length) return [];
+    const ids = rows.map(() => randomUUID());
     const json = JSON.stringify(
-      rows.map((r) => {
+      rows.map((r, i) => {
         const out: Record<string, unknown> = {
+          id: ids[i],
           organization_id: r.organizationId,
           user_id: r.userId,
           project_id: r.projectId,
@@ -121,38 +142,36 @@ export class LinksRepository {
       }),
     );
     // Only what the database decides comes back; the rest of each record is the row as sent.
-    type Inserted = { id: string; domain_name: string; short_code: string; created_at: Date; updated_at: Date };
+    type Inserted = { id: string; domain_id: string | null; domain_name: string; created_at: Date; updated_at: Date };
+    // Outside a transaction the statement is prepared once per connection of the links pool.
     const run = (): Promise<Inserted[]> =>
-      db
-        ? db.$queryRaw<Inserted[]>`
-          INSERT INTO links (${INSERT_COLUMNS})
-          SELECT ${INSERT_COLUMNS} FROM json_populate_recordset(NULL::links, ${json}::json)
-          ON CONFLICT (domain_name, short_code) DO NOTHING
-          RETURNING id, domain_name, short_code, created_at, updated_at`
-        : this.pg.query<Inserted>(
-          `INSERT INTO links (${INSERT_COLUMNS.sql})
-           SELECT ${INSERT_COLUMNS.sql} FROM json_populate_recordset(NULL::links, $1::json)
-           ON CONFLICT (domain_name, short_code) DO NOTHING
-           RETURNING id, domain_name, short_code, created_at, updated_at`,
-          [json],
-          'dl_links_insert',
-        );
-    const found = await run().catch(rethrowMissingReference);
-    const byCode = new Map(found.map((f) => [hostCodeKey(f.domain_name, f.short_code), f]));
-    const inserted: LinkRecord[] = [];
-    const conflicts: NewLinkRow[] = [];
-    for (const r of rows) {
-      const key = hostCodeKey(r.domainName, r.shortCode);
-      const f = byCode.get(key);
-      if (!f) {
-        conflicts.push(r);
-        continue;
-      }
-      byCode.delete(key);
+      db ? db.$queryRawUnsafe<Inserted[]>(INSERT_SQL, json) : this.pg.query<Inserted>(INSERT_SQL, [json], 'dl_links_insert');
+    const found = new Map((await run().catch(rethrowMissingReference)).map((f) => [f.id, f]));
+    return rows.map((r, i): LinkRecord | null => {
+      const f = found.get(ids[i]);
+      if (!f) return null;
       const { custom: _custom, ...values } = r;
-      inserted.push({ ...values, id: f.id, isActive: true, clickCount: 0, createdAt: new Date(f.created_at), updatedAt: new Date(f.updated_at) });
-    }
-    return { inserted, conflicts };
+      return {
+        ...values,
+        id: f.id,
+        domainId: f.domain_id,
+        domainName: f.domain_name,
+        isActive: true,
+        clickCount: 0,
+        createdAt: new Date(f.created_at),
+        updatedAt: new Date(f.updated_at),
+      };
+    });
+  }
+
+  /** One page of the list as JSON text (LinksPg builds it in Postgres). */
+  listPage(organizationId: string, filter: LinkListFilter): Promise<LinkListPage> {
+    return this.pg.listPage(organizationId, filter);
+  }
+
+  /** `{tags: [{name, count}]}` of the organization as JSON text. */
+  tagsJson(organizationId: string): Promise<string> {
+    return this.pg.tagsJson(organizationId);
   }
 
   async findById(organizationId: string, id: string, db: Db = this.prisma): Promise<LinkRecord | null> {

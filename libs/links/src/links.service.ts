@@ -2,19 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { ValidationError } from '@dl/platform/http';
-import { URL_MESSAGE } from './http-url';
+import { URL_MESSAGE } from '@dl/platform/validation';
 import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
-import { newLinkRow, passwordHashOf, requestedDomain, suppliedFields } from './link-values';
+import { passwordHashOf, suppliedFields } from './link-values';
 import { LinkDomains } from './link-domains';
 import { hostCodeKey } from '@dl/platform/config';
 import { isUniqueViolation } from '@dl/platform/db';
-import { LinkCreateResponse, LinkResponse, toLinkCreateResponse, toLinkResponse } from './link.mapper';
+import { toLinkCreateResponse, toLinkResponse } from './link.mapper';
+import { LinkCreateResponseDto, LinkResponseDto } from './link-response.dto';
 import { LinkRecord } from './link.types';
 import { LinkEventsService } from './link-events.service';
-import { LinkWriter } from './link-writer';
-import { LinkPatch, LinksRepository, TemplateRef } from './links.repository';
-import { LinksPg } from './links-pg';
+import { LinkCreation } from './link-creation';
+import { LinkPatch, LinksRepository } from './links.repository';
 import { decodeListCursor, LinkListFilter, LinkListPage, LinkListQuery } from './link-list';
 import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
@@ -24,47 +24,19 @@ import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-me
 export class LinksService {
   constructor(
     private readonly repo: LinksRepository,
-    private readonly writer: LinkWriter,
+    private readonly creation: LinkCreation,
     private readonly events: LinkEventsService,
-    private readonly pg: LinksPg,
     private readonly domains: LinkDomains,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * Templates rarely change and every create reads one: a 5-second per-instance
-   * cache (keyed by organization and id) saves a query on the hot path. A change
-   * to a template's defaults reaches new links within 5 s; a deleted template
-   * still fails the insert (foreign key) with 404.
-   */
-  private readonly templates = new Map<string, { at: number; value: TemplateRef | null }>();
-
-  private async template(organizationId: string, id: string): Promise<TemplateRef | null> {
-    const key = `${organizationId}:${id}`;
-    const hit = this.templates.get(key);
-    if (hit && Date.now() - hit.at < 5000 && hit.value) return hit.value;
-    const value = await this.repo.findTemplate(organizationId, id);
-    if (this.templates.size > 10_000) this.templates.clear();
-    this.templates.set(key, { at: Date.now(), value });
-    return value;
-  }
-
-  async create(principal: Principal, dto: CreateLinkDto): Promise<LinkCreateResponse> {
-    const template = await this.template(principal.organizationId, dto.templateId);
-    if (!template) throw new TemplateNotFoundError();
-    if (dto.projectId) {
-      const found = await this.repo.existingProjectIds(principal.organizationId, [dto.projectId]);
-      if (!found.has(dto.projectId)) throw new ProjectNotFoundError();
-    }
-    const place = await this.domains.resolve(principal.organizationId, requestedDomain(dto, template));
-    const row = newLinkRow(principal, dto, template, place);
-    row.passwordHash = (await passwordHashOf(dto.password)) ?? null;
-    const [link] = await this.writer.insertAll(principal.organizationId, principal.tier, [row]);
-    await this.events.linksChanged('link.created', [link]);
+  /** Single create: a bulk of one (LinkCreation), answered in the Cloud create shape. */
+  async create(principal: Principal, dto: CreateLinkDto): Promise<LinkCreateResponseDto> {
+    const [link] = await this.creation.create(principal, [dto]);
     return toLinkCreateResponse(link, this.config.SHORT_LINK_BASE_URL);
   }
 
-  async get(organizationId: string, id: string): Promise<LinkResponse> {
+  async get(organizationId: string, id: string): Promise<LinkResponseDto> {
     return toLinkResponse(await this.getRecord(organizationId, id), this.config.SHORT_LINK_BASE_URL);
   }
 
@@ -94,15 +66,15 @@ export class LinksService {
       const found = await this.repo.existingProjectIds(organizationId, [filter.projectId]);
       if (!found.has(filter.projectId)) throw new ProjectNotFoundError();
     }
-    return this.pg.listPage(organizationId, filter);
+    return this.repo.listPage(organizationId, filter);
   }
 
   /** `{tags: [{name, count}]}` of the organization, most used first. */
   tagsJson(organizationId: string): Promise<string> {
-    return this.pg.tagsJson(organizationId);
+    return this.repo.tagsJson(organizationId);
   }
 
-  async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponse> {
+  async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponseDto> {
     const patch = await this.patchFrom(principal.organizationId, dto);
     if (patch.domainName === undefined) {
       const link = await this.repo.updateLink(principal.organizationId, id, patch);

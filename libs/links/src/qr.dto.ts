@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { IsIntBetween } from './validators';
+import { IsIntBetween } from '@dl/platform/validation';
 
 export const QR_SIZES = [128, 256, 512, 1024, 2048];
 

@@ -1,8 +1,7 @@
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { flattenValidationErrors, ValidationMap } from '@dl/platform/http';
-import { URL_MESSAGE } from './http-url';
-import { isPlainObject } from './validators';
+import { flattenValidationErrors, ValidationError, ValidationMap } from '@dl/platform/http';
+import { isPlainObject, URL_MESSAGE } from '@dl/platform/validation';
 
 /** Validates one plain object against a DTO class with the global pipe's rules. */
 export function validateItem<T extends object>(cls: ClassConstructor<T>, plain: unknown): { value: T; errors: ValidationMap } {
@@ -31,4 +30,21 @@ export function prefixErrors(prefix: string, errors: ValidationMap): ValidationM
   const out: ValidationMap = {};
   for (const [k, v] of Object.entries(errors)) out[k ? `${prefix}.${k}` : prefix] = v;
   return out;
+}
+
+/** 400 naming the first failing item: `Validation error: links[3].originalUrl: Must be a valid URL`. */
+export function itemError(path: string, errors: ValidationMap): ValidationError {
+  const validation = prefixErrors(path, errors);
+  const first = firstField(validation);
+  return new ValidationError(validation, `Validation error: ${first}: ${validation[first]}`);
+}
+
+/** Runs one item's step; a validation error it raises names the item's path (none: left as is). */
+export async function forItem<T>(path: string | undefined, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (path !== undefined && err instanceof ValidationError && err.options.validation) throw itemError(path, err.options.validation);
+    throw err;
+  }
 }

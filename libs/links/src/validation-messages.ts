@@ -1,5 +1,5 @@
 import { registerValidationMessageRule, ValidationMap } from '@dl/platform/http';
-import { URL_MESSAGE } from './http-url';
+import { URL_MESSAGE } from '@dl/platform/validation';
 
 export const INVALID_URL_MESSAGE = 'Invalid URL format';
 export const ATTRIBUTION_WINDOW_MESSAGE = 'Attribution window must be between 1 and 2160 hours';

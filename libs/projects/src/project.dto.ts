@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { IsNonEmptyStringMax, IsStringMax } from '@dl/links';
+import { IsNonEmptyStringMax, IsStringMax } from '@dl/platform/validation';
 
 export class CreateProjectDto {
   @ApiProperty({ maxLength: 100 })

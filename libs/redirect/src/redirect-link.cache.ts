@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
-import { RedisService } from '@dl/platform/redis';
+import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { RedirectStore } from './redirect-store';
 import { TtlCache } from './ttl-cache';
@@ -21,11 +21,6 @@ export const LOOKUP_LIMITS = {
 } as const;
 
 const MISSING = '0';
-
-/** Channel on which link changes are announced (message = short code). */
-export function invalidationChannel(redis: RedisService): string {
-  return redis.key('links', 'invalidate');
-}
 
 /**
  * Finds the link behind a short code: an in-process cache in front of Redis in front
@@ -51,7 +46,7 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.channel = invalidationChannel(this.redis);
+    this.channel = linkInvalidationChannel(this.redis);
     this.cache = this.redis.duplicate({ commandTimeout: LOOKUP_LIMITS.redisTimeoutMs });
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('message', (channel: string, code: string) => {

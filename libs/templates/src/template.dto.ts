@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsOptional, Matches, ValidateNested } from 'class-validator';
-import { IsIntBetween, IsNonEmptyStringMax, IsPlainObject, IsStringMax, LinkFieldsDto } from '@dl/links';
+import { LinkFieldsDto } from '@dl/links';
+import { IsIntBetween, IsNonEmptyStringMax, IsPlainObject, IsStringMax } from '@dl/platform/validation';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MESSAGE = 'Must be 1-64 lowercase letters, digits and single hyphens';

@@ -17,10 +17,14 @@ import type { FastifyReply } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal, RateLimiter } from '@dl/auth';
 import { TooManyRequestsError } from '@dl/platform/http';
 import {
+  BulkCreateLinksResponseDto,
+  BulkDeleteLinksResponseDto,
+  BulkUpdateLinksResponseDto,
   CreateLinkBodyPipe,
   CreateLinkDto,
-  LinkCreateResponse,
-  LinkResponse,
+  LinkCreateResponseDto,
+  LinkListItemDto,
+  LinkResponseDto,
   LinksBulkService,
   LinksService,
   QrQueryDto,
@@ -28,15 +32,7 @@ import {
   UpdateLinkDto,
 } from '@dl/links';
 import { BulkCreateLinksBody, BulkDeleteLinksBody, BulkUpdateLinksBody, ListLinksQueryDto } from './links.dto';
-import {
-  BulkCreateLinksResponseDoc,
-  BulkDeleteLinksResponseDoc,
-  BulkUpdateLinksResponseDoc,
-  LinkCreateResponseDoc,
-  LinkListItemDoc,
-  LinkResponseDoc,
-  SuccessResponseDoc,
-} from './links.response-doc';
+import { SuccessResponseDoc } from '../openapi/success.doc';
 import { UuidParamPipe } from './uuid-param.pipe';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 
@@ -59,13 +55,13 @@ export class LinksController {
   @HttpCode(201)
   @Auth(Permissions.linksWrite)
   @ApiOperation({ summary: 'Create a link (Cloud snake_case shape with short_url)' })
-  @ApiCreatedResponse({ type: LinkCreateResponseDoc })
+  @ApiCreatedResponse({ type: LinkCreateResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
   @ApiBody({ type: CreateLinkDto })
   // Readonly<>: the global pipe leaves the body to CreateLinkBodyPipe (same rules, fast path for common bodies).
-  create(@CurrentPrincipal() principal: Principal, @Body(CreateLinkBodyPipe) dto: Readonly<CreateLinkDto>): Promise<LinkCreateResponse> {
+  create(@CurrentPrincipal() principal: Principal, @Body(CreateLinkBodyPipe) dto: Readonly<CreateLinkDto>): Promise<LinkCreateResponseDto> {
     return this.links.create(principal, dto);
   }
 
@@ -77,7 +73,7 @@ export class LinksController {
       'Filters combine; with limit one page and X-Next-Cursor when more match',
   })
   @ApiOkResponse({
-    type: [LinkListItemDoc],
+    type: [LinkListItemDto],
     headers: { 'X-Next-Cursor': { description: 'Cursor of the next page (only with limit, only when more links match)', schema: { type: 'string' } } },
   })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
@@ -106,7 +102,7 @@ export class LinksController {
   @Auth(Permissions.linksWrite)
   @ApiBody({ type: BulkCreateLinksBody })
   @ApiOperation({ summary: 'Create up to 100 links, all or nothing' })
-  @ApiCreatedResponse({ type: BulkCreateLinksResponseDoc })
+  @ApiCreatedResponse({ type: BulkCreateLinksResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
@@ -119,7 +115,7 @@ export class LinksController {
   @Auth(Permissions.linksWrite)
   @ApiBody({ type: BulkUpdateLinksBody })
   @ApiOperation({ summary: 'Update up to 100 links, all or nothing' })
-  @ApiOkResponse({ type: BulkUpdateLinksResponseDoc })
+  @ApiOkResponse({ type: BulkUpdateLinksResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link, template or project not found' })
   bulkUpdate(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
@@ -131,7 +127,7 @@ export class LinksController {
   @Auth(Permissions.linksWrite)
   @ApiBody({ type: BulkDeleteLinksBody })
   @ApiOperation({ summary: 'Delete up to 100 links (unknown ids are ignored)' })
-  @ApiOkResponse({ type: BulkDeleteLinksResponseDoc })
+  @ApiOkResponse({ type: BulkDeleteLinksResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkDelete(principal, body);
@@ -169,24 +165,24 @@ export class LinksController {
   @Get(':id')
   @ApiOperation({ summary: 'Get a link with every field' })
   @Auth(Permissions.read, AUTH_REQUIRED)
-  @ApiOkResponse({ type: LinkResponseDoc })
+  @ApiOkResponse({ type: LinkResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
-  get(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<LinkResponse> {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<LinkResponseDto> {
     return this.links.get(principal.organizationId, id);
   }
 
   @Put(':id')
   @ApiOperation({ summary: 'Update a link (only the fields sent change)' })
   @Auth(Permissions.linksWrite)
-  @ApiOkResponse({ type: LinkResponseDoc })
+  @ApiOkResponse({ type: LinkResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link, template or project not found' })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', new UuidParamPipe()) id: string,
     @Body() dto: UpdateLinkDto,
-  ): Promise<LinkResponse> {
+  ): Promise<LinkResponseDto> {
     return this.links.update(principal, id, dto);
   }
 

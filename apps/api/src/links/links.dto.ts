@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { toInteger } from '@dl/analytics';
-import { CreateLinkDto, CURSOR_MESSAGE, IsStringArrayOf, IsStringMax, IsUuidField, UpdateLinkDto } from '@dl/links';
+import { CreateLinkDto, CURSOR_MESSAGE, UpdateLinkDto } from '@dl/links';
+import { IsStringArrayOf, IsStringMax, IsUuidField } from '@dl/platform/validation';
 
 const LIMIT_FIELD = { message: 'Must be between 1 and 1000' };
 const MAX_TAG_FILTERS = 20;

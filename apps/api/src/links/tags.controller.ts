@@ -1,8 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiForbiddenResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { LinksService } from '@dl/links';
-import { TagsResponseDoc } from './links.response-doc';
+import { LinksService, TagsResponseDto } from '@dl/links';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 
 @ApiTags('links')
@@ -16,7 +15,7 @@ export class TagsController {
   @Get()
   @Auth(Permissions.read)
   @ApiOperation({ summary: "The organization's link tags with how many links carry each, most used first" })
-  @ApiOkResponse({ type: TagsResponseDoc })
+  @ApiOkResponse({ type: TagsResponseDto })
   @Header('content-type', 'application/json; charset=utf-8')
   list(@CurrentPrincipal() principal: Principal): Promise<string> {
     return this.links.tagsJson(principal.organizationId);

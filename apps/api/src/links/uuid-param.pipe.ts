@@ -1,6 +1,6 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { ValidationError } from '@dl/platform/http';
-import { isUuid } from '@dl/links';
+import { isUuid } from '@dl/platform/validation';
 
 /** A path id that is not a UUID → 400 `Validation error` naming the parameter (never a 500). */
 @Injectable()

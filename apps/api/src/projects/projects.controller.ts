@@ -13,7 +13,7 @@ import {
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateProjectDto, ProjectListItem, ProjectResponse, ProjectsService, UpdateProjectDto } from '@dl/projects';
 import { UuidParamPipe } from '../links/uuid-param.pipe';
-import { SuccessResponseDoc } from '../links/links.response-doc';
+import { SuccessResponseDoc } from '../openapi/success.doc';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import { ProjectListItemDoc, ProjectResponseDoc } from './projects.response-doc';
 

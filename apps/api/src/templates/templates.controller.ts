@@ -14,7 +14,7 @@ import {
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateTemplateDto, TemplateResponse, TemplatesService, UpdateTemplateDto } from '@dl/templates';
 import { UuidParamPipe } from '../links/uuid-param.pipe';
-import { SuccessResponseDoc } from '../links/links.response-doc';
+import { SuccessResponseDoc } from '../openapi/success.doc';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import { TemplateResponseDoc } from './templates.response-doc';
 

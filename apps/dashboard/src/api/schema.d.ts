@@ -1754,27 +1754,27 @@ export interface components {
             /** @description Visitors must enter it; stored hashed, reads show hasPassword */
             password?: string | null;
         };
-        SnakeUtmParametersDoc: {
+        SnakeUtmParametersResponseDto: {
             utm_source?: string;
             utm_medium?: string;
             utm_campaign?: string;
             utm_term?: string;
             utm_content?: string;
         };
-        TargetingRulesDoc: {
+        TargetingRulesResponseDto: {
             countries?: string[];
             devices?: string[];
             languages?: string[];
         };
-        MigrationMetadataDoc: {
+        MigrationMetadataResponseDto: {
             competitorPlatform: string;
             competitorId: string | null;
         };
-        LinkVariantDoc: {
+        LinkVariantResponseDto: {
             url: string;
             weight: number;
         };
-        RedirectRuleConditionsDoc: {
+        RedirectRuleConditionsResponseDto: {
             countries?: string[];
             languages?: string[];
             devices?: ("ios" | "android" | "web")[];
@@ -1788,11 +1788,11 @@ export interface components {
             /** Format: date-time */
             before?: string;
         };
-        RedirectRuleDoc: {
-            conditions: components["schemas"]["RedirectRuleConditionsDoc"];
+        RedirectRuleResponseDto: {
+            conditions: components["schemas"]["RedirectRuleConditionsResponseDto"];
             url: string;
         };
-        LinkCreateResponseDoc: {
+        LinkCreateResponseDto: {
             /** Format: uuid */
             id: string;
             /**
@@ -1826,8 +1826,8 @@ export interface components {
                 [key: string]: string | number | boolean;
             } | null;
             attribution_window_hours: number;
-            utm_parameters: components["schemas"]["SnakeUtmParametersDoc"] | null;
-            targeting_rules: components["schemas"]["TargetingRulesDoc"] | null;
+            utm_parameters: components["schemas"]["SnakeUtmParametersResponseDto"] | null;
+            targeting_rules: components["schemas"]["TargetingRulesResponseDto"] | null;
             og_title: string | null;
             og_description: string | null;
             og_image_url: string | null;
@@ -1835,13 +1835,13 @@ export interface components {
             is_active: boolean;
             /** Format: date-time */
             expires_at: string | null;
-            migration_metadata: components["schemas"]["MigrationMetadataDoc"] | null;
+            migration_metadata: components["schemas"]["MigrationMetadataResponseDto"] | null;
             /** @description True when visitors must enter a password */
             has_password: boolean;
             expired_url: string | null;
             max_clicks: number | null;
-            variants: components["schemas"]["LinkVariantDoc"][] | null;
-            redirect_rules: components["schemas"]["RedirectRuleDoc"][] | null;
+            variants: components["schemas"]["LinkVariantResponseDto"][] | null;
+            redirect_rules: components["schemas"]["RedirectRuleResponseDto"][] | null;
             cloak: boolean;
             public_stats: boolean;
             /** Format: date-time */
@@ -1849,7 +1849,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        LinkListItemDoc: {
+        LinkListItemDto: {
             /** Format: uuid */
             id: string;
             /**
@@ -1869,9 +1869,9 @@ export interface components {
         BulkCreateLinksBody: {
             links: components["schemas"]["CreateLinkDto"][];
         };
-        BulkCreateLinksResponseDoc: {
+        BulkCreateLinksResponseDto: {
             created: number;
-            links: components["schemas"]["LinkCreateResponseDoc"][];
+            links: components["schemas"]["LinkCreateResponseDto"][];
         };
         UpdateLinkDto: {
             /** @example https://example.com/landing */
@@ -1951,14 +1951,14 @@ export interface components {
         BulkUpdateLinksBody: {
             updates: components["schemas"]["BulkUpdateItem"][];
         };
-        UtmParametersDoc: {
+        UtmParametersResponseDto: {
             source?: string;
             medium?: string;
             campaign?: string;
             term?: string;
             content?: string;
         };
-        LinkResponseDoc: {
+        LinkResponseDto: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1990,8 +1990,8 @@ export interface components {
             deepLinkParameters: {
                 [key: string]: string | number | boolean;
             } | null;
-            utmParameters: components["schemas"]["UtmParametersDoc"] | null;
-            targetingRules: components["schemas"]["TargetingRulesDoc"] | null;
+            utmParameters: components["schemas"]["UtmParametersResponseDto"] | null;
+            targetingRules: components["schemas"]["TargetingRulesResponseDto"] | null;
             attributionWindowHours: number;
             ogTitle: string | null;
             ogDescription: string | null;
@@ -2003,13 +2003,13 @@ export interface components {
             /** @enum {string} */
             status: "active" | "inactive" | "expired";
             clickCount: number;
-            migrationMetadata: components["schemas"]["MigrationMetadataDoc"] | null;
+            migrationMetadata: components["schemas"]["MigrationMetadataResponseDto"] | null;
             /** @description True when visitors must enter a password */
             hasPassword: boolean;
             expiredUrl: string | null;
             maxClicks: number | null;
-            variants: components["schemas"]["LinkVariantDoc"][] | null;
-            redirectRules: components["schemas"]["RedirectRuleDoc"][] | null;
+            variants: components["schemas"]["LinkVariantResponseDto"][] | null;
+            redirectRules: components["schemas"]["RedirectRuleResponseDto"][] | null;
             cloak: boolean;
             publicStats: boolean;
             /** Format: date-time */
@@ -2017,21 +2017,21 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        BulkUpdateLinksResponseDoc: {
+        BulkUpdateLinksResponseDto: {
             updated: number;
-            links: components["schemas"]["LinkResponseDoc"][];
+            links: components["schemas"]["LinkResponseDto"][];
         };
         BulkDeleteLinksBody: {
             ids: string[];
         };
-        BulkDeleteLinksResponseDoc: {
+        BulkDeleteLinksResponseDto: {
             deleted: number;
         };
         SuccessResponseDoc: {
             /** @enum {boolean} */
             success: true;
         };
-        TagCountDoc: {
+        TagCountDto: {
             /**
              * @description The most used spelling of the tag (tags match case-insensitively)
              * @example Launch
@@ -2040,9 +2040,9 @@ export interface components {
             /** @description Links of the organization carrying it */
             count: number;
         };
-        TagsResponseDoc: {
+        TagsResponseDto: {
             /** @description Most used first */
-            tags: components["schemas"]["TagCountDoc"][];
+            tags: components["schemas"]["TagCountDto"][];
         };
         PublicDateClicksDoc: {
             /** @example 2026-11-25 */
@@ -2355,27 +2355,27 @@ export type SchemaLinkVariantDto = components['schemas']['LinkVariantDto'];
 export type SchemaRedirectRuleConditionsDto = components['schemas']['RedirectRuleConditionsDto'];
 export type SchemaRedirectRuleDto = components['schemas']['RedirectRuleDto'];
 export type SchemaCreateLinkDto = components['schemas']['CreateLinkDto'];
-export type SchemaSnakeUtmParametersDoc = components['schemas']['SnakeUtmParametersDoc'];
-export type SchemaTargetingRulesDoc = components['schemas']['TargetingRulesDoc'];
-export type SchemaMigrationMetadataDoc = components['schemas']['MigrationMetadataDoc'];
-export type SchemaLinkVariantDoc = components['schemas']['LinkVariantDoc'];
-export type SchemaRedirectRuleConditionsDoc = components['schemas']['RedirectRuleConditionsDoc'];
-export type SchemaRedirectRuleDoc = components['schemas']['RedirectRuleDoc'];
-export type SchemaLinkCreateResponseDoc = components['schemas']['LinkCreateResponseDoc'];
-export type SchemaLinkListItemDoc = components['schemas']['LinkListItemDoc'];
+export type SchemaSnakeUtmParametersResponseDto = components['schemas']['SnakeUtmParametersResponseDto'];
+export type SchemaTargetingRulesResponseDto = components['schemas']['TargetingRulesResponseDto'];
+export type SchemaMigrationMetadataResponseDto = components['schemas']['MigrationMetadataResponseDto'];
+export type SchemaLinkVariantResponseDto = components['schemas']['LinkVariantResponseDto'];
+export type SchemaRedirectRuleConditionsResponseDto = components['schemas']['RedirectRuleConditionsResponseDto'];
+export type SchemaRedirectRuleResponseDto = components['schemas']['RedirectRuleResponseDto'];
+export type SchemaLinkCreateResponseDto = components['schemas']['LinkCreateResponseDto'];
+export type SchemaLinkListItemDto = components['schemas']['LinkListItemDto'];
 export type SchemaBulkCreateLinksBody = components['schemas']['BulkCreateLinksBody'];
-export type SchemaBulkCreateLinksResponseDoc = components['schemas']['BulkCreateLinksResponseDoc'];
+export type SchemaBulkCreateLinksResponseDto = components['schemas']['BulkCreateLinksResponseDto'];
 export type SchemaUpdateLinkDto = components['schemas']['UpdateLinkDto'];
 export type SchemaBulkUpdateItem = components['schemas']['BulkUpdateItem'];
 export type SchemaBulkUpdateLinksBody = components['schemas']['BulkUpdateLinksBody'];
-export type SchemaUtmParametersDoc = components['schemas']['UtmParametersDoc'];
-export type SchemaLinkResponseDoc = components['schemas']['LinkResponseDoc'];
-export type SchemaBulkUpdateLinksResponseDoc = components['schemas']['BulkUpdateLinksResponseDoc'];
+export type SchemaUtmParametersResponseDto = components['schemas']['UtmParametersResponseDto'];
+export type SchemaLinkResponseDto = components['schemas']['LinkResponseDto'];
+export type SchemaBulkUpdateLinksResponseDto = components['schemas']['BulkUpdateLinksResponseDto'];
 export type SchemaBulkDeleteLinksBody = components['schemas']['BulkDeleteLinksBody'];
-export type SchemaBulkDeleteLinksResponseDoc = components['schemas']['BulkDeleteLinksResponseDoc'];
+export type SchemaBulkDeleteLinksResponseDto = components['schemas']['BulkDeleteLinksResponseDto'];
 export type SchemaSuccessResponseDoc = components['schemas']['SuccessResponseDoc'];
-export type SchemaTagCountDoc = components['schemas']['TagCountDoc'];
-export type SchemaTagsResponseDoc = components['schemas']['TagsResponseDoc'];
+export type SchemaTagCountDto = components['schemas']['TagCountDto'];
+export type SchemaTagsResponseDto = components['schemas']['TagsResponseDto'];
 export type SchemaPublicDateClicksDoc = components['schemas']['PublicDateClicksDoc'];
 export type SchemaPublicCountryClicksDoc = components['schemas']['PublicCountryClicksDoc'];
 export type SchemaPublicDeviceClicksDoc = components['schemas']['PublicDeviceClicksDoc'];
@@ -4881,7 +4881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkListItemDoc"][];
+                    "application/json": components["schemas"]["LinkListItemDto"][];
                 };
             };
             /** @description Validation error */
@@ -4949,7 +4949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkCreateResponseDoc"];
+                    "application/json": components["schemas"]["LinkCreateResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5026,7 +5026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BulkCreateLinksResponseDoc"];
+                    "application/json": components["schemas"]["BulkCreateLinksResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5103,7 +5103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BulkUpdateLinksResponseDoc"];
+                    "application/json": components["schemas"]["BulkUpdateLinksResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5171,7 +5171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BulkDeleteLinksResponseDoc"];
+                    "application/json": components["schemas"]["BulkDeleteLinksResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5310,7 +5310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkResponseDoc"];
+                    "application/json": components["schemas"]["LinkResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5380,7 +5380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkResponseDoc"];
+                    "application/json": components["schemas"]["LinkResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5510,7 +5510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TagsResponseDoc"];
+                    "application/json": components["schemas"]["TagsResponseDto"];
                 };
             };
             /** @description Missing, invalid or revoked credential */

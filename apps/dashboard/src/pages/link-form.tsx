@@ -7,7 +7,7 @@ import { ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../compone
 import { useToast } from '../components/toasts';
 import { CheckGroup, DEVICES, RulesEditor, VariantsEditor, type RuleState, type VariantState } from './link-form-parts';
 
-type LinkResponse = components['schemas']['LinkResponseDoc'];
+type LinkResponse = components['schemas']['LinkResponseDto'];
 type CreateBody = components['schemas']['CreateLinkDto'];
 type UpdateBody = components['schemas']['UpdateLinkDto'];
 

@@ -8,7 +8,7 @@ import { fmtDate, fmtNumber } from '../components/format';
 import { ConfirmDialog, Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
 import { useToast } from '../components/toasts';
 
-type LinkItem = components['schemas']['LinkListItemDoc'];
+type LinkItem = components['schemas']['LinkListItemDto'];
 type UpdateBody = components['schemas']['UpdateLinkDto'];
 type ListQuery = paths['/api/links']['get']['parameters']['query'];
 const PAGE_SIZE = 1000;

@@ -1,6 +1,6 @@
 import { BadRequestError } from '@dl/platform/http';
 import { LinkValues, UtmParameters } from '../link.types';
-import { isPlainObject } from '../validators';
+import { isPlainObject } from '@dl/platform/validation';
 
 export type CsvFormat = 'spec' | 'branch';
 

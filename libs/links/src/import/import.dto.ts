@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { IsNonEmptyStringMax, IsUuidField } from '../validators';
+import { IsNonEmptyStringMax, IsUuidField } from '@dl/platform/validation';
 
 export const CONFLICT_STRATEGIES = ['skip', 'overwrite', 'rename'] as const;
 export type ConflictStrategy = (typeof CONFLICT_STRATEGIES)[number];

@@ -28,7 +28,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 interface Candidate {
   row: number;
   shortCode: string | null;
-  link: Omit<NewLinkRow, 'shortCode' | 'custom'>;
+  /** Imported links name their place: the domain is always known. */
+  link: Omit<NewLinkRow, 'shortCode' | 'custom' | 'domainName'> & { domainName: string };
 }
 
 /** The rows' codes grouped by the domain they go to ('' = the service host); rows without a code are left out. */

@@ -1,7 +1,7 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { AppConfig } from '@dl/platform/config';
-import { createRedisClient, RedisService, scanKeys } from '@dl/platform/redis';
+import { createRedisClient, linkInvalidationChannel, RedisService, scanKeys } from '@dl/platform/redis';
 import { flushPrefix, nodeCommand, PrivateRedisCluster, testConfig } from '@dl/testing';
 import { bullOptions } from './queue.service';
 
@@ -64,7 +64,7 @@ describe('Redis Cluster mode', () => {
 
   it('delivers a PUBLISH sent to one node to a subscriber connected through the cluster client', async () => {
     const sub = createRedisClient(config, { enableOfflineQueue: true, maxRetriesPerRequest: null });
-    const channel = redis.key('links', 'invalidate');
+    const channel = linkInvalidationChannel(redis);
     const got: string[] = [];
     sub.on('message', (ch: string, msg: string) => ch === channel && got.push(msg));
     await sub.subscribe(channel);
