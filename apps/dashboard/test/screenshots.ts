@@ -3,8 +3,8 @@
  * written to docs/screenshots/. Boots the same world as the browser tests (a fresh test
  * database, api + redirect + worker, Chromium), signs up an organization and seeds two
  * months of traffic with `demo:seed`, then takes the links list, a link page with its
- * charts, the create form (with an A/B test and a redirect rule), the domains page and the
- * monthly report.
+ * charts, the create form (with an A/B test and a redirect rule), the domains page, the
+ * monthly report, and the members (a pending invitation), webhooks (one endpoint) and events pages.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -26,6 +26,9 @@ async function main(): Promise<void> {
     const { email, password } = await signUp(page, 'Northwind Outdoor');
     const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
     const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+    // Event analytics is a paid feature: the events page shows its charts and list on BUSINESS.
+    await w.env.prisma.organization.update({ where: { id: organizationId }, data: { tier: 'BUSINESS' } });
+    const upgradedAt = Date.now();
     execFileSync(
       process.execPath,
       [join(root, 'tools/scripts/run.js'), join(root, 'tools/cli/main.ts'), 'demo:seed', organizationId, '--months', '2', '--links', '12', '--clicks-per-day', '60'],
@@ -40,7 +43,18 @@ async function main(): Promise<void> {
     await page.getByLabel('Domain name').fill('go.northwind.example');
     await page.getByRole('button', { name: 'Add domain' }).click();
     await page.getByRole('article', { name: 'go.northwind.example' }).waitFor();
+    // A pending invitation (Members) and one endpoint (Webhooks).
+    await page.goto('/app/members');
+    await page.getByLabel('Email').fill('ana@northwind.example');
+    await page.getByRole('button', { name: 'Add or invite' }).click();
+    await page.getByTestId('invitations').waitFor();
+    await page.goto('/app/webhooks');
+    await page.getByLabel('Endpoint URL').fill('https://hooks.northwind.example/deeplink');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('article', { name: 'Webhook https://hooks.northwind.example/deeplink' }).waitFor();
     await setup.close();
+    // The sessions cached before the upgrade (30 s in Redis) have expired before the screenshots.
+    await new Promise((r) => setTimeout(r, Math.max(0, upgradedAt + 31_000 - Date.now())));
     const top = await w.env.prisma.link.findFirstOrThrow({ where: { organizationId }, orderBy: { clickCount: 'desc' }, select: { id: true } });
     const reports = await w.env.prisma.$queryRawUnsafe<Array<{ p: string }>>(`SELECT to_char(date_trunc('month', now() - interval '1 month'), 'YYYY-MM') AS p`);
     const lastMonth = reports[0].p;
@@ -87,6 +101,12 @@ async function main(): Promise<void> {
         await p.locator('.chart canvas').first().waitFor();
         await p.waitForTimeout(300);
         await p.screenshot({ path: name('report'), fullPage: true });
+        for (const section of ['members', 'webhooks', 'events']) {
+          await p.goto(`/app/${section}`);
+          await p.locator('.loading').first().waitFor({ state: 'detached' });
+          await p.waitForTimeout(300);
+          await p.screenshot({ path: name(section), fullPage: true });
+        }
         await ctx.close();
         process.stderr.write(`screenshots: ${dark ? 'dark' : 'light'} ${width} px done\n`);
       }

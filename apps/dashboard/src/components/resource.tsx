@@ -58,6 +58,8 @@ export function ResourceTable<T>({
   head,
   numeric = [],
   label,
+  title,
+  testId,
   children,
 }: {
   loading: boolean;
@@ -67,6 +69,9 @@ export function ResourceTable<T>({
   /** Heads of number columns (right-aligned). */
   numeric?: string[];
   label?: string;
+  /** A heading inside the card, above the table. */
+  title?: string;
+  testId?: string;
   children: (item: T) => ReactNode;
 }) {
   if (loading) return <Loading />;
@@ -78,7 +83,8 @@ export function ResourceTable<T>({
     );
   return (
     <div className="card table-wrap">
-      <table className="plain" aria-label={label}>
+      {title && <h2>{title}</h2>}
+      <table className="plain" aria-label={label} data-testid={testId}>
         <thead>
           <tr>
             {head.map((h, i) => (

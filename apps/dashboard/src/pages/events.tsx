@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber } from '../components/format';
+import { ResourceTable } from '../components/resource';
 import { Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
 
 export default function EventsPage() {
@@ -89,61 +90,47 @@ export default function EventsPage() {
           <BarList rows={(names.data?.eventNames ?? []).map((n) => ({ label: n.name, value: n.count }))} empty="No events yet: send some with the SDK" />
         </div>
       </div>
-      <div className="card form">
-        <div className="page-header">
-          <h3>Events</h3>
-          <label>
-            <span className="visually-hidden">Search event names</span>
-            <input type="search" placeholder="Search event names" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} />
-          </label>
-        </div>
-        <ErrorBanner error={list.error} />
-        {list.isPending ? (
-          <Loading />
-        ) : !list.data?.events.length ? (
-          <p className="muted">No events match.</p>
-        ) : (
-          <>
-            <div className="table-wrap">
-              <table className="plain">
-                <thead>
-                  <tr>
-                    <th>Event</th>
-                    <th>When</th>
-                    <th>Link</th>
-                    <th>Data</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.events.map((ev) => (
-                    <tr key={ev.id}>
-                      <td>
-                        <code>{ev.eventName}</code>
-                      </td>
-                      <td>{fmtDateTime(ev.eventTimestamp)}</td>
-                      <td>{ev.linkShortCode ? `/${ev.linkShortCode}` : '—'}</td>
-                      <td className="truncate">
-                        <code>{ev.eventData ? JSON.stringify(ev.eventData).slice(0, 120) : ''}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <div className="page-actions">
-              <button type="button" className="button small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </button>
-              <span className="muted">
-                Page {page} of {Math.max(1, Math.ceil(list.data.total / list.data.limit))}
-              </span>
-              <button type="button" className="button small" disabled={page * list.data.limit >= list.data.total} onClick={() => setPage(page + 1)}>
-                Next
-              </button>
-            </div>
-          </>
-        )}
+      <div className="page-header">
+        <h2>Events</h2>
+        <label>
+          <span className="visually-hidden">Search event names</span>
+          <input type="search" placeholder="Search event names" value={search} onChange={(e) => (setSearch(e.target.value), setPage(1))} />
+        </label>
       </div>
+      <ErrorBanner error={list.error} />
+      <ResourceTable
+        loading={list.isPending}
+        items={list.data?.events}
+        empty={{ title: 'No events match', body: 'Try another search or a longer range.' }}
+        head={['Event', 'When', 'Link', 'Data']}
+        label="Events"
+      >
+        {(ev) => (
+          <tr key={ev.id}>
+            <td>
+              <code>{ev.eventName}</code>
+            </td>
+            <td>{fmtDateTime(ev.eventTimestamp)}</td>
+            <td>{ev.linkShortCode ? `/${ev.linkShortCode}` : '—'}</td>
+            <td className="truncate">
+              <code>{ev.eventData ? JSON.stringify(ev.eventData).slice(0, 120) : ''}</code>
+            </td>
+          </tr>
+        )}
+      </ResourceTable>
+      {list.data && list.data.events.length > 0 && (
+        <div className="page-actions">
+          <button type="button" className="button small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </button>
+          <span className="muted">
+            Page {page} of {Math.max(1, Math.ceil(list.data.total / list.data.limit))}
+          </span>
+          <button type="button" className="button small" disabled={page * list.data.limit >= list.data.total} onClick={() => setPage(page + 1)}>
+            Next
+          </button>
+        </div>
+      )}
     </section>
   );
 }

@@ -1,13 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { sessionClaims } from '../api/session';
 import { fmtDate } from '../components/format';
-import { ConfirmDialog, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
+import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
+import { ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
 const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
 type Role = (typeof ROLES)[number];
+
+function RoleOptions() {
+  return (
+    <>
+      {ROLES.map((r) => (
+        <option key={r} value={r}>
+          {r.toLowerCase()}
+        </option>
+      ))}
+    </>
+  );
+}
 
 export default function MembersPage() {
   const members = useQuery({ queryKey: ['members'], queryFn: () => unwrap(api.GET('/api/organization/members')) });
@@ -19,7 +32,7 @@ export default function MembersPage() {
     (m) => ('inviteToken' in m ? `Invitation sent to ${m.email}` : `${m.email} added`),
     ['members', 'invitations'],
   );
-  const [revokingInvite, setRevokingInvite] = useState<{ id: string; email: string } | null>(null);
+  const [revokingInvite, setRevokingInvite] = useState<{ id: string; name: string } | null>(null);
   const revokeInvite = useAction(
     (id: string) => unwrap(api.DELETE('/api/organization/invitations/{id}', { params: { path: { id } } })),
     'Invitation revoked',
@@ -31,7 +44,7 @@ export default function MembersPage() {
     'Role changed',
     ['members'],
   );
-  const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
+  const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const remove = useAction(
     (userId: string) => unwrap(api.DELETE('/api/organization/members/{userId}', { params: { path: { userId } } })),
     'Member removed',
@@ -39,29 +52,36 @@ export default function MembersPage() {
   );
   const errors = fieldErrors(add.error);
   const me = sessionClaims()?.sub;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () =>
     add.mutate(undefined, {
       onSuccess: (m) => {
         if ('inviteToken' in m) setInvite({ email: m.email, token: m.inviteToken });
         setForm({ email: '', role: 'MEMBER' });
       },
     });
-  };
   return (
     <section className="page">
       <PageHeader title="Members" />
-      <form className="card form" onSubmit={submit} noValidate aria-label="Add a member">
-        <h2>Add a member</h2>
-        <p className="hint">Someone with an account joins at once; anyone else gets an invitation by email (valid 7 days) and chooses their own password.</p>
-        {invite && (
-          <SecretOnce
-            label={`Invitation token for ${invite.email} (also emailed; they paste it at ${window.location.origin}/app/accept-invite)`}
-            value={invite.token}
-            onDone={() => setInvite(null)}
-          />
-        )}
-        <ErrorBanner error={add.error} fields={['email', 'role']} />
+      <FormCard
+        title="Add a member"
+        intro={
+          <>
+            <p className="hint">Someone with an account joins at once; anyone else gets an invitation by email (valid 7 days) and chooses their own password.</p>
+            {invite && (
+              <SecretOnce
+                label={`Invitation token for ${invite.email} (also emailed; they paste it at ${window.location.origin}/app/accept-invite)`}
+                value={invite.token}
+                onDone={() => setInvite(null)}
+              />
+            )}
+          </>
+        }
+        error={add.error}
+        fields={['email', 'role']}
+        submitLabel="Add or invite"
+        busy={add.isPending}
+        onSubmit={submit}
+      >
         <div className="form-row">
           <Field label="Email" error={errors.email}>
             {(p) => <input {...p} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />}
@@ -69,115 +89,72 @@ export default function MembersPage() {
           <Field label="Role" error={errors.role}>
             {(p) => (
               <select {...p} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {r.toLowerCase()}
-                  </option>
-                ))}
+                <RoleOptions />
               </select>
             )}
           </Field>
         </div>
-        <div className="form-actions">
-          <button className="button primary" type="submit" disabled={add.isPending}>
-            Add or invite
-          </button>
-        </div>
-      </form>
-      {invitations.data && invitations.data.invitations.length > 0 && (
-        <div className="card table-wrap">
-          <h2>Pending invitations</h2>
-          <table className="plain" data-testid="invitations">
-            <thead>
-              <tr>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Expires</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.data.invitations.map((i) => (
-                <tr key={i.invitationId}>
-                  <td>{i.email}</td>
-                  <td>{i.role.toLowerCase()}</td>
-                  <td>{fmtDate(i.expiresAt)}</td>
-                  <td className="num">
-                    <button type="button" className="button small danger" onClick={() => setRevokingInvite({ id: i.invitationId, email: i.email })}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      </FormCard>
+      {Boolean(invitations.data?.invitations.length) && (
+        <ResourceTable
+          loading={false}
+          items={invitations.data?.invitations}
+          empty={{ title: 'No pending invitations', body: '' }}
+          head={['Email', 'Role', 'Expires', '']}
+          title="Pending invitations"
+          testId="invitations"
+        >
+          {(i) => (
+            <tr key={i.invitationId}>
+              <td>{i.email}</td>
+              <td>{i.role.toLowerCase()}</td>
+              <td>{fmtDate(i.expiresAt)}</td>
+              <RowAction label="Revoke" onClick={() => setRevokingInvite({ id: i.invitationId, name: i.email })} />
+            </tr>
+          )}
+        </ResourceTable>
       )}
       <ErrorBanner error={members.error ?? changeRole.error ?? remove.error ?? revokeInvite.error} />
-      {members.isPending ? (
-        <Loading />
-      ) : (
-        <div className="card table-wrap">
-          <table className="plain">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                <th>Since</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {members.data?.members.map((m) => (
-                <tr key={m.userId}>
-                  <td>
-                    {m.name} {m.userId === me && <span className="pill">you</span>}
-                  </td>
-                  <td>{m.email}</td>
-                  <td>
-                    <label>
-                      <span className="visually-hidden">Role of {m.email}</span>
-                      <select value={m.role as string} onChange={(e) => changeRole.mutate({ userId: m.userId, role: e.target.value as Role })}>
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r.toLowerCase()}
-                          </option>
-                        ))}
-                      </select>
-                    </label>
-                  </td>
-                  <td>{fmtDate(m.createdAt)}</td>
-                  <td className="num">
-                    {m.userId !== me && (
-                      <button type="button" className="button small danger" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
-                        Remove
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <ConfirmDialog
-        open={Boolean(removing)}
-        title={`Remove ${removing?.email}?`}
-        body={<p>Their sessions and API keys stop working at once.</p>}
+      <ResourceTable
+        loading={members.isPending}
+        items={members.data?.members}
+        empty={{ title: 'No members', body: 'Add someone above.' }}
+        head={['Name', 'Email', 'Role', 'Since', '']}
+      >
+        {(m) => (
+          <tr key={m.userId}>
+            <td>
+              {m.name} {m.userId === me && <span className="pill">you</span>}
+            </td>
+            <td>{m.email}</td>
+            <td>
+              <label>
+                <span className="visually-hidden">Role of {m.email}</span>
+                <select value={m.role as string} onChange={(e) => changeRole.mutate({ userId: m.userId, role: e.target.value as Role })}>
+                  <RoleOptions />
+                </select>
+              </label>
+            </td>
+            <td>{fmtDate(m.createdAt)}</td>
+            {m.userId === me ? <td /> : <RowAction label="Remove" onClick={() => setRemoving({ id: m.userId, name: m.email })} />}
+          </tr>
+        )}
+      </ResourceTable>
+      <ConfirmRemoval
+        target={removing}
+        action={remove}
+        title={(m) => `Remove ${m.name}?`}
+        body="Their sessions and API keys stop working at once."
         confirmLabel="Remove"
-        busy={remove.isPending}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing.userId, { onSettled: () => setRemoving(null) })}
+        onClose={() => setRemoving(null)}
       />
-      <ConfirmDialog
-        open={Boolean(revokingInvite)}
-        title={`Revoke the invitation of ${revokingInvite?.email}?`}
-        body={<p>Its token stops working at once.</p>}
+      <ConfirmRemoval
+        target={revokingInvite}
+        action={revokeInvite}
+        title={(i) => `Revoke the invitation of ${i.name}?`}
+        body="Its token stops working at once."
         confirmLabel="Revoke"
-        busy={revokeInvite.isPending}
-        onCancel={() => setRevokingInvite(null)}
-        onConfirm={() => revokingInvite && revokeInvite.mutate(revokingInvite.id, { onSettled: () => setRevokingInvite(null) })}
+        onClose={() => setRevokingInvite(null)}
       />
     </section>
   );

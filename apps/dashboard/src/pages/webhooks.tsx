@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
-import { ConfirmDialog, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
+import { ConfirmRemoval, FormCard, ResourceTable } from '../components/resource';
+import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
 const EVENTS = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'install.attributed', 'report.generated'] as const;
@@ -14,41 +15,33 @@ function Deliveries({ id }: { id: string }) {
     queryFn: () => unwrap(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id }, query: { limit: 20 } } })),
     refetchInterval: 5000,
   });
-  if (deliveries.isPending) return <Loading />;
   if (deliveries.error) return <ErrorBanner error={deliveries.error} />;
-  if (!deliveries.data.length) return <p className="muted">No deliveries yet. Send a test event to check your endpoint.</p>;
   return (
-    <div className="table-wrap">
-      <table className="plain" data-testid="deliveries">
-        <thead>
-          <tr>
-            <th>Event</th>
-            <th>Status</th>
-            <th className="num">Attempts</th>
-            <th>Last answer</th>
-            <th>Created</th>
+    <ResourceTable
+      loading={deliveries.isPending}
+      items={deliveries.data}
+      empty={{ title: 'No deliveries yet', body: 'Send a test event to check your endpoint.' }}
+      head={['Event', 'Status', 'Attempts', 'Last answer', 'Created']}
+      numeric={['Attempts']}
+      testId="deliveries"
+    >
+      {(d) => {
+        const last = d.attempts[d.attempts.length - 1];
+        return (
+          <tr key={d.id}>
+            <td>
+              <code>{d.eventType}</code>
+            </td>
+            <td>
+              <span className={`pill ${d.status === 'success' ? 'ok' : d.status === 'failed' ? 'bad' : ''}`}>{d.status}</span>
+            </td>
+            <td className="num">{d.attemptCount}</td>
+            <td>{last ? (last.statusCode ? `HTTP ${last.statusCode}` : (last.error ?? '—')) + ` · ${last.durationMs} ms` : '—'}</td>
+            <td>{fmtDateTime(d.createdAt)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {deliveries.data.map((d) => {
-            const last = d.attempts[d.attempts.length - 1];
-            return (
-              <tr key={d.id}>
-                <td>
-                  <code>{d.eventType}</code>
-                </td>
-                <td>
-                  <span className={`pill ${d.status === 'success' ? 'ok' : d.status === 'failed' ? 'bad' : ''}`}>{d.status}</span>
-                </td>
-                <td className="num">{d.attemptCount}</td>
-                <td>{last ? (last.statusCode ? `HTTP ${last.statusCode}` : (last.error ?? '—')) + ` · ${last.durationMs} ms` : '—'}</td>
-                <td>{fmtDateTime(d.createdAt)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      }}
+    </ResourceTable>
   );
 }
 
@@ -65,20 +58,22 @@ export default function WebhooksPage() {
     'Webhook updated',
     ['webhooks'],
   );
-  const [deleting, setDeleting] = useState<{ id: string; url: string } | null>(null);
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const remove = useAction((id: string) => unwrap(api.DELETE('/api/webhooks/{id}', { params: { path: { id } } })), 'Webhook deleted', ['webhooks']);
   const errors = fieldErrors(create.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate(undefined, { onSuccess: (w) => (setSecret(w.secret), setUrl(''), setOpen(w.id)) });
-  };
+  const submit = () => create.mutate(undefined, { onSuccess: (w) => (setSecret(w.secret), setUrl(''), setOpen(w.id)) });
   return (
     <section className="page">
       <PageHeader title="Webhooks" />
-      <form className="card form" onSubmit={submit} noValidate aria-label="New webhook">
-        <h2>New webhook</h2>
-        {secret && <SecretOnce label="Signing secret" value={secret} onDone={() => setSecret(null)} />}
-        <ErrorBanner error={create.error} fields={['url', 'events']} />
+      <FormCard
+        title="New webhook"
+        intro={secret && <SecretOnce label="Signing secret" value={secret} onDone={() => setSecret(null)} />}
+        error={create.error}
+        fields={['url', 'events']}
+        submitLabel="Create webhook"
+        busy={create.isPending}
+        onSubmit={submit}
+      >
         <Field label="Endpoint URL" error={errors.url}>
           {(p) => <input {...p} name="webhookUrl" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/hooks/deeplink" />}
         </Field>
@@ -98,12 +93,7 @@ export default function WebhooksPage() {
           </div>
           {errors.events && <div className="field-error">{errors.events}</div>}
         </fieldset>
-        <div className="form-actions">
-          <button className="button primary" type="submit" disabled={create.isPending}>
-            Create webhook
-          </button>
-        </div>
-      </form>
+      </FormCard>
       <ErrorBanner error={webhooks.error ?? test.error ?? toggle.error ?? remove.error} />
       {webhooks.isPending ? (
         <Loading />
@@ -131,7 +121,7 @@ export default function WebhooksPage() {
                 <button type="button" className="button small" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
                   Deliveries
                 </button>
-                <button type="button" className="button small danger" onClick={() => setDeleting({ id: w.id, url: w.url })}>
+                <button type="button" className="button small danger" onClick={() => setDeleting({ id: w.id, name: w.url })}>
                   Delete
                 </button>
               </div>
@@ -140,13 +130,12 @@ export default function WebhooksPage() {
           </article>
         ))
       )}
-      <ConfirmDialog
-        open={Boolean(deleting)}
-        title="Delete this webhook?"
-        body={<p>{deleting?.url} stops receiving events.</p>}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+      <ConfirmRemoval
+        target={deleting}
+        action={remove}
+        title={(w) => `Delete the webhook to ${w.name}?`}
+        body="It stops receiving events at once."
+        onClose={() => setDeleting(null)}
       />
     </section>
   );
