@@ -5,7 +5,7 @@
  * referrers, UTM, 2% bots, 60 links of 3 organizations, clicked in the last minutes), then the real worker app (BullMQ consumer,
  * micro-batches, enrichment, insert, rollups, daily visitors, link counters) drains it.
  *
- *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 40000] [--max-seconds 20] [--batch 500]
+ *   node tools/scripts/run.js bench/clicks-drain.ts [--clicks 40000] [--max-seconds 20] [--batch 500] [--month-visitors-cost]
  *
  * For context it also measures, in the same run: the BullMQ ceiling (the same
  * number of jobs drained by a worker whose processor does nothing) and the
@@ -120,12 +120,28 @@ async function main(): Promise<void> {
     await queue.pause();
     const ingest = direct.app.get(ClickIngestService);
     let ingested = 0;
-    const td = performance.now();
-    while (ingested < total && performance.now() - td < Math.min(10, maxSeconds) * 1000) {
-      await ingest.ingestBatch(Array.from({ length: CLICK_BATCH_SIZE }, (_, k) => job(20_000_000 + ingested + k)));
-      ingested += CLICK_BATCH_SIZE;
+    const ingestFor = async (limit: number, budgetSeconds: number): Promise<number> => {
+      const start = performance.now();
+      let n = 0;
+      while (n < limit && performance.now() - start < budgetSeconds * 1000) {
+        await ingest.ingestBatch(Array.from({ length: CLICK_BATCH_SIZE }, (_, k) => job(20_000_000 + ingested + k)));
+        ingested += CLICK_BATCH_SIZE;
+        n += CLICK_BATCH_SIZE;
+      }
+      return Math.round(n / ((performance.now() - start) / 1000));
+    };
+    const directRate = await ingestFor(total, Math.min(10, maxSeconds));
+    // --month-visitors-cost: the same path with the triggers that keep click_monthly_visitors off and on, alternately.
+    let monthVisitorsCost: Record<string, number[]> | undefined;
+    if (process.argv.includes('--month-visitors-cost')) {
+      monthVisitorsCost = { triggersOffPerSecond: [], triggersOnPerSecond: [] };
+      for (let round = 0; round < 5; round++) {
+        for (const on of [false, true]) {
+          await env.prisma.$executeRawUnsafe(`ALTER TABLE click_daily_visitors ${on ? 'ENABLE' : 'DISABLE'} TRIGGER USER`);
+          monthVisitorsCost[on ? 'triggersOnPerSecond' : 'triggersOffPerSecond'].push(await ingestFor(Infinity, 6));
+        }
+      }
     }
-    const directRate = Math.round(ingested / ((performance.now() - td) / 1000));
     await direct.close();
 
     // Steady-state rate: between 10% and 90% of the stored clicks (excludes warm-up and tail).
@@ -144,6 +160,7 @@ async function main(): Promise<void> {
       clicksPerJob: perJob,
       bullmqNoopCeilingClicksPerSecond: ceiling,
       ingestBatchOnlyPerSecond: directRate,
+      monthVisitorsCost,
       batchSize: CLICK_BATCH_SIZE,
       rollupTotalPlusBot: rollup,
       linkCounters: counters,
