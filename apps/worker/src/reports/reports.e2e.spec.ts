@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
 import { Role, Tier } from '@dl/platform/db';
-import { bullOptions } from '@dl/platform/queue';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { CHART_CID, Clock } from '@dl/reports';
 import { createTestEnv, decodeHeader, flatten, parseMime, ReportFixtures, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createWorkerApp } from '../app';
@@ -86,8 +86,8 @@ describe('monthly reports in the worker', () => {
     }
     // A workspace created after November does not get a November report.
     quietOrgId = (await fx.organization({ name: 'Late Co', createdAt: at('2026-12-01T00:10:00Z') })).id;
-    reportsQueue = new Queue('reports', bullOptions(env.config));
-    webhooksQueue = new Queue('webhooks', bullOptions(env.config));
+    reportsQueue = new Queue(Queues.reports, bullOptions(env.config));
+    webhooksQueue = new Queue(Queues.webhooks, bullOptions(env.config));
     worker = await startWorker();
   });
 
