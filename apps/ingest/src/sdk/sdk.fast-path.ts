@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
-import { createValidationPipe, findUnstorableText, ONE_MEGABYTE, RawAnswers, readBody, requestId, takeRequests, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
+import { createValidationPipe, findUnstorableText, jsonBodyReader, RawAnswers, requestId, takeRequests, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
 import { MetricsService } from '@dl/platform/observability';
 import { AppCredential, fastEvent, fastEventBatch, fastInstall, fastOpen, SdkEventBatchDto, SdkEventDto, SdkInstallDto, SdkOpenDto, SdkTokenGuard } from '@dl/sdk';
 import { closedCorsHeaders } from '../ingest.cors';
@@ -19,6 +18,7 @@ interface Route {
   fast: (body: unknown) => unknown;
   /** The controller's handler; `gate` only for one that reads before it writes (install). */
   handle: (app: AppCredential, dto: never, req: IncomingMessage, gate?: Promise<unknown>) => Promise<unknown>;
+  /** Runs the handler's reads while the rate limit is counted (a fast-validated body only). */
   readsFirst?: boolean;
 }
 
@@ -36,12 +36,7 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
   const guard = app.get(SdkTokenGuard);
   const answers = new RawAnswers(app.get(MetricsService), 'Errors');
   const pipe = createValidationPipe();
-  const fastify = app.getHttpAdapter().getInstance();
-  const limit = fastify.initialConfig.bodyLimit ?? ONE_MEGABYTE;
-  const parser = fastify.getDefaultJsonParser('error', 'error');
-  const parse = (req: IncomingMessage, raw: string) =>
-    new Promise<unknown>((resolve, reject) => void parser(req as unknown as FastifyRequest, raw, (err, body) => (err ? reject(err) : resolve(body))));
-
+  const readJson = jsonBodyReader(app);
   const routes = new Map<string, Route>([
     ['/api/sdk/v1/install', { status: 200, metatype: SdkInstallDto, fast: fastInstall, handle: (a, dto, req, gate) => controller.install(a, dto, req, gate), readsFirst: true }],
     ['/api/sdk/v1/open', { status: 202, metatype: SdkOpenDto, fast: fastOpen, handle: (a, dto) => controller.open(a, dto) }],
@@ -53,10 +48,7 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
   const handle = async (req: IncomingMessage, res: ServerResponse, path: string, route: Route, started: number, id: string) => {
     let headers: Record<string, string> = { ...cors.get(path) };
     try {
-      const body = await parse(req, await readBody(req, res, limit)).catch((err: unknown) => {
-        res.shouldKeepAlive = false;
-        throw err;
-      });
+      const body = await readJson(req, res);
       const caller = await guard.resolveApp(req.headers.authorization);
       const limited = guard.limit(caller, body).then((rateLimit) => void (headers = { ...rateLimit, ...headers }));
       // Handled here so a 429 that settles while the read is in flight is not an unhandled rejection.

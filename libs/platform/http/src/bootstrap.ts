@@ -7,11 +7,9 @@ import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
 import { AllExceptionsFilter } from './exception.filter';
 import { guardProcess } from './process-guard';
-import { recordRequest, requestId } from './raw-http';
+import { ONE_MEGABYTE, recordRequest, requestId } from './raw-http';
 import { makeCloseGraceful, onDrain } from './shutdown';
 import { createValidationPipe } from './validation.pipe';
-
-export const ONE_MEGABYTE = 1024 * 1024;
 
 export interface HttpAppOptions {
   /** Request body limit in bytes (default 1 MB: larger bodies get 413 `Payload too large`). */

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } fro
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { MetricsService } from '@dl/platform/observability';
 import { renderError } from './error-body';
 import { PayloadTooLargeError } from './errors';
@@ -12,6 +13,9 @@ import { PayloadTooLargeError } from './errors';
  * or a fast path on the bare `node:http` request event does: the request id, the route
  * metrics, the answer's head, the contract's error body.
  */
+
+/** Every app's request body limit (larger bodies get 413 `Payload too large`). */
+export const ONE_MEGABYTE = 1024 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -137,4 +141,25 @@ export function readBody(req: IncomingMessage, res: ServerResponse, limit: numbe
     });
     req.on('error', () => undefined);
   });
+}
+
+/**
+ * A JSON body read and parsed exactly as the app's Fastify routes do: under its configured body
+ * limit (413), by its own default JSON parser (400 `Invalid JSON body` for an empty or malformed
+ * body and for prototype poisoning). A refused body ends keep-alive.
+ */
+export function jsonBodyReader(app: NestFastifyApplication): (req: IncomingMessage, res: ServerResponse) => Promise<unknown> {
+  const fastify = app.getHttpAdapter().getInstance();
+  const limit = fastify.initialConfig.bodyLimit ?? ONE_MEGABYTE;
+  const parser = fastify.getDefaultJsonParser('error', 'error');
+  return async (req, res) => {
+    const raw = await readBody(req, res, limit);
+    return new Promise<unknown>((resolve, reject) => {
+      void parser(req as unknown as FastifyRequest, raw, (err, body) => {
+        if (!err) return resolve(body);
+        res.shouldKeepAlive = false;
+        reject(err);
+      });
+    });
+  };
 }
