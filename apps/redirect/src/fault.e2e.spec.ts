@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { clickBatchJobId } from '@dl/redirect';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, freePort, RedisChild, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 import { clicksQueue, queuedClickJobs, seedLink, seedOrganization, UA } from './test/redirect.fixtures';
-import { freePort, RedisChild } from './test/redis-child';
 
 const LOAD_MS = 15_000;
 const KILL_AT_MS = 2_000;

@@ -14,3 +14,4 @@ export * from './report.fixtures';
 export * from './webhook-kit';
 export * from './mime';
 export * from './services';
+export * from './redis-child';

@@ -1,18 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A private redis-server child process for fault tests (the shared Redis on 6379 is
