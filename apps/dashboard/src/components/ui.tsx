@@ -171,3 +171,16 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
     </button>
   );
 }
+
+/** A figure with its label (a card of its own unless `plain`); `children` go under the figure. */
+export function Stat({ label, value, testId, plain, children }: { label: ReactNode; value: ReactNode; testId?: string; plain?: boolean; children?: ReactNode }) {
+  return (
+    <div className={plain ? 'stat' : 'card stat'}>
+      <span className="label">{label}</span>
+      <span className="value" data-testid={testId}>
+        {value}
+      </span>
+      {children}
+    </div>
+  );
+}

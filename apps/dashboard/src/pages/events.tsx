@@ -4,7 +4,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber } from '../components/format';
 import { ResourceTable } from '../components/resource';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { Empty, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 
 export default function EventsPage() {
   const [days, setDays] = useState<Range>(30);
@@ -58,22 +58,10 @@ export default function EventsPage() {
         <Loading />
       ) : o ? (
         <div className="grid-4">
-          <div className="card stat">
-            <span className="label">Events</span>
-            <span className="value">{fmtNumber(o.totalEvents)}</span>
-          </div>
-          <div className="card stat">
-            <span className="label">Event names</span>
-            <span className="value">{fmtNumber(o.uniqueEventNames)}</span>
-          </div>
-          <div className="card stat">
-            <span className="label">Today</span>
-            <span className="value">{fmtNumber(o.eventsToday)}</span>
-          </div>
-          <div className="card stat">
-            <span className="label">Revenue</span>
-            <span className="value">{fmtNumber(o.totalRevenue)}</span>
-          </div>
+          <Stat label="Events" value={fmtNumber(o.totalEvents)} />
+          <Stat label="Event names" value={fmtNumber(o.uniqueEventNames)} />
+          <Stat label="Today" value={fmtNumber(o.eventsToday)} />
+          <Stat label="Revenue" value={fmtNumber(o.totalRevenue)} />
         </div>
       ) : null}
       <div className="card">

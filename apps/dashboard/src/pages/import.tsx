@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, authHeaders, unwrap, type ApiErrorBody } from '../api/client';
 import type { components } from '../api/schema';
 import { fmtNumber } from '../components/format';
-import { ErrorBanner, Field, fieldErrors, PageHeader } from '../components/ui';
+import { ErrorBanner, Field, fieldErrors, PageHeader, Stat } from '../components/ui';
 import { useToast } from '../components/toasts';
 
 type ImportResult = components['schemas']['ImportResultDoc'];
@@ -182,18 +182,9 @@ function ImportReport({ result }: { result: ImportResult }) {
     <section className="card form" aria-label="Import report" data-testid="import-report">
       <h2>Import report</h2>
       <div className="grid-3">
-        <div className="stat">
-          <span className="label">Imported</span>
-          <span className="value">{fmtNumber(result.imported)}</span>
-        </div>
-        <div className="stat">
-          <span className="label">Skipped</span>
-          <span className="value">{fmtNumber(result.skipped)}</span>
-        </div>
-        <div className="stat">
-          <span className="label">Failed</span>
-          <span className="value">{fmtNumber(result.failed)}</span>
-        </div>
+        <Stat label="Imported" value={fmtNumber(result.imported)} plain />
+        <Stat label="Skipped" value={fmtNumber(result.skipped)} plain />
+        <Stat label="Failed" value={fmtNumber(result.failed)} plain />
       </div>
       {result.errors.length > 0 ? (
         <div className="table-wrap">

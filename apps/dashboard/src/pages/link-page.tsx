@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber, timeZone } from '../components/format';
-import { ConfirmDialog, CopyButton, ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { ConfirmDialog, CopyButton, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 import { useToast } from '../components/toasts';
 
 type QrFormat = 'png' | 'svg';
@@ -148,20 +148,9 @@ export default function LinkPage() {
       ) : s ? (
         <>
           <div className="grid-3">
-            <div className="card stat">
-              <span className="label">Clicks ({days} days)</span>
-              <span className="value" data-testid="total-clicks">
-                {fmtNumber(s.totalClicks)}
-              </span>
-            </div>
-            <div className="card stat">
-              <span className="label">Unique visitors</span>
-              <span className="value">{fmtNumber(s.uniqueClicks)}</span>
-            </div>
-            <div className="card stat">
-              <span className="label">All-time clicks</span>
-              <span className="value">{fmtNumber(l.clickCount)}</span>
-            </div>
+            <Stat label={`Clicks (${days} days)`} value={fmtNumber(s.totalClicks)} testId="total-clicks" />
+            <Stat label="Unique visitors" value={fmtNumber(s.uniqueClicks)} />
+            <Stat label="All-time clicks" value={fmtNumber(l.clickCount)} />
           </div>
           <div className="card">
             <h3>Clicks by day (UTC)</h3>

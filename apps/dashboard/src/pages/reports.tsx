@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { BarList, TimeSeries } from '../components/charts';
 import { fmtDateTime, fmtDay, fmtNumber, fmtPercent } from '../components/format';
-import { Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { Empty, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 
 type Report = components['schemas']['MonthlyReportDoc'];
 type Kpi = components['schemas']['ReportKpiDoc'];
@@ -13,13 +13,11 @@ function KpiCard({ label, kpi, prior }: { label: string; kpi: Kpi | null | undef
   if (!kpi) return null;
   const delta = kpi.deltaPct as number | null;
   return (
-    <div className="card stat">
-      <span className="label">{label}</span>
-      <span className="value">{fmtNumber(kpi.value)}</span>
+    <Stat label={label} value={fmtNumber(kpi.value)}>
       <span className={delta == null ? 'hint' : delta >= 0 ? 'delta-up' : 'delta-down'}>
         {delta == null ? `— vs ${prior}` : `${delta >= 0 ? '▲' : '▼'} ${fmtPercent(Math.abs(delta) / 100)} vs ${prior}`}
       </span>
-    </div>
+    </Stat>
   );
 }
 

@@ -1,23 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtNumber, fmtPercent } from '../components/format';
-import { ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 
 function Meter({ label, used, limit }: { label: string; used: number; limit: number | null }) {
   const share = limit ? used / limit : 0;
   return (
-    <div className="card stat">
-      <span className="label">{label}</span>
-      <span className="value">
-        {fmtNumber(used)} <span className="muted" style={{ fontSize: '1rem' }}>/ {limit == null ? 'unlimited' : fmtNumber(limit)}</span>
-      </span>
+    <Stat
+      label={label}
+      value={
+        <>
+          {fmtNumber(used)} <span className="muted" style={{ fontSize: '1rem' }}>/ {limit == null ? 'unlimited' : fmtNumber(limit)}</span>
+        </>
+      }
+    >
       {limit != null && (
         <>
           <progress max={limit} value={Math.min(used, limit)} aria-label={`${label}: ${fmtPercent(share)} of the plan`} style={{ width: '100%' }} />
           <span className={share >= 0.9 ? 'field-error' : 'hint'}>{fmtPercent(share)} of your plan</span>
         </>
       )}
-    </div>
+    </Stat>
   );
 }
 
