@@ -5,11 +5,33 @@ import { createPgPool, createReadPool, endPgPool } from '@dl/platform/db';
 import { encodeListCursor, LinkListFilter, LinkListPage, likeSubstring } from './link-list';
 
 /**
+ * What an organization's links and templates are at a snapshot: how many rows and the sum of a
+ * 64-bit hash of each row version's `xmin`. Every insert, update (an edit, the worker's click
+ * count, a project's deletion) and delete makes or removes a row version, and a new version's
+ * transaction id differs from the one it replaces, so any change moves the sum; hashing makes
+ * two changes cancelling out a 2^-64 coincidence (a plain sum of ids could cancel when
+ * transactions commit out of id order). Freezing moves it too, which only costs a rebuild.
+ * It reads the organization's rows but builds nothing (~5-10 ms at 25,000 links).
+ */
+const VERSION_EXPR = `
+  (SELECT count(*) || ':' || coalesce(sum(hashint8extended(xmin::text::bigint, 0)), 0) FROM links WHERE organization_id = $1::uuid)
+  || '/' || (SELECT count(*) || ':' || coalesce(sum(hashint8extended(xmin::text::bigint, 0)), 0) FROM templates WHERE organization_id = $1::uuid)`;
+
+/** Whole lists smaller than this are rebuilt every time (cheap); larger ones are kept. */
+const LIST_CACHE_MIN_CHARS = 256 * 1024;
+/** At most this many characters of kept lists per process (oldest dropped first). */
+const LIST_CACHE_MAX_CHARS = 64 * 1024 * 1024;
+
+/**
  * The links hot paths on a small dedicated `pg` pool (the ORM's per-query cost
  * dominates these): `GET /api/links`, where Postgres builds the whole JSON array
  * (rows in index order, one text value; no per-row objects in Node, so 25,000 or
  * 100,000 links cost one string), and the single-statement insert of new links
  * outside a transaction. Used only by LinksRepository; scoped by organization.
+ *
+ * A large whole list (no filter, no page) is kept with the version (VERSION_EXPR) it was
+ * built at, in the same statement's snapshot; the next request asks for the version and
+ * answers the kept text when it is unchanged, so an answer is never older than its request.
  */
 @Injectable()
 export class LinksPg implements OnModuleDestroy {
@@ -19,6 +41,14 @@ export class LinksPg implements OnModuleDestroy {
 
   private readonly base: string;
   private readonly host: string;
+
+  /** Whole lists by organization, with the version each was built at (see VERSION_EXPR). */
+  private readonly kept = new Map<string, { version: string; json: string }>();
+  private keptChars = 0;
+  /** Lists at least this long are kept (tests lower it). */
+  listCacheMinChars = LIST_CACHE_MIN_CHARS;
+  /** Whole lists answered from `kept` (tests, metrics). */
+  listCacheHits = 0;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.pool = createPgPool(config.DATABASE_URL, { max: 4 });
@@ -35,17 +65,50 @@ export class LinksPg implements OnModuleDestroy {
    * `(created_at, id)`, so a page costs the same at any depth).
    */
   async listPage(organizationId: string, filter: LinkListFilter = {}): Promise<LinkListPage> {
+    if (isWholeList(filter)) return { json: await this.wholeList(organizationId), nextCursor: null };
     const { text, values } = this.listStatement(organizationId, filter);
     const result = await this.readPool.query<[string, string | null, string | null]>({ text, values, rowMode: 'array' });
     const [json, lastAt, lastId] = result.rows[0];
     return { json, nextCursor: filter.limit && lastAt && lastId ? encodeListCursor(lastAt, lastId) : null };
   }
 
+  /** Every link of the organization: the kept text while its version holds, else built (with its version). */
+  private async wholeList(organizationId: string): Promise<string> {
+    const hit = this.kept.get(organizationId);
+    if (hit) {
+      const now = await this.readPool.query<[string]>({ text: `SELECT ${VERSION_EXPR}`, values: [organizationId], rowMode: 'array' });
+      if (now.rows[0][0] === hit.version) {
+        this.listCacheHits++;
+        return hit.json;
+      }
+      this.forget(organizationId);
+    }
+    const { text, values } = this.listStatement(organizationId, {}, true);
+    const result = await this.readPool.query<[string, string, null]>({ text, values, rowMode: 'array' });
+    const [json, version] = result.rows[0];
+    if (json.length >= this.listCacheMinChars && json.length <= LIST_CACHE_MAX_CHARS) {
+      this.kept.set(organizationId, { version, json });
+      this.keptChars += json.length;
+      for (const [org] of this.kept) {
+        if (this.keptChars <= LIST_CACHE_MAX_CHARS) break;
+        this.forget(org);
+      }
+    }
+    return json;
+  }
+
+  private forget(organizationId: string): void {
+    const entry = this.kept.get(organizationId);
+    if (!entry) return;
+    this.keptChars -= entry.json.length;
+    this.kept.delete(organizationId);
+  }
+
   /**
    * The list statement (bench/links-list-filters.ts EXPLAINs it): one row of the JSON array
    * text and, with `limit`, the creation time and id of the page's last item when more match.
    */
-  listStatement(organizationId: string, filter: LinkListFilter = {}): { text: string; values: unknown[] } {
+  listStatement(organizationId: string, filter: LinkListFilter = {}, version = false): { text: string; values: unknown[] } {
     const values: unknown[] = [organizationId, this.base, this.host];
     const param = (v: unknown): string => {
       values.push(v);
@@ -80,7 +143,7 @@ export class LinksPg implements OnModuleDestroy {
           ORDER BY l.created_at DESC, l.id DESC`;
     if (!filter.limit) {
       // Every match: Postgres builds the whole array as one text value.
-      return { text: `SELECT coalesce(json_agg(x), '[]')::text, NULL, NULL FROM (${items} ${from}) x`, values };
+      return { text: `SELECT coalesce(json_agg(x), '[]')::text, ${version ? VERSION_EXPR : 'NULL'}, NULL FROM (${items} ${from}) x`, values };
     }
     // One row more than the page tells whether another page follows.
     const limit = Number(filter.limit);
@@ -125,7 +188,16 @@ export class LinksPg implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.kept.clear();
     if (this.readPool !== this.pool) await endPgPool(this.readPool);
     await endPgPool(this.pool);
   }
+}
+
+/** No filter and no page: every link of the organization (the list that is worth keeping). */
+function isWholeList(f: LinkListFilter): boolean {
+  return (
+    f.projectId === undefined && f.search === undefined && !f.tags?.length && f.domainName === undefined &&
+    f.isActive === undefined && !f.limit && f.cursor === undefined
+  );
 }
