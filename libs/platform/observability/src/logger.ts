@@ -1,6 +1,5 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger as Pino } from 'pino';
-import pretty from 'pino-pretty';
 import { AppConfig } from '@dl/platform/config';
 
 /** Paths never written to logs: credentials, secrets and keys wherever they appear. */
@@ -28,6 +27,8 @@ export const REDACT_PATHS = [
  * coloured when stdout is a terminal. Written synchronously in this thread (no transport worker).
  */
 export function prettyStream(): DestinationStream {
+  // Required here, not at the top: JSON logs (the default) never load it (~7 MB resident in every process).
+  const { PinoPretty: pretty } = require('pino-pretty') as typeof import('pino-pretty');
   return pretty({
     sync: true,
     singleLine: true,
