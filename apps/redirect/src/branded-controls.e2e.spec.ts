@@ -2,9 +2,8 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { Prisma } from '@dl/platform/db';
 import { hashSecret } from '@dl/platform/http';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { clicksQueue, createTestEnv, eventuallyMatches, queuedClicks, randomCode, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { clicksQueue, eventually, queuedClicks, randomCode, seedLink, SeededOrg, seedOrganization, UA } from './test/redirect.fixtures';
 
 /**
  * The §16 controls behave on a branded host as on the service host (decisions §15, §16):
@@ -35,7 +34,7 @@ describe('redirect edge: link controls on branded hosts', () => {
 
   beforeAll(async () => {
     env = await createTestEnv({ TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' });
-    [a, b] = await Promise.all([seedOrganization(env.prisma), seedOrganization(env.prisma)]);
+    [a, b] = await Promise.all([seedRedirectOrg(env.prisma), seedRedirectOrg(env.prisma)]);
     for (const [org, domain] of [
       [a, 'go.a.test'],
       [b, 'go.b.test'],
@@ -84,7 +83,7 @@ describe('redirect edge: link controls on branded hosts', () => {
       const cookie = (right.headers['set-cookie'] as unknown as string[])[0];
       const secure = env.config.SHORT_LINK_BASE_URL.startsWith('https:') ? '; Secure' : '';
       expect(cookie).toMatch(new RegExp(`^dl_pw_spring=\\d+\\.[A-Za-z0-9_-]+; Max-Age=86400; Path=/spring; HttpOnly; SameSite=Lax${secure}$`));
-      const clicks = await eventually(() => clicksOf(ids.a), (c) => c.length === 1);
+      const clicks = await eventuallyMatches(() => clicksOf(ids.a), (c) => c.length === 1);
       expect(clicks.map((c) => c.linkId)).toEqual([ids.a]);
       expect(await clicksOf(ids.b)).toHaveLength(0);
 
@@ -136,10 +135,10 @@ describe('redirect edge: link controls on branded hosts', () => {
         );
         const tally = answers.reduce<Record<string, number>>((t, x) => ({ ...t, [x]: (t[x] ?? 0) + 1 }), {});
         expect(tally).toEqual({ '302 https://a.example/capped': 40, '302 https://a.example/sold-out': 260 });
-        expect(await eventually(() => clicksOf(capped.id), (c) => c.length >= 40)).toHaveLength(40);
+        expect(await eventuallyMatches(() => clicksOf(capped.id), (c) => c.length >= 40)).toHaveLength(40);
         // The other organization's link with the same code on its own domain still redirects.
         expect((await on('go.b.test').get(`/${code}`).expect(302)).headers.location).toBe('https://b.example/open');
-        expect(await eventually(() => clicksOf(twin.id), (c) => c.length === 1)).toHaveLength(1);
+        expect(await eventuallyMatches(() => clicksOf(twin.id), (c) => c.length === 1)).toHaveLength(1);
       } finally {
         await other.close();
       }

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWorkerApp } from '@dl/apps/worker';
 import { bullPrefix } from '@dl/platform/queue';
-import { createTestEnv, PrivateRedisCluster, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, PrivateRedisCluster, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { seedLink, SeededOrg, seedOrganization, UA } from './test/redirect.fixtures';
 
 /**
  * A Redis Cluster master failover during redirect load (decisions §18): the master that holds the
@@ -31,7 +30,7 @@ describeCluster('redirect on Redis Cluster: master failover under load', () => {
     env = await createTestEnv({ REDIS_CLUSTER_NODES: cluster.nodeList, TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip', CLICK_FALLBACK_DIR: fallbackDir });
     redirect = await startApp(createRedirectApp, env.config);
     worker = await startApp(createWorkerApp, env.config);
-    org = await seedOrganization(env.prisma);
+    org = await seedRedirectOrg(env.prisma);
   }, 90_000);
 
   afterAll(async () => {

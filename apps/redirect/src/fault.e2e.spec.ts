@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { clickBatchJobId } from '@dl/redirect';
-import { createTestEnv, freePort, RedisChild, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { clicksQueue, createTestEnv, freePort, queuedClickJobs, RedisChild, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { clicksQueue, queuedClickJobs, seedLink, seedOrganization, UA } from './test/redirect.fixtures';
 
 const LOAD_MS = 15_000;
 const KILL_AT_MS = 2_000;
@@ -48,7 +47,7 @@ describe('redirect edge: Redis outage under load', () => {
   });
 
   it('serves every redirect and loses or duplicates no click', async () => {
-    const org = await seedOrganization(env.prisma);
+    const org = await seedRedirectOrg(env.prisma);
     await env.prisma.pixelSite.create({
       data: { organizationId: org.organizationId, name: 'Site', domain: 'example.com', siteKey: `dlp_${Date.now()}` },
     });
@@ -194,7 +193,7 @@ describe('redirect edge: Redis unreachable from the start', () => {
   it('boots, redirects from Postgres, and keeps every click in the fallback', async () => {
     dir = mkdtempSync(join(tmpdir(), 'dl-fallback-'));
     env = await createTestEnv({ CLICK_FALLBACK_DIR: dir });
-    const org = await seedOrganization(env.prisma);
+    const org = await seedRedirectOrg(env.prisma);
     const link = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/no-redis' });
     const deadRedis = `redis://127.0.0.1:${await freePort()}`;
     server = await startApp(createRedirectApp, env.withOverrides({ REDIS_URL: deadRedis, CLICK_FALLBACK_DIR: dir }));

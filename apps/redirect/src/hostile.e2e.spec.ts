@@ -1,7 +1,6 @@
 import { get as httpGet, validateHeaderValue } from 'node:http';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { seedLink, seedOrganization, SeededOrg } from './test/redirect.fixtures';
 
 /** A raw GET (supertest would refuse some of these values): status, headers, and whether the socket failed. */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown> }> {
@@ -27,7 +26,7 @@ describe('redirect edge: hostile destinations', () => {
   beforeAll(async () => {
     env = await createTestEnv();
     server = await startApp(createRedirectApp, env.config);
-    org = await seedOrganization(env.prisma);
+    org = await seedRedirectOrg(env.prisma);
   });
 
   afterAll(async () => {

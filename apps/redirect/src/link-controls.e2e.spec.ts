@@ -2,9 +2,8 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { hashSecret } from '@dl/platform/http';
 import { createRedisClient } from '@dl/platform/redis';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { clicksQueue, eventually, publishInvalidation, queuedClicks, seedLink, SeededOrg, seedOrganization, UA } from './test/redirect.fixtures';
 
 const UA_MORE = {
   macSafari: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15',
@@ -23,7 +22,7 @@ describe('redirect edge: link controls', () => {
   beforeAll(async () => {
     env = await createTestEnv({ TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' });
     server = await startApp(createRedirectApp, env.config);
-    org = await seedOrganization(env.prisma);
+    org = await seedRedirectOrg(env.prisma);
     queue = clicksQueue(env.config);
   });
 
@@ -68,7 +67,7 @@ describe('redirect edge: link controls', () => {
     ])('%s', async (_name, extra, ua, location, rule) => {
       const res = await extra(get(`/${link.shortCode}`, ua)).expect(302);
       expect(res.headers.location).toBe(location);
-      const clicks = await eventually(() => clicksOf(link.id), (c) => c.some((x) => x.ruleIndex === rule));
+      const clicks = await eventuallyMatches(() => clicksOf(link.id), (c) => c.some((x) => x.ruleIndex === rule));
       expect(clicks.some((x) => x.ruleIndex === rule)).toBe(true);
     });
 
@@ -101,7 +100,7 @@ describe('redirect edge: link controls', () => {
       }
       expect(seen.size).toBe(1);
       const index = variants.findIndex((v) => v.url === [...seen][0]);
-      const clicks = await eventually(() => clicksOf(link.id), (c) => c.length >= 20);
+      const clicks = await eventuallyMatches(() => clicksOf(link.id), (c) => c.length >= 20);
       expect(clicks).toHaveLength(20);
       expect(clicks.every((c) => c.variantIndex === index)).toBe(true);
     });
@@ -182,12 +181,12 @@ describe('redirect edge: link controls', () => {
       expect(right.headers.location).toBe('https://example.com/secret');
       const cookie = right.headers['set-cookie'][0] as string;
       expect(cookie).toMatch(new RegExp(`^dl_pw_${link.shortCode}=\\d+\\.[A-Za-z0-9_-]+; Max-Age=86400; Path=/${link.shortCode}; HttpOnly; SameSite=Lax`));
-      await eventually(() => clicksOf(link.id), (c) => c.length === 1);
+      await eventuallyMatches(() => clicksOf(link.id), (c) => c.length === 1);
       const again = await get(`/${link.shortCode}`).set('Cookie', cookie.split(';')[0]).expect(302);
       expect(again.headers.location).toBe('https://example.com/secret');
       const forged = cookie.split(';')[0].replace(/\.[A-Za-z0-9_-]+$/, '.AAAA');
       await get(`/${link.shortCode}`).set('Cookie', forged).expect(200);
-      expect((await eventually(() => clicksOf(link.id), (c) => c.length === 2)).length).toBe(2);
+      expect((await eventuallyMatches(() => clicksOf(link.id), (c) => c.length === 2)).length).toBe(2);
     });
 
     it('more than 10 wrong tries a minute per link and client IP → 429 page (another IP is not affected)', async () => {
@@ -213,7 +212,7 @@ describe('redirect edge: link controls', () => {
       expect(res.text).toContain('href="https://example.com/page?a=1&amp;b=2"');
       expect(res.text).not.toContain('<script>');
       expect((await get(`/${link.shortCode}`, UA.iphone).expect(302)).headers.location).toBe('https://apps.apple.com/app/id3');
-      expect(await eventually(() => clicksOf(link.id), (c) => c.length === 2)).toHaveLength(2);
+      expect(await eventuallyMatches(() => clicksOf(link.id), (c) => c.length === 2)).toHaveLength(2);
     });
   });
 
@@ -232,7 +231,7 @@ describe('redirect edge: link controls', () => {
         );
         const tally = answers.reduce<Record<string, number>>((t, a) => ({ ...t, [a]: (t[a] ?? 0) + 1 }), {});
         expect(tally).toEqual({ '302 https://example.com/capped': 100, '302 https://example.com/sold-out': 900 });
-        const clicks = await eventually(() => clicksOf(link.id), (c) => c.length >= 100);
+        const clicks = await eventuallyMatches(() => clicksOf(link.id), (c) => c.length >= 100);
         expect(clicks).toHaveLength(100);
       } finally {
         await Promise.all(others.map((o) => o.close()));
@@ -263,7 +262,7 @@ describe('redirect edge: link controls', () => {
         // A raised cap reaches the edge with the link change.
         await env.prisma.link.update({ where: { id: rebuilt.id }, data: { maxClicks: 4 } });
         await publishInvalidation(env.config, rebuilt.shortCode);
-        await eventually(async () => (await get(`/${rebuilt.shortCode}`)).status, (s) => s === 302);
+        await eventuallyMatches(async () => (await get(`/${rebuilt.shortCode}`)).status, (s) => s === 302);
       } finally {
         redis.disconnect();
       }

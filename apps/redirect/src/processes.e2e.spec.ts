@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { AppProcess, childPids, configEnv, createTestEnv, listeningCount, spawnApp, TestEnv, waitUntil } from '@dl/testing';
-import { seedLink, seedOrganization, UA } from './test/redirect.fixtures';
+import { AppProcess, childPids, configEnv, createTestEnv, listeningCount, seedLink, seedRedirectOrg, spawnApp, TestEnv, UA, waitUntil } from '@dl/testing';
 
 /**
  * Many processes (WEB_CONCURRENCY, node:cluster): the production entries of the redirect and the
@@ -41,7 +40,7 @@ describe('2 redirect and 2 worker processes (WEB_CONCURRENCY=2)', () => {
   });
 
   it('2 redirect processes behind one port: every visit is exactly one stored click', async () => {
-    const org = await seedOrganization(env.prisma);
+    const org = await seedRedirectOrg(env.prisma);
     const link = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/two-processes' });
     const TOTAL = 600;
     let next = 0;

@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, publishInvalidation, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { publishInvalidation, seedLink, SeededOrg, seedOrganization } from './test/redirect.fixtures';
 
 /** decisions §7.8: a change to a link is seen by every redirect instance within 1 second. */
 describe('redirect edge: link changes reach every instance within 1 s', () => {
@@ -18,7 +17,7 @@ describe('redirect edge: link changes reach every instance within 1 s', () => {
     dir = mkdtempSync(join(tmpdir(), 'dl-redirect-'));
     env = await createTestEnv({ CLICK_FALLBACK_DIR: dir });
     [a, b] = await Promise.all([startApp(createRedirectApp, env.config), startApp(createRedirectApp, env.config)]);
-    org = await seedOrganization(env.prisma);
+    org = await seedRedirectOrg(env.prisma);
   });
 
   afterAll(async () => {

@@ -5,19 +5,8 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { clickIdTime } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClickJobs, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
-import {
-  clicksQueue,
-  eventually,
-  publishInvalidation,
-  queuedClickJobs,
-  queuedClicks,
-  seedLink,
-  SeededOrg,
-  seedOrganization,
-  UA,
-} from './test/redirect.fixtures';
 
 const ROUTED = {
   originalUrl: 'https://example.com/original',
@@ -44,7 +33,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       ANDROID_SHA256_FINGERPRINTS: 'AA:BB:CC, dd:ee:ff',
     });
     server = await startApp(createRedirectApp, env.config);
-    org = await seedOrganization(env.prisma);
+    org = await seedRedirectOrg(env.prisma);
     queue = clicksQueue(env.config);
   });
 
@@ -156,7 +145,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('adds dl_click=<clickId> to web destinations of an organization with a pixel site', async () => {
-      const pixelOrg = await seedOrganization(env.prisma);
+      const pixelOrg = await seedRedirectOrg(env.prisma);
       await env.prisma.pixelSite.create({
         data: { organizationId: pixelOrg.organizationId, name: 'Shop', domain: 'example.com', siteKey: `dlp_${pixelOrg.organizationId.replace(/-/g, '')}` },
       });
@@ -165,7 +154,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       const clickId = new URL(web.headers.location).searchParams.getAll('dl_click');
       expect(clickId).toHaveLength(1);
       expect(clickId[0]).toMatch(/^[0-9a-f-]{36}$/);
-      const jobs = await eventually(() => queuedClicks(queue), (js) => js.some((j) => j.id === clickId[0]));
+      const jobs = await eventuallyMatches(() => queuedClicks(queue), (js) => js.some((j) => j.id === clickId[0]));
       expect(jobs.find((j) => j.id === clickId[0])?.linkId).toBe(link.id);
       // App-store destinations carry no dl_click.
       const ios = await get(`/${link.shortCode}`, UA.iphone).expect(302);
@@ -193,7 +182,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       await get(`/${link.shortCode}`).expect(302);
       await env.prisma.link.delete({ where: { id: link.id } });
       await publishInvalidation(env.config, link.shortCode);
-      const res = await eventually(() => get(`/${link.shortCode}`), (r) => r.status === 404, 1000);
+      const res = await eventuallyMatches(() => get(`/${link.shortCode}`), (r) => r.status === 404, 1000);
       expect(res.status).toBe(404);
       expect(res.text).toContain('Link not found');
     });
@@ -295,7 +284,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
         .set('Accept-Language', 'en-GB,en;q=0.9')
         .expect(302);
       await get(`/${link.shortCode}`, UA.googlebot).expect(302);
-      const jobs = await eventually(
+      const jobs = await eventuallyMatches(
         () => queuedClicks(queue),
         (js) => js.filter((j) => j.linkId === link.id).length === 2,
       );
@@ -353,7 +342,7 @@ describe('redirect edge: client IP and association files', () => {
   });
 
   it('ignores spoofed X-Forwarded-For (and an untrusted cf-connecting-ip) without TRUSTED_CLIENT_IP_HEADER', async () => {
-    const org = await seedOrganization(env.prisma);
+    const org = await seedRedirectOrg(env.prisma);
     const link = await seedLink(env.prisma, org, { targetingRules: { countries: ['US'] }, webFallbackUrl: 'https://example.com/elsewhere' });
     const res = await request(server.url)
       .get(`/${link.shortCode}`)
@@ -362,7 +351,7 @@ describe('redirect edge: client IP and association files', () => {
       .redirects(0)
       .expect(302);
     expect(res.headers.location).toBe('https://example.com/elsewhere');
-    const jobs = await eventually(() => queuedClicks(queue), (js) => js.some((j) => j.linkId === link.id));
+    const jobs = await eventuallyMatches(() => queuedClicks(queue), (js) => js.some((j) => j.linkId === link.id));
     expect(jobs.find((j) => j.linkId === link.id)?.ip).toBe('127.0.0.1');
   });
 

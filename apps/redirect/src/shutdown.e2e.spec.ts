@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { AppProcess, configEnv, createTestEnv, spawnApp, TestEnv } from '@dl/testing';
-import { clicksQueue, queuedClickJobs, seedLink, seedOrganization, UA } from './test/redirect.fixtures';
+import { AppProcess, clicksQueue, configEnv, createTestEnv, queuedClickJobs, seedLink, seedRedirectOrg, spawnApp, TestEnv, UA } from '@dl/testing';
 
 const CONCURRENCY = 8;
 
@@ -33,7 +32,7 @@ describe('redirect: graceful shutdown on SIGTERM', () => {
   });
 
   it('answers every request, flushes every click and exits 0', async () => {
-    const org = await seedOrganization(env.prisma);
+    const org = await seedRedirectOrg(env.prisma);
     await env.prisma.pixelSite.create({
       data: { organizationId: org.organizationId, name: 'Site', domain: 'example.com', siteKey: `dlp_${Date.now()}` },
     });

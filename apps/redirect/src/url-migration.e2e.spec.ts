@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
-import { seedLink, seedOrganization, UA } from './test/redirect.fixtures';
 
 const MIGRATION = join(__dirname, '..', '..', '..', 'prisma', 'migrations', '20261125030000_normalize_stored_urls', 'migration.sql');
 
@@ -32,7 +31,7 @@ describe('migration 20261125030000_normalize_stored_urls on rows stored before n
   });
 
   it('percent-encodes non-ASCII, trims controls, leaves ASCII alone; the redirect then answers a valid Location', async () => {
-    const org = await seedOrganization(env.prisma);
+    const org = await seedRedirectOrg(env.prisma);
     // Stored raw, as the service did before URLs were normalised.
     const raw = {
       original: 'https://example.com/café/€?q=naïve&x=日本',

@@ -15,3 +15,4 @@ export * from './webhook-kit';
 export * from './mime';
 export * from './services';
 export * from './redis-child';
+export * from './redirect.fixtures';

@@ -26,7 +26,7 @@ export interface SeededOrg {
 }
 
 /** An organization with an owner and a template (what a link row needs). */
-export async function seedOrganization(prisma: PrismaService): Promise<SeededOrg> {
+export async function seedRedirectOrg(prisma: PrismaService): Promise<SeededOrg> {
   const tag = randomBytes(4).toString('hex');
   const org = await prisma.organization.create({ data: { name: `Org ${tag}`, slug: `org-${tag}` } });
   const user = await prisma.user.create({
@@ -94,7 +94,7 @@ export async function queuedClickJobs(queue: Queue): Promise<Array<{ id: string;
 }
 
 /** Polls until `predicate` holds (or fails after `timeoutMs`). */
-export async function eventually<T>(fn: () => Promise<T>, predicate: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function eventuallyMatches<T>(fn: () => Promise<T>, predicate: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
