@@ -1,30 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import { IsBoolean, IsOptional, ValidateIf } from 'class-validator';
+import { IsHttpUrl, IsValidWhen } from '@dl/platform/validation';
 import { DOMAIN_NAME_MESSAGE, normalizeDomainName } from './domain-name';
-
-export const DOMAIN_URL_MESSAGE = 'Must be a valid URL';
-
-/** An absolute http(s) URL with a host, at most 2,048 characters, no whitespace. */
-export function isDomainTargetUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2048 || /\s/.test(value)) return false;
-  if (!/^https?:\/\//i.test(value)) return false;
-  try {
-    return Boolean(new URL(value).hostname);
-  } catch {
-    return false;
-  }
-}
-
-function check(name: string, validate: (v: unknown) => boolean, message: string, options: ValidationOptions = {}): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message, ...options },
-      validator: { validate },
-    });
-}
 
 export class CreateDomainDto {
   @ApiProperty({
@@ -32,7 +9,7 @@ export class CreateDomainDto {
     maxLength: 253,
     description: 'A DNS name of 2+ labels; upper case is lower-cased and an IDN is stored as punycode',
   })
-  @check('isDomainName', (v) => normalizeDomainName(v) !== null, DOMAIN_NAME_MESSAGE)
+  @IsValidWhen((v) => normalizeDomainName(v) !== null, DOMAIN_NAME_MESSAGE)
   domain: string;
 }
 
@@ -44,12 +21,12 @@ export class UpdateDomainDto {
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', description: 'Where `GET /` on the domain redirects (302)' })
   @ValidateIf((_o, v) => v !== null && v !== undefined)
-  @check('isHttpUrl', isDomainTargetUrl, DOMAIN_URL_MESSAGE)
+  @IsHttpUrl()
   rootRedirectUrl?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uri', description: 'Where an unknown code on the domain redirects (302)' })
   @ValidateIf((_o, v) => v !== null && v !== undefined)
-  @check('isHttpUrl', isDomainTargetUrl, DOMAIN_URL_MESSAGE)
+  @IsHttpUrl()
   notFoundUrl?: string | null;
 }
 
