@@ -123,6 +123,11 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU µs per request to one decimal (a hot-path change is often ~1 µs of ~25). */
+function microsPerRequest(cpuSecondsUsed: number, requests: number): number {
+  return Math.round((cpuSecondsUsed * 1e7) / requests) / 10;
+}
+
 /** Resident memory of a process (current and peak), in MB. */
 function rss(pid: number): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -241,7 +246,7 @@ async function brandedScenario(bare: Served, edge: Served, paths: string[], shap
   const out = Object.fromEntries(
     (Object.keys(runs) as Array<keyof typeof runs>).map((name) => {
       const c = combine(runs[name]);
-      return [name, { ...c, cpuMicrosecondsPerRequest: Math.round((cpu[name] * 1e6) / c.total) }];
+      return [name, { ...c, cpuMicrosecondsPerRequest: microsPerRequest(cpu[name], c.total) }];
     }),
   ) as Record<keyof typeof runs, ReturnType<typeof combine> & { cpuMicrosecondsPerRequest: number }>;
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -330,7 +335,7 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
   const out = Object.fromEntries(
     names.map((name) => {
       const c = combine(runs[name]);
-      return [name, { ...c, cpuMicrosecondsPerRequest: Math.round((cpu[name] * 1e6) / c.total) }];
+      return [name, { ...c, cpuMicrosecondsPerRequest: microsPerRequest(cpu[name], c.total) }];
     }),
   ) as Record<Name, ReturnType<typeof combine> & { cpuMicrosecondsPerRequest: number }>;
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
@@ -410,11 +415,11 @@ async function main(): Promise<void> {
         const before = cpuSeconds(edge.proc.pid!);
         const r = await load(edge.url, list, { connections, duration: 4 });
         const used = cpuSeconds(edge.proc.pid!) - before;
-        out[name] = { requestsPerSecond: Math.round(r.requests.average), cpuMicrosecondsPerRequest: Math.round((used * 1e6) / r.requests.total) };
+        out[name] = { requestsPerSecond: Math.round(r.requests.average), cpuMicrosecondsPerRequest: microsPerRequest(used, r.requests.total) };
       }
       const before = cpuSeconds(bare.proc.pid!);
       const r = await load(bare.url, paths, { connections, duration: 4 });
-      out['bare node:http 302'] = { requestsPerSecond: Math.round(r.requests.average), cpuMicrosecondsPerRequest: Math.round(((cpuSeconds(bare.proc.pid!) - before) * 1e6) / r.requests.total) };
+      out['bare node:http 302'] = { requestsPerSecond: Math.round(r.requests.average), cpuMicrosecondsPerRequest: microsPerRequest(cpuSeconds(bare.proc.pid!) - before, r.requests.total) };
       process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       return;
     }
@@ -466,8 +471,8 @@ async function main(): Promise<void> {
       seconds,
       connections,
       links: linkCount,
-      bare: { ...bareMax, cpuMicrosecondsPerRequest: Math.round((bareCpu * 1e6) / bareMax.total) },
-      redirect: { ...edgeMax, cpuMicrosecondsPerRequest: Math.round((edgeCpu * 1e6) / edgeMax.total) },
+      bare: { ...bareMax, cpuMicrosecondsPerRequest: microsPerRequest(bareCpu, bareMax.total) },
+      redirect: { ...edgeMax, cpuMicrosecondsPerRequest: microsPerRequest(edgeCpu, edgeMax.total) },
       ratioToBare: {
         throughput: Math.round((edgeMax.requestsPerSecond / bareMax.requestsPerSecond) * 100) / 100,
         /** Requests per CPU-second, redirect ÷ bare: the ratio on an otherwise idle core. */
