@@ -29,9 +29,7 @@ export function requestId(headers: IncomingHttpHeaders): string {
 
 /** One answered request in `http_requests_total` and the latency histogram. */
 export function recordRequest(metrics: MetricsService, method: string, route: string, status: number, seconds: number): void {
-  const labels = { method, route, status: String(status) };
-  metrics.httpRequests.inc(labels);
-  metrics.httpDuration.observe(labels, seconds);
+  metrics.http.record(method, route, status, seconds);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { HttpRequestMetrics } from './http-metrics';
 
 /**
  * Prometheus metrics of one app (its own Registry, so several apps can share a
@@ -9,20 +10,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 export class MetricsService {
   readonly registry = new Registry();
 
-  readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-
-  readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
+  /** `http_requests_total` and `http_request_duration_seconds`, recorded together per request. */
+  readonly http = new HttpRequestMetrics(this.registry);
 
   readonly clicksCaptured = new Counter({
     name: 'clicks_captured_total',
