@@ -21,12 +21,13 @@ export interface ClickCapturedJob {
   linkId: string;
   organizationId: string;
   clickedAt: string;
-  ip: string | null;
-  userAgent: string | null;
-  referrer: string | null;
-  acceptLanguage: string | null;
-  /** utm_* parameters from the short URL's own query string. */
-  query: Record<string, string>;
+  /** The facts below may be missing (the edge leaves out a null one): the worker reads a missing fact as null. */
+  ip?: string | null;
+  userAgent?: string | null;
+  referrer?: string | null;
+  acceptLanguage?: string | null;
+  /** utm_* parameters from the short URL's own query string (missing when none: read as {}). */
+  query?: Record<string, string>;
   /** The A/B variant (index in the link's `variants`) the visitor was sent to, when one was. */
   variantIndex?: number;
   /** The redirect rule (index in `redirectRules`) that chose the destination, when one did. */
