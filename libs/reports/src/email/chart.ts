@@ -1,5 +1,3 @@
-import { PNG } from 'pngjs';
-
 export interface ChartOptions {
   width?: number;
   height?: number;
@@ -22,6 +20,8 @@ export function dailyClicksChart(values: number[], opts: ChartOptions = {}): Buf
   const highlight = opts.highlight ?? [16, 185, 129];
   const grid = opts.grid ?? [229, 231, 235];
   const bg = opts.background ?? [255, 255, 255];
+  // Required on the first chart, not at the top: a worker that sends no report never loads it.
+  const { PNG } = require('pngjs') as typeof import('pngjs');
   const png = new PNG({ width, height });
   const set = (x: number, y: number, c: [number, number, number]) => {
     if (x < 0 || y < 0 || x >= width || y >= height) return;

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { createTransport, SendMailOptions, Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 
 /**
@@ -16,6 +16,8 @@ export class MailerService implements OnModuleDestroy {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async send(message: SendMailOptions): Promise<{ messageId: string; outboxFile?: string }> {
+    // Required on the first mail, not at the top: a worker that sends no report never loads it.
+    const { createTransport } = require('nodemailer') as typeof import('nodemailer');
     const mail = { from: this.config.MAIL_FROM, ...message };
     if (this.config.SMTP_URL) {
       this.transport ??= createTransport(this.config.SMTP_URL);
