@@ -101,3 +101,5 @@ function setSourceMaps(on) {
   sourceMapsOn = on;
   process.setSourceMapsEnabled(on);
 }
+
+module.exports = { compileCached };
