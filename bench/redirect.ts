@@ -3,7 +3,7 @@
  * bare `node:http` server answering a fixed 302 from an in-memory map, measured in the
  * same run with the same paths (autocannon on loopback; each server in its own process).
  *
- *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100]
+ *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100] [--rate N (the latency round's rate; default half the max)]
  *   … --branded   the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
  *   … --controls  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
  *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare
@@ -448,9 +448,12 @@ async function main(): Promise<void> {
     }
     const bareMax = combine(bareRuns);
     const edgeMax = combine(edgeRuns);
-    const half = Math.round(edgeMax.requestsPerSecond / 2);
+    // `--rate N` fixes this round's rate, so runs of two trees compare their CPU per request at the same rate.
+    const half = arg('rate', 0) || Math.round(edgeMax.requestsPerSecond / 2);
     log('latency at half the redirect rate', { rate: half, seconds });
+    const halfCpuBefore = cpuSeconds(edge.proc.pid!);
     const edgeHalf = await load(edge.url, paths, { connections: 32, duration: seconds, overallRate: half });
+    const halfCpu = cpuSeconds(edge.proc.pid!) - halfCpuBefore;
     const memory = rss(edge.proc.pid!);
 
     // Every 302 queued its click (in `click.batch` jobs: one per flush of the edge's buffer).
@@ -478,7 +481,7 @@ async function main(): Promise<void> {
         /** Requests per CPU-second, redirect ÷ bare: the ratio on an otherwise idle core. */
         perCpuSecond: Math.round(((edgeMax.total / edgeCpu) / (bareMax.total / bareCpu)) * 100) / 100,
       },
-      redirectAtHalfRate: { targetRps: half, ...summary(edgeHalf) },
+      redirectAtHalfRate: { targetRps: half, ...summary(edgeHalf), cpuMicrosecondsPerRequest: microsPerRequest(halfCpu, edgeHalf.requests.total) },
       redirectMemory: { afterWarmup: memoryAfterWarmup, afterRuns: memory },
       clicks: { redirects302IncludingWarmup: redirects302, queuedIncludingWarmup: queued.waiting, queueJobs: queued.jobs },
     };
