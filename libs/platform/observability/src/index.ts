@@ -4,3 +4,4 @@ export * from './metrics.service';
 export * from './observability.module';
 export * from './outage';
 export * from './metrics-access';
+export * from './http-metrics';
