@@ -6,7 +6,7 @@
  * these last), with their data under var/.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { accessSync, chownSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { accessSync, chmodSync, chownSync, constants, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { userInfo } from 'node:os';
@@ -119,6 +119,29 @@ function pgBinaries(): PgBinaries {
   }
 }
 
+/**
+ * As root, Postgres runs as `user`, who must be able to execute the binaries. A checkout under
+ * a directory only root can enter (`mktemp -d` makes 0700 directories) hides them: then the
+ * package's `native` directory is copied once (60 MB) to `copyDir`, which `user` can reach.
+ */
+function reachableBinaries(bin: PgBinaries, user: { uid: number; gid: number; name: string } | null, copyDir: string, log: Logger): PgBinaries {
+  if (!user) return bin;
+  const canRun = (file: string) => spawnSync('/bin/sh', ['-c', 'test -x "$0"', file], { uid: user.uid, gid: user.gid }).status === 0;
+  if (canRun(bin.initdb) && canRun(bin.postgres)) return bin;
+  const nativeDir = dirname(dirname(bin.postgres));
+  const copied = { initdb: join(copyDir, 'native', relative(nativeDir, bin.initdb)), postgres: join(copyDir, 'native', relative(nativeDir, bin.postgres)) };
+  if (!existsSync(copied.postgres)) {
+    log.info(`the embedded Postgres binaries are not reachable for "${user.name}" (a parent directory of the checkout is private): copying them to ${copyDir}`);
+    mkdirSync(copyDir, { recursive: true });
+    chmodSync(copyDir, 0o755);
+    cpSync(nativeDir, join(copyDir, 'native'), { recursive: true, verbatimSymlinks: true });
+  }
+  if (!canRun(copied.postgres)) {
+    throw new Error(`Postgres cannot run as root, and the user it runs as cannot reach ${copyDir} either: move the checkout under a directory other users can enter, or set DATABASE_URL.`);
+  }
+  return copied;
+}
+
 /** True once Postgres at 127.0.0.1:port accepts a session (a bare TCP accept comes earlier, during recovery). */
 async function pgReady(port: number): Promise<boolean> {
   const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 2000 });
@@ -179,8 +202,8 @@ function hydrateLibraries(bin: PgBinaries, fallbackDir: string): string | null {
  * socket). Resolves once it accepts connections.
  */
 export async function startEmbeddedPostgres(dir: string, port: number, log: Logger): Promise<Service> {
-  const bin = pgBinaries();
   const user = serverUser();
+  const bin = reachableBinaries(pgBinaries(), user, join(dirname(dir), 'postgres-bin'), log);
   const owned = user ? { uid: user.uid, gid: user.gid } : {};
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (user) {
