@@ -24,18 +24,25 @@ function QrPanel({ id, code }: { id: string; code: string }) {
     queryKey: ['qr', id, query],
     queryFn: () => unwrap(api.GET('/api/links/{id}/qr', { params: { path: { id }, query }, parseAs: 'blob' })) as Promise<unknown> as Promise<Blob>,
   });
-  const [src, setSrc] = useState<string>('');
+  // The blob's URL with the options it was rendered for: the preview may show the previous
+  // image while a new one loads, but the download link only offers the image the options
+  // name (a stale blob was revoked under a download in progress). The effect runs on new
+  // data only: `key` is then the data's own key.
+  const key = JSON.stringify(query);
+  const [loaded, setLoaded] = useState<{ url: string; key: string } | null>(null);
   useEffect(() => {
     if (!qr.data) return;
     const url = URL.createObjectURL(qr.data);
-    setSrc(url);
+    setLoaded({ url, key });
     return () => URL.revokeObjectURL(url);
   }, [qr.data]);
+  const preview = loaded?.url ?? '';
+  const src = loaded && loaded.key === key ? loaded.url : '';
   return (
     <section className="card" aria-labelledby="qr-title">
       <h2 id="qr-title">QR code</h2>
       <div className="qr-box">
-        {src ? <img src={src} alt={`QR code for /${code}`} /> : <div className="qr-placeholder"><Loading label="" /></div>}
+        {preview ? <img src={preview} alt={`QR code for /${code}`} /> : <div className="qr-placeholder"><Loading label="" /></div>}
         <div className="form" style={{ flex: '1 1 220px' }}>
           <div className="form-row">
             <label className="field">
