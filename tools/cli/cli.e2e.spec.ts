@@ -1,17 +1,6 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
-import { authHeader, createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-
-const root = join(__dirname, '..', '..');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json?: Record<string, any>;
-}
+import { authHeader, CliRun, createTestEnv, runCli, RunningApp, startApp, TestEnv } from '@dl/testing';
 
 describe('operator CLI (npm run cli)', () => {
   let env: TestEnv;
@@ -26,34 +15,7 @@ describe('operator CLI (npm run cli)', () => {
     await env?.teardown();
   });
 
-  const cli = (...args: string[]): Promise<Run> =>
-    new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['tools/scripts/run.js', 'tools/cli/main.ts', ...args],
-        {
-          cwd: root,
-          env: {
-            PATH: process.env.PATH,
-            DATABASE_URL: env.config.DATABASE_URL,
-            REDIS_URL: env.config.REDIS_URL,
-            REDIS_PREFIX: env.config.REDIS_PREFIX,
-            JWT_SECRET: env.config.JWT_SECRET,
-          },
-          timeout: 60_000,
-        },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          let json: Record<string, any> | undefined;
-          try {
-            json = stdout.trim() ? JSON.parse(stdout) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ code, stdout, stderr, json });
-        },
-      );
-    });
+  const cli = (...args: string[]): Promise<CliRun> => runCli(env.config, args);
 
   it('creates an organization, adds a user, sets the tier and issues a key that the api accepts', async () => {
     const made = await cli('org:create', '--name', 'Cli Works', '--owner-email', 'Owner@Cli.test', '--owner-password', 'owner-password-1');

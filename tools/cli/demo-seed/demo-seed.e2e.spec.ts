@@ -1,38 +1,14 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
 import { Clock, ReportBuilder, ReportsRepository, ReportsService } from '@dl/reports';
-import { createTestEnv, seedOrganization, SeededOrganization, TestEnv } from '@dl/testing';
-
-const root = join(__dirname, '..', '..', '..');
+import { createTestEnv, runCli, seedOrganization, SeededOrganization, TestEnv } from '@dl/testing';
 
 describe('npm run cli -- demo:seed', () => {
   let env: TestEnv;
   let org: SeededOrganization;
   let run: { code: number; stdout: string; stderr: string };
 
-  const cli = (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-    new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ['tools/scripts/run.js', 'tools/cli/main.ts', ...args],
-        {
-          cwd: root,
-          env: {
-            PATH: process.env.PATH,
-            DATABASE_URL: env.config.DATABASE_URL,
-            REDIS_URL: env.config.REDIS_URL,
-            REDIS_PREFIX: env.config.REDIS_PREFIX,
-            JWT_SECRET: env.config.JWT_SECRET,
-            SHORT_LINK_BASE_URL: env.config.SHORT_LINK_BASE_URL,
-          },
-          timeout: 90_000,
-        },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-    });
+  const cli = (...args: string[]) => runCli(env.config, args, 90_000);
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
