@@ -66,7 +66,8 @@ export class LinkWriter {
     const out: Array<LinkRecord | null> = rows.map(() => null);
     let pending = rows.map((_, i) => i);
     for (let attempt = 0; attempt < SHORT_CODE_ATTEMPTS && pending.length; attempt++) {
-      const results = await this.repo.insertLinks(pending.map((i) => rows[i]), db);
+      // One row outside a transaction (single create): grouped with concurrent creates.
+      const results = !db && rows.length === 1 ? [await this.repo.insertLink(rows[0])] : await this.repo.insertLinks(pending.map((i) => rows[i]), db);
       const lost: number[] = [];
       for (const [k, i] of pending.entries()) {
         if (results[k]) out[i] = results[k];

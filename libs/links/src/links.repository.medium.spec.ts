@@ -6,7 +6,7 @@ import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
 import { LinksRepository } from './links.repository';
 import { LinksPg } from './links-pg';
-import { ShortCodeExhaustedError, ShortCodeInUseError } from './links.errors';
+import { ShortCodeExhaustedError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
 
 class FixedCodes extends LinkWriter {
   codes: string[] = [];
@@ -74,6 +74,31 @@ describe(LinksRepository.name, () => {
     const before = await repo.countLinks(org.organization.id);
     await expect(writer.insertAll(org.organization.id, Tier.PRO, [row('RepoD001'), row('RepoA003', true)])).rejects.toBeInstanceOf(ShortCodeInUseError);
     expect(await repo.countLinks(org.organization.id)).toBe(before);
+  });
+
+  it('concurrent single inserts share INSERTs, yet each row answers for itself', async () => {
+    const other = await seedOrganization(env);
+    const foreign = row('RepoE004', false, { organizationId: other.organization.id, userId: other.owner.user.id, templateId: other.template.id });
+    // The first two take both insert slots; the rest wait and leave as one batch.
+    const results = await Promise.allSettled([
+      repo.insertLink(row('RepoE001')),
+      repo.insertLink(row('RepoE002')),
+      repo.insertLink(row('RepoE003')),
+      repo.insertLink(row('RepoE005', false, { templateId: '00000000-0000-4000-8000-000000000000' })),
+      repo.insertLink(row('RepoE006', true)),
+      repo.insertLink(row('RepoE006', true)),
+      repo.insertLink(foreign),
+      repo.insertLink(row('RepoA001')),
+    ]);
+    const value = (i: number) => (results[i] as PromiseFulfilledResult<{ shortCode: string; organizationId: string } | null>).value;
+    expect([0, 1, 2].map((i) => value(i)?.shortCode)).toEqual(['RepoE001', 'RepoE002', 'RepoE003']);
+    expect(results[3]).toMatchObject({ status: 'rejected', reason: expect.any(TemplateNotFoundError) });
+    expect([value(4), value(5)].filter((l) => l?.shortCode === 'RepoE006')).toHaveLength(1);
+    expect([value(4), value(5)].filter((l) => l === null)).toHaveLength(1);
+    expect(value(6)).toMatchObject({ shortCode: 'RepoE004', organizationId: other.organization.id });
+    expect(value(7)).toBeNull();
+    expect(await repo.findByShortCodes(org.organization.id, ['RepoE004', 'RepoE005'])).toEqual([]);
+    expect((await repo.findByShortCodes(other.organization.id, ['RepoE004'])).map((l) => l.shortCode)).toEqual(['RepoE004']);
   });
 
   it('reads are scoped by organization', async () => {

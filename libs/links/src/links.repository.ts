@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { Batcher } from '@dl/platform/batch';
 import { Prisma, PrismaService, PrismaTx } from '@dl/platform/db';
 import { RECORD_SELECT, LinkRow, rowToRecord, sqlValue, VALUE_COLUMNS } from './link-columns';
 import { LinkRecord, LinkValues, MigrationMetadata, NewLinkRow } from './link.types';
@@ -9,6 +10,12 @@ import { LinkListFilter, LinkListPage } from './link-list';
 import { ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 
 type Db = PrismaService | PrismaTx;
+
+/** What a grouped insert answers for one row: its record, null (code taken), or its own error. */
+type GroupedInsert = { link: LinkRecord | null } | { err: unknown };
+
+/** Concurrent grouped INSERTs (the links pool has 4 connections; the rest is for other queries). */
+const GROUPED_INSERTS_IN_FLIGHT = 2;
 
 export interface TemplateRef {
   id: string;
@@ -68,6 +75,25 @@ function rethrowMissingReference(err: unknown): never {
  */
 @Injectable()
 export class LinksRepository {
+  /**
+   * Single creates outside a transaction (issue #19): rows of concurrent requests share one
+   * multi-row INSERT, one statement and one commit, as soon as an insert slot is free (a group
+   * commit: no added wait when idle). Each row is still its own: a taken code answers null for
+   * that row only (ON CONFLICT DO NOTHING, also between rows of one batch), and a failed batch
+   * (a template or project deleted meanwhile) is retried row by row, so only the guilty row fails.
+   */
+  private readonly grouped = new Batcher<NewLinkRow, GroupedInsert>({
+    maxConcurrent: GROUPED_INSERTS_IN_FLIGHT,
+    write: async (rows) => {
+      try {
+        return (await this.insertLinks(rows)).map((link) => ({ link }));
+      } catch (err) {
+        if (rows.length === 1) return [{ err }];
+        return Promise.all(rows.map((row) => this.insertLinks([row]).then(([link]) => ({ link }), (e: unknown) => ({ err: e }))));
+      }
+    },
+  });
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly pg: LinksPg,
@@ -162,6 +188,13 @@ export class LinksRepository {
         updatedAt: new Date(f.updated_at),
       };
     });
+  }
+
+  /** One row outside a transaction, grouped with concurrent ones (see `grouped`): its record, or null when its code is taken. */
+  async insertLink(row: NewLinkRow): Promise<LinkRecord | null> {
+    const result = await this.grouped.add(row);
+    if ('err' in result) throw result.err;
+    return result.link;
   }
 
   /** One page of the list as JSON text (LinksPg builds it in Postgres). */
