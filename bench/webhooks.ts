@@ -19,7 +19,7 @@ import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
 import { AppConfig } from '@dl/platform/config';
 import { bullOptions, Queues, WebhookEventJob } from '@dl/platform/queue';
-import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+import { clickEvent, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
 import { generateWebhookSecret } from '@dl/webhooks';
 
 function arg(name: string, fallback: number): number {
@@ -99,21 +99,14 @@ async function main(): Promise<void> {
         })),
       });
     }
-    const event = (i: number): WebhookEventJob => {
-      const organizationId = orgIds[i % orgIds.length];
-      return {
-        eventId: randomUUID(),
-        organizationId,
-        type: 'link.clicked',
-        projectId: null,
-        occurredAt: new Date().toISOString(),
+    const event = (i: number): WebhookEventJob =>
+      clickEvent(orgIds[i % orgIds.length], {
         data: {
           event: 'link.clicked',
           link: { id: randomUUID(), shortCode: `c${i}`, migration_metadata: null },
           click: { device: 'mobile', country: 'FR', timestamp: new Date().toISOString() },
         },
-      };
-    };
+      });
     // Events round-robin over organizations: each fans out to that organization's 10 webhooks.
     const eventsTotal = Math.ceil(total / perOrg);
     for (let start = 0; start < eventsTotal; start += 1000) {
