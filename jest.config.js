@@ -10,5 +10,5 @@ module.exports = {
   maxWorkers: process.env.JEST_MAX_WORKERS || (os.cpus().length <= 4 ? 2 : '50%'),
   // A global option: the projects' own testTimeout is ignored in a multi-project run.
   testTimeout: 30000,
-  projects: tierProjects({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'] }),
+  projects: tierProjects({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'] }),
 };

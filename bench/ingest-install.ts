@@ -95,10 +95,10 @@ async function main(): Promise<void> {
         log('warm-up', { ok: warm.ok, p99: warm.latency.p99 });
       }
       const cpu0 = cpuMs(server.child.pid);
-      let measured: { ok: number; non2xx: number; errors: number; achievedRate: number; latency: OpenLoadResult['latency']; maxInFlight?: number };
+      let measured: { ok: number; notOk: number; errors: number; achievedRate: number; latency: OpenLoadResult['latency']; maxInFlight?: number };
       if (autocannon) {
         const res = await load({ url: server.url, connections: 50, overallRate: rate, duration: seconds, requests: [{ setupRequest: () => request() }] });
-        measured = { ok: res['2xx'], non2xx: res.non2xx, errors: res.errors, achievedRate: Math.round(res['2xx'] / res.duration), latency: res.latency };
+        measured = { ok: res['2xx'], notOk: res.non2xx, errors: res.errors, achievedRate: Math.round(res['2xx'] / res.duration), latency: res.latency };
       } else {
         const arrivals = process.argv.includes('--uniform') ? 'uniform' : 'poisson';
         measured = await openLoad({ url: server.url, rate, seconds, arrivals, request: () => request() });
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
         targetRate: rate,
         seconds,
         installs200: measured.ok,
-        non2xx: measured.non2xx,
+        non2xx: measured.notOk,
         errors: measured.errors,
         achievedRate: measured.achievedRate,
         latencyMs: { p50: measured.latency.p50, p90: measured.latency.p90, p99: measured.latency.p99, max: measured.latency.max },

@@ -6,24 +6,36 @@
  *   1. full load: autocannon for `--seconds` at `--connections`; then the time until every
  *      answered 302 is a stored click. Clicks per second end to end = clicks stored ÷ (load
  *      time + drain time after it). Exact counts are asserted: stored == answered 302s.
- *   2. half load: the same at half the full-load rate (autocannon `overallRate`), for p99.
+ *   2. half load: half the full-load rate as open-loop arrivals (Poisson, `bench/open-load.ts`),
+ *      each latency counted from the request's scheduled send time, for p99. `--autocannon-half`
+ *      measures it the earlier way instead: autocannon `overallRate`, which sends each
+ *      connection's share of a second back to back at the start of the second (a full-speed
+ *      burst, then idle), so its p99 is the full-load p99.
+ *
+ *   3. the floor: a bare `node:http` 302 server (`bare-server.ts`) under the same half-rate load,
+ *      with the pipeline idle: what this machine and this generator allow at that rate.
  *
  * Resident memory of each process is sampled every 200 ms during load and drain (peak reported).
+ * CPU per click is read from /proc for the redirect, the worker, Postgres (all its processes),
+ * the private Redis and the load generator (this process).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half]
  *
  * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit). Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
+import { BareServer, serveBare } from './bare-server';
+import { openLoad } from './open-load';
 
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const HEADERS = { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' };
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,19 +58,56 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** CPU seconds used so far by every process whose command is `comm` (the Postgres server's backends and helpers). */
+function cpuSecondsOf(comm: string): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) total += cpuSeconds(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 function load(url: string, paths: string[], opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
   let i = 0;
   return new Promise((resolve, reject) => {
     runAutocannon(
       {
         url,
-        headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' },
+        headers: HEADERS,
         requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
         ...opts,
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
   });
+}
+
+/**
+ * Load at a fixed `rate` for the half-rate latency: open-loop arrivals (default) or autocannon's
+ * per-second burst (`--autocannon-half`). Every request must be answered with a 302.
+ */
+async function halfLoad(url: string, paths: string[], o: { connections: number; seconds: number; rate: number }) {
+  if (process.argv.includes('--autocannon-half')) {
+    const h = await load(url, paths, { connections: o.connections, duration: o.seconds, overallRate: o.rate });
+    if (h.non2xx !== h['3xx'] || h.errors > 0) throw new Error(`half load: ${h.non2xx - h['3xx']} non-3xx answers, ${h.errors} errors`);
+    return { p50: h.latency.p50, p99: h.latency.p99, fromWriteP99: h.latency.p99, sendLagP99: Number.NaN };
+  }
+  const h = await openLoad({
+    url,
+    rate: o.rate,
+    seconds: o.seconds,
+    maxSockets: o.connections,
+    ok: (status) => status === 302,
+    request: (i) => ({ method: 'GET', path: paths[i % paths.length], headers: HEADERS }),
+  });
+  if (h.ok !== h.sent || h.notOk > 0 || h.errors > 0) throw new Error(`half load: ${h.ok} 302s of ${h.sent} sent, ${h.notOk} other answers, ${h.errors} errors`);
+  return { p50: h.latency.p50, p99: h.latency.p99, fromWriteP99: h.fromWrite.p99, sendLagP99: h.sendLag.p99 };
 }
 
 /** Peak resident memory of each process while `work` runs. */
@@ -86,6 +135,7 @@ async function main(): Promise<void> {
   const redis = await PrivateRedis.create(dir, { appendonly: false });
   const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn' });
   const apps: AppProcess[] = [];
+  let bare: BareServer | undefined;
   try {
     const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
     const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
@@ -109,6 +159,7 @@ async function main(): Promise<void> {
     const worker = await spawnApp('worker', appEnv);
     apps.push(worker);
     const procs = { redirect, worker };
+    bare = await serveBare(new Map(links.map((l) => [l.shortCode, l.iosUrl])));
 
     const stored = async (): Promise<number> => {
       const rows = await env.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*)::bigint AS n FROM clicks WHERE organization_id = ${org.id}::uuid`;
@@ -157,7 +208,7 @@ async function main(): Promise<void> {
     const rows: Array<Record<string, number>> = [];
     for (let run = 1; run <= runs; run++) {
       log('full load', { run, seconds, connections });
-      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!) };
+      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(redis.pid!), loader: process.cpuUsage() };
       const full = await sampled(procs, async () => {
         const started = Date.now();
         const before = served;
@@ -172,18 +223,26 @@ async function main(): Promise<void> {
       });
       const { r, clicks, loadSeconds, drainSeconds } = full.result;
       if (r.non2xx !== r['3xx'] || r.errors > 0) throw new Error(`full load: ${r.non2xx - r['3xx']} non-3xx answers, ${r.errors} errors`);
-      const cpu = { redirect: cpuSeconds(redirect.proc.pid!) - cpu0.redirect, worker: cpuSeconds(worker.proc.pid!) - cpu0.worker };
+      const loaderCpu = process.cpuUsage(cpu0.loader);
+      const cpu = {
+        redirect: cpuSeconds(redirect.proc.pid!) - cpu0.redirect,
+        worker: cpuSeconds(worker.proc.pid!) - cpu0.worker,
+        postgres: cpuSecondsOf('postgres') - cpu0.postgres,
+        redis: cpuSeconds(redis.pid!) - cpu0.redis,
+        loader: (loaderCpu.user + loaderCpu.system) / 1e6,
+      };
 
       const halfRate = Math.round(clicks / loadSeconds / 2);
       log('half load', { run, rate: halfRate });
       const half = await sampled(procs, async () => {
-        const h = await load(redirect.url, paths, { connections, duration: seconds, overallRate: halfRate });
+        const h = await halfLoad(redirect.url, paths, { connections, seconds, rate: halfRate });
         served = await captured();
         const drainSeconds = await drained(served);
         return { h, drainSeconds };
       });
       const { h } = half.result;
-      if (h.non2xx !== h['3xx'] || h.errors > 0) throw new Error(`half load: ${h.non2xx - h['3xx']} non-3xx answers, ${h.errors} errors`);
+      log('floor: bare server at the half rate', { run, rate: halfRate });
+      const floor = await halfLoad(bare!.url, paths, { connections, seconds, rate: halfRate });
 
       const row = {
         run,
@@ -195,9 +254,15 @@ async function main(): Promise<void> {
         clicksPerSecondEndToEnd: Math.round(clicks / (loadSeconds + drainSeconds)),
         redirectCpuMicrosPerClick: Math.round((cpu.redirect * 1e6) / clicks),
         workerCpuMicrosPerClick: Math.round((cpu.worker * 1e6) / clicks),
+        postgresCpuMicrosPerClick: Math.round((cpu.postgres * 1e6) / clicks),
+        redisCpuMicrosPerClick: Math.round((cpu.redis * 1e6) / clicks),
+        loaderCpuMicrosPerClick: Math.round((cpu.loader * 1e6) / clicks),
         halfRateRps: halfRate,
-        halfP50Ms: h.latency.p50,
-        halfP99Ms: h.latency.p99,
+        halfP50Ms: h.p50,
+        halfP99Ms: h.p99,
+        halfFromWriteP99Ms: h.fromWriteP99,
+        halfSendLagP99Ms: h.sendLagP99,
+        bareHalfP99Ms: floor.p99,
         redirectPeakRssMb: Math.max(full.peakRssMb.redirect, half.peakRssMb.redirect),
         workerPeakRssMb: Math.max(full.peakRssMb.worker, half.peakRssMb.worker),
       };
@@ -209,6 +274,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, runs: rows, medians, exact: true }, null, 2)}\n`);
   } finally {
     for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
+    await bare?.stop();
     await env.teardown().catch(() => undefined);
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });

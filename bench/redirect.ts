@@ -3,7 +3,7 @@
  * bare `node:http` server answering a fixed 302 from an in-memory map, measured in the
  * same run with the same paths (autocannon on loopback; each server in its own process).
  *
- *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100] [--rate N (the latency round's rate; default half the max)]
+ *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100] [--rate N (the latency round's rate; default half the max)] [--autocannon-half]
  *   … --branded   the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
  *   … --controls  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
  *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare
@@ -16,7 +16,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, get as httpGet } from 'node:http';
+import { get as httpGet } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,8 @@ import { Queue } from 'bullmq';
 import { Prisma } from '@dl/platform/db';
 import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
+import { serveBare } from './bare-server';
+import { openLoad } from './open-load';
 
 
 const IPHONE =
@@ -36,23 +38,6 @@ function arg(name: string, fallback: number): number {
 
 const log = (msg: string, extra: Record<string, unknown> = {}) =>
   process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
-
-// ───────────── child mode: `bench/redirect.ts child bare` (the redirect runs its own entry, apps/redirect/src/main.ts) ─────────────
-
-/** The ceiling: a bare `node:http` server answering a fixed 302 from an in-memory map. */
-function bareChild(): void {
-  const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
-  const server = createServer((req, res) => {
-    const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
-    if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
-    else res.writeHead(404).end();
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
-  });
-}
 
 // ───────────── parent ─────────────
 
@@ -78,19 +63,15 @@ async function waitForPort(port: number, proc: ChildProcess, timeoutMs = 60_000)
   }
 }
 
-/**
- * `bare`: this file in child mode. `redirect`: the production entry itself
- * (`apps/redirect/src/main.ts`, with whatever it sets up at boot), configured by `env`.
- */
-async function serve(kind: 'redirect' | 'bare', env: Record<string, string>): Promise<Served> {
+/** The redirect's production entry itself (`apps/redirect/src/main.ts`, with whatever it sets up at boot), configured by `env`. */
+async function serve(env: Record<string, string>): Promise<Served> {
   const root = join(__dirname, '..');
   // DL_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there.
   const profile = process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : [];
-  const port = kind === 'redirect' ? await freePort() : 0;
-  const args = kind === 'redirect' ? [join(root, 'apps/redirect/src/main.ts')] : [__filename, 'child', kind];
-  const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), ...args], {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), join(root, 'apps/redirect/src/main.ts')], {
     cwd: root,
-    env: { ...process.env, ...env, ...(kind === 'redirect' ? { REDIRECT_PORT: String(port), HOST: '127.0.0.1' } : {}) },
+    env: { ...process.env, ...env, REDIRECT_PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () =>
@@ -99,22 +80,9 @@ async function serve(kind: 'redirect' | 'bare', env: Record<string, string>): Pr
       proc.once('exit', () => done());
       proc.kill('SIGTERM');
     });
-  if (kind === 'redirect') {
-    proc.stdout!.resume();
-    await waitForPort(port, proc);
-    return { url: `http://127.0.0.1:${port}`, proc, stop };
-  }
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.once('exit', (code) => reject(new Error(`${kind} exited with ${code}`)));
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (!m) return;
-      proc.removeAllListeners('exit');
-      resolve({ url: m[1].replace('[::1]', '127.0.0.1'), proc, stop });
-    });
-  });
+  proc.stdout!.resume();
+  await waitForPort(port, proc);
+  return { url: `http://127.0.0.1:${port}`, proc, stop };
 }
 
 /** CPU seconds (user + system) a process has used so far (/proc, 100 ticks a second). */
@@ -175,6 +143,35 @@ function summary(r: autocannon.Result) {
     errors: r.errors,
     timeouts: r.timeouts,
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+  };
+}
+
+/**
+ * Latency at a fixed rate: open-loop Poisson arrivals (`open-load.ts`, latency from each
+ * request's scheduled send), or with `--autocannon-half` autocannon's `overallRate` (each
+ * connection's share of a second sent back to back at its start: a full-speed burst).
+ */
+async function halfRate(url: string, paths: string[], rate: number, seconds: number) {
+  if (process.argv.includes('--autocannon-half')) {
+    const r = await load(url, paths, { connections: 32, duration: seconds, overallRate: rate });
+    return { ...summary(r), total: r['3xx'] };
+  }
+  const r = await openLoad({
+    url,
+    rate,
+    seconds,
+    maxSockets: 32,
+    ok: (status) => status === 302,
+    request: (i) => ({ method: 'GET', path: paths[i % paths.length], headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' } }),
+  });
+  return {
+    requestsPerSecond: r.achievedRate,
+    total: r.ok,
+    non3xx: r.notOk,
+    errors: r.errors,
+    latencyMs: r.latency,
+    fromWriteMs: r.fromWrite,
+    sendLagMs: r.sendLag,
   };
 }
 
@@ -386,9 +383,9 @@ async function main(): Promise<void> {
     const controlPaths = process.argv.includes('--controls') ? await seedControlLinks(env, links) : null;
 
     const raw = Object.fromEntries(Object.entries(env.config).map(([k, v]) => [k, String(v)]));
-    const bare = await serve('bare', { DL_BENCH_MAP: JSON.stringify(map) });
+    const bare = await serveBare(new Map(map), process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : []);
     servers.push(bare);
-    const edge = await serve('redirect', raw);
+    const edge = await serve(raw);
     servers.push(edge);
 
     if (process.argv.includes('--branded')) {
@@ -452,8 +449,10 @@ async function main(): Promise<void> {
     const half = arg('rate', 0) || Math.round(edgeMax.requestsPerSecond / 2);
     log('latency at half the redirect rate', { rate: half, seconds });
     const halfCpuBefore = cpuSeconds(edge.proc.pid!);
-    const edgeHalf = await load(edge.url, paths, { connections: 32, duration: seconds, overallRate: half });
+    const edgeHalf = await halfRate(edge.url, paths, half, seconds);
     const halfCpu = cpuSeconds(edge.proc.pid!) - halfCpuBefore;
+    // The floor of the same measurement on this machine: the bare server at the same rate.
+    const bareHalf = await halfRate(bare.url, paths, half, seconds);
     const memory = rss(edge.proc.pid!);
 
     // Every 302 queued its click (in `click.batch` jobs: one per flush of the edge's buffer).
@@ -467,7 +466,7 @@ async function main(): Promise<void> {
       if (page.length < 1000) break;
     }
     await queue.close();
-    const redirects302 = edgeMax.total + edgeHalf['3xx'];
+    const redirects302 = edgeMax.total + edgeHalf.total;
 
     const result = {
       bench: 'redirect',
@@ -481,7 +480,8 @@ async function main(): Promise<void> {
         /** Requests per CPU-second, redirect ÷ bare: the ratio on an otherwise idle core. */
         perCpuSecond: Math.round(((edgeMax.total / edgeCpu) / (bareMax.total / bareCpu)) * 100) / 100,
       },
-      redirectAtHalfRate: { targetRps: half, ...summary(edgeHalf), cpuMicrosecondsPerRequest: microsPerRequest(halfCpu, edgeHalf.requests.total) },
+      redirectAtHalfRate: { targetRps: half, ...edgeHalf, cpuMicrosecondsPerRequest: microsPerRequest(halfCpu, edgeHalf.total) },
+      bareAtHalfRate: { targetRps: half, ...bareHalf },
       redirectMemory: { afterWarmup: memoryAfterWarmup, afterRuns: memory },
       clicks: { redirects302IncludingWarmup: redirects302, queuedIncludingWarmup: queued.waiting, queueJobs: queued.jobs },
     };
@@ -494,14 +494,10 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === 'child') {
-  bareChild();
-} else {
-  main().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

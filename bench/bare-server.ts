@@ -1,0 +1,60 @@
+/**
+ * The ceiling of this machine for a redirect: a bare `node:http` server answering a fixed 302
+ * from an in-memory map, in its own process (so the load generator never shares its event loop).
+ *
+ *   const bare = await serveBare(new Map([['abc', 'https://example.com/']])); … await bare.stop();
+ *
+ * Run directly with DL_BENCH_MAP set (the child): listens on a free loopback port and prints `READY <url>`.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+
+export interface BareServer {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function bareChild(): void {
+  const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
+  const server = createServer((req, res) => {
+    const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
+    if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
+    else res.writeHead(404).end();
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+  });
+}
+
+/** Starts the bare server for `map` (short code → location); `nodeArgs` e.g. `--cpu-prof`. */
+export function serveBare(map: Map<string, string>, nodeArgs: string[] = []): Promise<BareServer> {
+  const root = join(__dirname, '..');
+  const proc = spawn(process.execPath, [...nodeArgs, join(root, 'tools/scripts/run.js'), __filename], {
+    cwd: root,
+    env: { ...process.env, DL_BENCH_MAP: JSON.stringify([...map]) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (proc.exitCode !== null) return done();
+      proc.once('exit', () => done());
+      proc.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (!m) return;
+      proc.removeAllListeners('exit');
+      resolve({ url: m[1], proc, stop });
+    });
+  });
+}
+
+if (process.argv[1] === __filename && process.env.DL_BENCH_MAP) bareChild();
