@@ -16,6 +16,15 @@ export interface BareServer {
   stop(): Promise<void>;
 }
 
+/** SIGTERM to a child process; resolves once it has exited. */
+export function stopChild(proc: ChildProcess): Promise<void> {
+  return new Promise<void>((done) => {
+    if (proc.exitCode !== null) return done();
+    proc.once('exit', () => done());
+    proc.kill('SIGTERM');
+  });
+}
+
 function bareChild(): void {
   const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
   const server = createServer((req, res) => {
@@ -38,12 +47,7 @@ export function serveBare(map: Map<string, string>, nodeArgs: string[] = []): Pr
     env: { ...process.env, DL_BENCH_MAP: JSON.stringify([...map]) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (proc.exitCode !== null) return done();
-      proc.once('exit', () => done());
-      proc.kill('SIGTERM');
-    });
+  const stop = () => stopChild(proc);
   return new Promise((resolve, reject) => {
     let out = '';
     proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));

@@ -24,7 +24,7 @@ import { Queue } from 'bullmq';
 import { Prisma } from '@dl/platform/db';
 import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
-import { serveBare } from './bare-server';
+import { serveBare, stopChild } from './bare-server';
 import { openLoad } from './open-load';
 
 
@@ -74,12 +74,7 @@ async function serve(env: Record<string, string>): Promise<Served> {
     env: { ...process.env, ...env, REDIRECT_PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stop = () =>
-    new Promise<void>((done) => {
-      if (proc.exitCode !== null) return done();
-      proc.once('exit', () => done());
-      proc.kill('SIGTERM');
-    });
+  const stop = () => stopChild(proc);
   proc.stdout!.resume();
   await waitForPort(port, proc);
   return { url: `http://127.0.0.1:${port}`, proc, stop };
