@@ -4,10 +4,12 @@
  *
  *   const bare = await serveBare(new Map([['abc', 'https://example.com/']])); … await bare.stop();
  *
- * Run directly with DL_BENCH_MAP set (the child): listens on a free loopback port and prints `READY <url>`.
+ * Run directly with DL_BENCH_MAP_FILE set (the child): listens on a free loopback port and prints `READY <url>`.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface BareServer {
@@ -26,7 +28,7 @@ export function stopChild(proc: ChildProcess): Promise<void> {
 }
 
 function bareChild(): void {
-  const map = new Map<string, string>(JSON.parse(process.env.DL_BENCH_MAP ?? '[]') as Array<[string, string]>);
+  const map = new Map<string, string>(JSON.parse(readFileSync(process.env.DL_BENCH_MAP_FILE!, 'utf8')) as Array<[string, string]>);
   const server = createServer((req, res) => {
     const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
     if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
@@ -42,11 +44,15 @@ function bareChild(): void {
 /** Starts the bare server for `map` (short code → location); `nodeArgs` e.g. `--cpu-prof`. */
 export function serveBare(map: Map<string, string>, nodeArgs: string[] = []): Promise<BareServer> {
   const root = join(__dirname, '..');
+  // The map in a file: thousands of links overflow one environment variable (E2BIG).
+  const dir = mkdtempSync(join(tmpdir(), 'dl-bare-'));
+  writeFileSync(join(dir, 'map.json'), JSON.stringify([...map]));
   const proc = spawn(process.execPath, [...nodeArgs, join(root, 'tools/scripts/run.js'), __filename], {
     cwd: root,
-    env: { ...process.env, DL_BENCH_MAP: JSON.stringify([...map]) },
+    env: { ...process.env, DL_BENCH_MAP_FILE: join(dir, 'map.json') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  proc.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const stop = () => stopChild(proc);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -61,4 +67,4 @@ export function serveBare(map: Map<string, string>, nodeArgs: string[] = []): Pr
   });
 }
 
-if (process.argv[1] === __filename && process.env.DL_BENCH_MAP) bareChild();
+if (process.argv[1] === __filename && process.env.DL_BENCH_MAP_FILE) bareChild();

@@ -17,7 +17,8 @@
  *
  * Resident memory of each process is sampled every 200 ms during load and drain (peak reported).
  * CPU per click is read from /proc for the redirect, the worker, Postgres (all its processes),
- * the private Redis and the load generator (this process).
+ * the private Redis and the load generator (this process) at full load, and for the worker and
+ * Postgres at half rate too (load and drain).
  *
  *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half]
  *
@@ -234,6 +235,7 @@ async function main(): Promise<void> {
 
       const halfRate = Math.round(clicks / loadSeconds / 2);
       log('half load', { run, rate: halfRate });
+      const halfCpu0 = { worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), before: served };
       const half = await sampled(procs, async () => {
         const h = await halfLoad(redirect.url, paths, { connections, seconds, rate: halfRate });
         served = await captured();
@@ -241,6 +243,8 @@ async function main(): Promise<void> {
         return { h, drainSeconds };
       });
       const { h } = half.result;
+      const halfClicks = served - halfCpu0.before;
+      const halfCpu = { worker: cpuSeconds(worker.proc.pid!) - halfCpu0.worker, postgres: cpuSecondsOf('postgres') - halfCpu0.postgres };
       log('floor: bare server at the half rate', { run, rate: halfRate });
       const floor = await halfLoad(bare!.url, paths, { connections, seconds, rate: halfRate });
 
@@ -261,6 +265,8 @@ async function main(): Promise<void> {
         halfP50Ms: h.p50,
         halfP99Ms: h.p99,
         halfFromWriteP99Ms: h.fromWriteP99,
+        halfWorkerCpuMicrosPerClick: Math.round((halfCpu.worker * 1e6) / halfClicks),
+        halfPostgresCpuMicrosPerClick: Math.round((halfCpu.postgres * 1e6) / halfClicks),
         halfSendLagP99Ms: h.sendLagP99,
         bareHalfP99Ms: floor.p99,
         redirectPeakRssMb: Math.max(full.peakRssMb.redirect, half.peakRssMb.redirect),
