@@ -24,7 +24,9 @@ describe('2 api and 2 ingest processes (WEB_CONCURRENCY=2)', () => {
 
   beforeAll(async () => {
     env = await createTestEnv();
-    const base = { ...configEnv(env.config), LOG_LEVEL: 'info' };
+    // A loaded CI machine can keep Redis past the limiter's 250 ms, and a process that stops
+    // waiting counts alone: this spec is about the shared count, so it waits for Redis.
+    const base = { ...configEnv(env.config), LOG_LEVEL: 'info', RATE_LIMIT_REDIS_TIMEOUT_MS: '5000' };
     [api, ingest, worker] = await Promise.all([
       spawnApp('api', { ...base, WEB_CONCURRENCY: '2' }, 120_000),
       spawnApp('ingest', { ...base, WEB_CONCURRENCY: '2' }, 120_000),

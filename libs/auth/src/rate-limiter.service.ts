@@ -8,7 +8,6 @@ import { PlansService } from './plans';
 import { Principal } from './principal';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-const REDIS_TIMEOUT_MS = 250;
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -86,7 +85,7 @@ type SlidingWindowRedis = {
 
 /**
  * Requests per minute per organization and plan (decisions §5), one counter shared
- * by every api instance. If Redis cannot answer within 250 ms the limiter degrades
+ * by every api instance. If Redis cannot answer within RATE_LIMIT_REDIS_TIMEOUT_MS (250 ms) the limiter degrades
  * to the same window kept in this process: never a 500.
  *
  * Cost: the requests of one organization that arrive in the same event-loop turn share one
@@ -108,6 +107,8 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   readonly enabled: boolean;
   /** The sliding window: a minute (RATE_LIMIT_WINDOW_MS shortens it in tests). */
   readonly windowMs: number;
+  /** How long a request waits for Redis before this process counts alone (RATE_LIMIT_REDIS_TIMEOUT_MS). */
+  private readonly redisTimeoutMs: number;
   /**
    * Its own connection with auto-pipelining: the scripts of concurrent requests leave
    * in one write instead of one round trip each.
@@ -121,6 +122,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED;
     this.windowMs = config.RATE_LIMIT_WINDOW_MS ?? RATE_LIMIT_WINDOW_MS;
+    this.redisTimeoutMs = config.RATE_LIMIT_REDIS_TIMEOUT_MS ?? 250;
     if (this.enabled) {
       this.client = redis.duplicate({ enableAutoPipelining: true });
       this.client.defineCommand('dlSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
@@ -192,7 +194,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
       const prefix = `${this.instance}:${this.sequence}`;
       const sentAt = Date.now();
       const call = (this.client as unknown as SlidingWindowRedis).dlSlidingWindow(key, limit, this.windowMs, prefix, n);
-      const [admitted, before, first, now, admitAt] = await withTimeout(call, REDIS_TIMEOUT_MS);
+      const [admitted, before, first, now, admitAt] = await withTimeout(call, this.redisTimeoutMs);
       if (this.degradedSince !== undefined) {
         this.logger.log('Rate limiter back on Redis');
         this.degradedSince = undefined;

@@ -215,6 +215,17 @@ export class EnvironmentVariables {
   @Max(3_600_000)
   RATE_LIMIT_WINDOW_MS = 60000;
 
+  /**
+   * How long a request waits for the shared rate-limit counter in Redis before this process counts
+   * alone (never a 500). A slow answer still counts in Redis, so a process that gave up on it may
+   * admit a few more than the plan allows: a longer wait trades latency for exactness.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  RATE_LIMIT_REDIS_TIMEOUT_MS = 250;
+
   /** Login and signup attempts a minute per client IP (decisions §14), shared through Redis. */
   @Transform(toInt)
   @IsInt()
