@@ -271,3 +271,16 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
     else tick();
   });
 }
+
+/** Visits of the redirect benches: GETs of `paths` in turn at `rate`, a 302 counting as answered. */
+export function openLoadRedirects(o: { url: string; paths: string[]; headers: Record<string, string>; rate: number; seconds: number; maxSockets: number }): Promise<OpenLoadResult> {
+  return openLoad({
+    url: o.url,
+    rate: o.rate,
+    seconds: o.seconds,
+    maxSockets: o.maxSockets,
+    ok: (status) => status === 302,
+    request: (i) => ({ method: 'GET', path: o.paths[i % o.paths.length], headers: o.headers }),
+  });
+}
+

@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
-import { openLoad } from './open-load';
+import { openLoadRedirects } from './open-load';
 
 
 const IPHONE =
@@ -99,14 +99,7 @@ async function halfLoad(url: string, paths: string[], o: { connections: number; 
     if (h.non2xx !== h['3xx'] || h.errors > 0) throw new Error(`half load: ${h.non2xx - h['3xx']} non-3xx answers, ${h.errors} errors`);
     return { p50: h.latency.p50, p99: h.latency.p99, fromWriteP99: h.latency.p99, sendLagP99: Number.NaN };
   }
-  const h = await openLoad({
-    url,
-    rate: o.rate,
-    seconds: o.seconds,
-    maxSockets: o.connections,
-    ok: (status) => status === 302,
-    request: (i) => ({ method: 'GET', path: paths[i % paths.length], headers: HEADERS }),
-  });
+  const h = await openLoadRedirects({ url, paths, headers: HEADERS, rate: o.rate, seconds: o.seconds, maxSockets: o.connections });
   if (h.ok !== h.sent || h.notOk > 0 || h.errors > 0) throw new Error(`half load: ${h.ok} 302s of ${h.sent} sent, ${h.notOk} other answers, ${h.errors} errors`);
   return { p50: h.latency.p50, p99: h.latency.p99, fromWriteP99: h.fromWrite.p99, sendLagP99: h.sendLag.p99 };
 }

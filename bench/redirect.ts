@@ -25,7 +25,7 @@ import { Prisma } from '@dl/platform/db';
 import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { serveBare, stopChild } from './bare-server';
-import { openLoad } from './open-load';
+import { openLoadRedirects } from './open-load';
 
 
 const IPHONE =
@@ -151,14 +151,7 @@ async function halfRate(url: string, paths: string[], rate: number, seconds: num
     const r = await load(url, paths, { connections: 32, duration: seconds, overallRate: rate });
     return { ...summary(r), total: r['3xx'] };
   }
-  const r = await openLoad({
-    url,
-    rate,
-    seconds,
-    maxSockets: 32,
-    ok: (status) => status === 302,
-    request: (i) => ({ method: 'GET', path: paths[i % paths.length], headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' } }),
-  });
+  const r = await openLoadRedirects({ url, paths, headers: { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' }, rate, seconds, maxSockets: 32 });
   return {
     requestsPerSecond: r.achievedRate,
     total: r.ok,
