@@ -3,7 +3,10 @@
 //   api | redirect | ingest | worker   run that app (the production entry of each)
 //   migrate                            apply pending migrations to DATABASE_URL, then exit
 //   cli <args…>                        the operator CLI (org:create, key:create, …)
+const { spawn } = require('node:child_process');
+const os = require('node:os');
 const path = require('node:path');
+const { appNodeArgs } = require('./node-args');
 
 const root = path.resolve(__dirname, '..', '..');
 const APPS = ['api', 'redirect', 'ingest', 'worker'];
@@ -15,8 +18,20 @@ function run(entry, entryArgs) {
   require('./run');
 }
 
+/**
+ * An app whose flags (node-args.js) this process was not started with runs as a child that has
+ * them: signals go to it, its exit code is ours.
+ */
+function runWithNodeArgs(nodeArgs) {
+  const child = spawn(process.execPath, [...nodeArgs, __filename, command, ...args], { stdio: 'inherit' });
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
+}
+
 if (APPS.includes(command)) {
-  run(`apps/${command}/src/main.ts`, args);
+  const nodeArgs = appNodeArgs(command);
+  if (nodeArgs.every((arg) => process.execArgv.includes(arg))) run(`apps/${command}/src/main.ts`, args);
+  else runWithNodeArgs(nodeArgs);
 } else if (command === 'migrate') {
   run('tools/db/migrate.ts', ['deploy', ...args]);
 } else if (command === 'cli') {

@@ -190,6 +190,11 @@ describe('npm start on a bare machine', () => {
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toMatch(/^https:\/\/example\.com\/hello\?dl_click=/);
 
+    // The worker runs with its V8 flags (tools/scripts/node-args.js), like the image's.
+    const workerPid = childPid(run.child.pid!, 'apps/worker/src/main.ts');
+    expect(workerPid).not.toBeNull();
+    expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=8']));
+
     // A dead app is restarted (after 1 s the first time) while the others keep serving.
     const redirectPid = childPid(run.child.pid!, 'apps/redirect/src/main.ts');
     expect(redirectPid).not.toBeNull();

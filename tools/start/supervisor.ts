@@ -37,7 +37,10 @@ class Supervised {
 
   start(): void {
     this.startedAt = Date.now();
-    const child = spawn(process.execPath, [join(this.root, 'tools/scripts/run.js'), `apps/${this.spec.name}/src/main.ts`], {
+    // The node flags the app needs at start (tools/scripts/node-args.js, as the image and the test harness).
+    const { appNodeArgs } = require(join(this.root, 'tools/scripts/node-args.js')) as typeof import('../scripts/node-args');
+    const entry = [join(this.root, 'tools/scripts/run.js'), `apps/${this.spec.name}/src/main.ts`];
+    const child = spawn(process.execPath, [...appNodeArgs(this.spec.name), ...entry], {
       cwd: this.root,
       env: this.env,
       // Own process group: Ctrl-C reaches the supervisor only, which stops everything in order.

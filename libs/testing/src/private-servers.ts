@@ -188,7 +188,9 @@ export async function spawnApp(app: 'api' | 'redirect' | 'ingest' | 'worker', en
   const portVar = { api: 'API_PORT', redirect: 'REDIRECT_PORT', ingest: 'INGEST_PORT', worker: 'WORKER_PORT' }[app];
   // DL_NODE_ARGS: node flags NODE_OPTIONS refuses (benchmarks pass `--cpu-prof --cpu-prof-dir=<dir>`).
   const nodeArgs = env.DL_NODE_ARGS ? env.DL_NODE_ARGS.split(' ') : [];
-  const proc = spawn(process.execPath, [...nodeArgs, 'tools/scripts/run.js', `apps/${app}/src/main.ts`], {
+  // The flags production starts the app with (tools/scripts/node-args.js), then the caller's.
+  const { appNodeArgs } = require(`${ROOT}/tools/scripts/node-args.js`) as typeof import('../../../tools/scripts/node-args');
+  const proc = spawn(process.execPath, [...appNodeArgs(app), ...nodeArgs, 'tools/scripts/run.js', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, [portVar]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

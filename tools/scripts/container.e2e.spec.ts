@@ -1,0 +1,71 @@
+/**
+ * The image's entry point (`docker run IMAGE worker`, tools/scripts/container.js) starts an
+ * app with the node flags it needs at start (tools/scripts/node-args.js): the worker runs as a
+ * child with them, gets the signals the container gets, and its exit code is the container's.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configEnv, createTestEnv, freePort, TestEnv, waitUntil } from '@dl/testing';
+
+const root = join(__dirname, '..', '..');
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+function container(args: string[], env: NodeJS.ProcessEnv): Run {
+  const child = spawn(process.execPath, ['tools/scripts/container.js', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exit };
+}
+
+/** Command lines (argv) of the children of `parent`, from /proc. */
+function childArgv(parent: number): string[][] {
+  const out = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim();
+  return out ? out.split(' ').map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)) : [];
+}
+
+describe('the image entry point (tools/scripts/container.js)', () => {
+  let env: TestEnv;
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+  }, 60_000);
+
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('runs the worker as a child started with --max-semi-space-size=8 and stops it with the container on SIGTERM (exit 0)', async () => {
+    const port = await freePort();
+    const run = container(['worker'], { PATH: process.env.PATH, ...configEnv(env.config), HOST: '127.0.0.1', WORKER_PORT: String(port) });
+    try {
+      await waitUntil(
+        'the worker answering /health',
+        () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false),
+        90_000,
+      );
+      const children = childArgv(run.child.pid!);
+      expect(children).toHaveLength(1);
+      expect(children[0]).toEqual([process.execPath, '--max-semi-space-size=8', join(root, 'tools/scripts/container.js'), 'worker']);
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+      expect(await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false)).toBe(false);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('exits with the app child’s code and message when the app cannot start', async () => {
+    const run = container(['worker'], { PATH: process.env.PATH });
+    expect(await run.exit).toBe(1);
+    expect(run.output()).toContain('[worker] cannot start. Invalid configuration:');
+    expect(run.output()).toContain('DATABASE_URL is required');
+  }, 60_000);
+});

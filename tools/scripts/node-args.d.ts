@@ -1,0 +1,2 @@
+/** Node flags an app is started with (tools/scripts/node-args.js). */
+export function appNodeArgs(app: string): string[];

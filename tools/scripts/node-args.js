@@ -1,0 +1,19 @@
+// Node flags an app is started with, on every path that starts one: `npm start`'s supervisor
+// (tools/start/supervisor.ts), the image (tools/scripts/container.js), the test and bench
+// harness (spawnApp in libs/testing). They must be on the command line: V8 sizes its heaps
+// when the process starts, so `v8.setFlagsFromString` in main.ts is too late for these.
+//
+// worker: 8 MB semi-spaces (V8's default grows them to 16 MB) — the young generation a click
+// batch's short-lived objects cycle through. Peak resident memory while draining 231-236 MB
+// instead of 243-249 MB (276-285 MB in some runs), for the same CPU per click
+// (docs/performance.md, "The worker's young generation").
+const APP_NODE_ARGS = {
+  worker: ['--max-semi-space-size=8'],
+};
+
+/** @param {string} app @returns {string[]} */
+function appNodeArgs(app) {
+  return APP_NODE_ARGS[app] ?? [];
+}
+
+module.exports = { appNodeArgs };
