@@ -5,6 +5,8 @@
  *
  *   node tools/scripts/run.js bench/redirect.ts [--seconds 10] [--connections 64] [--links 100] [--rate N (the latency round's rate; default half the max)] [--autocannon-half]
  *   … --branded   the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
+ *   … --stalls    also record the redirect's event-loop stalls (> 2 ms) and V8 collections during the
+ *                 half-rate round (bench/loop-stalls.js): how much of its tail the process makes itself
  *   … --controls  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
  *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare
  *
@@ -15,7 +17,7 @@
  * resident memory < 200 MB.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -68,6 +70,7 @@ async function serve(env: Record<string, string>): Promise<Served> {
   const root = join(__dirname, '..');
   // DL_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there.
   const profile = process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : [];
+  if (env.DL_STALLS_OUT) profile.push('-r', join(root, 'bench/loop-stalls.js'));
   const port = await freePort();
   const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), join(root, 'apps/redirect/src/main.ts')], {
     cwd: root,
@@ -342,6 +345,36 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
   };
 }
 
+interface StallsRecord {
+  recordMs: number;
+  gcs: Array<{ atMs: number; ms: number; kind: string }>;
+  stalls: Array<{ atMs: number; ms: number }>;
+}
+
+/** What bench/loop-stalls.js recorded in the redirect during the half-rate round, summed up. */
+async function stallsSummary(dir: string, pid: number, seconds: number) {
+  const file = join(dir, `stalls-${pid}.json`);
+  const deadline = Date.now() + 5000 + seconds * 1000;
+  while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (!existsSync(file)) return { error: 'the redirect wrote no stall record' };
+  const { recordMs, gcs, stalls } = JSON.parse(readFileSync(file, 'utf8')) as StallsRecord;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const fullGcs = gcs.filter((g) => g.kind === 'mark-compact');
+  // A stall within 50 ms of a full collection's pause belongs to it (its incremental marking steps come just before).
+  const nearFull = (s: { atMs: number; ms: number }) => fullGcs.some((g) => s.atMs <= g.atMs + g.ms + 5 && s.atMs + s.ms >= g.atMs - 50);
+  const worst = stalls.map((s) => s.ms).sort((a, b) => b - a);
+  return {
+    recordedSeconds: recordMs / 1000,
+    stallsOver2Ms: stalls.length,
+    stalledMs: round(stalls.reduce((n, s) => n + s.ms, 0)),
+    stalledMsNearFullCollections: round(stalls.filter(nearFull).reduce((n, s) => n + s.ms, 0)),
+    worstStallsMs: worst.slice(0, 5),
+    scavenges: gcs.filter((g) => g.kind === 'scavenge').length,
+    fullCollections: fullGcs.length,
+    fullCollectionPausesMs: fullGcs.map((g) => g.ms),
+  };
+}
+
 async function main(): Promise<void> {
   const seconds = arg('seconds', 10);
   const connections = arg('connections', 64);
@@ -373,7 +406,9 @@ async function main(): Promise<void> {
     const raw = Object.fromEntries(Object.entries(env.config).map(([k, v]) => [k, String(v)]));
     const bare = await serveBare(new Map(map), process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : []);
     servers.push(bare);
-    const edge = await serve(raw);
+    const stallsDir = process.argv.includes('--stalls') ? join(dir, 'stalls') : null;
+    if (stallsDir) mkdirSync(stallsDir);
+    const edge = await serve(stallsDir ? { ...raw, DL_STALLS_OUT: stallsDir, DL_STALLS_MS: String(seconds * 1000) } : raw);
     servers.push(edge);
 
     if (process.argv.includes('--branded')) {
@@ -437,6 +472,7 @@ async function main(): Promise<void> {
     const half = arg('rate', 0) || Math.round(edgeMax.requestsPerSecond / 2);
     log('latency at half the redirect rate', { rate: half, seconds });
     const halfCpuBefore = cpuSeconds(edge.proc.pid!);
+    if (stallsDir) edge.proc.kill('SIGUSR2');
     const edgeHalf = await halfRate(edge.url, paths, half, seconds);
     const halfCpu = cpuSeconds(edge.proc.pid!) - halfCpuBefore;
     // The floor of the same measurement on this machine: the bare server at the same rate.
@@ -471,6 +507,7 @@ async function main(): Promise<void> {
       redirectAtHalfRate: { targetRps: half, ...edgeHalf, cpuMicrosecondsPerRequest: microsPerRequest(halfCpu, edgeHalf.total) },
       bareAtHalfRate: { targetRps: half, ...bareHalf },
       redirectMemory: { afterWarmup: memoryAfterWarmup, afterRuns: memory },
+      ...(stallsDir ? { redirectStallsAtHalfRate: await stallsSummary(stallsDir, edge.proc.pid!, seconds) } : {}),
       clicks: { redirects302IncludingWarmup: redirects302, queuedIncludingWarmup: queued.waiting, queueJobs: queued.jobs },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
