@@ -21,7 +21,7 @@ import { Queue, Worker } from 'bullmq';
 import { ClickIngestService } from '@dl/clicks';
 import { CLICK_BATCH_SIZE, CLICK_CONCURRENCY, createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { ClickFixtures, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, rawClick, startApp, USER_AGENTS } from '@dl/testing';
 
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
         const chunk = Array.from({ length: Math.min(10 * perJob, n - start) }, (_, k) => job(offset + start + k));
         const batches: ClickCapturedJob[][] = [];
         for (let i = 0; i < chunk.length; i += perJob) batches.push(chunk.slice(i, i + perJob));
-        await q.addBulk(batches.map((clicks) => ({ name: 'click.batch', data: { clicks }, opts: { jobId: clickBatchJobId(clicks) } })));
+        await q.addBulk(batches.map((clicks) => ({ name: 'click.batch', data: packClickBatch(clicks), opts: { jobId: clickBatchJobId(clicks) } })));
       }
     };
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     await fill(noopQueue, total, 10_000_000);
     let done = 0;
     let t = performance.now();
-    const noop = new Worker('bench-noop', async (j) => void (done += (j.data as { clicks: unknown[] }).clicks.length), {
+    const noop = new Worker('bench-noop', async (j) => void (done += (j.data as { i: unknown[] }).i.length), {
       ...bullOptions(env.config),
       concurrency: CLICK_CONCURRENCY,
     } as never);

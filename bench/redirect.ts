@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Prisma } from '@dl/platform/db';
+import { unpackClickBatch } from '@dl/platform/queue';
 import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { serveBare, stopChild } from './bare-server';
@@ -485,7 +486,7 @@ async function main(): Promise<void> {
     const queued = { waiting: 0, jobs: 0 };
     for (let start = 0; ; start += 1000) {
       const page = await queue.getJobs(['waiting'], start, start + 999);
-      for (const job of page) queued.waiting += job.name === 'click.batch' ? (job.data as { clicks: unknown[] }).clicks.length : 1;
+      for (const job of page) queued.waiting += job.name === 'click.batch' ? (unpackClickBatch(job.data)?.length ?? 0) : 1;
       queued.jobs += page.length;
       if (page.length < 1000) break;
     }

@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, rawClick, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
@@ -110,7 +110,7 @@ async function drainRun(processes: number, total: number, perJob: number, maxSec
       });
     for (let start = 0; start < total; start += perJob) {
       const clicks = Array.from({ length: Math.min(perJob, total - start) }, (_, k) => click(start + k));
-      await queue.add('click.batch', { clicks }, { jobId: clickBatchJobId(clicks) });
+      await queue.add('click.batch', packClickBatch(clicks), { jobId: clickBatchJobId(clicks) });
     }
     const count = async () => (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks`)[0].n;
     const t = performance.now();

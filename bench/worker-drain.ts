@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, PrivateRedis, rawClick, spawnApp, USER_AGENTS } from '@dl/testing';
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
           const chunk = Array.from({ length: Math.min(10 * perJob, total - start) }, (_, k) => job(offset + start + k));
           const batches: ClickCapturedJob[][] = [];
           for (let i = 0; i < chunk.length; i += perJob) batches.push(chunk.slice(i, i + perJob));
-          await queue.addBulk(batches.map((clicks) => ({ name: 'click.batch', data: { clicks }, opts: { jobId: clickBatchJobId(clicks) } })));
+          await queue.addBulk(batches.map((clicks) => ({ name: 'click.batch', data: packClickBatch(clicks), opts: { jobId: clickBatchJobId(clicks) } })));
         }
         offset += total;
         const queuedSeconds = (Date.now() - started) / 1000;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { clickIdTime } from '@dl/platform/queue';
+import { clickIdTime, PACKED_FIELDS, PackedClickBatch } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClickJobs, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
@@ -311,7 +311,11 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       const batch = (await queuedClickJobs(queue)).find((j) => j.clicks.some((c) => c.id === person.id))!;
       expect(batch.name).toBe('click.batch');
       expect(batch.id).toBe(clickBatchJobId(batch.clicks));
-      expect((await queue.getJob(batch.id))?.data).toEqual({ clicks: batch.clicks });
+      // Sent packed: each distinct string of the flush once, a click as its id and indexes.
+      const data = (await queue.getJob(batch.id))?.data as PackedClickBatch;
+      expect(data).toEqual({ v: 2, s: expect.any(Array), i: batch.clicks.map((c) => c.id), r: expect.any(Array), q: expect.any(Object) });
+      expect(data.s.filter((x) => x === link.id)).toHaveLength(1);
+      expect(data.r).toHaveLength(batch.clicks.length * PACKED_FIELDS);
     });
 
     it('counts captured clicks in the metrics', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { packClickBatch } from '@dl/platform/queue';
 import { admitClick, admitClickBatch, ClicksInFlight, MalformedClickError } from './click-admission';
 
 const click = () => ({
@@ -27,6 +28,18 @@ describe('click admission', () => {
     expect(valid).toEqual(good);
     expect(dropped).toEqual([[1, 'linkId is not a UUID']]);
     expect(() => admitClickBatch({ clicks: 'x' }, () => undefined)).toThrow('clicks is not an array');
+  });
+
+  it('reads the packed form the edge sends: the same clicks, and a click with a forged index is dropped alone', () => {
+    const good = [click(), click(), click()];
+    const packed = JSON.parse(JSON.stringify(packClickBatch(good)));
+    // The edge leaves null facts out; the consumer reads a missing fact as null.
+    expect(admitClickBatch(packed, () => undefined)).toEqual(good.map(({ referrer: _r, acceptLanguage: _a, ...c }) => c));
+    packed.r[9] = 999;
+    const dropped: Array<[number, string]> = [];
+    expect(admitClickBatch(packed, (i, reason) => dropped.push([i, reason])).map((c) => c.id)).toEqual([good[0].id, good[2].id]);
+    expect(dropped).toEqual([[1, 'linkId is not a UUID']]);
+    expect(() => admitClickBatch({ v: 2, s: [], i: ['x'], r: [] }, () => undefined)).toThrow(MalformedClickError);
   });
 
   it('holds at most the limit in clicks (one oversized job alone) and sizes the jobs to hold by clicks per job', async () => {

@@ -1,4 +1,4 @@
-import { ClickCapturedJob } from '@dl/platform/queue';
+import { ClickCapturedJob, unpackClickBatch } from '@dl/platform/queue';
 import { invalidClickReason } from './enrich';
 
 /** A payload no retry can make valid: the consumer fails its job alone, without retries. */
@@ -14,13 +14,13 @@ export function admitClick(payload: unknown): ClickCapturedJob {
 }
 
 /**
- * The valid clicks of a `click.batch` job. A malformed click is dropped (reported through
- * `onMalformed`) and its neighbours kept: retrying the job would never make it valid. A payload
- * without a `clicks` array is MalformedClickError (the job fails alone).
+ * The valid clicks of a `click.batch` job (packed, or `{clicks: [...]}`). A malformed click is
+ * dropped (reported through `onMalformed`) and its neighbours kept: retrying the job would never
+ * make it valid. A payload in neither form is MalformedClickError (the job fails alone).
  */
 export function admitClickBatch(payload: unknown, onMalformed: (index: number, reason: string) => void): ClickCapturedJob[] {
-  const clicks: unknown = (payload as Record<string, unknown> | null)?.clicks;
-  if (!Array.isArray(clicks)) throw new MalformedClickError('Malformed click batch: clicks is not an array');
+  const clicks = unpackClickBatch(payload);
+  if (!clicks) throw new MalformedClickError('Malformed click batch: clicks is not an array');
   const valid: ClickCapturedJob[] = [];
   for (let index = 0; index < clicks.length; index++) {
     const invalid = invalidClickReason(clicks[index]);

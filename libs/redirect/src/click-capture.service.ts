@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService, reportOutage } from '@dl/platform/observability';
-import { ClickCapturedJob, JobQueue, Queues } from '@dl/platform/queue';
+import { ClickCapturedJob, JobQueue, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from './click-batch';
 import { ClickFallbackStore } from './click-fallback.store';
 
@@ -28,7 +28,8 @@ export const CAPTURE_LIMITS = {
 
 /**
  * Click capture at the edge: the redirect hands over the raw facts and moves on. Clicks are
- * batched (20 ms or 500 clicks) into ONE `click.batch` job on the `clicks` queue (job id
+ * batched (20 ms or 500 clicks) into ONE packed `click.batch` job (`packClickBatch`: ioredis
+ * holds the payload until Redis answers, so its size is old-space garbage) on the `clicks` queue (job id
  * derived from its click ids, so a re-add of the same batch is a no-op; the consumer stores
  * each click id once whatever the grouping); when Redis is unreachable the clicks are
  * fsync'd to the local fallback and replayed later, again as batch jobs.
@@ -114,7 +115,7 @@ export class ClickCaptureService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async enqueue(batch: ClickCapturedJob[], timeoutMs: number = CAPTURE_LIMITS.enqueueTimeoutMs): Promise<void> {
-    await this.jobs.add(Queues.clicks, 'click.batch', { clicks: batch }, { jobId: clickBatchJobId(batch), timeoutMs });
+    await this.jobs.add(Queues.clicks, 'click.batch', packClickBatch(batch), { jobId: clickBatchJobId(batch), timeoutMs });
     this.metrics.clicksCaptured.inc(batch.length);
   }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { AppConfig } from '@dl/platform/config';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import { bullOptions, ClickBatchJob, ClickCapturedJob } from '@dl/platform/queue';
+import { bullOptions, ClickCapturedJob, unpackClickBatch } from '@dl/platform/queue';
 import { createRedisClient } from '@dl/platform/redis';
 
 export const UA = {
@@ -87,7 +87,7 @@ export async function queuedClicks(queue: Queue): Promise<ClickCapturedJob[]> {
 export async function queuedClickJobs(queue: Queue): Promise<Array<{ id: string; name: string; clicks: ClickCapturedJob[] }>> {
   const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
   return jobs.flatMap((j) => {
-    if (j.name === 'click.batch') return [{ id: j.id!, name: j.name, clicks: (j.data as ClickBatchJob).clicks }];
+    if (j.name === 'click.batch') return [{ id: j.id!, name: j.name, clicks: (unpackClickBatch(j.data) ?? []) as ClickCapturedJob[] }];
     if (j.name === 'click.captured') return [{ id: j.id!, name: j.name, clicks: [j.data as ClickCapturedJob] }];
     return [];
   });

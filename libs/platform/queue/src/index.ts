@@ -3,3 +3,4 @@ export * from './queue.service';
 export * from './queue.module';
 export * from './dead-letters';
 export * from './click-id';
+export * from './click-batch-codec';

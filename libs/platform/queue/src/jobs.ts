@@ -15,6 +15,8 @@ export const Queues = {
 export type QueueName = (typeof Queues)[keyof typeof Queues];
 
 /** Raw facts of a click as seen at the edge; enrichment happens in the worker. */
+import type { PackedClickBatch } from './click-batch-codec';
+
 export interface ClickCapturedJob {
   /** UUIDv7 made at the edge from the click time (`newClickId`): with `clickedAt`, the click's primary key (a replayed job inserts nothing). */
   id: string;
@@ -37,11 +39,11 @@ export interface ClickCapturedJob {
 /**
  * The edge's transport: one job per flush (a few to 500 clicks), job id derived from its
  * click ids (`clickBatchJobId`). Exactness is per click in the consumer (a click's id is its
- * primary key), so a batch re-sent with other neighbours never double counts.
+ * primary key), so a batch re-sent with other neighbours never double counts. The edge sends
+ * the packed form (`packClickBatch`); the consumer reads both (`unpackClickBatch`), so jobs
+ * queued by an earlier release, and other producers of `{clicks}`, still count.
  */
-export interface ClickBatchJob {
-  clicks: ClickCapturedJob[];
-}
+export type ClickBatchJob = { clicks: ClickCapturedJob[] } | PackedClickBatch;
 
 export interface WebhookEventEnvelope {
   /** Stable event id, sent as `webhook-id` on every attempt. */
