@@ -29,6 +29,9 @@ setInterval(() => {
 
 process.on('SIGUSR2', () => {
   if (recording || !out) return;
+  // Each signal starts a new record (a benchmark with several rounds signals once per round).
+  gcs.length = 0;
+  stalls.length = 0;
   recording = true;
   setTimeout(() => {
     recording = false;

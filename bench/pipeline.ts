@@ -20,18 +20,23 @@
  * the private Redis and the load generator (this process) at full load, and for the worker and
  * Postgres at half rate too (load and drain).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls]
+ *
+ * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
+ * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
+ * the redirect's own.
  *
  * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit). Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
+import { stallsSummary } from './stalls';
 
 
 const IPHONE =
@@ -148,7 +153,12 @@ async function main(): Promise<void> {
 
     const profile: Record<string, string> = process.env.DL_BENCH_CPU_PROF ? { DL_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
     const appEnv = { ...configEnv(env.config), ...profile };
-    const redirect = await spawnApp('redirect', appEnv);
+    const stallsDir = process.argv.includes('--stalls') ? join(dir, 'stalls') : null;
+    if (stallsDir) mkdirSync(stallsDir);
+    const stallsEnv: Record<string, string> = stallsDir
+      ? { DL_NODE_ARGS: [appEnv.DL_NODE_ARGS, `-r ${join(__dirname, 'loop-stalls.js')}`].filter(Boolean).join(' '), DL_STALLS_OUT: stallsDir, DL_STALLS_MS: String(seconds * 1000) }
+      : {};
+    const redirect = await spawnApp('redirect', { ...appEnv, ...stallsEnv });
     apps.push(redirect);
     const worker = await spawnApp('worker', appEnv);
     apps.push(worker);
@@ -200,6 +210,7 @@ async function main(): Promise<void> {
     await drained(served);
 
     const rows: Array<Record<string, number>> = [];
+    const stalls: unknown[] = [];
     for (let run = 1; run <= runs; run++) {
       log('full load', { run, seconds, connections });
       const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(redis.pid!), loader: process.cpuUsage() };
@@ -229,6 +240,10 @@ async function main(): Promise<void> {
       const halfRate = Math.round(clicks / loadSeconds / 2);
       log('half load', { run, rate: halfRate });
       const halfCpu0 = { worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), before: served };
+      if (stallsDir) {
+        rmSync(join(stallsDir, `stalls-${redirect.proc.pid}.json`), { force: true });
+        redirect.proc.kill('SIGUSR2');
+      }
       const half = await sampled(procs, async () => {
         const h = await halfLoad(redirect.url, paths, { connections, seconds, rate: halfRate });
         served = await captured();
@@ -236,6 +251,7 @@ async function main(): Promise<void> {
         return { h, drainSeconds };
       });
       const { h } = half.result;
+      if (stallsDir) stalls.push(await stallsSummary(stallsDir, redirect.proc.pid!, seconds));
       const halfClicks = served - halfCpu0.before;
       const halfCpu = { worker: cpuSeconds(worker.proc.pid!) - halfCpu0.worker, postgres: cpuSecondsOf('postgres') - halfCpu0.postgres };
       log('floor: bare server at the half rate', { run, rate: halfRate });
@@ -270,7 +286,7 @@ async function main(): Promise<void> {
     }
     const keys = Object.keys(rows[0]).filter((k) => k !== 'run');
     const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, runs: rows, medians, exact: true }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
   } finally {
     for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
     await bare?.stop();

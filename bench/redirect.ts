@@ -29,6 +29,7 @@ import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { serveBare, stopChild } from './bare-server';
 import { openLoadRedirects } from './open-load';
+import { stallsSummary } from './stalls';
 
 
 const IPHONE =
@@ -343,36 +344,6 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
       rulesAndVariants: { throughput: ratio(toBare('rulesAndVariants').throughput, plain.throughput), perCpuSecond: ratio(toBare('rulesAndVariants').perCpuSecond, plain.perCpuSecond) },
       capped: { throughput: ratio(toBare('capped').throughput, plain.throughput), perCpuSecond: ratio(toBare('capped').perCpuSecond, plain.perCpuSecond) },
     },
-  };
-}
-
-interface StallsRecord {
-  recordMs: number;
-  gcs: Array<{ atMs: number; ms: number; kind: string }>;
-  stalls: Array<{ atMs: number; ms: number }>;
-}
-
-/** What bench/loop-stalls.js recorded in the redirect during the half-rate round, summed up. */
-async function stallsSummary(dir: string, pid: number, seconds: number) {
-  const file = join(dir, `stalls-${pid}.json`);
-  const deadline = Date.now() + 5000 + seconds * 1000;
-  while (!existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (!existsSync(file)) return { error: 'the redirect wrote no stall record' };
-  const { recordMs, gcs, stalls } = JSON.parse(readFileSync(file, 'utf8')) as StallsRecord;
-  const round = (n: number) => Math.round(n * 10) / 10;
-  const fullGcs = gcs.filter((g) => g.kind === 'mark-compact');
-  // A stall within 50 ms of a full collection's pause belongs to it (its incremental marking steps come just before).
-  const nearFull = (s: { atMs: number; ms: number }) => fullGcs.some((g) => s.atMs <= g.atMs + g.ms + 5 && s.atMs + s.ms >= g.atMs - 50);
-  const worst = stalls.map((s) => s.ms).sort((a, b) => b - a);
-  return {
-    recordedSeconds: recordMs / 1000,
-    stallsOver2Ms: stalls.length,
-    stalledMs: round(stalls.reduce((n, s) => n + s.ms, 0)),
-    stalledMsNearFullCollections: round(stalls.filter(nearFull).reduce((n, s) => n + s.ms, 0)),
-    worstStallsMs: worst.slice(0, 5),
-    scavenges: gcs.filter((g) => g.kind === 'scavenge').length,
-    fullCollections: fullGcs.length,
-    fullCollectionPausesMs: fullGcs.map((g) => g.ms),
   };
 }
 
