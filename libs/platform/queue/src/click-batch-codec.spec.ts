@@ -18,7 +18,7 @@ const clickArb: fc.Arbitrary<ClickCapturedJob> = fc
       id: fc.uuid(),
       linkId: fc.constantFrom(...Array.from({ length: 4 }, () => newClickId())),
       organizationId: fc.uuid(),
-      clickedAt: fc.date({ min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString()),
+      clickedAt: fc.integer({ min: 0, max: 4e12 }).map((ms) => new Date(ms).toISOString()),
       ip: fact,
       userAgent: fact,
       referrer: fact,
