@@ -5,7 +5,8 @@ import { join } from 'node:path';
 interface StallsRecord {
   recordMs: number;
   gcs: Array<{ atMs: number; ms: number; kind: string }>;
-  stalls: Array<{ atMs: number; ms: number }>;
+  /** runMs / waitMs: the main thread's CPU time and run-queue wait during the stall (Linux schedstat). */
+  stalls: Array<{ atMs: number; ms: number; runMs?: number; waitMs?: number }>;
 }
 
 /** What bench/loop-stalls.js recorded in the redirect during the half-rate round, summed up. */
@@ -24,6 +25,9 @@ export async function stallsSummary(dir: string, pid: number, seconds: number) {
     recordedSeconds: recordMs / 1000,
     stallsOver2Ms: stalls.length,
     stalledMs: round(stalls.reduce((n, s) => n + s.ms, 0)),
+    /** Of the stalled time: the main thread running (its own work, collections included) and waiting for a core. */
+    stalledMsRunning: round(stalls.reduce((n, s) => n + (s.runMs ?? 0), 0)),
+    stalledMsWaitingForACore: round(stalls.reduce((n, s) => n + (s.waitMs ?? 0), 0)),
     stalledMsNearFullCollections: round(stalls.filter(nearFull).reduce((n, s) => n + s.ms, 0)),
     worstStallsMs: worst.slice(0, 5),
     scavenges: gcs.filter((g) => g.kind === 'scavenge').length,
