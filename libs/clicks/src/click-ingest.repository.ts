@@ -24,6 +24,45 @@ export function jsonParam(rows: readonly object[]): string {
   return json.includes('\\u0000') ? json.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\0') : json;
 }
 
+/** A click as `insertClicks`' json row: short keys, a null fact left out (json_to_recordset reads a missing key as NULL). */
+function clickRow(c: EnrichedClick): object {
+  return {
+    i: c.id,
+    o: c.organizationId,
+    l: c.linkId,
+    t: c.clickedAt,
+    ip: c.ipAddress ?? undefined,
+    ua: c.userAgent ?? undefined,
+    r: c.referrer ?? undefined,
+    rh: c.referrerHost ?? undefined,
+    al: c.acceptLanguage ?? undefined,
+    la: c.language ?? undefined,
+    d: c.deviceType ?? undefined,
+    p: c.platform ?? undefined,
+    b: c.browser ?? undefined,
+    bv: c.browserVersion ?? undefined,
+    os: c.os ?? undefined,
+    ov: c.osVersion ?? undefined,
+    cc: c.countryCode ?? undefined,
+    cn: c.countryName ?? undefined,
+    rg: c.region ?? undefined,
+    ci: c.city ?? undefined,
+    tz: c.timezone ?? undefined,
+    lat: c.latitude ?? undefined,
+    lon: c.longitude ?? undefined,
+    us: c.utmSource ?? undefined,
+    um: c.utmMedium ?? undefined,
+    uc: c.utmCampaign ?? undefined,
+    ut: c.utmTerm ?? undefined,
+    un: c.utmContent ?? undefined,
+    bot: c.isBot,
+    v: c.visitorHash,
+    f: c.fingerprint ?? undefined,
+    vi: c.variantIndex ?? undefined,
+    ri: c.ruleIndex ?? undefined,
+  };
+}
+
 /** A click batch's transaction: one connection of the pipeline's pool, inside BEGIN … COMMIT. */
 export type ClickTx = Pick<PoolClient, 'query'>;
 
@@ -95,7 +134,8 @@ export class ClickIngestRepository implements OnModuleDestroy {
   async insertClicks(tx: ClickTx, clicks: EnrichedClick[]): Promise<Set<string>> {
     if (!clicks.length) return new Set();
     // The batch as one json parameter (JSON.stringify is native; text arrays cost an escaping
-    // pass per element in the driver). Keys are EnrichedClick's own; `day` is ignored.
+    // pass per element in the driver), each click under short keys and without its null facts
+    // (a missing key is NULL): about half the bytes the worker holds, sends and Postgres parses.
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO clicks (
         id, organization_id, link_id, clicked_at, ip_address, user_agent, referrer, referrer_host,
@@ -104,15 +144,12 @@ export class ClickIngestRepository implements OnModuleDestroy {
         utm_source, utm_medium, utm_campaign, utm_term, utm_content, is_bot, visitor_hash, fingerprint,
         variant_index, rule_index)
       SELECT * FROM json_to_recordset($1::json) AS r(
-        id uuid, "organizationId" uuid, "linkId" uuid, "clickedAt" timestamptz, "ipAddress" text, "userAgent" text,
-        referrer text, "referrerHost" text, "acceptLanguage" text, language text, "deviceType" text, platform text,
-        browser text, "browserVersion" text, os text, "osVersion" text, "countryCode" text, "countryName" text,
-        region text, city text, timezone text, latitude float8, longitude float8, "utmSource" text, "utmMedium" text,
-        "utmCampaign" text, "utmTerm" text, "utmContent" text, "isBot" boolean, "visitorHash" text, fingerprint text,
-        "variantIndex" int2, "ruleIndex" int2)
+        i uuid, o uuid, l uuid, t timestamptz, ip text, ua text, r text, rh text, al text, la text, d text, p text,
+        b text, bv text, os text, ov text, cc text, cn text, rg text, ci text, tz text, lat float8, lon float8,
+        us text, um text, uc text, ut text, un text, bot boolean, v text, f text, vi int2, ri int2)
       ON CONFLICT (id, clicked_at) DO NOTHING
       RETURNING id::text AS id`,
-      [jsonParam(clicks)],
+      [jsonParam(clicks.map(clickRow))],
     );
     return new Set(rows.map((r) => r.id));
   }

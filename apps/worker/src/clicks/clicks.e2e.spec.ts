@@ -55,6 +55,17 @@ describe('worker: click consumer', () => {
     await env?.teardown();
   });
 
+  it('stores the variant and rule the edge chose, and null facts as NULL', async () => {
+    const link = await fx.link(org.id);
+    const chosen = rawClick({ id: link.id, organizationId: org.id }, { variantIndex: 2, ruleIndex: 0, ip: null, userAgent: null, referrer: null, acceptLanguage: null });
+    const plain = rawClick({ id: link.id, organizationId: org.id }, {});
+    await enqueue([chosen, plain]);
+    await waitFor(() => storedCount(link.id), (n) => n === 2);
+    const row = (id: string) => env.prisma.click.findFirstOrThrow({ where: { id } });
+    expect(await row(chosen.id)).toMatchObject({ variantIndex: 2, ruleIndex: 0, ipAddress: null, userAgent: null, referrer: null, referrerHost: null, acceptLanguage: null, language: null, utmSource: null });
+    expect(await row(plain.id)).toMatchObject({ variantIndex: null, ruleIndex: null });
+  });
+
   it('enriches a click from its user agent, IP, referrer and query', async () => {
     const link = await fx.link(org.id);
     const job = rawClick(
