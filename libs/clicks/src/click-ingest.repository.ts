@@ -63,6 +63,17 @@ function clickRow(c: EnrichedClick): object {
   };
 }
 
+/**
+ * A batch's json parameter, built when the driver writes the statement rather than before:
+ * node-postgres keeps a query's values until it completes, and a batch's JSON (megabytes) held
+ * that long outlived two scavenges and piled up in V8's large-object space until a full
+ * collection (36 MB at the peak of a 60,000-click backlog). Built at bind time it dies young.
+ * `toRow` maps each row as it is written.
+ */
+export function lazyJsonParam<T>(rows: readonly T[], toRow: (row: T) => object = (row) => row as object): { toPostgres(): string } {
+  return { toPostgres: () => jsonParam(rows.map(toRow)) };
+}
+
 /** A click batch's transaction: one connection of the pipeline's pool, inside BEGIN … COMMIT. */
 export type ClickTx = Pick<PoolClient, 'query'>;
 
@@ -149,7 +160,7 @@ export class ClickIngestRepository implements OnModuleDestroy {
         us text, um text, uc text, ut text, un text, bot boolean, v text, f text, vi int2, ri int2)
       ON CONFLICT (id, clicked_at) DO NOTHING
       RETURNING id::text AS id`,
-      [jsonParam(clicks.map(clickRow))],
+      [lazyJsonParam(clicks, clickRow)],
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -177,7 +188,7 @@ export class ClickIngestRepository implements OnModuleDestroy {
        SELECT * FROM json_to_recordset($1::json)
          AS r("organizationId" uuid, "linkId" uuid, day date, dimension text, value text, clicks int)
        ON CONFLICT (link_id, day, dimension, value) DO UPDATE SET clicks = click_rollups.clicks + EXCLUDED.clicks`,
-      [jsonParam(rows)],
+      [lazyJsonParam(rows)],
     );
   }
 
