@@ -1,4 +1,4 @@
-import { jsonParam } from './click-ingest.repository';
+import { jsonParam, lazyJsonParam } from './click-ingest.repository';
 
 describe(jsonParam.name, () => {
   it('is the rows as JSON', () => {
@@ -10,5 +10,18 @@ describe(jsonParam.name, () => {
     expect(jsonParam([{ ua: 'evil\u0000agent' }])).toBe('[{"ua":"evil\u0000agent"}]');
     expect(jsonParam([{ ua: 'a\\u0000b' }])).toBe('[{"ua":"a\\\\u0000b"}]');
     expect(jsonParam([{ ua: 'a\\\u0000b' }])).toBe('[{"ua":"a\\\\\u0000b"}]');
+  });
+});
+
+describe(lazyJsonParam.name, () => {
+  it('builds the JSON only when the driver asks for it (toPostgres), each time from the rows, with the same NUL rule', () => {
+    const mapped: string[] = [];
+    const rows = [{ ua: 'evil\u0000agent', n: 1 }];
+    const param = lazyJsonParam(rows, (r) => (mapped.push(r.ua), { u: r.ua }));
+    expect(mapped).toEqual([]);
+    expect(param.toPostgres()).toBe('[{"u":"evil\u0000agent"}]');
+    expect(param.toPostgres()).toBe(jsonParam([{ u: 'evil\u0000agent' }]));
+    expect(mapped).toHaveLength(2);
+    expect(lazyJsonParam([{ a: null }]).toPostgres()).toBe('[{"a":null}]');
   });
 });
