@@ -1,5 +1,7 @@
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
+import { bullOptions } from '@dl/platform/queue';
 import { authHeader, CliRun, createTestEnv, runCli, RunningApp, startApp, TestEnv } from '@dl/testing';
 
 describe('operator CLI (npm run cli)', () => {
@@ -79,6 +81,7 @@ describe('operator CLI (npm run cli)', () => {
       cli('key:create', 'x', '--email', 'x@cli.test', '--name', 'k', '--scope', 'all'),
       cli('frobnicate'),
       cli(),
+      cli('jobs:retry-failed', 'nope'),
     ]);
     const messages = runs.map((r) => [r.code, r.stdout, r.stderr.split('\n')[0]]);
     expect(messages).toEqual([
@@ -91,7 +94,37 @@ describe('operator CLI (npm run cli)', () => {
       [2, '', 'Error: Unknown option --scope'],
       [2, '', 'Error: unknown command "frobnicate"'],
       [2, '', 'usage: npm run cli -- <command> [args]'],
+      [2, '', 'Error: Unknown queue "nope" (one of clicks, webhooks, webhook-drains, ingest, reports, maintenance)'],
     ]);
     expect(await env.prisma.organization.count({ where: { name: 'X' } })).toBe(0);
   }, 120_000);
+
+  it('puts the failed jobs of a queue back to wait (a packed click batch an older worker refused)', async () => {
+    const queue = new Queue('clicks', bullOptions(env.config));
+    try {
+      await queue.add('click.batch', { v: 2, s: [], i: [], r: [] }, { jobId: 'refused-by-an-older-worker' });
+      await queue.add('click.batch', { clicks: [] }, { jobId: 'stored' });
+      // A worker of the release before packed batches: `clicks` is not an array, so the job fails for good.
+      const older = new Worker(
+        'clicks',
+        async (job) => {
+          if (!Array.isArray((job.data as { clicks?: unknown }).clicks)) throw new UnrecoverableError('Malformed click batch: clicks is not an array');
+        },
+        bullOptions(env.config) as never,
+      );
+      const until = Date.now() + 10_000;
+      while ((await queue.getFailedCount()) + (await queue.getCompletedCount()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await older.close();
+      expect(await queue.getJobState('refused-by-an-older-worker')).toBe('failed');
+
+      const run = await cli('jobs:retry-failed', 'clicks');
+      expect([run.code, run.json]).toEqual([0, { queue: 'clicks', retried: 1 }]);
+      expect(await queue.getJobState('refused-by-an-older-worker')).toBe('waiting');
+      expect(await queue.getJobState('stored')).toBe('completed');
+      expect((await cli('jobs:retry-failed', 'clicks')).json).toEqual({ queue: 'clicks', retried: 0 });
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  }, 60_000);
 });

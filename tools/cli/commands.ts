@@ -1,5 +1,7 @@
 import { ROLES, TIERS } from '@dl/auth';
+import { Queue } from 'bullmq';
 import { Role, Tier } from '@dl/platform/db';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { Command, ParsedArgs, UsageError } from './command';
 import { demoSeedCommand } from './demo-seed/demo-seed.cli';
 
@@ -98,6 +100,28 @@ export const COMMANDS: Record<string, Command> = {
       const member = await ctx.members.findByEmail(org.id, address);
       const key = await ctx.keys.issue(org.id, member.userId, org.tier, keyName);
       return { id: key.id, name: key.name, key: key.key };
+    },
+  },
+  'jobs:retry-failed': {
+    usage: 'jobs:retry-failed <queue>',
+    options: [],
+    /**
+     * Puts a queue's failed jobs (kept 7 days, at most 5,000) back to wait: after an upgrade that
+     * started a producer before its consumer (decisions: "Click batches travel packed"), or an
+     * outage that outlasted a job's attempts. Every consumer is idempotent, so a retry never counts twice.
+     */
+    async run(ctx, args) {
+      const [name] = positionals(args, ['queue']);
+      const names: string[] = Object.values(Queues);
+      if (!names.includes(name)) throw new UsageError(`Unknown queue "${name}" (one of ${names.join(', ')})`);
+      const queue = new Queue(name, bullOptions(ctx.config));
+      try {
+        const failed = await queue.getFailedCount();
+        await queue.retryJobs({ state: 'failed' });
+        return { queue: name, retried: failed - (await queue.getFailedCount()) };
+      } finally {
+        await queue.close();
+      }
     },
   },
   'demo:seed': demoSeedCommand,

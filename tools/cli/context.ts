@@ -7,6 +7,7 @@ import { DbModule, PrismaService } from '@dl/platform/db';
 import { RedisModule } from '@dl/platform/redis';
 
 export interface IdentityContext {
+  config: AppConfig;
   accounts: AccountsService;
   members: MembersService;
   keys: ApiKeysService;
@@ -24,6 +25,7 @@ export async function createIdentityContext(config: AppConfig): Promise<Identity
   const app: INestApplicationContext = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   await app.init();
   return {
+    config,
     accounts: app.get(AccountsService),
     members: app.get(MembersService),
     keys: app.get(ApiKeysService),
