@@ -68,10 +68,10 @@ function clickRow(c: EnrichedClick): object {
  * node-postgres keeps a query's values until it completes, and a batch's JSON (megabytes) held
  * that long outlived two scavenges and piled up in V8's large-object space until a full
  * collection (36 MB at the peak of a 60,000-click backlog). Built at bind time it dies young.
- * `toRow` maps each row as it is written.
+ * `toRow`, when given, maps each row as it is written.
  */
-export function lazyJsonParam<T>(rows: readonly T[], toRow: (row: T) => object = (row) => row as object): { toPostgres(): string } {
-  return { toPostgres: () => jsonParam(rows.map(toRow)) };
+export function lazyJsonParam<T extends object>(rows: readonly T[], toRow?: (row: T) => object): { toPostgres(): string } {
+  return { toPostgres: () => jsonParam(toRow ? rows.map(toRow) : rows) };
 }
 
 /** A click batch's transaction: one connection of the pipeline's pool, inside BEGIN … COMMIT. */

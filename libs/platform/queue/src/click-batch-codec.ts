@@ -45,13 +45,7 @@ export function packClickBatch(clicks: readonly ClickCapturedJob[]): PackedClick
     const click = clicks[c];
     const o = c * PACKED_FIELDS;
     ids[c] = click.id;
-    rows[o] = intern(click.linkId);
-    rows[o + 1] = intern(click.organizationId);
-    rows[o + 2] = intern(click.clickedAt);
-    rows[o + 3] = intern(click.ip);
-    rows[o + 4] = intern(click.userAgent);
-    rows[o + 5] = intern(click.referrer);
-    rows[o + 6] = intern(click.acceptLanguage);
+    for (let f = 0; f < STRING_FIELDS.length; f++) rows[o + f] = intern(click[STRING_FIELDS[f]]);
     rows[o + 7] = click.variantIndex ?? -1;
     rows[o + 8] = click.ruleIndex ?? -1;
     if (click.query) (queries ??= {})[c] = click.query;
