@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { BoundedCache } from '@dl/platform/geo';
 
 export interface FingerprintParts {
   organizationId: string;
@@ -11,9 +12,18 @@ export interface FingerprintParts {
   language: string | null | undefined;
 }
 
+/** Accept-Language headers repeat (a few per audience): each is split once (twice per click before). */
+const languages = new BoundedCache<string, string>(1_000);
+
 export function normalizeLanguage(language: string | null | undefined): string {
-  const first = (language ?? '').split(',')[0].trim().split(';')[0];
-  return first.split(/[-_]/)[0].toLowerCase();
+  if (!language) return '';
+  let primary = languages.get(language);
+  if (primary === undefined) {
+    const first = language.split(',')[0].trim().split(';')[0];
+    primary = first.split(/[-_]/)[0].toLowerCase();
+    languages.set(language, primary);
+  }
+  return primary;
 }
 
 export function osMajor(version: string | null | undefined): string {

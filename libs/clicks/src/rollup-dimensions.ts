@@ -64,7 +64,12 @@ export function monthDimension(dimension: RollupDimension): string {
 export const ROLLUP_SEPARATOR = '|';
 
 export function encodeRollupValue(...parts: Array<string | null | undefined>): string {
-  return parts.map((p) => (p ?? '').replaceAll(ROLLUP_SEPARATOR, ' ')).join(ROLLUP_SEPARATOR);
+  let value = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] ?? '';
+    value += (i ? ROLLUP_SEPARATOR : '') + (part.includes(ROLLUP_SEPARATOR) ? part.replaceAll(ROLLUP_SEPARATOR, ' ') : part);
+  }
+  return value;
 }
 
 export function decodeRollupValue(value: string): string[] {

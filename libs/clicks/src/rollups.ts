@@ -26,24 +26,25 @@ export function sourceOf(click: Pick<EnrichedClick, 'referrerHost' | 'utmSource'
   return click.referrerHost || click.utmSource || 'Direct';
 }
 
-/** The (dimension, value) pairs one click adds to its day's rollups. Bots count only under `bot`. */
-export function rollupKeys(click: EnrichedClick): Array<[RollupDimension, string]> {
-  if (click.isBot) return [[RollupDimension.bot, '']];
-  const keys: Array<[RollupDimension, string]> = [
-    [RollupDimension.total, ''],
-    [RollupDimension.country, click.countryCode ?? ''],
-    [RollupDimension.timezone, click.timezone ?? ''],
-    [RollupDimension.device, click.deviceType],
-    [RollupDimension.platform, click.platform ?? 'Other'],
-    [RollupDimension.browser, click.browser ?? 'Other'],
-    [RollupDimension.os, click.os ?? 'Other'],
-    [RollupDimension.source, sourceOf(click)],
-  ];
-  if (click.variantIndex !== null) keys.push([RollupDimension.variant, String(click.variantIndex)]);
-  if (click.ruleIndex !== null) keys.push([RollupDimension.rule, String(click.ruleIndex)]);
-  if (click.region) keys.push([RollupDimension.region, encodeRollupValue(click.countryCode, click.region)]);
-  if (click.city) keys.push([RollupDimension.city, encodeRollupValue(click.countryCode, click.region, click.city)]);
-  return keys;
+/**
+ * Calls `add(dimension, value, into)` for each (dimension, value) pair one click adds to its
+ * day's rollups. Bots count only under `bot`. A callback rather than a list: the pairs' arrays
+ * were a tenth of the worker's allocation per click.
+ */
+export function eachRollupKey<C>(click: EnrichedClick, add: (dimension: RollupDimension, value: string, into: C) => void, into: C): void {
+  if (click.isBot) return add(RollupDimension.bot, '', into);
+  add(RollupDimension.total, '', into);
+  add(RollupDimension.country, click.countryCode ?? '', into);
+  add(RollupDimension.timezone, click.timezone ?? '', into);
+  add(RollupDimension.device, click.deviceType, into);
+  add(RollupDimension.platform, click.platform ?? 'Other', into);
+  add(RollupDimension.browser, click.browser ?? 'Other', into);
+  add(RollupDimension.os, click.os ?? 'Other', into);
+  add(RollupDimension.source, sourceOf(click), into);
+  if (click.variantIndex !== null) add(RollupDimension.variant, String(click.variantIndex), into);
+  if (click.ruleIndex !== null) add(RollupDimension.rule, String(click.ruleIndex), into);
+  if (click.region) add(RollupDimension.region, encodeRollupValue(click.countryCode, click.region), into);
+  if (click.city) add(RollupDimension.city, encodeRollupValue(click.countryCode, click.region, click.city), into);
 }
 
 /** Counts of one (link, day): dimension → value → clicks. */
@@ -60,6 +61,8 @@ function count(group: RollupGroup, dimension: string, value: string, n: number):
   values.set(value, (values.get(value) ?? 0) + n);
 }
 
+const countOne = (dimension: string, value: string, group: RollupGroup) => count(group, dimension, value, 1);
+
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -73,21 +76,21 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * rows are summed from the day groups.
  */
 export function buildRollupRows(clicks: EnrichedClick[], newVisitors: VisitorRow[] = []): RollupRow[] {
-  const days = new Map<string, RollupGroup>();
+  // link id → day → group: two lookups instead of a key string built per click.
+  const days = new Map<string, Map<string, RollupGroup>>();
   const group = (organizationId: string, linkId: string, day: string, into = days): RollupGroup => {
-    const key = `${linkId}\u0000${day}`;
-    let g = into.get(key);
-    if (!g) into.set(key, (g = { organizationId, linkId, day, counts: new Map() }));
+    let byDay = into.get(linkId);
+    if (!byDay) into.set(linkId, (byDay = new Map()));
+    let g = byDay.get(day);
+    if (!g) byDay.set(day, (g = { organizationId, linkId, day, counts: new Map() }));
     return g;
   };
-  for (const c of clicks) {
-    const g = group(c.organizationId, c.linkId, c.day);
-    for (const [dimension, value] of rollupKeys(c)) count(g, dimension, value, 1);
-  }
+  for (const c of clicks) eachRollupKey(c, countOne, group(c.organizationId, c.linkId, c.day));
   for (const v of newVisitors) count(group(v.organizationId, v.linkId, v.day), RollupDimension.visitors, '', 1);
 
-  const months = new Map<string, RollupGroup>();
-  for (const g of days.values()) {
+  const dayGroups = [...days.values()].flatMap((byDay) => [...byDay.values()]);
+  const months = new Map<string, Map<string, RollupGroup>>();
+  for (const g of dayGroups) {
     const m = group(g.organizationId, g.linkId, `${g.day.slice(0, 7)}-01`, months);
     for (const [dimension, values] of g.counts) {
       if (!MONTHLY.has(dimension)) continue;
@@ -96,7 +99,7 @@ export function buildRollupRows(clicks: EnrichedClick[], newVisitors: VisitorRow
   }
 
   const rows: RollupRow[] = [];
-  for (const g of [...days.values(), ...months.values()]) {
+  for (const g of [...dayGroups, ...[...months.values()].flatMap((byMonth) => [...byMonth.values()])]) {
     for (const [dimension, values] of g.counts) {
       for (const [value, clicks] of values) {
         rows.push({ organizationId: g.organizationId, linkId: g.linkId, day: g.day, dimension, value, clicks });
