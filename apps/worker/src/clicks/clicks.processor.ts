@@ -109,11 +109,8 @@ export class ClicksProcessor extends QueueProcessor<typeof Queues.clicks> implem
     const admitted = this.inFlight.admitted(clicks.length, async () => {
       const geo = this.ingest.geoLookup();
       const now = new Date();
-      const pending = clicks.map((click) => this.batcher.add(enrichClick(click, geo, now)));
-      // Every add settles (no unhandled rejection); the first failure fails the job (retried).
-      const results = await Promise.allSettled(pending);
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      // Settles once every click's batch settled; the first failure fails the job (retried).
+      await this.batcher.addAll(clicks.map((click) => enrichClick(click, geo, now)));
     });
     // Held raw clicks bounded by clicks, not jobs: fewer jobs fetched when each carries many
     // (sized as soon as this job is counted, before it waits for room).

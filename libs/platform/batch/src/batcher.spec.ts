@@ -83,6 +83,23 @@ describe(Batcher.name, () => {
     expect(w.written).toEqual([[1, 2, 3]]);
   });
 
+  it('addAll: one caller for items spanning batches settles after the last of them; a failed batch rejects it only once all settled', async () => {
+    const w = recorder<number>({ latencyMs: (n) => (n === 1 ? 40 : 1), fail: (n) => n === 0 });
+    const b = new Batcher<number, number>({ write: w.write, maxSize: 2, maxWaitMs: 5, maxConcurrent: 2, closedError: () => new Error('closed') });
+    let settledAt = 0;
+    const all = b.addAll([1, 2, 3, 4]).finally(() => (settledAt = w.written.length));
+    await expect(all).rejects.toThrow('write 0 failed');
+    // The second batch (40 ms, after the failure) was written before the caller heard of the failure.
+    expect(w.written).toEqual([[3, 4]]);
+    expect(settledAt).toBe(1);
+
+    await expect(b.addAll([5, 6, 7])).resolves.toBeUndefined();
+    expect(w.written.slice(1)).toEqual([[5, 6], [7]]);
+    await expect(b.addAll([])).resolves.toBeUndefined();
+    await b.close();
+    await expect(b.addAll([8])).rejects.toThrow('closed');
+  });
+
   it('a write that throws synchronously fails its batch like a rejection', async () => {
     const b = new Batcher<number>({
       write: () => {

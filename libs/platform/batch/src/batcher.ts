@@ -69,6 +69,34 @@ export class Batcher<T, R = void> {
     return new Promise<R>((resolve, reject) => this.enqueue(item, { resolve, reject }));
   }
 
+  /**
+   * Adds items as one caller: settles once the batches holding all of them are written (the items
+   * may span several), and rejects with the first failed write's error only after every item
+   * settled. One promise for all: a click job's 500 `add`s held two promises and four closures a
+   * click until their commit (docs/performance.md, "One waiter a job").
+   */
+  addAll(items: readonly T[]): Promise<void> {
+    if (this.closed) return Promise.reject(this.closedError());
+    if (!items.length) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      let remaining = items.length;
+      let failure: { err: unknown } | undefined;
+      const settled = () => {
+        if (--remaining) return;
+        if (failure) reject(failure.err);
+        else resolve();
+      };
+      const waiter: Waiter<R> = {
+        resolve: settled,
+        reject: (err) => {
+          failure ??= { err };
+          settled();
+        },
+      };
+      for (const item of items) this.enqueue(item, waiter);
+    });
+  }
+
   /** Hands an item over without waiting for it (never rejects; see `retryDelayMs`). */
   push(item: T): void {
     if (this.closed) throw this.closedError();
