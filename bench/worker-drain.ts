@@ -11,7 +11,9 @@
  * as fast as the bench can, while the worker drains; the run ends when every click is stored
  * (exact count asserted: a missing or duplicate click fails the bench). Printed: worker CPU µs
  * per click (user + system, from boot-idle to drained), idle RSS, peak RSS (sampled every
- * 100 ms), drain seconds. `DL_BENCH_CPU_PROF=<dir>` writes the worker's V8 CPU profile.
+ * 100 ms), drain seconds. `DL_BENCH_CPU_PROF=<dir>` writes the worker's V8 CPU profile;
+ * `DL_NODE_ARGS='<flags>'` starts the worker with those node flags instead (a `-r <file>` hook
+ * that samples the heap at each RSS peak, an allocation profiler, a V8 flag to try).
  * Bounded: every wait has a deadline. Loopback only.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
       return Number(rows[0].n);
     };
 
-    const profile: Record<string, string> = process.env.DL_BENCH_CPU_PROF ? { DL_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
+    const profile: Record<string, string> = process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : process.env.DL_BENCH_CPU_PROF ? { DL_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
     const rows: Array<Record<string, number>> = [];
     let offset = 0;
     for (let run = 1; run <= runs; run++) {
