@@ -3,10 +3,8 @@
  * processes (`apps/<app>/src/main.ts` through the require hook) on a private redis-server and
  * their own database, the worker draining while the load runs. For each run:
  *
- *   1. full load: wrk (`bench/wrk.ts`, the tool the issue's figures were first taken with; C, so
- *      it leaves the measured processes the CPU autocannon takes for itself) or, with
- *      `--loader autocannon` or without wrk installed, autocannon, for `--seconds` at
- *      `--connections`; then the time until every answered 302 is a stored click. Clicks per second end to end = clicks stored ÷ (load
+ *   1. full load: autocannon for `--seconds` at `--connections`; then the time until every
+ *      answered 302 is a stored click. Clicks per second end to end = clicks stored ÷ (load
  *      time + drain time after it). Exact counts are asserted: stored == answered 302s.
  *   2. half load: half the full-load rate as open-loop arrivals (Poisson, `bench/open-load.ts`),
  *      each latency counted from the request's scheduled send time, for p99. `--autocannon-half`
@@ -22,7 +20,7 @@
  * the private Redis and the load generator (this process) at full load, and for the worker and
  * Postgres at half rate too (load and drain).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--loader wrk|autocannon] [--autocannon-half] [--stalls]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls]
  *
  * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
@@ -39,7 +37,6 @@ import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
 import { stallsSummary } from './stalls';
-import { runWrk, wrkInstalled } from './wrk';
 
 
 const IPHONE =
@@ -65,12 +62,6 @@ function rssMb(pid: number): number {
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** CPU seconds of this process and of its children that have exited (wrk runs as one). */
-function loaderCpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 /** CPU seconds used so far by every process whose command is `comm` (the Postgres server's backends and helpers). */
@@ -101,25 +92,6 @@ function load(url: string, paths: string[], opts: Partial<autocannon.Options>): 
       (err, result) => (err ? reject(err) : resolve(result)),
     );
   });
-}
-
-interface FullLoad {
-  p50: number;
-  p99: number;
-  /** 3xx answers counted by the loader. */
-  redirects: number;
-  /** Other answers, and connection errors or timeouts. */
-  bad: number;
-}
-
-/** Closed-loop load at `connections` for `seconds` with the chosen loader; every answer must be a 302. */
-async function fullLoad(loader: 'wrk' | 'autocannon', url: string, paths: string[], o: { connections: number; seconds: number }): Promise<FullLoad> {
-  if (loader === 'wrk') {
-    const w = await runWrk({ url, paths, headers: HEADERS, connections: o.connections, seconds: o.seconds });
-    return { p50: w.latency.p50, p99: w.latency.p99, redirects: w.requests - w.unexpected, bad: w.unexpected + w.errors };
-  }
-  const r = await load(url, paths, { connections: o.connections, duration: o.seconds });
-  return { p50: r.latency.p50, p99: r.latency.p99, redirects: r['3xx'], bad: r.non2xx - r['3xx'] + r.errors + r.timeouts };
 }
 
 /**
@@ -157,10 +129,6 @@ async function main(): Promise<void> {
   const connections = arg('connections', 50);
   const linkCount = arg('links', 100);
   const runs = arg('runs', 3);
-  const loaderArg = process.argv.indexOf('--loader') > 0 ? process.argv[process.argv.indexOf('--loader') + 1] : null;
-  if (loaderArg && loaderArg !== 'wrk' && loaderArg !== 'autocannon') throw new Error(`--loader wrk|autocannon, not ${loaderArg}`);
-  const loader: 'wrk' | 'autocannon' = (loaderArg as 'wrk' | 'autocannon' | null) ?? ((await wrkInstalled()) ? 'wrk' : 'autocannon');
-  if (!loaderArg && loader === 'autocannon') log('wrk is not installed (apt-get install wrk): full load with autocannon');
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-pipeline-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
@@ -236,20 +204,20 @@ async function main(): Promise<void> {
     };
 
     log('warm-up');
-    const warm = await fullLoad(loader, redirect.url, paths, { connections: 16, seconds: 2 });
+    const warm = await load(redirect.url, paths, { connections: 16, duration: 2 });
     let served = await captured();
-    if (warm.bad > 0 || served < warm.redirects || served > warm.redirects + 16) throw new Error(`captured ${served} clicks for ${warm.redirects} counted 302s (${warm.bad} other answers or errors)`);
+    if (served < warm['3xx'] || served > warm['3xx'] + 16) throw new Error(`captured ${served} clicks for ${warm['3xx']} counted 302s`);
     await drained(served);
 
     const rows: Array<Record<string, number>> = [];
     const stalls: unknown[] = [];
     for (let run = 1; run <= runs; run++) {
       log('full load', { run, seconds, connections });
-      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(redis.pid!), loader: loaderCpuSeconds() };
+      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(redis.pid!), loader: process.cpuUsage() };
       const full = await sampled(procs, async () => {
         const started = Date.now();
         const before = served;
-        const r = await fullLoad(loader, redirect.url, paths, { connections, seconds });
+        const r = await load(redirect.url, paths, { connections, duration: seconds });
         const loadEnded = Date.now();
         const loadSeconds = (loadEnded - started) / 1000;
         served = await captured();
@@ -259,13 +227,14 @@ async function main(): Promise<void> {
         return { r, clicks, loadSeconds, drainSeconds };
       });
       const { r, clicks, loadSeconds, drainSeconds } = full.result;
-      if (r.bad > 0) throw new Error(`full load: ${r.bad} answers that are not 302s, or errors`);
+      if (r.non2xx !== r['3xx'] || r.errors > 0) throw new Error(`full load: ${r.non2xx - r['3xx']} non-3xx answers, ${r.errors} errors`);
+      const loaderCpu = process.cpuUsage(cpu0.loader);
       const cpu = {
         redirect: cpuSeconds(redirect.proc.pid!) - cpu0.redirect,
         worker: cpuSeconds(worker.proc.pid!) - cpu0.worker,
         postgres: cpuSecondsOf('postgres') - cpu0.postgres,
         redis: cpuSeconds(redis.pid!) - cpu0.redis,
-        loader: loaderCpuSeconds() - cpu0.loader,
+        loader: (loaderCpu.user + loaderCpu.system) / 1e6,
       };
 
       const halfRate = Math.round(clicks / loadSeconds / 2);
@@ -291,8 +260,8 @@ async function main(): Promise<void> {
       const row = {
         run,
         redirectsPerSecond: Math.round(clicks / loadSeconds),
-        p50Ms: r.p50,
-        p99Ms: r.p99,
+        p50Ms: r.latency.p50,
+        p99Ms: r.latency.p99,
         clicksStored: clicks,
         drainAfterLoadSeconds: Math.round(drainSeconds * 10) / 10,
         clicksPerSecondEndToEnd: Math.round(clicks / (loadSeconds + drainSeconds)),
@@ -313,11 +282,11 @@ async function main(): Promise<void> {
         workerPeakRssMb: Math.max(full.peakRssMb.worker, half.peakRssMb.worker),
       };
       rows.push(row);
-      log('run', { ...row, full: { loader, redirects: r.redirects } });
+      log('run', { ...row, full: { total: r.requests.total, '3xx': r['3xx'], timeouts: r.timeouts } });
     }
     const keys = Object.keys(rows[0]).filter((k) => k !== 'run');
     const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', loader, seconds, connections, links: linkCount, runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
   } finally {
     for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
     await bare?.stop();
