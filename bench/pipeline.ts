@@ -29,13 +29,14 @@
  * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit). Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
+import { cpuSeconds, cpuSecondsOf, rssMb } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 
@@ -49,35 +50,6 @@ function arg(name: string, fallback: number): number {
 }
 const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function rssMb(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-  } catch {
-    return 0;
-  }
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** CPU seconds used so far by every process whose command is `comm` (the Postgres server's backends and helpers). */
-function cpuSecondsOf(comm: string): number {
-  let total = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) total += cpuSeconds(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
 
 function load(url: string, paths: string[], opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
   let i = 0;

@@ -29,6 +29,7 @@ import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { serveBare, stopChild } from './bare-server';
 import { openLoadRedirects } from './open-load';
+import { cpuSeconds } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 
@@ -83,12 +84,6 @@ async function serve(env: Record<string, string>): Promise<Served> {
   proc.stdout!.resume();
   await waitForPort(port, proc);
   return { url: `http://127.0.0.1:${port}`, proc, stop };
-}
-
-/** CPU seconds (user + system) a process has used so far (/proc, 100 ticks a second). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** CPU µs per request to one decimal (a hot-path change is often ~1 µs of ~25). */

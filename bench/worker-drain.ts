@@ -24,6 +24,7 @@ import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
 import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, PrivateRedis, rawClick, spawnApp, USER_AGENTS } from '@dl/testing';
+import { cpuSeconds, cpuSecondsOf, rssMb } from './proc-stats';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,18 +32,6 @@ function arg(name: string, fallback: number): number {
 }
 const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function rssMb(pid: number): number {
-  try {
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-  } catch {
-    return 0;
-  }
-}
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function main(): Promise<void> {
   const total = arg('clicks', 100_000);
@@ -94,6 +83,7 @@ async function main(): Promise<void> {
         let peak = idleRssMb;
         const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
         const cpu0 = cpuSeconds(pid);
+        const postgres0 = cpuSecondsOf('postgres');
         const started = Date.now();
         for (let start = 0; start < total; start += 10 * perJob) {
           const chunk = Array.from({ length: Math.min(10 * perJob, total - start) }, (_, k) => job(offset + start + k));
@@ -112,12 +102,14 @@ async function main(): Promise<void> {
         }
         const seconds = (Date.now() - started) / 1000;
         const cpu = cpuSeconds(pid) - cpu0;
+        const postgresCpu = cpuSecondsOf('postgres') - postgres0;
         clearInterval(sampler);
         peak = Math.max(peak, rssMb(pid));
         const row = {
           run,
           clicks: total,
           workerCpuMicrosPerClick: Math.round((cpu * 1e6) / total),
+          postgresCpuMicrosPerClick: Math.round((postgresCpu * 1e6) / total),
           workerIdleRssMb: idleRssMb,
           workerPeakRssMb: peak,
           drainSeconds: Math.round(seconds * 10) / 10,
