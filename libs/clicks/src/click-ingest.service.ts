@@ -144,8 +144,7 @@ export class ClickIngestService {
     for (const c of clicks) pairs.set(`${c.linkId}|${c.organizationId}`, { linkId: c.linkId, organizationId: c.organizationId });
     const existing = await this.repository.existingLinks(tx, [...pairs.values()]);
     const valid = clicks.filter((c) => existing.has(`${c.linkId}|${c.organizationId}`));
-    const insertedIds = await this.repository.insertClicks(tx, valid);
-    const inserted = valid.filter((c) => insertedIds.has(c.id));
+    const inserted = await this.repository.insertClicks(tx, valid);
     const newVisitors = await this.repository.insertDailyVisitors(tx, buildVisitorRows(inserted));
     await this.repository.upsertRollups(tx, buildRollupRows(inserted, newVisitors));
     return { clicks: inserted, dropped: clicks.length - valid.length };
