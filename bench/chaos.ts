@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PrismaService, Tier } from '@dl/platform/db';
 import { generateWebhookSecret } from '@dl/webhooks';
-import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, SdkFixtures, spawnApp, testConfig } from '@dl/testing';
+import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, productionWorkerNice, SdkFixtures, spawnApp, testConfig } from '@dl/testing';
 
 type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
 
@@ -87,6 +87,7 @@ async function main(): Promise<void> {
       WEBHOOK_RETRY_BASE_MS: '5000',
       INGEST_RATE_LIMIT_PER_MINUTE: '100000000',
       SHUTDOWN_TIMEOUT_MS: '20000',
+      ...productionWorkerNice(),
     });
     const env = configEnv(config);
     const prisma = new PrismaService(config);

@@ -32,7 +32,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
+import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-pipeline-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn' });
+  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...productionWorkerNice() });
   const apps: AppProcess[] = [];
   let bare: BareServer | undefined;
   try {

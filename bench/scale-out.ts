@@ -24,7 +24,7 @@ import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
-import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, rawClick, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
+import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, productionWorkerNice, rawClick, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 
 
@@ -92,7 +92,7 @@ async function spawnN(app: 'worker' | 'redirect', env: Record<string, string>, n
 }
 
 async function drainRun(processes: number, total: number, perJob: number, maxSeconds: number): Promise<Record<string, unknown>> {
-  const env: TestEnv = await createTestEnv();
+  const env: TestEnv = await createTestEnv(productionWorkerNice());
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   let worker: AppProcess | undefined;
   try {

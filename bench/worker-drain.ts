@@ -23,7 +23,7 @@ import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
 import { clickBatchJobId } from '@dl/redirect';
-import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, PrivateRedis, rawClick, spawnApp, USER_AGENTS } from '@dl/testing';
+import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, PrivateRedis, productionWorkerNice, rawClick, spawnApp, USER_AGENTS } from '@dl/testing';
 import { cpuSeconds, cpuSecondsOf, rssMb } from './proc-stats';
 
 function arg(name: string, fallback: number): number {
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-worker-drain-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: 'warn' });
+  const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: 'warn', ...productionWorkerNice() });
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   try {
     const fx = new ClickFixtures(env.prisma);

@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { autogroupNice, autogroupsOn, threadNices } from '@dl/testing';
 import { answers } from './services';
 
 const root = join(__dirname, '..', '..');
@@ -194,10 +195,15 @@ describe('npm start on a bare machine', () => {
     const workerPid = childPid(run.child.pid!, 'apps/worker/src/main.ts');
     expect(workerPid).not.toBeNull();
     expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=8']));
+    // ... and below the redirect's CPU priority (WORKER_NICE, 10), its session's autogroup too.
+    expect(new Set(threadNices(workerPid!))).toEqual(new Set([10]));
+    if (autogroupsOn()) expect(autogroupNice(workerPid!)).toBe(10);
 
     // A dead app is restarted (after 1 s the first time) while the others keep serving.
     const redirectPid = childPid(run.child.pid!, 'apps/redirect/src/main.ts');
     expect(redirectPid).not.toBeNull();
+    expect(new Set(threadNices(redirectPid!))).toEqual(new Set([0]));
+    if (autogroupsOn()) expect(autogroupNice(redirectPid!)).toBe(0);
     process.kill(redirectPid!, 'SIGKILL');
     await until(run, /redirect exited \(signal SIGKILL\); restarting in 1 s/, 10_000);
     const back = Date.now() + 120_000;

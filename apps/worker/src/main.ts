@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
+import { Logger } from '@nestjs/common';
 import { loadConfigOrExit } from '@dl/platform/config';
-import { exitOnSignals, runProcesses } from '@dl/platform/http';
+import { exitOnSignals, lowerCpuPriority, runProcesses } from '@dl/platform/http';
 import { createWorkerApp } from './app';
 
 /**
@@ -17,6 +18,11 @@ export const WORKER_HEAP_GROWING_PERCENT = 25;
 async function main(): Promise<void> {
   setFlagsFromString(`--heap-growing-percent=${WORKER_HEAP_GROWING_PERCENT}`);
   const config = loadConfigOrExit('worker');
+  // Before runProcesses: processes it forks start at the same priority.
+  if (config.WORKER_NICE > 0) {
+    const { threads, autogroup } = lowerCpuPriority(config.WORKER_NICE);
+    new Logger('Worker').log(`CPU priority lowered to nice ${config.WORKER_NICE} (${threads} threads${autogroup ? ' and its session' : ''}): requests on this host go first`);
+  }
   runProcesses('worker', config.WEB_CONCURRENCY, async () => {
     const app = await createWorkerApp(config);
     exitOnSignals(app, 'worker', config.SHUTDOWN_TIMEOUT_MS);
