@@ -52,7 +52,9 @@ export function buildDashboard(): string {
   execFileSync(join(root, 'node_modules/.bin/vite'), ['build', '--config', 'apps/dashboard/vite.config.mts', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    // NODE_ENV as `npm run build:dashboard` has it: jest sets it to `test`, and Vite then builds
+    // React's development runtime (jsxDEV, owner stacks), three times the CPU of what users get.
+    env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
   });
   return out;
 }
