@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     await prisma.pixelSite.create({ data: { organizationId: org.id, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
     const sdkApp = await new SdkFixtures(prisma).app(org.id);
 
-    const start = async (name: AppName) => apps.set(name, await spawnApp(name, env, 120_000));
+    const start = async (name: AppName) => apps.set(name, await spawnApp(name, env, 120_000, { ownSession: true }));
     for (const name of ['api', 'redirect', 'ingest', 'worker'] as AppName[]) await start(name);
 
     const count = async (sql: string, ...params: unknown[]) => {

@@ -1,7 +1,8 @@
 /**
  * The whole pipeline on one machine: the redirect and the worker as separate production
- * processes (`apps/<app>/src/main.ts` through the require hook) on a private redis-server and
- * their own database, the worker draining while the load runs. For each run:
+ * processes (`apps/<app>/src/main.ts` through the require hook), each in a session of its own as
+ * `npm start` runs them, on a private redis-server and their own database, the worker draining
+ * while the load runs. For each run:
  *
  *   1. full load: autocannon for `--seconds` at `--connections`; then the time until every
  *      answered 302 is a stored click. Clicks per second end to end = clicks stored ÷ (load
@@ -130,9 +131,10 @@ async function main(): Promise<void> {
     const stallsEnv: Record<string, string> = stallsDir
       ? { DL_NODE_ARGS: [appEnv.DL_NODE_ARGS, `-r ${join(__dirname, 'loop-stalls.js')}`].filter(Boolean).join(' '), DL_STALLS_OUT: stallsDir, DL_STALLS_MS: String(seconds * 1000) }
       : {};
-    const redirect = await spawnApp('redirect', { ...appEnv, ...stallsEnv });
+    // Each app in a session of its own, as `npm start` runs them (spawnApp: ownSession).
+    const redirect = await spawnApp('redirect', { ...appEnv, ...stallsEnv }, undefined, { ownSession: true });
     apps.push(redirect);
-    const worker = await spawnApp('worker', appEnv);
+    const worker = await spawnApp('worker', appEnv, undefined, { ownSession: true });
     apps.push(worker);
     const procs = { redirect, worker };
     bare = await serveBare(new Map(links.map((l) => [l.shortCode, l.iosUrl])));

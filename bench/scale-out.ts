@@ -82,7 +82,7 @@ async function cpuDuring<T>(app: AppProcess, work: () => Promise<T>): Promise<{ 
 }
 
 async function spawnN(app: 'worker' | 'redirect', env: Record<string, string>, n: number): Promise<AppProcess> {
-  const proc = await spawnApp(app, { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(n) }, 120_000);
+  const proc = await spawnApp(app, { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(n) }, 120_000, { ownSession: true });
   const deadline = Date.now() + 60_000;
   while (proc.output().split(`${app} listening`).length - 1 < n) {
     if (Date.now() > deadline) throw new Error(`${app}: ${n} processes not listening`);

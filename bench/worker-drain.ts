@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     const rows: Array<Record<string, number>> = [];
     let offset = 0;
     for (let run = 1; run <= runs; run++) {
-      const worker = await spawnApp('worker', { ...configEnv(env.config), ...profile });
+      const worker = await spawnApp('worker', { ...configEnv(env.config), ...profile }, undefined, { ownSession: true });
       try {
         const pid = worker.proc.pid!;
         await sleep(2_000);

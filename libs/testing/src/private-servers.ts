@@ -182,8 +182,18 @@ const ROOT = `${__dirname}/../../..`;
  * Starts an app's production entry (`node tools/scripts/run.js apps/<app>/src/main.ts`) as a child
  * process on a free loopback port, with `env` (a test config's variables), and waits until it
  * answers HTTP. Stopped by its PID.
+ *
+ * `ownSession`: in a session of its own, as `npm start` starts each app. With the kernel's
+ * autogroups CPU is shared between sessions first, so a benchmark of apps sharing the cores wants
+ * the production layout (otherwise the redirect, the worker and the load generator share one
+ * session's weight). Tests leave it off: a child in the test's session gets a terminal's Ctrl-C too.
  */
-export async function spawnApp(app: 'api' | 'redirect' | 'ingest' | 'worker', env: Record<string, string>, timeoutMs = 60_000): Promise<AppProcess> {
+export async function spawnApp(
+  app: 'api' | 'redirect' | 'ingest' | 'worker',
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  { ownSession = false }: { ownSession?: boolean } = {},
+): Promise<AppProcess> {
   const port = await freePort();
   const portVar = { api: 'API_PORT', redirect: 'REDIRECT_PORT', ingest: 'INGEST_PORT', worker: 'WORKER_PORT' }[app];
   // DL_NODE_ARGS: node flags NODE_OPTIONS refuses (benchmarks pass `--cpu-prof --cpu-prof-dir=<dir>`).
@@ -194,6 +204,7 @@ export async function spawnApp(app: 'api' | 'redirect' | 'ingest' | 'worker', en
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, [portVar]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownSession,
   });
   let out = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
