@@ -22,8 +22,16 @@ import { STALLED_JOB_OPTIONS } from '../resilience/stalled-jobs';
  */
 export const CLICK_BATCH_SIZE = 2500;
 export const CLICK_BATCH_WAIT_MS = 250;
-/** Batches in the database at once (Postgres runs each on its own core). */
-export const CLICK_CONCURRENT_FLUSHES = 3;
+/**
+ * Batches in the database at once: one in COPY and rollups while the next is written, so the
+ * worker and Postgres both work. A third (3 until 2026-11-28) added no drain on the two-core
+ * pipeline, whose batches of the same links wait on each other's rollup rows anyway; it only put
+ * one more Postgres backend, each with a whole session's CPU weight on a host with autogroups,
+ * against the redirect (full-load p99 11-13 ms against 12-16, redirects/s higher in 7 of 9
+ * alternating runs; docs/performance.md, "The worker gives way"). More drain comes from more
+ * worker processes (WEB_CONCURRENCY, decisions §18).
+ */
+export const CLICK_CONCURRENT_FLUSHES = 2;
 /**
  * Most jobs in flight. The edge sends `click.batch` jobs of a few (light traffic, many edge
  * instances) to 500 clicks (one per 5 ms flush of each redirect instance); former
