@@ -272,15 +272,23 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
   });
 }
 
-/** Visits of the redirect benches: GETs of `paths` in turn at `rate`, a 302 counting as answered. */
-export function openLoadRedirects(o: { url: string; paths: string[]; headers: Record<string, string>; rate: number; seconds: number; maxSockets: number }): Promise<OpenLoadResult> {
+/** Visits of the redirect benches: GETs of `paths` in turn at `rate`, a 302 counting as answered; `headers` the same for every visit or per visit. */
+export function openLoadRedirects(o: {
+  url: string;
+  paths: string[];
+  headers: Record<string, string> | ((i: number) => Record<string, string>);
+  rate: number;
+  seconds: number;
+  maxSockets: number;
+}): Promise<OpenLoadResult> {
+  const headers = o.headers;
   return openLoad({
     url: o.url,
     rate: o.rate,
     seconds: o.seconds,
     maxSockets: o.maxSockets,
     ok: (status) => status === 302,
-    request: (i) => ({ method: 'GET', path: o.paths[i % o.paths.length], headers: o.headers }),
+    request: (i) => ({ method: 'GET', path: o.paths[i % o.paths.length], headers: typeof headers === 'function' ? headers(i) : headers }),
   });
 }
 

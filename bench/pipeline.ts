@@ -21,7 +21,12 @@
  * the private Redis and the load generator (this process) at full load, and for the worker and
  * Postgres at half rate too (load and drain).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied]
+ *
+ * `--varied`: visits as a crowd makes them rather than one browser: each from its own address
+ * (`x-forwarded-for`, the redirect trusting it; 50,000 addresses in turn, most with a city in
+ * GeoLite2) with one of six browsers. Every click then adds a visitor and its city's and region's
+ * rollup rows, the database work real traffic brings and one browser on loopback does not.
  *
  * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
@@ -33,7 +38,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp } from '@dl/testing';
+import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
@@ -44,6 +49,19 @@ import { stallsSummary } from './stalls';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const HEADERS = { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' };
+const VARIED = process.argv.includes('--varied');
+const BROWSERS = Object.values(USER_AGENTS).filter((ua) => !/bot/i.test(ua)).slice(0, 6);
+
+/** The headers of visit `i`: one browser, or with --varied one of many visitors. */
+function headersFor(i: number): Record<string, string> {
+  if (!VARIED) return HEADERS;
+  const k = i % 50_000;
+  return {
+    'user-agent': BROWSERS[i % BROWSERS.length],
+    'accept-language': i % 3 ? 'en-US,en;q=0.9' : 'de-DE,de;q=0.8',
+    'x-forwarded-for': `${1 + (k % 223)}.${(k >> 8) % 256}.${(k >> 3) % 256}.${k % 256}`,
+  };
+}
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -59,7 +77,14 @@ function load(url: string, paths: string[], opts: Partial<autocannon.Options>): 
       {
         url,
         headers: HEADERS,
-        requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length] }) }],
+        requests: [
+          {
+            setupRequest: (req) => {
+              const n = i++;
+              return { ...req, path: paths[n % paths.length], ...(VARIED ? { headers: { ...(req.headers as Record<string, string>), ...headersFor(n) } } : {}) };
+            },
+          },
+        ],
         ...opts,
       },
       (err, result) => (err ? reject(err) : resolve(result)),
@@ -77,7 +102,7 @@ async function halfLoad(url: string, paths: string[], o: { connections: number; 
     if (h.non2xx !== h['3xx'] || h.errors > 0) throw new Error(`half load: ${h.non2xx - h['3xx']} non-3xx answers, ${h.errors} errors`);
     return { p50: h.latency.p50, p99: h.latency.p99, fromWriteP99: h.latency.p99, sendLagP99: Number.NaN };
   }
-  const h = await openLoadRedirects({ url, paths, headers: HEADERS, rate: o.rate, seconds: o.seconds, maxSockets: o.connections });
+  const h = await openLoadRedirects({ url, paths, headers: headersFor, rate: o.rate, seconds: o.seconds, maxSockets: o.connections });
   if (h.ok !== h.sent || h.notOk > 0 || h.errors > 0) throw new Error(`half load: ${h.ok} 302s of ${h.sent} sent, ${h.notOk} other answers, ${h.errors} errors`);
   return { p50: h.latency.p50, p99: h.latency.p99, fromWriteP99: h.fromWrite.p99, sendLagP99: h.sendLag.p99 };
 }
@@ -105,7 +130,7 @@ async function main(): Promise<void> {
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-pipeline-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...productionWorkerNice() });
+  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...productionWorkerNice(), ...(VARIED ? { TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' } : {}) });
   const apps: AppProcess[] = [];
   let bare: BareServer | undefined;
   try {
