@@ -21,12 +21,18 @@
  * the private Redis and the load generator (this process) at full load, and for the worker and
  * Postgres at half rate too (load and drain).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied] [--db-autogroup-nice 19]
  *
  * `--varied`: visits as a crowd makes them rather than one browser: each from its own address
  * (`x-forwarded-for`, the redirect trusting it; 50,000 addresses in turn, most with a city in
  * GeoLite2) with one of six browsers. Every click then adds a visitor and its city's and region's
  * rollup rows, the database work real traffic brings and one browser on loopback does not.
+ *
+ * `--db-autogroup-nice <n>` (Linux, root): the operator's choice of a lower CPU weight for the
+ * database on a host it shares with the edge (docs/decisions.md, "The worker gives way"). Every
+ * Postgres backend leads a session of its own, so each is an autogroup with a whole session's
+ * weight; the bench sets each one's nice to n (re-applied every 200 ms for new backends) and back
+ * to 0 at the end. It changes the host, not the service: its figures are reported as such.
  *
  * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
@@ -42,7 +48,7 @@ import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRe
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
-import { cpuSeconds, cpuSecondsOf, rssMb } from './proc-stats';
+import { cpuSeconds, cpuSecondsOf, rssMb, setAutogroupNiceOf } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 
@@ -111,6 +117,7 @@ async function halfLoad(url: string, paths: string[], o: { connections: number; 
 async function sampled<T>(procs: Record<string, AppProcess>, work: () => Promise<T>): Promise<{ result: T; peakRssMb: Record<string, number> }> {
   const peak: Record<string, number> = Object.fromEntries(Object.keys(procs).map((k) => [k, 0]));
   const timer = setInterval(() => {
+    lowerDatabase();
     for (const [name, p] of Object.entries(procs)) peak[name] = Math.max(peak[name], rssMb(p.proc.pid!));
   }, 200);
   try {
@@ -119,6 +126,11 @@ async function sampled<T>(procs: Record<string, AppProcess>, work: () => Promise
     clearInterval(timer);
   }
 }
+
+const DB_NICE = process.argv.includes('--db-autogroup-nice') ? arg('db-autogroup-nice', 0) : null;
+if (DB_NICE !== null && !(Number.isInteger(DB_NICE) && DB_NICE >= 0 && DB_NICE <= 19)) throw new Error('--db-autogroup-nice takes 0-19');
+/** With --db-autogroup-nice: the Postgres backends' autogroups at that nice (new backends included: called again every 200 ms). */
+const lowerDatabase = () => (DB_NICE === null ? 0 : setAutogroupNiceOf('postgres', DB_NICE));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -202,6 +214,7 @@ async function main(): Promise<void> {
       }
     };
 
+    if (DB_NICE !== null) log('database autogroups lowered', { nice: DB_NICE, processes: lowerDatabase() });
     log('warm-up');
     const warm = await load(redirect.url, paths, { connections: 16, duration: 2 });
     let served = await captured();
@@ -212,6 +225,7 @@ async function main(): Promise<void> {
     const stalls: unknown[] = [];
     for (let run = 1; run <= runs; run++) {
       log('full load', { run, seconds, connections });
+      lowerDatabase();
       const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(redis.pid!), loader: process.cpuUsage() };
       const full = await sampled(procs, async () => {
         const started = Date.now();
@@ -238,6 +252,7 @@ async function main(): Promise<void> {
 
       const halfRate = Math.round(clicks / loadSeconds / 2);
       log('half load', { run, rate: halfRate });
+      lowerDatabase();
       const halfCpu0 = { worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), before: served };
       if (stallsDir) {
         rmSync(join(stallsDir, `stalls-${redirect.proc.pid}.json`), { force: true });
@@ -285,8 +300,9 @@ async function main(): Promise<void> {
     }
     const keys = Object.keys(rows[0]).filter((k) => k !== 'run');
     const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, ...(DB_NICE !== null ? { databaseAutogroupNice: DB_NICE } : {}), runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
   } finally {
+    if (DB_NICE !== null) setAutogroupNiceOf('postgres', 0);
     for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
     await bare?.stop();
     await env.teardown().catch(() => undefined);

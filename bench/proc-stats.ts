@@ -1,5 +1,5 @@
-/** What the benches read of a process from /proc (Linux): CPU time and resident memory. */
-import { readdirSync, readFileSync } from 'node:fs';
+/** What the benches read of a process from /proc (Linux): CPU time and resident memory; and the autogroup nice they may set. */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** CPU seconds (user + system) a process has used so far (/proc, 100 ticks a second). */
 export function cpuSeconds(pid: number): number {
@@ -7,19 +7,54 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** CPU seconds used so far by every process whose command is `comm` (the Postgres server's backends and helpers). */
-export function cpuSecondsOf(comm: string): number {
-  let total = 0;
+/** Every process whose command is `comm` (the Postgres server's backends and helpers). */
+export function pidsOf(comm: string): number[] {
+  const pids: number[] = [];
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) total += cpuSeconds(Number(pid));
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === comm) pids.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** CPU seconds used so far by every process whose command is `comm`. */
+export function cpuSecondsOf(comm: string): number {
+  let total = 0;
+  for (const pid of pidsOf(comm)) {
+    try {
+      total += cpuSeconds(pid);
     } catch {
       // gone meanwhile
     }
   }
   return total;
+}
+
+/**
+ * Sets the nice of the autogroup of every process whose command is `comm` (Linux with
+ * `sched_autogroup_enabled`; root, or the processes' own user). Each Postgres backend leads a
+ * session of its own, so each is its own autogroup: this is what an operator's lower CPU weight
+ * for the database (systemd `CPUWeight`, a container's `cpu_shares`) does on this host. Returns
+ * how many it set; throws when it may not set any.
+ */
+export function setAutogroupNiceOf(comm: string, nice: number): number {
+  let set = 0;
+  let refused: unknown = null;
+  for (const pid of pidsOf(comm)) {
+    try {
+      writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+      set++;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ESRCH') refused = err;
+    }
+  }
+  if (set === 0 && refused) throw new Error(`cannot set the autogroup nice of the ${comm} processes (root or their own user only): ${(refused as Error).message}`);
+  return set;
 }
 
 /** Resident memory of a process in MB (0 once it is gone). */
