@@ -1,0 +1,51 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cpuSecondsOf, pidsOf, setAutogroupNiceOf } from './proc-stats';
+
+/** Two processes of our own, each leading a session, with a command name no other process has: a copy of `sleep` under a new name. */
+function probes(dir: string, name: string): [ChildProcess, ChildProcess] {
+  const bin = join(dir, name);
+  copyFileSync('/bin/sleep', bin);
+  const start = () => spawn(bin, ['30'], { detached: true, stdio: 'ignore' });
+  return [start(), start()];
+}
+
+const autogroups = existsSync('/proc/self/autogroup') && readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
+
+describe('proc-stats', () => {
+  let dir: string;
+  const children: ChildProcess[] = [];
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dl-proc-stats-'));
+  });
+  afterAll(() => {
+    for (const c of children) c.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds every process of a command name, and only those', async () => {
+    const name = `dlps${process.pid}`;
+    const [a, b] = probes(dir, name);
+    children.push(a, b);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pidsOf(name).sort()).toEqual([a.pid, b.pid].sort());
+    expect(pidsOf(`${name}x`)).toEqual([]);
+    expect(cpuSecondsOf(name)).toBeGreaterThanOrEqual(0);
+  });
+
+  (autogroups ? it : it.skip)("sets the nice of each process's autogroup (each leads a session of its own)", async () => {
+    const name = `dlag${process.pid}`;
+    const [a, b] = probes(dir, name);
+    children.push(a, b);
+    await new Promise((r) => setTimeout(r, 100));
+    const nice = (pid: number) => Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))?.[1]);
+    expect([nice(a.pid!), nice(b.pid!)]).toEqual([0, 0]);
+    expect(setAutogroupNiceOf(name, 7)).toBe(2);
+    expect([nice(a.pid!), nice(b.pid!)]).toEqual([7, 7]);
+    // This process's own session is a different autogroup: untouched.
+    expect(readFileSync('/proc/self/autogroup', 'utf8')).not.toMatch(/nice 7\b/);
+    expect(setAutogroupNiceOf(`${name}x`, 7)).toBe(0);
+  });
+});
