@@ -1,0 +1,155 @@
+/**
+ * Where the whole pipeline's half-rate tail comes from: one pipeline (redirect and worker as
+ * separate production processes, each in a session of its own, as `bench/pipeline.ts` starts
+ * them), then rounds of open-loop load at a fixed `--rate`, one round per variant in turn, so
+ * every variant meets the host's noise in the same minutes. A variant changes the scheduling of
+ * the running processes from outside before its round and undoes it after; `+` joins several:
+ *
+ *   base          the pipeline as it runs
+ *   workerStop    the worker stopped (SIGSTOP) for the round: the edge alone at this rate; its
+ *                 clicks wait in Redis and are drained after the round
+ *   workerIdle    the worker's threads at SCHED_IDLE (`chrt -a -i`)
+ *   workerBatch   the worker's threads at SCHED_BATCH (`chrt -a -b`)
+ *   dbLow         every Postgres process's autogroup at nice 19 (root; what an operator's lower
+ *                 CPU weight for the database does on this host, see bench/pipeline.ts)
+ *   bare          the bare `node:http` 302 server under the same load: the floor
+ *
+ * For each round: the redirect's p50/p90/p99 from the scheduled send time, p99 from the write,
+ * the loader's send lag, and the redirect's stalls over 2 ms split into running and waiting for a
+ * core (bench/loop-stalls.js). Prints one line a variant: its p99 in each round, the median, and
+ * the waits. Diagnostic, not a figure of the service: the variants other than `base` change the
+ * host. Linux only; bounded (every round `--seconds`, every wait with a deadline); loopback only.
+ *
+ *   node tools/scripts/run.js bench/pipeline-variants.ts [--rate 12000] [--seconds 6] [--rounds 4] [--variants base,workerStop,dbLow,bare]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { setPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, USER_AGENTS } from '@dl/testing';
+import { BareServer, serveBare } from './bare-server';
+import { openLoadRedirects } from './open-load';
+import { setAutogroupNiceOf } from './proc-stats';
+import { stallsSummary } from './stalls';
+
+const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
+const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'bare']);
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Applies (on) or undoes (off) a variant's scheduling change on the running worker and database. */
+function schedule(variant: string, workerPid: number, workerNice: number, on: boolean): void {
+  for (const part of variant.split('+')) {
+    if (part === 'workerStop') process.kill(workerPid, on ? 'SIGSTOP' : 'SIGCONT');
+    if (part === 'workerIdle' || part === 'workerBatch') {
+      execFileSync('chrt', ['-a', on ? (part === 'workerIdle' ? '-i' : '-b') : '-o', '-p', '0', String(workerPid)]);
+      // Back to SCHED_OTHER at the worker's own nice (chrt leaves the nice value; set it again to be sure).
+      if (!on) for (const tid of readdirSync(`/proc/${workerPid}/task`)) setPriority(Number(tid), workerNice);
+    }
+    if (part === 'dbLow') setAutogroupNiceOf('postgres', on ? 19 : 0);
+  }
+}
+
+async function main(): Promise<void> {
+  const rate = Number(arg('rate', '12000'));
+  const seconds = Number(arg('seconds', '6'));
+  const rounds = Number(arg('rounds', '4'));
+  const variants = arg('variants', 'base,workerStop,dbLow,bare').split(',');
+  for (const v of variants) for (const part of v.split('+')) if (!KNOWN.has(part)) throw new Error(`unknown variant ${part} (known: ${[...KNOWN].join(', ')})`);
+  await ensureTemplateDatabase();
+  const dir = mkdtempSync(join(tmpdir(), 'dl-bench-variants-'));
+  const redis = await PrivateRedis.create(dir, { appendonly: false });
+  const workerEnv = productionWorkerNice();
+  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...workerEnv });
+  const apps: AppProcess[] = [];
+  let bare: BareServer | undefined;
+  let undo: (() => void) | null = null;
+  try {
+    const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
+    const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
+    const template = await env.prisma.template.create({ data: { organizationId: org.id, name: 'T', slug: 't' } });
+    const links = Array.from({ length: 100 }, (_, i) => ({
+      organizationId: org.id,
+      userId: user.id,
+      templateId: template.id,
+      shortCode: `vary${i.toString().padStart(4, '0')}`,
+      originalUrl: `https://example.com/landing/${i}`,
+      iosUrl: `https://apps.apple.com/app/id${100000 + i}`,
+    }));
+    await env.prisma.link.createMany({ data: links });
+    const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
+    const stallsDir = join(dir, 'stalls');
+    mkdirSync(stallsDir);
+    const appEnv = configEnv(env.config);
+    const stallsEnv = { DL_NODE_ARGS: `-r ${join(__dirname, 'loop-stalls.js')}`, DL_STALLS_OUT: stallsDir, DL_STALLS_MS: String(seconds * 1000) };
+    const redirect = await spawnApp('redirect', { ...appEnv, ...stallsEnv }, undefined, { ownSession: true });
+    apps.push(redirect);
+    const worker = await spawnApp('worker', appEnv, undefined, { ownSession: true });
+    apps.push(worker);
+    bare = await serveBare(new Map(links.map((l) => [l.shortCode, l.iosUrl])));
+    const redirectPid = redirect.proc.pid!;
+    const workerPid = worker.proc.pid!;
+    const workerNice = Number(workerEnv.WORKER_NICE ?? 0);
+
+    log('warm-up', { rate: rate / 2, seconds: 3 });
+    await openLoadRedirects({ url: redirect.url, paths, headers: HEADERS, rate: rate / 2, seconds: 3, maxSockets: 50 });
+
+    const results = new Map<string, Array<Record<string, number>>>();
+    for (let round = 1; round <= rounds; round++) {
+      for (const variant of variants) {
+        const isBare = variant === 'bare';
+        schedule(variant, workerPid, workerNice, true);
+        undo = () => schedule(variant, workerPid, workerNice, false);
+        rmSync(join(stallsDir, `stalls-${redirectPid}.json`), { force: true });
+        if (!isBare) redirect.proc.kill('SIGUSR2');
+        const h = await openLoadRedirects({ url: isBare ? bare.url : redirect.url, paths, headers: HEADERS, rate, seconds, maxSockets: 50 });
+        const stalls = isBare ? null : await stallsSummary(stallsDir, redirectPid, seconds);
+        undo();
+        undo = null;
+        if (h.ok !== h.sent || h.notOk > 0 || h.errors > 0) throw new Error(`${variant}: ${h.ok} 302s of ${h.sent} sent, ${h.notOk} other answers, ${h.errors} errors`);
+        const row = {
+          round,
+          p50Ms: h.latency.p50,
+          p90Ms: h.latency.p90,
+          p99Ms: h.latency.p99,
+          fromWriteP99Ms: h.fromWrite.p99,
+          sendLagP99Ms: h.sendLag.p99,
+          ...(stalls && 'stalledMsWaitingForACore' in stalls ? { waitingForACoreMs: stalls.stalledMsWaitingForACore, runningMs: stalls.stalledMsRunning, stallsOver2Ms: stalls.stallsOver2Ms } : {}),
+        };
+        log('round', { variant, ...row });
+        results.set(variant, [...(results.get(variant) ?? []), row]);
+        await sleep(1500); // the worker drains what a stopped round left, before the next
+      }
+    }
+    const summary = [...results].map(([variant, rows]) => ({
+      variant,
+      p99Ms: rows.map((r) => r.p99Ms),
+      p99MsMedian: median(rows.map((r) => r.p99Ms)),
+      p90MsMedian: median(rows.map((r) => r.p90Ms)),
+      sendLagP99Ms: rows.map((r) => r.sendLagP99Ms),
+      ...(variant === 'bare' ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
+    }));
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, variants: summary }, null, 2)}\n`);
+  } finally {
+    if (undo) undo();
+    for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
+    await bare?.stop();
+    await env.teardown().catch(() => undefined);
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
