@@ -12,6 +12,8 @@
  *   workerBatch   the worker's threads at SCHED_BATCH (`chrt -a -b`)
  *   dbLow         every Postgres process's autogroup at nice 19 (root; what an operator's lower
  *                 CPU weight for the database does on this host, see bench/pipeline.ts)
+ *   workerCpu1    the worker's threads on the last CPU only (`taskset -a -c`)
+ *   dbCpu1        every Postgres process on the last CPU only
  *   bare          the bare `node:http` 302 server under the same load: the floor
  *
  * For each round: the redirect's p50/p90/p99 from the scheduled send time, p99 from the write,
@@ -29,11 +31,12 @@ import { join } from 'node:path';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, USER_AGENTS } from '@dl/testing';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
-import { setAutogroupNiceOf } from './proc-stats';
+import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNiceOf } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
-const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'bare']);
+const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'workerCpu1', 'dbCpu1', 'bare']);
+
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,6 +56,8 @@ function schedule(variant: string, workerPid: number, workerNice: number, on: bo
       if (!on) for (const tid of readdirSync(`/proc/${workerPid}/task`)) setPriority(Number(tid), workerNice);
     }
     if (part === 'dbLow') setAutogroupNiceOf('postgres', on ? 19 : 0);
+    if (part === 'workerCpu1') pinToCpus(workerPid, on ? LAST_CPU : ALL_CPUS);
+    if (part === 'dbCpu1') for (const pid of pidsOf('postgres')) pinToCpus(pid, on ? LAST_CPU : ALL_CPUS);
   }
 }
 

@@ -21,7 +21,7 @@
  * the private Redis and the load generator (this process) at full load, and for the worker and
  * Postgres at half rate too (load and drain).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied] [--db-autogroup-nice 19]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied] [--db-autogroup-nice 19] [--drain-last-cpu]
  *
  * `--varied`: visits as a crowd makes them rather than one browser: each from its own address
  * (`x-forwarded-for`, the redirect trusting it; 50,000 addresses in turn, most with a city in
@@ -34,6 +34,12 @@
  * weight; the bench sets each one's nice to n (re-applied every 200 ms for new backends) and back
  * to 0 at the end. It changes the host, not the service: its figures are reported as such.
  *
+ * `--drain-last-cpu` (Linux; Postgres's processes need root): the drain confined to one core, an
+ * operator's layout for a host the edge shares (a container's `cpuset`, systemd `CPUAffinity`):
+ * the worker's threads and every Postgres process pinned to the last CPU for the whole run (new
+ * backends inherit it from the postmaster), the redirect and the loader free to use all of them.
+ * It changes the host, not the service: its figures are reported as such.
+ *
  * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
  * the redirect's own.
@@ -44,11 +50,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
-import { cpuSeconds, cpuSecondsOf, rssMb, setAutogroupNiceOf } from './proc-stats';
+import { ALL_CPUS, cpuSeconds, cpuSecondsOf, LAST_CPU, pidsOf, pinToCpus, rssMb, setAutogroupNiceOf } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 
@@ -132,6 +140,28 @@ if (DB_NICE !== null && !(Number.isInteger(DB_NICE) && DB_NICE >= 0 && DB_NICE <
 /** With --db-autogroup-nice: the Postgres backends' autogroups at that nice (new backends included: called again every 200 ms). */
 const lowerDatabase = () => (DB_NICE === null ? 0 : setAutogroupNiceOf('postgres', DB_NICE));
 
+const DRAIN_LAST_CPU = process.argv.includes('--drain-last-cpu');
+/** With --drain-last-cpu: the worker and the database on the last CPU (the bench puts the database back on all at its end). */
+function confineDrain(workerPid: number): void {
+  if (!DRAIN_LAST_CPU) return;
+  if (!pinToCpus(workerPid, LAST_CPU)) throw new Error(`cannot pin the worker to CPU ${LAST_CPU}`);
+  const pinned = pidsOf('postgres').filter((pid) => pinToCpus(pid, LAST_CPU));
+  if (pinned.length === 0) throw new Error('cannot pin the Postgres processes (root or their own user only)');
+}
+
+/**
+ * A full collection of this process (the load generator) before each latency round. Its old
+ * generation fills in about 8 s of load (`--trace-gc`: a mark-compact every 8-9 s, pauses of
+ * 6-26 ms), so one otherwise lands inside most rounds, and the loader's own pause counts in every
+ * latency it measures, the bare server's as much as the redirect's (it stands for clients on other
+ * machines). Collected just before, the next one falls after the round.
+ */
+const collectLoaderGarbage: () => void = (() => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  return () => gc();
+})();
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
@@ -214,11 +244,18 @@ async function main(): Promise<void> {
       }
     };
 
+    confineDrain(worker.proc.pid!);
+    if (DRAIN_LAST_CPU) log('drain confined', { cpu: LAST_CPU });
     if (DB_NICE !== null) log('database autogroups lowered', { nice: DB_NICE, processes: lowerDatabase() });
     log('warm-up');
     const warm = await load(redirect.url, paths, { connections: 16, duration: 2 });
+    // The open-loop loader and the bare server warm too: the first half-rate round otherwise
+    // measures their code still unoptimised (run 1's bare-server p99 was 2-10 ms, later runs' 1-2).
+    const warmOpen = await openLoadRedirects({ url: redirect.url, paths, headers: headersFor, rate: 4000, seconds: 2, maxSockets: connections });
+    await openLoadRedirects({ url: bare!.url, paths, headers: headersFor, rate: 4000, seconds: 2, maxSockets: connections });
     let served = await captured();
-    if (served < warm['3xx'] || served > warm['3xx'] + 16) throw new Error(`captured ${served} clicks for ${warm['3xx']} counted 302s`);
+    const warmed = warm['3xx'] + warmOpen.ok;
+    if (served < warmed || served > warmed + 16) throw new Error(`captured ${served} clicks for ${warmed} counted 302s`);
     await drained(served);
 
     const rows: Array<Record<string, number>> = [];
@@ -251,6 +288,7 @@ async function main(): Promise<void> {
       };
 
       const halfRate = Math.round(clicks / loadSeconds / 2);
+      collectLoaderGarbage();
       log('half load', { run, rate: halfRate });
       lowerDatabase();
       const halfCpu0 = { worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), before: served };
@@ -268,6 +306,7 @@ async function main(): Promise<void> {
       if (stallsDir) stalls.push(await stallsSummary(stallsDir, redirect.proc.pid!, seconds));
       const halfClicks = served - halfCpu0.before;
       const halfCpu = { worker: cpuSeconds(worker.proc.pid!) - halfCpu0.worker, postgres: cpuSecondsOf('postgres') - halfCpu0.postgres };
+      collectLoaderGarbage();
       log('floor: bare server at the half rate', { run, rate: halfRate });
       const floor = await halfLoad(bare!.url, paths, { connections, seconds, rate: halfRate });
 
@@ -300,9 +339,10 @@ async function main(): Promise<void> {
     }
     const keys = Object.keys(rows[0]).filter((k) => k !== 'run');
     const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, ...(DB_NICE !== null ? { databaseAutogroupNice: DB_NICE } : {}), runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, ...(DB_NICE !== null ? { databaseAutogroupNice: DB_NICE } : {}), ...(DRAIN_LAST_CPU ? { drainOnCpu: Number(LAST_CPU) } : {}), runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
   } finally {
     if (DB_NICE !== null) setAutogroupNiceOf('postgres', 0);
+    if (DRAIN_LAST_CPU) for (const pid of pidsOf('postgres')) pinToCpus(pid, ALL_CPUS);
     for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
     await bare?.stop();
     await env.teardown().catch(() => undefined);

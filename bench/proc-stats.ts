@@ -1,5 +1,7 @@
-/** What the benches read of a process from /proc (Linux): CPU time and resident memory; and the autogroup nice they may set. */
+/** What the benches read of a process from /proc (Linux): CPU time and resident memory; and the autogroup nice and CPU affinity they may set. */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
 /** CPU seconds (user + system) a process has used so far (/proc, 100 ticks a second). */
 export function cpuSeconds(pid: number): number {
@@ -63,5 +65,22 @@ export function rssMb(pid: number): number {
     return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
   } catch {
     return 0;
+  }
+}
+
+/** The last CPU of this host, and all of them, in taskset's list form. */
+export const LAST_CPU = String(cpus().length - 1);
+export const ALL_CPUS = `0-${LAST_CPU}`;
+
+/**
+ * Pins every thread of a process to `cpuList` (`taskset -a`; threads and children it starts later
+ * inherit it). Returns false when the process is gone or may not be pinned (another user's, without root).
+ */
+export function pinToCpus(pid: number, cpuList: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
 }
