@@ -25,12 +25,12 @@
  *   node tools/scripts/run.js bench/pipeline-variants.ts [--rate 12000] [--seconds 6] [--rounds 4] [--variants base,workerStop,dbLow,bare]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
-import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, USER_AGENTS } from '@dl/testing';
-import { BareServer, serveBare } from './bare-server';
+import { USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
+import { runBench, startPipeline } from './pipeline-support';
 import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNiceOf } from './proc-stats';
 import { stallsSummary } from './stalls';
 
@@ -67,43 +67,17 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '4'));
   const variants = arg('variants', 'base,workerStop,dbLow,bare').split(',');
   for (const v of variants) for (const part of v.split('+')) if (!KNOWN.has(part)) throw new Error(`unknown variant ${part} (known: ${[...KNOWN].join(', ')})`);
-  await ensureTemplateDatabase();
-  const dir = mkdtempSync(join(tmpdir(), 'dl-bench-variants-'));
-  const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const workerEnv = productionWorkerNice();
-  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...workerEnv });
-  const apps: AppProcess[] = [];
-  let bare: BareServer | undefined;
+  const pipeline = await startPipeline({ name: 'dl-bench-variants-', linkCount: 100, codePrefix: 'vary', stallsMs: seconds * 1000 });
+  const { paths, redirect, worker, bare, workerNice } = pipeline;
+  const stallsDir = pipeline.stallsDir!;
   let undo: (() => void) | null = null;
   try {
-    const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
-    const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
-    const template = await env.prisma.template.create({ data: { organizationId: org.id, name: 'T', slug: 't' } });
-    const links = Array.from({ length: 100 }, (_, i) => ({
-      organizationId: org.id,
-      userId: user.id,
-      templateId: template.id,
-      shortCode: `vary${i.toString().padStart(4, '0')}`,
-      originalUrl: `https://example.com/landing/${i}`,
-      iosUrl: `https://apps.apple.com/app/id${100000 + i}`,
-    }));
-    await env.prisma.link.createMany({ data: links });
-    const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
-    const stallsDir = join(dir, 'stalls');
-    mkdirSync(stallsDir);
-    const appEnv = configEnv(env.config);
-    const stallsEnv = { DL_NODE_ARGS: `-r ${join(__dirname, 'loop-stalls.js')}`, DL_STALLS_OUT: stallsDir, DL_STALLS_MS: String(seconds * 1000) };
-    const redirect = await spawnApp('redirect', { ...appEnv, ...stallsEnv }, undefined, { ownSession: true });
-    apps.push(redirect);
-    const worker = await spawnApp('worker', appEnv, undefined, { ownSession: true });
-    apps.push(worker);
-    bare = await serveBare(new Map(links.map((l) => [l.shortCode, l.iosUrl])));
     const redirectPid = redirect.proc.pid!;
     const workerPid = worker.proc.pid!;
-    const workerNice = Number(workerEnv.WORKER_NICE ?? 0);
 
     log('warm-up', { rate: rate / 2, seconds: 3 });
     await openLoadRedirects({ url: redirect.url, paths, headers: HEADERS, rate: rate / 2, seconds: 3, maxSockets: 50 });
+    await openLoadRedirects({ url: bare.url, paths, headers: HEADERS, rate: rate / 2, seconds: 3, maxSockets: 50 });
 
     const results = new Map<string, Array<Record<string, number>>>();
     for (let round = 1; round <= rounds; round++) {
@@ -143,18 +117,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, variants: summary }, null, 2)}\n`);
   } finally {
     if (undo) undo();
-    for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
-    await bare?.stop();
-    await env.teardown().catch(() => undefined);
-    await redis.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await pipeline.stop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

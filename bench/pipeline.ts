@@ -47,16 +47,15 @@
  * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit). Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, USER_AGENTS } from '@dl/testing';
+import { AppProcess, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
-import { BareServer, serveBare } from './bare-server';
 import { openLoadRedirects } from './open-load';
 import { ALL_CPUS, cpuSeconds, cpuSecondsOf, LAST_CPU, pidsOf, pinToCpus, rssMb, setAutogroupNiceOf } from './proc-stats';
+import { runBench, startPipeline } from './pipeline-support';
 import { stallsSummary } from './stalls';
 
 
@@ -169,45 +168,19 @@ async function main(): Promise<void> {
   const connections = arg('connections', 50);
   const linkCount = arg('links', 100);
   const runs = arg('runs', 3);
-  await ensureTemplateDatabase();
-  const dir = mkdtempSync(join(tmpdir(), 'dl-bench-pipeline-'));
-  const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...productionWorkerNice(), ...(VARIED ? { TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' } : {}) });
-  const apps: AppProcess[] = [];
-  let bare: BareServer | undefined;
+  const pipeline = await startPipeline({
+    name: 'dl-bench-pipeline-',
+    linkCount,
+    codePrefix: 'pipe',
+    config: VARIED ? { TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' } : {},
+    nodeArgs: process.env.DL_BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` : undefined,
+    stallsMs: process.argv.includes('--stalls') ? seconds * 1000 : undefined,
+  });
+  const { env, paths, redirect, worker, bare, stallsDir } = pipeline;
   try {
-    const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
-    const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
-    const template = await env.prisma.template.create({ data: { organizationId: org.id, name: 'T', slug: 't' } });
-    const links = Array.from({ length: linkCount }, (_, i) => ({
-      organizationId: org.id,
-      userId: user.id,
-      templateId: template.id,
-      shortCode: `pipe${i.toString().padStart(4, '0')}`,
-      originalUrl: `https://example.com/landing/${i}`,
-      iosUrl: `https://apps.apple.com/app/id${100000 + i}`,
-      utmParameters: { source: 'bench', medium: 'loopback' },
-    }));
-    await env.prisma.link.createMany({ data: links });
-    const paths = links.map((l) => `/${l.shortCode}?ref=bench`);
-
-    const profile: Record<string, string> = process.env.DL_BENCH_CPU_PROF ? { DL_NODE_ARGS: `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` } : {};
-    const appEnv = { ...configEnv(env.config), ...profile };
-    const stallsDir = process.argv.includes('--stalls') ? join(dir, 'stalls') : null;
-    if (stallsDir) mkdirSync(stallsDir);
-    const stallsEnv: Record<string, string> = stallsDir
-      ? { DL_NODE_ARGS: [appEnv.DL_NODE_ARGS, `-r ${join(__dirname, 'loop-stalls.js')}`].filter(Boolean).join(' '), DL_STALLS_OUT: stallsDir, DL_STALLS_MS: String(seconds * 1000) }
-      : {};
-    // Each app in a session of its own, as `npm start` runs them (spawnApp: ownSession).
-    const redirect = await spawnApp('redirect', { ...appEnv, ...stallsEnv }, undefined, { ownSession: true });
-    apps.push(redirect);
-    const worker = await spawnApp('worker', appEnv, undefined, { ownSession: true });
-    apps.push(worker);
     const procs = { redirect, worker };
-    bare = await serveBare(new Map(links.map((l) => [l.shortCode, l.iosUrl])));
-
     const stored = async (): Promise<number> => {
-      const rows = await env.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*)::bigint AS n FROM clicks WHERE organization_id = ${org.id}::uuid`;
+      const rows = await env.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*)::bigint AS n FROM clicks WHERE organization_id = ${pipeline.organizationId}::uuid`;
       return Number(rows[0].n);
     };
     /** Waits until `expected` clicks are stored; returns the seconds it took. Fails on more (a duplicate) or on the deadline. */
@@ -252,7 +225,7 @@ async function main(): Promise<void> {
     // The open-loop loader and the bare server warm too: the first half-rate round otherwise
     // measures their code still unoptimised (run 1's bare-server p99 was 2-10 ms, later runs' 1-2).
     const warmOpen = await openLoadRedirects({ url: redirect.url, paths, headers: headersFor, rate: 4000, seconds: 2, maxSockets: connections });
-    await openLoadRedirects({ url: bare!.url, paths, headers: headersFor, rate: 4000, seconds: 2, maxSockets: connections });
+    await openLoadRedirects({ url: bare.url, paths, headers: headersFor, rate: 4000, seconds: 2, maxSockets: connections });
     let served = await captured();
     const warmed = warm['3xx'] + warmOpen.ok;
     if (served < warmed || served > warmed + 16) throw new Error(`captured ${served} clicks for ${warmed} counted 302s`);
@@ -263,7 +236,7 @@ async function main(): Promise<void> {
     for (let run = 1; run <= runs; run++) {
       log('full load', { run, seconds, connections });
       lowerDatabase();
-      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(redis.pid!), loader: process.cpuUsage() };
+      const cpu0 = { redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: cpuSecondsOf('postgres'), redis: cpuSeconds(pipeline.redisPid), loader: process.cpuUsage() };
       const full = await sampled(procs, async () => {
         const started = Date.now();
         const before = served;
@@ -283,7 +256,7 @@ async function main(): Promise<void> {
         redirect: cpuSeconds(redirect.proc.pid!) - cpu0.redirect,
         worker: cpuSeconds(worker.proc.pid!) - cpu0.worker,
         postgres: cpuSecondsOf('postgres') - cpu0.postgres,
-        redis: cpuSeconds(redis.pid!) - cpu0.redis,
+        redis: cpuSeconds(pipeline.redisPid) - cpu0.redis,
         loader: (loaderCpu.user + loaderCpu.system) / 1e6,
       };
 
@@ -308,7 +281,7 @@ async function main(): Promise<void> {
       const halfCpu = { worker: cpuSeconds(worker.proc.pid!) - halfCpu0.worker, postgres: cpuSecondsOf('postgres') - halfCpu0.postgres };
       collectLoaderGarbage();
       log('floor: bare server at the half rate', { run, rate: halfRate });
-      const floor = await halfLoad(bare!.url, paths, { connections, seconds, rate: halfRate });
+      const floor = await halfLoad(bare.url, paths, { connections, seconds, rate: halfRate });
 
       const row = {
         run,
@@ -343,18 +316,8 @@ async function main(): Promise<void> {
   } finally {
     if (DB_NICE !== null) setAutogroupNiceOf('postgres', 0);
     if (DRAIN_LAST_CPU) for (const pid of pidsOf('postgres')) pinToCpus(pid, ALL_CPUS);
-    for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
-    await bare?.stop();
-    await env.teardown().catch(() => undefined);
-    await redis.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await pipeline.stop();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);
