@@ -103,6 +103,11 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
   }
 }
 
+/** A progress line on stderr (stdout carries the result). */
+export const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /** Runs a bench's main and exits with its outcome (0, or 1 with the error printed). */
 export function runBench(main: () => Promise<void>): void {
   main().then(

@@ -30,7 +30,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
-import { runBench, startPipeline } from './pipeline-support';
+import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
 import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNiceOf } from './proc-stats';
 import { stallsSummary } from './stalls';
 
@@ -42,10 +42,6 @@ function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 }
-const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Applies (on) or undoes (off) a variant's scheduling change on the running worker and database. */
 function schedule(variant: string, workerPid: number, workerNice: number, on: boolean): void {
   for (const part of variant.split('+')) {

@@ -55,7 +55,7 @@ import { AppProcess, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { openLoadRedirects } from './open-load';
 import { ALL_CPUS, cpuSeconds, cpuSecondsOf, LAST_CPU, pidsOf, pinToCpus, rssMb, setAutogroupNiceOf } from './proc-stats';
-import { runBench, startPipeline } from './pipeline-support';
+import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
 import { stallsSummary } from './stalls';
 
 
@@ -80,8 +80,6 @@ function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
-const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function load(url: string, paths: string[], opts: Partial<autocannon.Options>): Promise<autocannon.Result> {
   let i = 0;
@@ -160,8 +158,6 @@ const collectLoaderGarbage: () => void = (() => {
   const gc = runInNewContext('gc') as () => void;
   return () => gc();
 })();
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const seconds = arg('seconds', 10);
