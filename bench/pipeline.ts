@@ -44,10 +44,15 @@
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
  * the redirect's own.
  *
- * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit). Bounded:
+ * `DL_BENCH_CPU_PROF=<dir>` writes V8 CPU profiles of both processes (on their exit).
+ * `DL_NODE_ARGS='<flags>'` starts both with those node flags instead (`--perf-basic-prof` for
+ * `perf record -p <pid>`, which counts only time on a CPU: a V8 profile of the worker, which runs
+ * at a lower priority, also counts the time it waits for a core inside a system call;
+ * `--trace-gc`), and `DL_BENCH_APP_LOGS=<prefix>` writes what each process printed to
+ * `<prefix>.redirect.log` and `<prefix>.worker.log` at the end. Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -169,7 +174,7 @@ async function main(): Promise<void> {
     linkCount,
     codePrefix: 'pipe',
     config: VARIED ? { TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' } : {},
-    nodeArgs: process.env.DL_BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` : undefined,
+    nodeArgs: process.env.DL_BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.DL_BENCH_CPU_PROF}` : process.env.DL_NODE_ARGS || undefined,
     stallsMs: process.argv.includes('--stalls') ? seconds * 1000 : undefined,
   });
   const { env, paths, redirect, worker, bare, stallsDir } = pipeline;
@@ -310,6 +315,8 @@ async function main(): Promise<void> {
     const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
     process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, ...(DB_NICE !== null ? { databaseAutogroupNice: DB_NICE } : {}), ...(DRAIN_LAST_CPU ? { drainOnCpu: Number(LAST_CPU) } : {}), runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
   } finally {
+    const logs = process.env.DL_BENCH_APP_LOGS;
+    if (logs) for (const [name, app] of Object.entries({ redirect, worker })) writeFileSync(`${logs}.${name}.log`, app.output());
     if (DB_NICE !== null) setAutogroupNiceOf('postgres', 0);
     if (DRAIN_LAST_CPU) for (const pid of pidsOf('postgres')) pinToCpus(pid, ALL_CPUS);
     await pipeline.stop();
