@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { hasUnstorableText } from '@dl/platform/db';
 import { ClickCapturedJob } from '@dl/platform/queue';
-import { enrichClick, invalidClickReason } from './enrich';
+import { enrichClick, invalidClickReason, utcDay } from './enrich';
 import { GeoIp } from '@dl/platform/geo';
 
 const anyUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 60 }).map((u) => String.fromCharCode(...u));
@@ -50,6 +50,7 @@ describe('click validator and enrichment (property-based, decisions §14)', () =
         expect(c.id).toBe(j.id);
         expect(Number.isNaN(c.clickedAt.getTime())).toBe(false);
         expect(c.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(c.day).toBe(c.clickedAt.toISOString().slice(0, 10));
         expect(c.userAgent === null || c.userAgent.length <= 1024).toBe(true);
         expect(c.referrer === null || c.referrer.length <= 2048).toBe(true);
         expect(c.utmSource === null || c.utmSource.length <= 512).toBe(true);
@@ -62,5 +63,18 @@ describe('click validator and enrichment (property-based, decisions §14)', () =
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('the rollup day of any storable time is its UTC date, whatever days came before (the cache is bounded)', () => {
+    const time = fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59, 999) });
+    fc.assert(
+      fc.property(fc.array(time, { minLength: 1, maxLength: 100 }), (times) => {
+        for (const t of times) expect(utcDay(t)).toBe(new Date(t).toISOString().slice(0, 10));
+      }),
+      { numRuns: 500 },
+    );
+    // Both sides of a day's last millisecond.
+    expect(utcDay(Date.UTC(2026, 10, 28, 23, 59, 59, 999))).toBe('2026-11-28');
+    expect(utcDay(Date.UTC(2026, 10, 29))).toBe('2026-11-29');
   });
 });

@@ -113,12 +113,28 @@ function validDate(iso: string, fallback: Date): Date {
   return Number.isNaN(t) || t < 0 || t > MAX_CLICK_TIME ? fallback : d;
 }
 
-/** Derives every stored field of a click from the edge's raw facts (pure, except the memoized lookups). */
+const DAY_MS = 86_400_000;
+/** YYYY-MM-DD strings by UTC day number: a batch's clicks share a day or two, and the string is shared with them. */
+const dayStrings = new Map<number, string>();
+
+/** The UTC day (YYYY-MM-DD) of a time: one string per day rather than one per click (held with it until its batch commits). */
+export function utcDay(time: number): string {
+  const n = Math.floor(time / DAY_MS);
+  let day = dayStrings.get(n);
+  if (day === undefined) {
+    if (dayStrings.size >= 64) dayStrings.clear();
+    day = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    dayStrings.set(n, day);
+  }
+  return day;
+}
+
 /** An index the edge recorded (0-19), or null for anything else. */
 function smallIndex(v: unknown): number | null {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 100 ? v : null;
 }
 
+/** Derives every stored field of a click from the edge's raw facts (pure, except the memoized lookups). */
 export function enrichClick(job: ClickCapturedJob, geo: GeoIp, now = new Date()): EnrichedClick {
   const clickedAt = validDate(job.clickedAt, now);
   const userAgent = clip(job.userAgent, MAX_UA);
@@ -133,7 +149,7 @@ export function enrichClick(job: ClickCapturedJob, geo: GeoIp, now = new Date())
     organizationId: job.organizationId,
     linkId: job.linkId,
     clickedAt,
-    day: clickedAt.toISOString().slice(0, 10),
+    day: utcDay(clickedAt.getTime()),
     ipAddress: ip,
     userAgent,
     referrer,
