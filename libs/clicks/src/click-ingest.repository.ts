@@ -3,6 +3,7 @@ import { Pool, PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { createPgPool, endPgPool } from '@dl/platform/db';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { clickTimeIso } from '@dl/platform/queue';
 import { EnrichedClick } from './enrich';
 import { RollupRow, VisitorRow } from './rollups';
 
@@ -18,37 +19,66 @@ export interface ClickedLink {
 const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
 /**
+ * Strings written one after another as UTF-8 into one buffer, which grows (doubling) when the
+ * next string might not fit: each string is garbage as soon as it is written. Collecting a
+ * batch's rows first (an array of 2,500 lines, a megabyte of strings alive until the last was
+ * measured) kept them through the worker's scavenges, and measuring each with `byteLength`
+ * was a second pass (docs/performance.md, "A batch's rows are written as they are made").
+ */
+export class Utf8Writer {
+  private buf: Buffer;
+  private at = 0;
+
+  constructor(expectedBytes: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(256, expectedBytes));
+  }
+
+  text(value: string): void {
+    // UTF-8 needs at most 3 bytes per UTF-16 unit (a surrogate pair's 4 bytes are 2 units).
+    this.room(value.length * 3);
+    this.at += this.buf.write(value, this.at);
+  }
+
+  byte(value: number): void {
+    this.room(1);
+    this.buf[this.at++] = value;
+  }
+
+  /** What was written (a view of the buffer). */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.at);
+  }
+
+  private room(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + bytes));
+    this.buf.copy(bigger, 0, 0, this.at);
+    this.buf = bigger;
+  }
+}
+
+/**
  * Rows as one `json` parameter: a JSON array in UTF-8, which node-postgres sends as a binary
  * parameter (a json value's binary form is its text). Each row is stringified on its own and
- * the rows are encoded into one buffer of the exact size: `JSON.stringify` of a whole batch
- * returned a tree of string parts that the driver flattened into one string (two bytes a
- * character as soon as one city name is outside Latin-1) before encoding it: three copies of a
- * batch, a third of the worker's allocation (docs/performance.md, "A batch's json parameter is
- * written row by row").
+ * written at once (`Utf8Writer`): `JSON.stringify` of a whole batch returned a tree of string
+ * parts that the driver flattened into one string (two bytes a character as soon as one city
+ * name is outside Latin-1) before encoding it: three copies of a batch, a third of the worker's
+ * allocation (docs/performance.md, "A batch's json parameter is written row by row").
  *
  * A NUL is sent as the raw byte, so Postgres refuses the batch as it refuses a NUL in any text
  * parameter (22021), and the bisect finds the click (decisions §14). Lone surrogates never get
  * here: enrichment makes text well formed, as the driver's UTF-8 encoding would.
  */
 export function jsonBytes<T extends object>(rows: readonly T[], toRow?: (row: T) => object): Buffer {
-  const parts = new Array<string>(rows.length);
-  // Brackets and commas.
-  let size = rows.length ? rows.length + 1 : 2;
+  const out = new Utf8Writer(rows.length * 160 + 2);
+  out.byte(0x5b); // [
   for (let k = 0; k < rows.length; k++) {
-    let json = JSON.stringify(toRow ? toRow(rows[k]) : rows[k]);
-    if (json.includes('\\u0000')) json = json.replace(ESCAPED_NUL, '$1\0');
-    parts[k] = json;
-    size += Buffer.byteLength(json);
+    if (k) out.byte(0x2c); // ,
+    const json = JSON.stringify(toRow ? toRow(rows[k]) : rows[k]);
+    out.text(json.includes('\\u0000') ? json.replace(ESCAPED_NUL, '$1\0') : json);
   }
-  const buf = Buffer.allocUnsafe(size);
-  let at = 0;
-  buf[at++] = 0x5b; // [
-  for (let k = 0; k < parts.length; k++) {
-    if (k) buf[at++] = 0x2c; // ,
-    at += buf.write(parts[k], at);
-  }
-  buf[at] = 0x5d; // ]
-  return buf;
+  out.byte(0x5d); // ]
+  return out.bytes();
 }
 
 /** A click as `insertClicks`' json row: short keys, a null fact left out (json_to_recordset reads a missing key as NULL). */
@@ -111,34 +141,31 @@ export function copyText(value: string | null): string {
 
 const copyNumber = (value: number | null): string => (value === null ? '\\N' : String(value));
 
-/** A click as a line of `COPY clicks (CLICK_COLUMNS) FROM STDIN`. */
+/**
+ * A click as a line of `COPY clicks (CLICK_COLUMNS) FROM STDIN`: its fields joined (one flat
+ * string; a template literal of 66 parts built a tree of ~2 KB of string pieces a click, which
+ * `write` then flattened).
+ */
 function clickCopyLine(c: EnrichedClick): string {
   const t = copyText;
-  return (
-    `${c.id}\t${c.organizationId}\t${c.linkId}\t${c.clickedAt.toISOString()}\t${t(c.ipAddress)}\t${t(c.userAgent)}\t` +
-    `${t(c.referrer)}\t${t(c.referrerHost)}\t${t(c.acceptLanguage)}\t${t(c.language)}\t${t(c.deviceType)}\t${t(c.platform)}\t` +
-    `${t(c.browser)}\t${t(c.browserVersion)}\t${t(c.os)}\t${t(c.osVersion)}\t${t(c.countryCode)}\t${t(c.countryName)}\t` +
-    `${t(c.region)}\t${t(c.city)}\t${t(c.timezone)}\t${copyNumber(c.latitude)}\t${copyNumber(c.longitude)}\t` +
-    `${t(c.utmSource)}\t${t(c.utmMedium)}\t${t(c.utmCampaign)}\t${t(c.utmTerm)}\t${t(c.utmContent)}\t${c.isBot ? 't' : 'f'}\t` +
-    `${t(c.visitorHash)}\t${t(c.fingerprint)}\t${copyNumber(c.variantIndex)}\t${copyNumber(c.ruleIndex)}\n`
-  );
+  return [
+    c.id, c.organizationId, c.linkId, clickTimeIso(c.clickedAt.getTime()), t(c.ipAddress), t(c.userAgent),
+    t(c.referrer), t(c.referrerHost), t(c.acceptLanguage), t(c.language), t(c.deviceType), t(c.platform),
+    t(c.browser), t(c.browserVersion), t(c.os), t(c.osVersion), t(c.countryCode), t(c.countryName),
+    t(c.region), t(c.city), t(c.timezone), copyNumber(c.latitude), copyNumber(c.longitude),
+    t(c.utmSource), t(c.utmMedium), t(c.utmCampaign), t(c.utmTerm), t(c.utmContent), c.isBot ? 't' : 'f',
+    t(c.visitorHash), t(c.fingerprint), copyNumber(c.variantIndex), `${copyNumber(c.ruleIndex)}\n`,
+  ].join('\t');
 }
 
 /**
- * Rows as COPY's text-format data in UTF-8, one `line` each, in one buffer of the exact size
- * (as jsonBytes). A NUL stays the raw byte, which Postgres refuses (22021) as in any text.
+ * Rows as COPY's text-format data in UTF-8, one `line` each, written as they are made
+ * (`Utf8Writer`). A NUL stays the raw byte, which Postgres refuses (22021) as in any text.
  */
 export function copyBytes<T>(rows: readonly T[], line: (row: T) => string): Buffer {
-  const parts = new Array<string>(rows.length);
-  let size = 0;
-  for (let k = 0; k < rows.length; k++) {
-    parts[k] = line(rows[k]);
-    size += Buffer.byteLength(parts[k]);
-  }
-  const buf = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const part of parts) at += buf.write(part, at);
-  return buf;
+  const out = new Utf8Writer(rows.length * 512);
+  for (let k = 0; k < rows.length; k++) out.text(line(rows[k]));
+  return out.bytes();
 }
 
 /** Runs `COPY … FROM STDIN` with `data` on the transaction's connection; resolves once Postgres has taken it all. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { copyBytes, copyText } from './click-ingest.repository';
+import { copyBytes, copyText, Utf8Writer } from './click-ingest.repository';
 
 /** COPY's text-format reading of one field (what Postgres does with what copyText wrote). */
 function readField(field: string): string | null {
@@ -38,5 +38,39 @@ describe(copyBytes.name, () => {
     expect(copyBytes(rows, line).toString('utf8')).toBe('a\tŁódź\nb\\tc\t\\N\n');
     expect(copyBytes(rows, line).length).toBe(Buffer.byteLength('a\tŁódź\nb\\tc\t\\N\n'));
     expect(copyBytes([], line).length).toBe(0);
+  });
+});
+
+describe(Utf8Writer.name, () => {
+  it('is byte for byte the UTF-8 of the strings and bytes written, whatever their text and however far it grows', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.string({ unit: 'grapheme', maxLength: 200 }),
+      fc.constantFrom('\ud800', '\udfff', '🎉', 'x'.repeat(3000)),
+      fc.integer({ min: 0, max: 255 }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 600 }), fc.array(piece, { maxLength: 40 }), (expected, pieces) => {
+        const out = new Utf8Writer(expected);
+        const want: Buffer[] = [];
+        for (const p of pieces) {
+          if (typeof p === 'number') {
+            out.byte(p);
+            want.push(Buffer.from([p]));
+          } else {
+            out.text(p);
+            want.push(Buffer.from(p, 'utf8'));
+          }
+        }
+        expect(out.bytes().equals(Buffer.concat(want))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('copyBytes of lines longer than its estimate is every line, in order', () => {
+    const long = (k: number) => `${'é'.repeat(400 + k)}\t${k}\n`;
+    const rows = Array.from({ length: 50 }, (_, k) => k);
+    expect(copyBytes(rows, long).toString('utf8')).toBe(rows.map(long).join(''));
   });
 });

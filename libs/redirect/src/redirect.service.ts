@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { clientIp, stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { DomainTable, EdgeDomain } from './domain-table';
-import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
+import { ClickCapturedJob, clickTimeIso, newClickId } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';
@@ -38,17 +38,6 @@ function header(headers: RedirectRequest['headers'], name: string): string | nul
   const value = Array.isArray(v) ? v[0] : v;
   // What a visitor sends is cleaned, never refused: NUL and lone surrogates cannot be stored (decisions §14).
   return value ? stripUnstorable(value.slice(0, MAX_FACT_LENGTH)) || null : null;
-}
-
-/** `clickedAt` of the last millisecond asked for: visits in the same millisecond share the string (a Date and toISOString cost ~1 µs). */
-let isoMs = -1;
-let isoText = '';
-function isoTime(ms: number): string {
-  if (ms !== isoMs) {
-    isoText = new Date(ms).toISOString();
-    isoMs = ms;
-  }
-  return isoText;
 }
 
 /** The `query` of a click without utm_* parameters (most): one shared object, never written to. */
@@ -276,7 +265,7 @@ export class RedirectService {
     variantIndex: number | null,
     ruleIndex: number | null,
   ): ClickCapturedJob {
-    const click: ClickCapturedJob = { id, linkId: link.id, organizationId: link.organizationId, clickedAt: isoTime(now) };
+    const click: ClickCapturedJob = { id, linkId: link.id, organizationId: link.organizationId, clickedAt: clickTimeIso(now) };
     const ip = visit.ip();
     if (ip !== null) click.ip = ip;
     if (visit.ua !== null) click.userAgent = visit.ua;

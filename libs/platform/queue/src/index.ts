@@ -4,3 +4,4 @@ export * from './queue.module';
 export * from './dead-letters';
 export * from './click-id';
 export * from './click-batch-codec';
+export * from './click-time';
