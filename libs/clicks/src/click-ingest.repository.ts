@@ -18,49 +18,74 @@ export interface ClickedLink {
 /** A NUL (JSON `\u0000`, which Postgres cannot turn into text) as the raw byte, unless its backslash is itself escaped. */
 const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
 
-/**
- * Strings written one after another as UTF-8 into one buffer, which grows (doubling) when the
- * next string might not fit: each string is garbage as soon as it is written. Collecting a
- * batch's rows first (an array of 2,500 lines, a megabyte of strings alive until the last was
- * measured) kept them through the worker's scavenges, and measuring each with `byteLength`
- * was a second pass (docs/performance.md, "A batch's rows are written as they are made").
- */
-export class Utf8Writer {
-  private buf: Buffer;
-  private at = 0;
+/** The scratch space `utf8Bytes` writes into: kept between calls, and dropped back to this size after a larger batch. */
+const SCRATCH_BYTES = 1 << 21;
+let scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+let scratchInUse = false;
 
-  constructor(expectedBytes: number) {
-    this.buf = Buffer.allocUnsafe(Math.max(256, expectedBytes));
-  }
+/** What `utf8Bytes` hands its writer: strings appended as UTF-8, and single bytes. */
+export interface Utf8Out {
+  text(value: string): void;
+  byte(value: number): void;
+}
+
+/** Appends to the scratch space, which grows (doubling) when the next string might not fit. */
+class Utf8Writer implements Utf8Out {
+  private at = 0;
 
   text(value: string): void {
     // UTF-8 needs at most 3 bytes per UTF-16 unit (a surrogate pair's 4 bytes are 2 units).
     this.room(value.length * 3);
-    this.at += this.buf.write(value, this.at);
+    this.at += scratch.write(value, this.at);
   }
 
   byte(value: number): void {
     this.room(1);
-    this.buf[this.at++] = value;
+    scratch[this.at++] = value;
   }
 
-  /** What was written (a view of the buffer). */
+  /** A copy of what was written, at its exact size. */
   bytes(): Buffer {
-    return this.buf.subarray(0, this.at);
+    const out = Buffer.allocUnsafe(this.at);
+    scratch.copy(out, 0, 0, this.at);
+    return out;
   }
 
   private room(bytes: number): void {
-    if (this.at + bytes <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + bytes));
-    this.buf.copy(bigger, 0, 0, this.at);
-    this.buf = bigger;
+    if (this.at + bytes <= scratch.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, this.at + bytes));
+    scratch.copy(bigger, 0, 0, this.at);
+    scratch = bigger;
+  }
+}
+
+/**
+ * What `write` writes, as UTF-8 bytes in one buffer of the exact size. Each string is written
+ * as soon as it is made, into a scratch space the process keeps, and is garbage from then on:
+ * collecting a batch's rows first (2,500 lines, a megabyte of strings alive until the last was
+ * measured) kept them through the worker's scavenges, and measuring each with `byteLength` was
+ * a second pass. A buffer per batch grown by doubling instead held 12-18 MB more at a
+ * backlog's peak than one of the exact size (docs/performance.md, "A batch's rows are written
+ * as they are made"). Synchronous: `write` may not call it again.
+ */
+export function utf8Bytes(write: (out: Utf8Out) => void): Buffer {
+  if (scratchInUse) throw new Error('utf8Bytes is not reentrant');
+  scratchInUse = true;
+  try {
+    const out = new Utf8Writer();
+    write(out);
+    return out.bytes();
+  } finally {
+    scratchInUse = false;
+    // A batch of unusually long rows does not keep its scratch space for good.
+    if (scratch.length > 2 * SCRATCH_BYTES) scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
   }
 }
 
 /**
  * Rows as one `json` parameter: a JSON array in UTF-8, which node-postgres sends as a binary
  * parameter (a json value's binary form is its text). Each row is stringified on its own and
- * written at once (`Utf8Writer`): `JSON.stringify` of a whole batch returned a tree of string
+ * written at once (`utf8Bytes`): `JSON.stringify` of a whole batch returned a tree of string
  * parts that the driver flattened into one string (two bytes a character as soon as one city
  * name is outside Latin-1) before encoding it: three copies of a batch, a third of the worker's
  * allocation (docs/performance.md, "A batch's json parameter is written row by row").
@@ -70,15 +95,15 @@ export class Utf8Writer {
  * here: enrichment makes text well formed, as the driver's UTF-8 encoding would.
  */
 export function jsonBytes<T extends object>(rows: readonly T[], toRow?: (row: T) => object): Buffer {
-  const out = new Utf8Writer(rows.length * 160 + 2);
-  out.byte(0x5b); // [
-  for (let k = 0; k < rows.length; k++) {
-    if (k) out.byte(0x2c); // ,
-    const json = JSON.stringify(toRow ? toRow(rows[k]) : rows[k]);
-    out.text(json.includes('\\u0000') ? json.replace(ESCAPED_NUL, '$1\0') : json);
-  }
-  out.byte(0x5d); // ]
-  return out.bytes();
+  return utf8Bytes((out) => {
+    out.byte(0x5b); // [
+    for (let k = 0; k < rows.length; k++) {
+      if (k) out.byte(0x2c); // ,
+      const json = JSON.stringify(toRow ? toRow(rows[k]) : rows[k]);
+      out.text(json.includes('\\u0000') ? json.replace(ESCAPED_NUL, '$1\0') : json);
+    }
+    out.byte(0x5d); // ]
+  });
 }
 
 /** A click as `insertClicks`' json row: short keys, a null fact left out (json_to_recordset reads a missing key as NULL). */
@@ -149,7 +174,7 @@ const copyNumber = (value: number | null): string => (value === null ? '\\N' : S
 function clickCopyLine(c: EnrichedClick): string {
   const t = copyText;
   return [
-    c.id, c.organizationId, c.linkId, clickTimeIso(c.clickedAt.getTime()), t(c.ipAddress), t(c.userAgent),
+    c.id, c.organizationId, c.linkId, clickTimeIso(c.clickedAt), t(c.ipAddress), t(c.userAgent),
     t(c.referrer), t(c.referrerHost), t(c.acceptLanguage), t(c.language), t(c.deviceType), t(c.platform),
     t(c.browser), t(c.browserVersion), t(c.os), t(c.osVersion), t(c.countryCode), t(c.countryName),
     t(c.region), t(c.city), t(c.timezone), copyNumber(c.latitude), copyNumber(c.longitude),
@@ -160,12 +185,12 @@ function clickCopyLine(c: EnrichedClick): string {
 
 /**
  * Rows as COPY's text-format data in UTF-8, one `line` each, written as they are made
- * (`Utf8Writer`). A NUL stays the raw byte, which Postgres refuses (22021) as in any text.
+ * (`utf8Bytes`). A NUL stays the raw byte, which Postgres refuses (22021) as in any text.
  */
 export function copyBytes<T>(rows: readonly T[], line: (row: T) => string): Buffer {
-  const out = new Utf8Writer(rows.length * 512);
-  for (let k = 0; k < rows.length; k++) out.text(line(rows[k]));
-  return out.bytes();
+  return utf8Bytes((out) => {
+    for (let k = 0; k < rows.length; k++) out.text(line(rows[k]));
+  });
 }
 
 /** Runs `COPY … FROM STDIN` with `data` on the transaction's connection; resolves once Postgres has taken it all. */
