@@ -217,6 +217,13 @@ export function lazyJsonParam<T extends object>(rows: readonly T[], toRow?: (row
   return { toPostgres: () => jsonBytes(rows, toRow) };
 }
 
+/** Adds `value` to the set under `key`. */
+export function addTo<K, V>(sets: Map<K, Set<V>>, key: K, value: V): void {
+  const set = sets.get(key);
+  if (set) set.add(value);
+  else sets.set(key, new Set([value]));
+}
+
 /** A click batch's transaction: one connection of the pipeline's pool, inside BEGIN … COMMIT. */
 export type ClickTx = Pick<PoolClient, 'query'>;
 
@@ -263,22 +270,33 @@ export class ClickIngestRepository implements OnModuleDestroy {
   }
 
   /**
-   * Keys `${linkId}|${organizationId}` of the given pairs that exist, locked against a
-   * concurrent delete for the rest of the transaction (a click of a deleted link
-   * is dropped, never left orphaned).
+   * Of the organizations claimed for each link, those the link really belongs to (link id →
+   * organization ids; a link missing from the map does not exist), locked against a concurrent
+   * delete for the rest of the transaction (a click of a deleted link is dropped, never left
+   * orphaned). Ids compare as Postgres writes them (lowercase).
    */
-  async existingLinks(tx: ClickTx, pairs: Array<{ linkId: string; organizationId: string }>): Promise<Set<string>> {
-    if (!pairs.length) return new Set();
-    const { rows } = await tx.query<{ key: string }>(
-      `SELECT l.id::text || '|' || l.organization_id::text AS key
+  async existingLinks(tx: ClickTx, claimed: ReadonlyMap<string, ReadonlySet<string>>): Promise<Map<string, Set<string>>> {
+    const linkIds: string[] = [];
+    const organizationIds: string[] = [];
+    for (const [linkId, organizations] of claimed) {
+      for (const organizationId of organizations) {
+        linkIds.push(linkId);
+        organizationIds.push(organizationId);
+      }
+    }
+    const existing = new Map<string, Set<string>>();
+    if (!linkIds.length) return existing;
+    const { rows } = await tx.query<{ id: string; organization_id: string }>(
+      `SELECT l.id::text AS id, l.organization_id::text AS organization_id
        FROM links l
        JOIN unnest($1::uuid[], $2::uuid[]) AS p(link_id, organization_id)
          ON l.id = p.link_id AND l.organization_id = p.organization_id
        ORDER BY l.id
        FOR KEY SHARE OF l`,
-      [pairs.map((p) => p.linkId), pairs.map((p) => p.organizationId)],
+      [linkIds, organizationIds],
     );
-    return new Set(rows.map((r) => r.key));
+    for (const r of rows) addTo(existing, r.id, r.organization_id);
+    return existing;
   }
 
   /**

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { bisectWrite } from '@dl/platform/db';
 import { GeoIp } from '@dl/platform/geo';
 import { ClickCapturedJob, DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
-import { ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
+import { addTo, ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
 import { EnrichedClick, enrichClick } from './enrich';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
 import { LinkClickedSubscriptions } from './webhook-subscriptions';
@@ -140,10 +140,11 @@ export class ClickIngestService {
   }
 
   private async store(tx: ClickTx, clicks: EnrichedClick[]): Promise<{ clicks: EnrichedClick[]; dropped: number }> {
-    const pairs = new Map<string, { linkId: string; organizationId: string }>();
-    for (const c of clicks) pairs.set(`${c.linkId}|${c.organizationId}`, { linkId: c.linkId, organizationId: c.organizationId });
-    const existing = await this.repository.existingLinks(tx, [...pairs.values()]);
-    const valid = clicks.filter((c) => existing.has(`${c.linkId}|${c.organizationId}`));
+    // Link id → the organizations its clicks claim (one, unless a job lies): no key string per click.
+    const claimed = new Map<string, Set<string>>();
+    for (const c of clicks) addTo(claimed, c.linkId, c.organizationId);
+    const existing = await this.repository.existingLinks(tx, claimed);
+    const valid = clicks.filter((c) => existing.get(c.linkId)?.has(c.organizationId) === true);
     const inserted = await this.repository.insertClicks(tx, valid);
     const newVisitors = await this.repository.insertDailyVisitors(tx, buildVisitorRows(inserted));
     await this.repository.upsertRollups(tx, buildRollupRows(inserted, newVisitors));
