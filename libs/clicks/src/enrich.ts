@@ -115,14 +115,13 @@ function validDate(iso: string, fallback: Date): Date {
 
 const DAY_MS = 86_400_000;
 /** YYYY-MM-DD strings by UTC day number: a batch's clicks share a day or two, and the string is shared with them. */
-const dayStrings = new Map<number, string>();
+const dayStrings = new BoundedCache<number, string>(64);
 
 /** The UTC day (YYYY-MM-DD) of a time: one string per day rather than one per click (held with it until its batch commits). */
 export function utcDay(time: number): string {
   const n = Math.floor(time / DAY_MS);
   let day = dayStrings.get(n);
   if (day === undefined) {
-    if (dayStrings.size >= 64) dayStrings.clear();
     day = new Date(n * DAY_MS).toISOString().slice(0, 10);
     dayStrings.set(n, day);
   }
