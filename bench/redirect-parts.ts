@@ -6,6 +6,9 @@
  * - the click record's JSON in a 300-click `click.batch` (a flush under load), with the null
  *   facts and empty `query` the edge used to send vs without them (bench's visit: no referrer,
  *   no Accept-Language, no utm_*).
+ * - the decision for a link with 5 redirect rules the visit misses and 2 A/B variants vs a plain
+ *   link (bench/redirect.ts --controls' links and visit), a fresh `VisitFacts` per visit as the
+ *   edge makes them.
  * Figures are the best of --rounds rounds (the least disturbed by other processes), ns per item.
  *
  *   node tools/scripts/run.js bench/redirect-parts.ts [--rounds 10]
@@ -13,6 +16,7 @@
 import { loadavg } from 'node:os';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { HTTP_DURATION_BUCKETS, HttpRequestMetrics } from '@dl/platform/observability';
+import { CountryLookup, decide, RedirectLinkSnapshot, RedirectRequest, VisitFacts } from '@dl/redirect';
 
 const i = process.argv.indexOf('--rounds');
 const rounds = i > 0 ? Number(process.argv[i + 1]) : 10;
@@ -78,5 +82,44 @@ function clickJson() {
   return { withNulls: measure(true), withoutNulls: measure(false) };
 }
 
-const result = { bench: 'redirect-parts', rounds, requestMetrics: metrics(), clickRecordJson: clickJson(), loadAverage: loadavg()[0].toFixed(1) };
+function decision() {
+  const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+  const plain: RedirectLinkSnapshot = {
+    id: '5e1f0000-0000-4000-8000-000000000001', organizationId: '5e1f0000-0000-4000-8000-000000000002', shortCode: 'bench0001',
+    originalUrl: 'https://example.com/landing/1', iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null,
+    targetingRules: null, ogTitle: null, ogDescription: null, ogImageUrl: null, isActive: true, expiresAt: null, title: null,
+    passwordHash: null, expiredUrl: null, maxClicks: null, variants: null, redirectRules: null, cloak: false, publicStats: false,
+  };
+  // The same five rules and two variants as bench/redirect.ts --controls.
+  const controls: RedirectLinkSnapshot = {
+    ...plain,
+    shortCode: 'ctrl0001',
+    redirectRules: [
+      { conditions: { countries: ['GB'] }, url: 'https://rules.example/gb' },
+      { conditions: { languages: ['fr'] }, url: 'https://rules.example/fr' },
+      { conditions: { devices: ['android'] }, url: 'https://rules.example/android' },
+      { conditions: { os: ['Windows'], browsers: ['Chrome'] }, url: 'https://rules.example/windows-chrome' },
+      { conditions: { query: { ref: 'news' } }, url: 'https://rules.example/news' },
+    ],
+    variants: [{ url: 'https://a.example/landing/1', weight: 50 }, { url: 'https://b.example/landing/1', weight: 50 }],
+  };
+  const countries = new CountryLookup(undefined);
+  const req: RedirectRequest = {
+    method: 'GET', shortCode: 'ctrl0001', query: 'ref=bench', socketAddress: '127.0.0.1',
+    headers: { host: '127.0.0.1', 'user-agent': ua, 'accept-language': 'en-US,en;q=0.9' },
+  };
+  const n = 200_000;
+  const measure = (link: RedirectLinkSnapshot) => {
+    const first = decide(link, new VisitFacts(Date.now(), req, ua, null, countries, undefined));
+    if (first.kind !== 'redirect') throw new Error(`the ${link.shortCode} visit answered ${first.kind}`);
+    return best(n, () => {
+      for (let k = 0; k < n; k++) decide(link, new VisitFacts(Date.now(), req, ua, null, countries, undefined));
+    });
+  };
+  const plainNs = measure(plain);
+  const rulesAndVariantsNs = measure(controls);
+  return { plainNs, rulesAndVariantsNs, addedNs: rulesAndVariantsNs - plainNs };
+}
+
+const result = { bench: 'redirect-parts', rounds, requestMetrics: metrics(), clickRecordJson: clickJson(), decision: decision(), loadAverage: loadavg()[0].toFixed(1) };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,4 +1,6 @@
-import { composeDestination, decide, matchesTargeting, Visit } from './decision';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { composeDestination, decide, matchesTargeting, pickVariant, Visit } from './decision';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, userAgentTraits } from './visitor';
 
@@ -100,6 +102,33 @@ describe('visitor facts', () => {
   it('Accept-Language → primary subtags in order, q=0 dropped', () => {
     expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0, *;q=0.5')).toEqual(['fr', 'en']);
     expect(acceptedLanguages(null)).toEqual([]);
+  });
+
+  it('Accept-Language lists are memoized, shared and frozen; an overlong header is parsed but not kept', () => {
+    const header = 'de-CH, de;q=0.9, it;q=0.5';
+    const first = acceptedLanguages(header);
+    expect(first).toEqual(['de', 'it']);
+    expect(acceptedLanguages(header)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    const long = `pt-BR, ${'x-privateusetag;q=0.1, '.repeat(12)}en`; // 300 characters, 14 parts
+    expect(acceptedLanguages(long)).toEqual(['pt', 'en']);
+    expect(acceptedLanguages(long)).not.toBe(acceptedLanguages(long));
+  });
+});
+
+describe('pickVariant', () => {
+  /** The bucket as every release before the one-shot hash computed it: it must never move (sticky variants). */
+  const chainedBucket = (visitorKey: string, linkId: string) =>
+    createHash('md5').update(visitorKey).update('\n').update(linkId).digest().readUInt32BE(0) % 100;
+  const hundred = { id: '', variants: Array.from({ length: 100 }, (_, i) => ({ url: `https://v.example/${i}`, weight: 1 })) };
+
+  it('a visitor lands in the bucket the chained md5 gave (any visitor key, any link id)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.uuid(), (visitorKey, id) => {
+        expect(pickVariant({ ...hundred, id }, visitorKey)).toBe(chainedBucket(visitorKey, id));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('platforms and bots from real user agents', () => {

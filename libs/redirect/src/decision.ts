@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { RedirectLinkSnapshot, RuleConditions, UTM_KEYS } from './redirect-link';
 import { BrowserName, OsName, VisitorPlatform } from './visitor';
 
@@ -9,8 +9,8 @@ export interface Visit {
   bot: boolean;
   /** ISO 3166-1 alpha-2 of the client IP, looked up only when a rule needs it. */
   country: () => string | null;
-  /** Primary language subtags of Accept-Language. */
-  languages: () => string[];
+  /** Primary language subtags of Accept-Language (shared: never written to). */
+  languages: () => readonly string[];
   /** Operating system and browser of the user agent (redirect rules only). */
   os?: () => OsName | null;
   browser?: () => BrowserName | null;
@@ -18,6 +18,8 @@ export interface Visit {
   visitorKey?: () => string;
   /** The short URL's own query string, without '?' ('' when none). */
   query: string;
+  /** `query` parsed (once per visit; rules with query conditions read it). */
+  queryParams?: () => URLSearchParams;
   /** Set when the click is recorded and the organization has a pixel site: `dl_click` on web destinations. */
   pixelClickId: string | null;
   /** The link's click cap is used up (counted by the caller, see ClickCap). */
@@ -85,10 +87,10 @@ export function isAppStore(url: string): boolean {
  * `webFallbackUrl` and skips the rest), then variants (the web destination), then the platform.
  */
 export function destinationOf(link: RedirectLinkSnapshot, visit: Visit): { url: string; web: boolean; variant: number | null; rule: number | null } {
-  const rules = link.redirectRules;
-  if (rules) {
+  if (link.redirectRules) {
+    const rules = rulesOf(link, link.redirectRules);
     for (let i = 0; i < rules.length; i++) {
-      if (matchesRule(rules[i].conditions, visit)) return { url: rules[i].url, web: true, variant: null, rule: i };
+      if (matchesCompiled(rules[i], visit)) return { url: rules[i].url, web: true, variant: null, rule: i };
     }
   }
   if (!matchesTargeting(link, visit)) return { url: link.webFallbackUrl ?? link.originalUrl, web: true, variant: null, rule: null };
@@ -102,10 +104,14 @@ export function destinationOf(link: RedirectLinkSnapshot, visit: Visit): { url: 
   return { url: link.originalUrl, web: true, variant: null, rule: null };
 }
 
-/** Sticky A/B choice: a hash of (visitor, link) onto 0-99, walked through the weights. */
+/**
+ * Sticky A/B choice: the first 32 bits of md5(visitor, "\n", link id) onto 0-99, walked through
+ * the weights. The bucket must never change (a visitor keeps its variant across deploys); the
+ * one-shot hash gives the bytes `createHash('md5').update(…).digest()` gave, at a third of the cost.
+ */
 export function pickVariant(link: Pick<RedirectLinkSnapshot, 'id' | 'variants'>, visitorKey: string): number {
   const variants = link.variants!;
-  const bucket = createHash('md5').update(visitorKey).update('\n').update(link.id).digest().readUInt32BE(0) % 100;
+  const bucket = parseInt(hash('md5', `${visitorKey}\n${link.id}`, 'hex').slice(0, 8), 16) % 100;
   let acc = 0;
   for (let i = 0; i < variants.length; i++) {
     acc += variants[i].weight;
@@ -114,25 +120,72 @@ export function pickVariant(link: Pick<RedirectLinkSnapshot, 'id' | 'variants'>,
   return variants.length - 1;
 }
 
+/** A rule's conditions as the edge checks them: empty lists dropped, times parsed, query pairs listed (once per snapshot). */
+interface CompiledRule {
+  url: string;
+  devices: readonly string[] | null;
+  after: number | null;
+  before: number | null;
+  query: ReadonlyArray<readonly [string, string]> | null;
+  languages: readonly string[] | null;
+  os: readonly string[] | null;
+  browsers: readonly string[] | null;
+  countries: readonly string[] | null;
+}
+
+const nonEmpty = (list: string[] | undefined): readonly string[] | null => (list?.length ? list : null);
+
+function compileRule(c: RuleConditions, url: string): CompiledRule {
+  const query = c.query ? Object.entries(c.query) : [];
+  return {
+    url,
+    devices: nonEmpty(c.devices),
+    // An unparseable time (never stored: the API validates) compares false, as Date.parse's NaN did.
+    after: c.after ? Date.parse(c.after) : null,
+    before: c.before ? Date.parse(c.before) : null,
+    query: query.length ? query : null,
+    languages: nonEmpty(c.languages),
+    os: nonEmpty(c.os),
+    browsers: nonEmpty(c.browsers),
+    countries: nonEmpty(c.countries),
+  };
+}
+
+/** Compiled rules of a cached snapshot (a snapshot never changes: a reload is a new object). */
+const compiledRules = new WeakMap<RedirectLinkSnapshot, CompiledRule[]>();
+
+function rulesOf(link: RedirectLinkSnapshot, rules: NonNullable<RedirectLinkSnapshot['redirectRules']>): CompiledRule[] {
+  let compiled = compiledRules.get(link);
+  if (!compiled) compiledRules.set(link, (compiled = rules.map((r) => compileRule(r.conditions, r.url))));
+  return compiled;
+}
+
 /** Every condition given must hold; an unknown country, OS or browser matches no list. */
 export function matchesRule(c: RuleConditions, visit: Visit): boolean {
-  if (c.devices?.length && !c.devices.includes(visit.platform)) return false;
-  if (c.after && visit.now < Date.parse(c.after)) return false;
-  if (c.before && visit.now >= Date.parse(c.before)) return false;
+  return matchesCompiled(compileRule(c, ''), visit);
+}
+
+function matchesCompiled(c: CompiledRule, visit: Visit): boolean {
+  if (c.devices && !c.devices.includes(visit.platform)) return false;
+  if (c.after !== null && visit.now < c.after) return false;
+  if (c.before !== null && visit.now >= c.before) return false;
   if (c.query) {
-    const params = new URLSearchParams(visit.query);
-    for (const key in c.query) if (params.get(key) !== c.query[key]) return false;
+    const params = visit.queryParams ? visit.queryParams() : new URLSearchParams(visit.query);
+    for (const [key, value] of c.query) if (params.get(key) !== value) return false;
   }
-  if (c.languages?.length && !visit.languages().some((l) => c.languages!.includes(l))) return false;
-  if (c.os?.length) {
+  if (c.languages) {
+    const languages = c.languages;
+    if (!visit.languages().some((l) => languages.includes(l))) return false;
+  }
+  if (c.os) {
     const os = visit.os?.() ?? null;
     if (!os || !c.os.includes(os)) return false;
   }
-  if (c.browsers?.length) {
+  if (c.browsers) {
     const browser = visit.browser?.() ?? null;
     if (!browser || !c.browsers.includes(browser)) return false;
   }
-  if (c.countries?.length) {
+  if (c.countries) {
     const country = visit.country();
     if (!country || !c.countries.includes(country)) return false;
   }

@@ -58,15 +58,21 @@ function utmOfQuery(query: string): Record<string, string> {
 /**
  * The facts of one visit the decision may ask for (decisions §16), each computed only when
  * asked: methods on one object per visit instead of a closure per fact. The client IP is
- * resolved once and shared with the click record.
+ * resolved once and shared with the click record. Exported for bench/redirect-parts.ts.
  */
-class VisitFacts implements Visit {
+export class VisitFacts implements Visit {
   readonly platform: Visit['platform'];
   readonly bot: boolean;
   readonly query: string;
   unlocked = false;
   capReached = false;
   private clientIp: string | null | undefined = undefined;
+  // Each fact is computed the first time a rule asks (several rules may ask the same).
+  private countryCode: string | null | undefined = undefined;
+  private languageList: readonly string[] | undefined = undefined;
+  private osName: OsName | null | undefined = undefined;
+  private browserName: BrowserName | null | undefined = undefined;
+  private params: URLSearchParams | undefined = undefined;
 
   constructor(
     readonly now: number,
@@ -88,19 +94,26 @@ class VisitFacts implements Visit {
   }
 
   country(): string | null {
-    return this.countries.country(this.ip());
+    if (this.countryCode === undefined) this.countryCode = this.countries.country(this.ip());
+    return this.countryCode;
   }
 
-  languages(): string[] {
-    return acceptedLanguages(header(this.req.headers, 'accept-language'));
+  languages(): readonly string[] {
+    return (this.languageList ??= acceptedLanguages(header(this.req.headers, 'accept-language')));
   }
 
   os(): OsName | null {
-    return userAgentOs(this.ua);
+    if (this.osName === undefined) this.osName = userAgentOs(this.ua);
+    return this.osName;
   }
 
   browser(): BrowserName | null {
-    return userAgentBrowser(this.ua);
+    if (this.browserName === undefined) this.browserName = userAgentBrowser(this.ua);
+    return this.browserName;
+  }
+
+  queryParams(): URLSearchParams {
+    return (this.params ??= new URLSearchParams(this.query));
   }
 
   visitorKey(): string {
