@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
-import { RedisService, whenReady } from '@dl/platform/redis';
+import { isCluster, RedisService, whenReady } from '@dl/platform/redis';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { RedirectStore } from './redirect-store';
 
@@ -16,10 +16,37 @@ if tonumber(n) >= tonumber(ARGV[1]) then return 0 end
 redis.call('INCR', KEYS[1])
 return 1`;
 
+/**
+ * ADMIT for many keys in one call (the counted visits one turn of the event loop read): each key
+ * in order, exactly as ADMIT would, atomically. KEYS are the counters, ARGV their caps.
+ */
+const ADMIT_MANY = `
+local out = {}
+for i = 1, #KEYS do
+  local n = redis.call('GET', KEYS[i])
+  if not n then out[i] = -1
+  elseif tonumber(n) >= tonumber(ARGV[i]) then out[i] = 0
+  else redis.call('INCR', KEYS[i]); out[i] = 1 end
+end
+return out`;
+
+/** Most visits one ADMIT_MANY call takes (Redis runs a script alone: a bounded one stays short). */
+const MAX_ADMITS_PER_CALL = 256;
+
 /** Redis slower than this (or down) and the visit is let through (see docs/decisions.md). */
 const REDIS_TIMEOUT_MS = 500;
 
-type CapConnection = Redis & { dlAdmitClick(key: string, max: number): Promise<number> };
+type CapConnection = Redis & {
+  dlAdmitClick(key: string, max: number): Promise<number>;
+  dlAdmitClicks(numberOfKeys: number, ...keysThenCaps: Array<string | number>): Promise<number[]>;
+};
+
+interface PendingAdmit {
+  key: string;
+  max: number;
+  resolve(result: number): void;
+  reject(err: unknown): void;
+}
 
 /**
  * Exact click caps (`maxClicks`, decisions §16): the edge counts non-bot clicks per link in
@@ -27,6 +54,11 @@ type CapConnection = Redis & { dlAdmitClick(key: string, max: number): Promise<n
  * rebuilt from Postgres (non-bot clicks of the link) with SET NX, so concurrent rebuilds agree.
  * A link found exhausted is remembered on its snapshot: later visits cost no Redis trip until
  * the link changes (a new snapshot, e.g. a raised cap).
+ *
+ * The counted visits read in one turn of the event loop are admitted by one script call
+ * (ADMIT_MANY, sent from `setImmediate`): an ioredis command costs the edge ~15 µs of CPU, most of
+ * a plain redirect's, and under load a turn reads many visits (docs/performance.md, "Link
+ * controls"). On Redis Cluster the counters live in different slots, so each visit is its own call.
  */
 @Injectable()
 export class ClickCap implements OnModuleInit, OnModuleDestroy {
@@ -35,6 +67,8 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
   private readonly exhausted = new WeakSet<RedirectLinkSnapshot>();
   private readonly rebuilding = new Map<string, Promise<void>>();
   private lastWarning = 0;
+  private pending: PendingAdmit[] = [];
+  private batched = true;
 
   constructor(
     private readonly redis: RedisService,
@@ -45,6 +79,8 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
   async onModuleInit(): Promise<void> {
     this.conn = this.redis.duplicate({ commandTimeout: REDIS_TIMEOUT_MS }) as CapConnection;
     this.conn.defineCommand('dlAdmitClick', { numberOfKeys: 1, lua: ADMIT });
+    this.conn.defineCommand('dlAdmitClicks', { lua: ADMIT_MANY });
+    this.batched = !isCluster(this.conn);
     await whenReady(this.conn, 2000);
   }
 
@@ -67,10 +103,10 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
     if (this.exhausted.has(link)) return true;
     const key = this.key(link.id);
     try {
-      let result = counted ? await this.conn.dlAdmitClick(key, max) : await this.peek(key, max);
+      let result = counted ? await this.admit(key, max) : await this.peek(key, max);
       if (result === -1) {
         await this.rebuild(link.id, key);
-        result = counted ? await this.conn.dlAdmitClick(key, max) : await this.peek(key, max);
+        result = counted ? await this.admit(key, max) : await this.peek(key, max);
       }
       if (result === 0 || (!counted && result === -2)) {
         this.exhausted.add(link);
@@ -80,6 +116,33 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
     } catch (err) {
       this.warn(err);
       return false;
+    }
+  }
+
+  /** ADMIT for one counted visit: 1 = admitted, 0 = the cap is reached, -1 = no key. */
+  private admit(key: string, max: number): Promise<number> {
+    if (!this.batched) return this.conn.dlAdmitClick(key, max);
+    return new Promise<number>((resolve, reject) => {
+      if (this.pending.push({ key, max, resolve, reject }) === 1) setImmediate(() => this.sendAdmits());
+    });
+  }
+
+  /** The visits queued since the last turn, in calls of at most MAX_ADMITS_PER_CALL. */
+  private sendAdmits(): void {
+    const queued = this.pending;
+    this.pending = [];
+    for (let from = 0; from < queued.length; from += MAX_ADMITS_PER_CALL) {
+      const part = queued.slice(from, from + MAX_ADMITS_PER_CALL);
+      if (part.length === 1) {
+        this.conn.dlAdmitClick(part[0].key, part[0].max).then(part[0].resolve, part[0].reject);
+        continue;
+      }
+      const args: Array<string | number> = part.map((a) => a.key);
+      for (const a of part) args.push(a.max);
+      this.conn.dlAdmitClicks(part.length, ...args).then(
+        (results) => part.forEach((a, i) => a.resolve(results[i])),
+        (err: unknown) => part.forEach((a) => a.reject(err)),
+      );
     }
   }
 
