@@ -7,7 +7,7 @@
  *   … --branded   the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
  *   … --stalls    also record the redirect's event-loop stalls (> 2 ms) and V8 collections during the
  *                 half-rate round (bench/loop-stalls.js): how much of its tail the process makes itself
- *   … --controls  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
+ *   … --controls [--rounds 3]  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
  *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare
  *
  * The redirect app runs as in production (its entry, `apps/redirect/src/main.ts`, through
@@ -213,7 +213,8 @@ async function brandedScenario(bare: Served, edge: Served, paths: string[], shap
   await load(bare.url, paths, { connections: 16, duration: 2 });
   await load(edge.url, paths, { connections: 16, duration: 2 });
   await load(edge.url, paths, { connections: 16, duration: 2, ...branded });
-  const rounds = 3;
+  // More, shorter rounds (`--rounds`) follow a drifting host more closely; the per-round medians below ignore a disturbed round.
+  const rounds = arg('rounds', 3);
   const slice = Math.max(1, Math.round(seconds / rounds));
   const runs = { bare: [] as autocannon.Result[], serviceHost: [] as autocannon.Result[], brandedHost: [] as autocannon.Result[] };
   const cpu = { bare: 0, serviceHost: 0, brandedHost: 0 };
@@ -301,22 +302,33 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
   log('warm-up (bare, plain, controls, capped)');
   await load(bare.url, paths.plain, { connections: 16, duration: 2 });
   for (const list of [paths.plain, paths.controls, paths.capped]) await load(edge.url, list, { connections: 16, duration: 2 });
-  const rounds = 3;
+  // More, shorter rounds (`--rounds`) follow a drifting host more closely; the per-round medians below ignore a disturbed round.
+  const rounds = arg('rounds', 3);
   const slice = Math.max(1, Math.round(seconds / rounds));
   const names = ['bare', 'plain', 'rulesAndVariants', 'capped'] as const;
   type Name = (typeof names)[number];
   const runs = Object.fromEntries(names.map((n) => [n, [] as autocannon.Result[]])) as Record<Name, autocannon.Result[]>;
   const cpu = Object.fromEntries(names.map((n) => [n, 0])) as Record<Name, number>;
+  const perRound = Object.fromEntries(names.map((n) => [n, [] as Array<{ rps: number; cpuPerRequest: number }>])) as Record<Name, Array<{ rps: number; cpuPerRequest: number }>>;
   const target: Record<Name, [Served, string[]]> = { bare: [bare, paths.plain], plain: [edge, paths.plain], rulesAndVariants: [edge, paths.controls], capped: [edge, paths.capped] };
   for (let r = 0; r < rounds; r++) {
     log('controls scenario round', { round: r + 1, of: rounds, seconds: slice, connections });
     for (const name of names) {
       const [server, list] = target[name];
       const before = cpuSeconds(server.proc.pid!);
-      runs[name].push(await load(server.url, list, { connections, duration: slice }));
-      cpu[name] += cpuSeconds(server.proc.pid!) - before;
+      const run = await load(server.url, list, { connections, duration: slice });
+      const used = cpuSeconds(server.proc.pid!) - before;
+      runs[name].push(run);
+      cpu[name] += used;
+      perRound[name].push({ rps: run.requests.total / slice, cpuPerRequest: used / Math.max(1, run.requests.total) });
     }
   }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  /** A scenario's ratio to bare divided by the plain link's, within each round (bare, plain and the scenario back to back), median over rounds. */
+  const roundMedian = (name: 'rulesAndVariants' | 'capped') => ({
+    throughput: Math.round(median(perRound[name].map((x, r) => x.rps / perRound.plain[r].rps)) * 100) / 100,
+    perCpuSecond: Math.round(median(perRound[name].map((x, r) => perRound.plain[r].cpuPerRequest / x.cpuPerRequest)) * 100) / 100,
+  });
   const out = Object.fromEntries(
     names.map((name) => {
       const c = combine(runs[name]);
@@ -339,6 +351,8 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
       rulesAndVariants: { throughput: ratio(toBare('rulesAndVariants').throughput, plain.throughput), perCpuSecond: ratio(toBare('rulesAndVariants').perCpuSecond, plain.perCpuSecond) },
       capped: { throughput: ratio(toBare('capped').throughput, plain.throughput), perCpuSecond: ratio(toBare('capped').perCpuSecond, plain.perCpuSecond) },
     },
+    /** The same, round by round (each round's own bare and plain), median over the rounds. */
+    relativeToPlainRoundMedian: { rulesAndVariants: roundMedian('rulesAndVariants'), capped: roundMedian('capped') },
   };
 }
 
