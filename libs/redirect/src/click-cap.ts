@@ -5,22 +5,13 @@ import { RedirectLinkSnapshot } from './redirect-link';
 import { RedirectStore } from './redirect-store';
 
 /**
- * Admits one click when the count is under the cap (atomic: the check and the INCR are one
- * script, so any number of redirect instances admit exactly `maxClicks`). -1 = the key is
- * missing (Redis lost it, or first visit): the caller rebuilds it from Postgres first.
+ * Admits one click per key when its count is under its cap (atomic: each check and INCR happen
+ * in the script, key after key in order, so any number of redirect instances admit exactly
+ * `maxClicks`). KEYS are the counters, ARGV their caps; per key 1 = admitted, 0 = the cap is
+ * reached, -1 = the key is missing (Redis lost it, or first visit): the caller rebuilds it from
+ * Postgres first.
  */
 const ADMIT = `
-local n = redis.call('GET', KEYS[1])
-if not n then return -1 end
-if tonumber(n) >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
-return 1`;
-
-/**
- * ADMIT for many keys in one call (the counted visits one turn of the event loop read): each key
- * in order, exactly as ADMIT would, atomically. KEYS are the counters, ARGV their caps.
- */
-const ADMIT_MANY = `
 local out = {}
 for i = 1, #KEYS do
   local n = redis.call('GET', KEYS[i])
@@ -30,16 +21,13 @@ for i = 1, #KEYS do
 end
 return out`;
 
-/** Most visits one ADMIT_MANY call takes (Redis runs a script alone: a bounded one stays short). */
+/** Most visits one ADMIT call takes (Redis runs a script alone: a bounded one stays short). */
 const MAX_ADMITS_PER_CALL = 256;
 
 /** Redis slower than this (or down) and the visit is let through (see docs/decisions.md). */
 const REDIS_TIMEOUT_MS = 500;
 
-type CapConnection = Redis & {
-  dlAdmitClick(key: string, max: number): Promise<number>;
-  dlAdmitClicks(numberOfKeys: number, ...keysThenCaps: Array<string | number>): Promise<number[]>;
-};
+type CapConnection = Redis & { dlAdmitClicks(numberOfKeys: number, ...keysThenCaps: Array<string | number>): Promise<number[]> };
 
 interface PendingAdmit {
   key: string;
@@ -56,7 +44,7 @@ interface PendingAdmit {
  * the link changes (a new snapshot, e.g. a raised cap).
  *
  * The counted visits read in one turn of the event loop are admitted by one script call
- * (ADMIT_MANY, sent from `setImmediate`): an ioredis command costs the edge ~15 µs of CPU, most of
+ * (ADMIT, sent from `setImmediate`): an ioredis command costs the edge ~15 µs of CPU, most of
  * a plain redirect's, and under load a turn reads many visits (docs/performance.md, "Link
  * controls"). On Redis Cluster the counters live in different slots, so each visit is its own call.
  */
@@ -78,8 +66,7 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
   /** Waits (at most 2 s) for the connection: a visit before it is ready would be let through uncounted. */
   async onModuleInit(): Promise<void> {
     this.conn = this.redis.duplicate({ commandTimeout: REDIS_TIMEOUT_MS }) as CapConnection;
-    this.conn.defineCommand('dlAdmitClick', { numberOfKeys: 1, lua: ADMIT });
-    this.conn.defineCommand('dlAdmitClicks', { lua: ADMIT_MANY });
+    this.conn.defineCommand('dlAdmitClicks', { lua: ADMIT });
     this.batched = !isCluster(this.conn);
     await whenReady(this.conn, 2000);
   }
@@ -121,7 +108,7 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
 
   /** ADMIT for one counted visit: 1 = admitted, 0 = the cap is reached, -1 = no key. */
   private admit(key: string, max: number): Promise<number> {
-    if (!this.batched) return this.conn.dlAdmitClick(key, max);
+    if (!this.batched) return this.conn.dlAdmitClicks(1, key, max).then((results) => results[0]);
     return new Promise<number>((resolve, reject) => {
       if (this.pending.push({ key, max, resolve, reject }) === 1) setImmediate(() => this.sendAdmits());
     });
@@ -133,10 +120,6 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
     this.pending = [];
     for (let from = 0; from < queued.length; from += MAX_ADMITS_PER_CALL) {
       const part = queued.slice(from, from + MAX_ADMITS_PER_CALL);
-      if (part.length === 1) {
-        this.conn.dlAdmitClick(part[0].key, part[0].max).then(part[0].resolve, part[0].reject);
-        continue;
-      }
       const args: Array<string | number> = part.map((a) => a.key);
       for (const a of part) args.push(a.max);
       this.conn.dlAdmitClicks(part.length, ...args).then(

@@ -161,10 +161,6 @@ function rulesOf(link: RedirectLinkSnapshot, rules: NonNullable<RedirectLinkSnap
 }
 
 /** Every condition given must hold; an unknown country, OS or browser matches no list. */
-export function matchesRule(c: RuleConditions, visit: Visit): boolean {
-  return matchesCompiled(compileRule(c, ''), visit);
-}
-
 function matchesCompiled(c: CompiledRule, visit: Visit): boolean {
   if (c.devices && !c.devices.includes(visit.platform)) return false;
   if (c.after !== null && visit.now < c.after) return false;
