@@ -8,7 +8,8 @@
  *   … --stalls    also record the redirect's event-loop stalls (> 2 ms) and V8 collections during the
  *                 half-rate round (bench/loop-stalls.js): how much of its tail the process makes itself
  *   … --controls [--rounds 3]  link controls (decisions §16): plain links vs links with 5 redirect rules + 2 A/B
- *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare
+ *                 variants vs capped links (`maxClicks`: one Redis round trip per visit), each as a ratio to bare;
+ *                 DL_BENCH_PERF_DIR=<dir> also writes a `perf record` of the edge for each round of each scenario
  *
  * The redirect app runs as in production (its entry, `apps/redirect/src/main.ts`, through
  * the require hook) with click capture on (every 302 queues a click) against its own
@@ -16,7 +17,7 @@
  * land in the shared Redis). Goals: >= 60% of the bare rps; p99 < 10 ms at half that rate;
  * resident memory < 200 MB.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { connect, createServer as createNetServer } from 'node:net';
@@ -72,7 +73,8 @@ async function waitForPort(port: number, proc: ChildProcess, timeoutMs = 60_000)
 async function serve(env: Record<string, string>): Promise<Served> {
   const root = join(__dirname, '..');
   // DL_BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each server process there.
-  const profile = process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : [];
+  // DL_BENCH_PERF_DIR=<dir> (--controls): a `perf record` of the edge per scenario round, JS frames named (--perf-basic-prof).
+  const profile = process.env.DL_BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.DL_BENCH_CPU_PROF] : process.env.DL_BENCH_PERF_DIR ? ['--perf-basic-prof'] : [];
   if (env.DL_STALLS_OUT) profile.push('-r', join(root, 'bench/loop-stalls.js'));
   const port = await freePort();
   const proc = spawn(process.execPath, [...profile, join(root, 'tools/scripts/run.js'), join(root, 'apps/redirect/src/main.ts')], {
@@ -255,6 +257,15 @@ async function brandedScenario(bare: Served, edge: Served, paths: string[], shap
   };
 }
 
+/** With DL_BENCH_PERF_DIR: `perf record -g` of one process until stop(), to `<dir>/<name>.data` (Linux perf must be installed). */
+function perfRecord(pid: number, name: string): { stop(): Promise<void> } | null {
+  const dir = process.env.DL_BENCH_PERF_DIR;
+  if (!dir) return null;
+  const perf = spawn('perf', ['record', '-F', '1999', '-g', '-p', String(pid), '-o', join(dir, `${name}.data`)], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => perf.once('exit', () => resolve()).once('error', () => resolve()));
+  return { stop: () => (perf.kill('SIGINT'), exited) };
+}
+
 // ───────────── scenario `--controls`: rules + variants, and click caps (decisions §16) ─────────────
 
 /** Five rules the bench's iPhone / en-US / `?ref=bench` visit never matches, so each visit evaluates all five. */
@@ -290,7 +301,13 @@ async function seedControlLinks(env: TestEnv, links: Prisma.LinkCreateManyInput[
  * Rounds alternate bare, plain links, rule+variant links and capped links on the same machine.
  * The issue's goal: each control scenario's ratio to bare within 10 % of the plain link's.
  */
-async function controlsScenario(bare: Served, edge: Served, paths: { plain: string[]; controls: string[]; capped: string[] }, shape: { seconds: number; connections: number; links: number }) {
+/** EVALSHA calls the Redis server has run so far (the click cap's admit script; BullMQ's job scripts too, one per click batch). */
+function evalshaCalls(redisUrl: string): number {
+  const stats = execFileSync('redis-cli', ['-u', redisUrl, 'info', 'commandstats'], { encoding: 'utf8' });
+  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+}
+
+async function controlsScenario(bare: Served, edge: Served, paths: { plain: string[]; controls: string[]; capped: string[] }, shape: { seconds: number; connections: number; links: number }, redisUrl: string) {
   const { seconds, connections } = shape;
   const probe = (path: string) =>
     new Promise<string | undefined>((resolve, reject) =>
@@ -311,13 +328,18 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
   const cpu = Object.fromEntries(names.map((n) => [n, 0])) as Record<Name, number>;
   const perRound = Object.fromEntries(names.map((n) => [n, [] as Array<{ rps: number; cpuPerRequest: number }>])) as Record<Name, Array<{ rps: number; cpuPerRequest: number }>>;
   const target: Record<Name, [Served, string[]]> = { bare: [bare, paths.plain], plain: [edge, paths.plain], rulesAndVariants: [edge, paths.controls], capped: [edge, paths.capped] };
+  let cappedScriptCalls = 0;
   for (let r = 0; r < rounds; r++) {
     log('controls scenario round', { round: r + 1, of: rounds, seconds: slice, connections });
     for (const name of names) {
       const [server, list] = target[name];
+      const scriptCallsBefore = name === 'capped' ? evalshaCalls(redisUrl) : 0;
       const before = cpuSeconds(server.proc.pid!);
+      const perf = name === 'bare' ? null : perfRecord(server.proc.pid!, `${name}-round${r + 1}`);
       const run = await load(server.url, list, { connections, duration: slice });
+      await perf?.stop();
       const used = cpuSeconds(server.proc.pid!) - before;
+      if (name === 'capped') cappedScriptCalls += evalshaCalls(redisUrl) - scriptCallsBefore;
       runs[name].push(run);
       cpu[name] += used;
       perRound[name].push({ rps: run.requests.total / slice, cpuPerRequest: used / Math.max(1, run.requests.total) });
@@ -353,6 +375,8 @@ async function controlsScenario(bare: Served, edge: Served, paths: { plain: stri
     },
     /** The same, round by round (each round's own bare and plain), median over the rounds. */
     relativeToPlainRoundMedian: { rulesAndVariants: roundMedian('rulesAndVariants'), capped: roundMedian('capped') },
+    /** Capped visits admitted per Redis script call (the visits of one event-loop turn share a call; the click batches' job scripts counted in). */
+    cappedVisitsPerScriptCall: Math.round((out.capped.total / Math.max(1, cappedScriptCalls)) * 10) / 10,
   };
 }
 
@@ -398,7 +422,7 @@ async function main(): Promise<void> {
     }
 
     if (controlPaths) {
-      const result = await controlsScenario(bare, edge, { plain: paths, ...controlPaths }, { seconds, connections, links: linkCount });
+      const result = await controlsScenario(bare, edge, { plain: paths, ...controlPaths }, { seconds, connections, links: linkCount }, redis.url);
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return;
     }

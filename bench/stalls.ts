@@ -31,6 +31,9 @@ export async function stallsSummary(dir: string, pid: number, seconds: number) {
     stalledMsNearFullCollections: round(stalls.filter(nearFull).reduce((n, s) => n + s.ms, 0)),
     worstStallsMs: worst.slice(0, 5),
     scavenges: gcs.filter((g) => g.kind === 'scavenge').length,
+    /** The scavenges' pauses: all of them added up, and the longest. */
+    scavengeMs: round(gcs.filter((g) => g.kind === 'scavenge').reduce((n, g) => n + g.ms, 0)),
+    longestScavengeMs: gcs.filter((g) => g.kind === 'scavenge').reduce((n, g) => Math.max(n, g.ms), 0),
     fullCollections: fullGcs.length,
     fullCollectionPausesMs: fullGcs.map((g) => g.ms),
   };
