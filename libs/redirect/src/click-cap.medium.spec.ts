@@ -66,4 +66,14 @@ describe(ClickCap.name, () => {
     expect(await Promise.all([cap.reached(l, true), cap.reached(l, true)])).toEqual([false, true]);
     expect(await used(l)).toBe(5);
   });
+
+  it('Redis unreachable: every visit, counted or not, is let through uncounted and the link is not marked used up', async () => {
+    const down = new ClickCap(redis, store);
+    await down.onModuleInit();
+    down.onModuleDestroy(); // its own connection closed: every command fails at once
+    const l = link(1);
+    expect(await Promise.all([down.reached(l, true), down.reached(l, true), down.reached(l, false)])).toEqual([false, false, false]);
+    expect(down.knownReached(l)).toBeUndefined();
+    expect(await redis.client.get(redis.key('links', 'clicks-used', l.id))).toBeNull();
+  });
 });
