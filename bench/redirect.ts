@@ -297,16 +297,16 @@ async function seedControlLinks(env: TestEnv, links: Prisma.LinkCreateManyInput[
   };
 }
 
-/**
- * Rounds alternate bare, plain links, rule+variant links and capped links on the same machine.
- * The issue's goal: each control scenario's ratio to bare within 10 % of the plain link's.
- */
 /** EVALSHA calls the Redis server has run so far (the click cap's admit script; BullMQ's job scripts too, one per click batch). */
 function evalshaCalls(redisUrl: string): number {
   const stats = execFileSync('redis-cli', ['-u', redisUrl, 'info', 'commandstats'], { encoding: 'utf8' });
   return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
 }
 
+/**
+ * Rounds alternate bare, plain links, rule+variant links and capped links on the same machine.
+ * The issue's goal: each control scenario's ratio to bare within 10 % of the plain link's.
+ */
 async function controlsScenario(bare: Served, edge: Served, paths: { plain: string[]; controls: string[]; capped: string[] }, shape: { seconds: number; connections: number; links: number }, redisUrl: string) {
   const { seconds, connections } = shape;
   const probe = (path: string) =>
