@@ -61,11 +61,10 @@ import { autocannon, runAutocannon } from './autocannon';
 import { openLoadRedirects } from './open-load';
 import { ALL_CPUS, cpuSeconds, cpuSecondsOf, LAST_CPU, pidsOf, pinToCpus, rssMb, setAutogroupNiceOf } from './proc-stats';
 import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
+import { IPHONE } from './control-links';
 import { stallsSummary } from './stalls';
 
 
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 const HEADERS = { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' };
 const VARIED = process.argv.includes('--varied');
 const BROWSERS = Object.values(USER_AGENTS).filter((ua) => !/bot/i.test(ua)).slice(0, 6);

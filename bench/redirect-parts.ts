@@ -17,6 +17,7 @@ import { loadavg } from 'node:os';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { HTTP_DURATION_BUCKETS, HttpRequestMetrics } from '@dl/platform/observability';
 import { CountryLookup, decide, RedirectLinkSnapshot, RedirectRequest, VisitFacts } from '@dl/redirect';
+import { IPHONE, MISSED_RULES } from './control-links';
 
 const i = process.argv.indexOf('--rounds');
 const rounds = i > 0 ? Number(process.argv[i + 1]) : 10;
@@ -55,7 +56,7 @@ function metrics() {
 }
 
 function clickJson() {
-  const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+  const ua = IPHONE;
   const click = (k: number, nulls: boolean) => {
     const c: Record<string, unknown> = {
       id: `019abcde-f012-7abc-8def-0123456789${String(k % 100).padStart(2, '0')}`,
@@ -83,7 +84,7 @@ function clickJson() {
 }
 
 function decision() {
-  const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+  const ua = IPHONE;
   const plain: RedirectLinkSnapshot = {
     id: '5e1f0000-0000-4000-8000-000000000001', organizationId: '5e1f0000-0000-4000-8000-000000000002', shortCode: 'bench0001',
     originalUrl: 'https://example.com/landing/1', iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null,
@@ -94,13 +95,7 @@ function decision() {
   const controls: RedirectLinkSnapshot = {
     ...plain,
     shortCode: 'ctrl0001',
-    redirectRules: [
-      { conditions: { countries: ['GB'] }, url: 'https://rules.example/gb' },
-      { conditions: { languages: ['fr'] }, url: 'https://rules.example/fr' },
-      { conditions: { devices: ['android'] }, url: 'https://rules.example/android' },
-      { conditions: { os: ['Windows'], browsers: ['Chrome'] }, url: 'https://rules.example/windows-chrome' },
-      { conditions: { query: { ref: 'news' } }, url: 'https://rules.example/news' },
-    ],
+    redirectRules: MISSED_RULES,
     variants: [{ url: 'https://a.example/landing/1', weight: 50 }, { url: 'https://b.example/landing/1', weight: 50 }],
   };
   const countries = new CountryLookup(undefined);

@@ -29,13 +29,12 @@ import { unpackClickBatch } from '@dl/platform/queue';
 import { createTestEnv, ensureTemplateDatabase, TestEnv } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { serveBare, stopChild } from './bare-server';
+import { IPHONE, MISSED_RULES } from './control-links';
 import { openLoadRedirects } from './open-load';
 import { cpuSeconds } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 
-const IPHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -267,15 +266,6 @@ function perfRecord(pid: number, name: string): { stop(): Promise<void> } | null
 }
 
 // ───────────── scenario `--controls`: rules + variants, and click caps (decisions §16) ─────────────
-
-/** Five rules the bench's iPhone / en-US / `?ref=bench` visit never matches, so each visit evaluates all five. */
-const MISSED_RULES = [
-  { conditions: { countries: ['GB'] }, url: 'https://rules.example/gb' },
-  { conditions: { languages: ['fr'] }, url: 'https://rules.example/fr' },
-  { conditions: { devices: ['android'] }, url: 'https://rules.example/android' },
-  { conditions: { os: ['Windows'], browsers: ['Chrome'] }, url: 'https://rules.example/windows-chrome' },
-  { conditions: { query: { ref: 'news' } }, url: 'https://rules.example/news' },
-];
 
 /** Copies of the links: `ctrl…` with the rules and two variants (no iosUrl, so the variant is the answer), `cap…` with a cap it never reaches. */
 async function seedControlLinks(env: TestEnv, links: Prisma.LinkCreateManyInput[]): Promise<{ controls: string[]; capped: string[] }> {
