@@ -25,10 +25,21 @@ function container(args: string[], env: NodeJS.ProcessEnv): Run {
   return { child, output: () => out, exit };
 }
 
-/** Command lines (argv) of the children of `parent`, from /proc. */
-function childArgv(parent: number): string[][] {
+/** The pids of a process's children, from /proc. */
+function childPids(parent: number): number[] {
   const out = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim();
-  return out ? out.split(' ').map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)) : [];
+  return out ? out.split(' ').map(Number) : [];
+}
+
+/** Command lines (argv) of the children of `parent`. */
+function childArgv(parent: number): string[][] {
+  return childPids(parent).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+}
+
+/** The environment a process was started with. */
+function environOf(pid: number): Record<string, string> {
+  const vars = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(vars.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
 }
 
 describe('the image entry point (tools/scripts/container.js)', () => {
@@ -42,7 +53,7 @@ describe('the image entry point (tools/scripts/container.js)', () => {
     await env?.teardown();
   });
 
-  it('runs the worker as a child started with --max-semi-space-size=8 and stops it with the container on SIGTERM (exit 0)', async () => {
+  it('runs the worker as a child started with --max-semi-space-size=8 and two malloc arenas, and stops it with the container on SIGTERM (exit 0)', async () => {
     const port = await freePort();
     const run = container(['worker'], { PATH: process.env.PATH, ...configEnv(env.config), HOST: '127.0.0.1', WORKER_PORT: String(port) });
     try {
@@ -54,6 +65,7 @@ describe('the image entry point (tools/scripts/container.js)', () => {
       const children = childArgv(run.child.pid!);
       expect(children).toHaveLength(1);
       expect(children[0]).toEqual([process.execPath, '--max-semi-space-size=8', join(root, 'tools/scripts/container.js'), 'worker']);
+      expect(environOf(childPids(run.child.pid!)[0])).toMatchObject({ MALLOC_ARENA_MAX: '2', WORKER_PORT: String(port) });
       run.child.kill('SIGTERM');
       expect(await run.exit).toBe(0);
       expect(await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false)).toBe(false);

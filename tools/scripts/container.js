@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
-const { appNodeArgs } = require('./node-args');
+const { appEnv, appNodeArgs } = require('./node-args');
 
 const root = path.resolve(__dirname, '..', '..');
 const APPS = ['api', 'redirect', 'ingest', 'worker'];
@@ -19,19 +19,20 @@ function run(entry, entryArgs) {
 }
 
 /**
- * An app whose flags (node-args.js) this process was not started with runs as a child that has
- * them: signals go to it, its exit code is ours.
+ * An app whose flags or environment (node-args.js) this process was not started with runs as a
+ * child that has them (the environment's own values win): signals go to it, its exit code is ours.
  */
-function runWithNodeArgs(nodeArgs) {
-  const child = spawn(process.execPath, [...nodeArgs, __filename, command, ...args], { stdio: 'inherit' });
+function runWithNodeArgs(nodeArgs, env) {
+  const child = spawn(process.execPath, [...nodeArgs, __filename, command, ...args], { stdio: 'inherit', env: { ...env, ...process.env } });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
 }
 
 if (APPS.includes(command)) {
   const nodeArgs = appNodeArgs(command);
-  if (nodeArgs.every((arg) => process.execArgv.includes(arg))) run(`apps/${command}/src/main.ts`, args);
-  else runWithNodeArgs(nodeArgs);
+  const env = appEnv(command);
+  if (nodeArgs.every((arg) => process.execArgv.includes(arg)) && Object.keys(env).every((name) => name in process.env)) run(`apps/${command}/src/main.ts`, args);
+  else runWithNodeArgs(nodeArgs, env);
 } else if (command === 'migrate') {
   run('tools/db/migrate.ts', ['deploy', ...args]);
 } else if (command === 'cli') {

@@ -191,10 +191,11 @@ describe('npm start on a bare machine', () => {
     expect(visit.status).toBe(302);
     expect(visit.headers.get('location')).toMatch(/^https:\/\/example\.com\/hello\?dl_click=/);
 
-    // The worker runs with its V8 flags (tools/scripts/node-args.js), like the image's.
+    // The worker runs with its V8 flags and two malloc arenas (tools/scripts/node-args.js), like the image's.
     const workerPid = childPid(run.child.pid!, 'apps/worker/src/main.ts');
     expect(workerPid).not.toBeNull();
     expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--max-semi-space-size=8']));
+    expect(readFileSync(`/proc/${workerPid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
     // ... and below the redirect's CPU priority (WORKER_NICE, 10), its session's autogroup too.
     expect(new Set(threadNices(workerPid!))).toEqual(new Set([10]));
     if (autogroupsOn()) expect(autogroupNice(workerPid!)).toBe(10);

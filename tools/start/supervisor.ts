@@ -37,12 +37,13 @@ class Supervised {
 
   start(): void {
     this.startedAt = Date.now();
-    // The node flags the app needs at start (tools/scripts/node-args.js, as the image and the test harness).
-    const { appNodeArgs } = require(join(this.root, 'tools/scripts/node-args.js')) as typeof import('../scripts/node-args');
+    // The node flags and environment the app needs at start (tools/scripts/node-args.js, as the
+    // image and the test harness); the operator's own environment wins.
+    const { appNodeArgs, appEnv } = require(join(this.root, 'tools/scripts/node-args.js')) as typeof import('../scripts/node-args');
     const entry = [join(this.root, 'tools/scripts/run.js'), `apps/${this.spec.name}/src/main.ts`];
     const child = spawn(process.execPath, [...appNodeArgs(this.spec.name), ...entry], {
       cwd: this.root,
-      env: this.env,
+      env: { ...appEnv(this.spec.name), ...this.env },
       // Own process group: Ctrl-C reaches the supervisor only, which stops everything in order.
       detached: true,
       stdio: ['ignore', 'inherit', 'inherit'],

@@ -199,10 +199,10 @@ export async function spawnApp(
   // DL_NODE_ARGS: node flags NODE_OPTIONS refuses (benchmarks pass `--cpu-prof --cpu-prof-dir=<dir>`).
   const nodeArgs = env.DL_NODE_ARGS ? env.DL_NODE_ARGS.split(' ') : [];
   // The flags production starts the app with (tools/scripts/node-args.js), then the caller's.
-  const { appNodeArgs } = require(`${ROOT}/tools/scripts/node-args.js`) as typeof import('../../../tools/scripts/node-args');
+  const { appNodeArgs, appEnv } = require(`${ROOT}/tools/scripts/node-args.js`) as typeof import('../../../tools/scripts/node-args');
   const proc = spawn(process.execPath, [...appNodeArgs(app), ...nodeArgs, 'tools/scripts/run.js', `apps/${app}/src/main.ts`], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, [portVar]: String(port) },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...appEnv(app), ...env, [portVar]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: ownSession,
   });
