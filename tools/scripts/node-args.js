@@ -1,7 +1,8 @@
-// Node flags an app is started with, on every path that starts one: `npm start`'s supervisor
-// (tools/start/supervisor.ts), the image (tools/scripts/container.js), the test and bench
-// harness (spawnApp in libs/testing). They must be on the command line: V8 sizes its heaps
-// when the process starts, so `v8.setFlagsFromString` in main.ts is too late for these.
+// Node flags and environment an app is started with, on every path that starts one: `npm start`'s
+// supervisor (tools/start/supervisor.ts), the image (tools/scripts/container.js), the test and
+// bench harness (spawnApp in libs/testing). They must be there when the process starts: V8 sizes
+// its heaps and glibc its allocator then, so `v8.setFlagsFromString` or `process.env` in main.ts
+// is too late for these.
 //
 // worker: 8 MB semi-spaces (V8's default grows them to 16 MB) — the young generation a click
 // batch's short-lived objects cycle through. Peak resident memory while draining 231-236 MB
