@@ -64,7 +64,6 @@ import { log, median, runBench, sleep, startPipeline } from './pipeline-support'
 import { IPHONE } from './control-links';
 import { stallsSummary } from './stalls';
 
-
 const HEADERS = { 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' };
 const VARIED = process.argv.includes('--varied');
 const BROWSERS = Object.values(USER_AGENTS).filter((ua) => !/bot/i.test(ua)).slice(0, 6);

@@ -56,7 +56,6 @@ function metrics() {
 }
 
 function clickJson() {
-  const ua = IPHONE;
   const click = (k: number, nulls: boolean) => {
     const c: Record<string, unknown> = {
       id: `019abcde-f012-7abc-8def-0123456789${String(k % 100).padStart(2, '0')}`,
@@ -64,7 +63,7 @@ function clickJson() {
       organizationId: '5e1f0000-0000-4000-8000-000000000002',
       clickedAt: '2026-11-25T10:00:00.000Z',
       ip: '127.0.0.1',
-      userAgent: ua,
+      userAgent: IPHONE,
     };
     if (nulls) Object.assign(c, { referrer: null, acceptLanguage: null, query: {} });
     return c;
@@ -84,7 +83,6 @@ function clickJson() {
 }
 
 function decision() {
-  const ua = IPHONE;
   const plain: RedirectLinkSnapshot = {
     id: '5e1f0000-0000-4000-8000-000000000001', organizationId: '5e1f0000-0000-4000-8000-000000000002', shortCode: 'bench0001',
     originalUrl: 'https://example.com/landing/1', iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null,
@@ -101,14 +99,14 @@ function decision() {
   const countries = new CountryLookup(undefined);
   const req: RedirectRequest = {
     method: 'GET', shortCode: 'ctrl0001', query: 'ref=bench', socketAddress: '127.0.0.1',
-    headers: { host: '127.0.0.1', 'user-agent': ua, 'accept-language': 'en-US,en;q=0.9' },
+    headers: { host: '127.0.0.1', 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' },
   };
   const n = 200_000;
   const measure = (link: RedirectLinkSnapshot) => {
-    const first = decide(link, new VisitFacts(Date.now(), req, ua, null, countries, undefined));
+    const first = decide(link, new VisitFacts(Date.now(), req, IPHONE, null, countries, undefined));
     if (first.kind !== 'redirect') throw new Error(`the ${link.shortCode} visit answered ${first.kind}`);
     return best(n, () => {
-      for (let k = 0; k < n; k++) decide(link, new VisitFacts(Date.now(), req, ua, null, countries, undefined));
+      for (let k = 0; k < n; k++) decide(link, new VisitFacts(Date.now(), req, IPHONE, null, countries, undefined));
     });
   };
   const plainNs = measure(plain);

@@ -34,8 +34,6 @@ import { openLoadRedirects } from './open-load';
 import { cpuSeconds } from './proc-stats';
 import { stallsSummary } from './stalls';
 
-
-
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
