@@ -14,6 +14,13 @@
  *                 CPU weight for the database does on this host, see bench/pipeline.ts)
  *   workerCpu1    the worker's threads on the last CPU only (`taskset -a -c`)
  *   dbCpu1        every Postgres process on the last CPU only
+ *   redirectFifo  the redirect's main thread at SCHED_FIFO 1 (`chrt -f`; root): it preempts any
+ *                 ordinary task the moment a request wakes it
+ *   redirectFifoAll  every thread of the redirect at SCHED_FIFO 1 (`chrt -a -f`; what systemd's
+ *                 `CPUSchedulingPolicy=fifo` does)
+ *   redirectUp    the redirect's autogroup at nice -10 (root)
+ *   loaderFifo    the bench's own main thread (the load generator) at SCHED_FIFO 1, as a client
+ *                 on another host would never wait for these cores
  *   bare          the bare `node:http` 302 server under the same load: the floor
  *
  * For each round: the redirect's p50/p90/p99 from the scheduled send time, p99 from the write,
@@ -25,7 +32,7 @@
  *   node tools/scripts/run.js bench/pipeline-variants.ts [--rate 12000] [--seconds 6] [--rounds 4] [--variants base,workerStop,dbLow,bare]
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { USER_AGENTS } from '@dl/testing';
@@ -35,7 +42,7 @@ import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNiceOf } from './pro
 import { stallsSummary } from './stalls';
 
 const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
-const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'workerCpu1', 'dbCpu1', 'bare']);
+const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'workerCpu1', 'dbCpu1', 'redirectFifo', 'redirectFifoAll', 'redirectUp', 'loaderFifo', 'bare']);
 
 
 function arg(name: string, fallback: string): string {
@@ -43,8 +50,14 @@ function arg(name: string, fallback: string): string {
   return i > 0 ? process.argv[i + 1] : fallback;
 }
 /** Applies (on) or undoes (off) a variant's scheduling change on the running worker and database. */
-function schedule(variant: string, workerPid: number, workerNice: number, on: boolean): void {
+function schedule(variant: string, workerPid: number, workerNice: number, on: boolean, redirectPid: number): void {
   for (const part of variant.split('+')) {
+    if (part === 'redirectFifo' || part === 'redirectFifoAll' || part === 'loaderFifo') {
+      const pid = part === 'loaderFifo' ? process.pid : redirectPid;
+      const all = part === 'redirectFifoAll' ? ['-a'] : [];
+      execFileSync('chrt', [...all, ...(on ? ['-f', '-p', '1'] : ['-o', '-p', '0']), String(pid)]);
+    }
+    if (part === 'redirectUp') writeFileSync(`/proc/${redirectPid}/autogroup`, on ? '-10' : '0');
     if (part === 'workerStop') process.kill(workerPid, on ? 'SIGSTOP' : 'SIGCONT');
     if (part === 'workerIdle' || part === 'workerBatch') {
       execFileSync('chrt', ['-a', on ? (part === 'workerIdle' ? '-i' : '-b') : '-o', '-p', '0', String(workerPid)]);
@@ -79,8 +92,8 @@ async function main(): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       for (const variant of variants) {
         const isBare = variant === 'bare';
-        schedule(variant, workerPid, workerNice, true);
-        undo = () => schedule(variant, workerPid, workerNice, false);
+        schedule(variant, workerPid, workerNice, true, redirectPid);
+        undo = () => schedule(variant, workerPid, workerNice, false, redirectPid);
         rmSync(join(stallsDir, `stalls-${redirectPid}.json`), { force: true });
         if (!isBare) redirect.proc.kill('SIGUSR2');
         const h = await openLoadRedirects({ url: isBare ? bare.url : redirect.url, paths, headers: HEADERS, rate, seconds, maxSockets: 50 });

@@ -21,7 +21,7 @@
  * the private Redis and the load generator (this process) at full load, and for the worker and
  * Postgres at half rate too (load and drain).
  *
- *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied] [--db-autogroup-nice 19] [--drain-last-cpu]
+ *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--autocannon-half] [--stalls] [--varied] [--db-autogroup-nice 19] [--drain-last-cpu] [--realtime]
  *
  * `--varied`: visits as a crowd makes them rather than one browser: each from its own address
  * (`x-forwarded-for`, the redirect trusting it; 50,000 addresses in turn, most with a city in
@@ -40,6 +40,15 @@
  * backends inherit it from the postmaster), the redirect and the loader free to use all of them.
  * It changes the host, not the service: its figures are reported as such.
  *
+ * `--realtime` (Linux, root): the latency path at real-time priority, the drain on what is left.
+ * Every thread of the redirect at SCHED_FIFO 1 (`chrt -a -f`, what systemd's
+ * `CPUSchedulingPolicy=fifo` does: an operator's setting), and this process's main thread (the
+ * load generator) too, so that it stands for clients on other machines, which never wait for these
+ * cores; the bare server of the floor at SCHED_FIFO 1 as well, so the floor is measured alike. A
+ * woken request handler then preempts any ordinary task at once instead of waiting out the running
+ * task's slice (up to a 4 ms tick; docs/performance.md). The worker and Postgres stay ordinary
+ * tasks. It changes the host, not the service: its figures are reported as such.
+ *
  * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
  * the redirect's own.
@@ -52,6 +61,7 @@
  * `<prefix>.redirect.log` and `<prefix>.worker.log` at the end. Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
+import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -149,6 +159,16 @@ function confineDrain(workerPid: number): void {
   if (pinned.length === 0) throw new Error('cannot pin the Postgres processes (root or their own user only)');
 }
 
+const REALTIME = process.argv.includes('--realtime');
+/** With --realtime: every thread of `pid` (or only its main thread) at SCHED_FIFO 1; threads started later inherit it. */
+function realtime(pid: number, allThreads: boolean): void {
+  try {
+    execFileSync('chrt', [...(allThreads ? ['-a'] : []), '-f', '-p', '1', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    throw new Error(`--realtime: cannot set SCHED_FIFO for ${pid} (root, or CAP_SYS_NICE): ${((err as { stderr?: Buffer }).stderr ?? '').toString().trim() || (err as Error).message}`);
+  }
+}
+
 /**
  * A full collection of this process (the load generator) before each latency round. Its old
  * generation fills in about 8 s of load (`--trace-gc`: a mark-compact every 8-9 s, pauses of
@@ -217,6 +237,12 @@ async function main(): Promise<void> {
     };
 
     confineDrain(worker.proc.pid!);
+    if (REALTIME) {
+      realtime(redirect.proc.pid!, true);
+      realtime(bare.proc.pid!, true);
+      realtime(process.pid, false);
+      log('latency path at SCHED_FIFO 1', { redirect: redirect.proc.pid, bare: bare.proc.pid, loader: process.pid });
+    }
     if (DRAIN_LAST_CPU) log('drain confined', { cpu: LAST_CPU });
     if (DB_NICE !== null) log('database autogroups lowered', { nice: DB_NICE, processes: lowerDatabase() });
     log('warm-up');
@@ -311,7 +337,7 @@ async function main(): Promise<void> {
     }
     const keys = Object.keys(rows[0]).filter((k) => k !== 'run');
     const medians = Object.fromEntries(keys.map((k) => [k, median(rows.map((row) => row[k]))]));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, ...(DB_NICE !== null ? { databaseAutogroupNice: DB_NICE } : {}), ...(DRAIN_LAST_CPU ? { drainOnCpu: Number(LAST_CPU) } : {}), runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline', seconds, connections, links: linkCount, ...(DB_NICE !== null ? { databaseAutogroupNice: DB_NICE } : {}), ...(DRAIN_LAST_CPU ? { drainOnCpu: Number(LAST_CPU) } : {}), ...(REALTIME ? { latencyPathAtSchedFifo: true } : {}), runs: rows, medians, exact: true, ...(stallsDir ? { redirectStallsAtHalfRate: stalls } : {}) }, null, 2)}\n`);
   } finally {
     const logs = process.env.DL_BENCH_APP_LOGS;
     if (logs) for (const [name, app] of Object.entries({ redirect, worker })) writeFileSync(`${logs}.${name}.log`, app.output());
