@@ -4,6 +4,9 @@
 // after start (past boot) until SIGTERM. The profile is written to
 // `${DL_ALLOC_PROF_OUT || os.tmpdir()}/alloc-<pid>.heapprofile`; `bench/alloc-top.js <file>` prints
 // the allocation sites by sampled bytes. Where a process's garbage comes from, per unit of work.
+// With `DL_ALLOC_PROMOTED=1` the objects a scavenge collected are left out: what is left is what
+// reached the old generation (promoted, then collected by a full collection, or still live), the
+// allocation that makes mark-compacts.
 const inspector = require('node:inspector');
 const { writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -13,13 +16,19 @@ const session = new inspector.Session();
 session.connect();
 setTimeout(() => {
   session.post('HeapProfiler.enable');
-  session.post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  session.post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.DL_ALLOC_PROMOTED !== '1' });
 }, 1500).unref();
 
-process.once('SIGTERM', () => {
+const write = (then) =>
   session.post('HeapProfiler.stopSampling', (err, result) => {
     if (!err) writeFileSync(join(process.env.DL_ALLOC_PROF_OUT || tmpdir(), `alloc-${process.pid}.heapprofile`), JSON.stringify(result.profile));
-    // The process's own SIGTERM handling (graceful shutdown) runs now.
-    process.kill(process.pid, 'SIGTERM');
+    then();
   });
-});
+// `DL_ALLOC_STOP_MS`: the profile is written that long after start instead (for a process whose
+// own SIGTERM handling ends it before the profile is out).
+if (process.env.DL_ALLOC_STOP_MS) setTimeout(() => write(() => undefined), Number(process.env.DL_ALLOC_STOP_MS)).unref();
+else
+  process.once('SIGTERM', () => {
+    // The process's own SIGTERM handling (graceful shutdown) runs once the profile is written.
+    write(() => process.kill(process.pid, 'SIGTERM'));
+  });

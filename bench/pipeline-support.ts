@@ -73,7 +73,9 @@ export async function startPipeline(o: PipelineOptions): Promise<Pipeline> {
     }));
     await env.prisma.link.createMany({ data: links });
 
-    const appEnv: Record<string, string> = { ...configEnv(env.config), ...(o.nodeArgs ? { DL_NODE_ARGS: o.nodeArgs } : {}) };
+    // The apps get only their configuration, plus the bench preloads' own settings (DL_ALLOC_*, bench/alloc-sampling.js).
+    const preloadEnv = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('DL_ALLOC_') && v !== undefined)) as Record<string, string>;
+    const appEnv: Record<string, string> = { ...configEnv(env.config), ...preloadEnv, ...(o.nodeArgs ? { DL_NODE_ARGS: o.nodeArgs } : {}) };
     const stallsDir = o.stallsMs ? join(dir, 'stalls') : null;
     if (stallsDir) mkdirSync(stallsDir);
     const stallsEnv: Record<string, string> = stallsDir
