@@ -47,7 +47,11 @@
  * cores; the bare server of the floor at SCHED_FIFO 1 as well, so the floor is measured alike. A
  * woken request handler then preempts any ordinary task at once instead of waiting out the running
  * task's slice (up to a 4 ms tick; docs/performance.md). The worker and Postgres stay ordinary
- * tasks. It changes the host, not the service: its figures are reported as such.
+ * tasks. It changes the host, not the service: its figures are reported as such. A diagnostic,
+ * not a deployment: a Node process at SCHED_FIFO livelocks on a core it shares only with
+ * real-time tasks (V8's sweeper keeps re-posting a task to the main thread while it waits for a
+ * helper thread that never gets the core; seen with the whole bench confined to one CPU, the
+ * redirect at 95% of it until killed), so it refuses to run on fewer than two CPUs.
  *
  * `--stalls` also records the redirect's event-loop stalls (> 2 ms) and V8 collections during each
  * half-rate round (bench/loop-stalls.js), as `redirectStallsAtHalfRate`: which part of the tail is
@@ -63,6 +67,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -183,6 +188,7 @@ const collectLoaderGarbage: () => void = (() => {
 })();
 
 async function main(): Promise<void> {
+  if (REALTIME && availableParallelism() < 2) throw new Error('--realtime needs at least two CPUs: on one, a real-time Node process livelocks');
   const seconds = arg('seconds', 10);
   const connections = arg('connections', 50);
   const linkCount = arg('links', 100);
