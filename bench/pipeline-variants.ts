@@ -33,7 +33,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
@@ -49,7 +49,7 @@ function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
 }
-/** Applies (on) or undoes (off) a variant's scheduling change on the running worker and database. */
+/** Applies (on) or undoes (off) a variant's scheduling change on the running worker, database, redirect or this process (the loader). */
 function schedule(variant: string, workerPid: number, workerNice: number, on: boolean, redirectPid: number): void {
   for (const part of variant.split('+')) {
     if (part === 'redirectFifo' || part === 'redirectFifoAll' || part === 'loaderFifo') {
@@ -76,6 +76,8 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '4'));
   const variants = arg('variants', 'base,workerStop,dbLow,bare').split(',');
   for (const v of variants) for (const part of v.split('+')) if (!KNOWN.has(part)) throw new Error(`unknown variant ${part} (known: ${[...KNOWN].join(', ')})`);
+  // A real-time Node process livelocks on a core shared only with real-time tasks (bench/pipeline.ts, --realtime).
+  if (variants.some((v) => /Fifo/.test(v)) && availableParallelism() < 2) throw new Error('the Fifo variants need at least two CPUs');
   const pipeline = await startPipeline({ name: 'dl-bench-variants-', linkCount: 100, codePrefix: 'vary', stallsMs: seconds * 1000 });
   const { paths, redirect, worker, bare, workerNice } = pipeline;
   const stallsDir = pipeline.stallsDir!;
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
     const results = new Map<string, Array<Record<string, number>>>();
     for (let round = 1; round <= rounds; round++) {
       for (const variant of variants) {
-        const isBare = variant === 'bare';
+        const isBare = variant.split('+').includes('bare');
         schedule(variant, workerPid, workerNice, true, redirectPid);
         undo = () => schedule(variant, workerPid, workerNice, false, redirectPid);
         rmSync(join(stallsDir, `stalls-${redirectPid}.json`), { force: true });
@@ -121,7 +123,7 @@ async function main(): Promise<void> {
       p99MsMedian: median(rows.map((r) => r.p99Ms)),
       p90MsMedian: median(rows.map((r) => r.p90Ms)),
       sendLagP99Ms: rows.map((r) => r.sendLagP99Ms),
-      ...(variant === 'bare' ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
+      ...(variant.split('+').includes('bare') ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
     }));
     process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, variants: summary }, null, 2)}\n`);
   } finally {
