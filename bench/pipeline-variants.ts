@@ -32,16 +32,18 @@
  *   node tools/scripts/run.js bench/pipeline-variants.ts [--rate 12000] [--seconds 6] [--rounds 4] [--variants base,workerStop,dbLow,bare]
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
 import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
-import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNiceOf } from './proc-stats';
+import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setSchedFifo } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
+/** Whether a variant measures the bare server instead of the redirect. */
+const measuresBare = (variant: string) => variant.split('+').includes('bare');
 const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'workerCpu1', 'dbCpu1', 'redirectFifo', 'redirectFifoAll', 'redirectUp', 'loaderFifo', 'bare']);
 
 
@@ -52,12 +54,9 @@ function arg(name: string, fallback: string): string {
 /** Applies (on) or undoes (off) a variant's scheduling change on the running worker, database, redirect or this process (the loader). */
 function schedule(variant: string, workerPid: number, workerNice: number, on: boolean, redirectPid: number): void {
   for (const part of variant.split('+')) {
-    if (part === 'redirectFifo' || part === 'redirectFifoAll' || part === 'loaderFifo') {
-      const pid = part === 'loaderFifo' ? process.pid : redirectPid;
-      const all = part === 'redirectFifoAll' ? ['-a'] : [];
-      execFileSync('chrt', [...all, ...(on ? ['-f', '-p', '1'] : ['-o', '-p', '0']), String(pid)]);
-    }
-    if (part === 'redirectUp') writeFileSync(`/proc/${redirectPid}/autogroup`, on ? '-10' : '0');
+    if (part === 'redirectFifo' || part === 'redirectFifoAll') setSchedFifo(redirectPid, on, part === 'redirectFifoAll');
+    if (part === 'loaderFifo') setSchedFifo(process.pid, on);
+    if (part === 'redirectUp') setAutogroupNice(redirectPid, on ? -10 : 0);
     if (part === 'workerStop') process.kill(workerPid, on ? 'SIGSTOP' : 'SIGCONT');
     if (part === 'workerIdle' || part === 'workerBatch') {
       execFileSync('chrt', ['-a', on ? (part === 'workerIdle' ? '-i' : '-b') : '-o', '-p', '0', String(workerPid)]);
@@ -93,7 +92,7 @@ async function main(): Promise<void> {
     const results = new Map<string, Array<Record<string, number>>>();
     for (let round = 1; round <= rounds; round++) {
       for (const variant of variants) {
-        const isBare = variant.split('+').includes('bare');
+        const isBare = measuresBare(variant);
         schedule(variant, workerPid, workerNice, true, redirectPid);
         undo = () => schedule(variant, workerPid, workerNice, false, redirectPid);
         rmSync(join(stallsDir, `stalls-${redirectPid}.json`), { force: true });
@@ -123,7 +122,7 @@ async function main(): Promise<void> {
       p99MsMedian: median(rows.map((r) => r.p99Ms)),
       p90MsMedian: median(rows.map((r) => r.p90Ms)),
       sendLagP99Ms: rows.map((r) => r.sendLagP99Ms),
-      ...(variant.split('+').includes('bare') ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
+      ...(measuresBare(variant) ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
     }));
     process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, variants: summary }, null, 2)}\n`);
   } finally {

@@ -65,7 +65,6 @@
  * `<prefix>.redirect.log` and `<prefix>.worker.log` at the end. Bounded:
  * every wait has a deadline. Loopback only; the shared Redis is never used for the queue.
  */
-import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +73,7 @@ import { runInNewContext } from 'node:vm';
 import { AppProcess, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 import { openLoadRedirects } from './open-load';
-import { ALL_CPUS, cpuSeconds, cpuSecondsOf, LAST_CPU, pidsOf, pinToCpus, rssMb, setAutogroupNiceOf } from './proc-stats';
+import { ALL_CPUS, cpuSeconds, cpuSecondsOf, LAST_CPU, pidsOf, pinToCpus, rssMb, setAutogroupNiceOf, setSchedFifo } from './proc-stats';
 import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
 import { IPHONE } from './control-links';
 import { stallsSummary } from './stalls';
@@ -165,14 +164,6 @@ function confineDrain(workerPid: number): void {
 }
 
 const REALTIME = process.argv.includes('--realtime');
-/** With --realtime: every thread of `pid` (or only its main thread) at SCHED_FIFO 1; threads started later inherit it. */
-function realtime(pid: number, allThreads: boolean): void {
-  try {
-    execFileSync('chrt', [...(allThreads ? ['-a'] : []), '-f', '-p', '1', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch (err) {
-    throw new Error(`--realtime: cannot set SCHED_FIFO for ${pid} (root, or CAP_SYS_NICE): ${((err as { stderr?: Buffer }).stderr ?? '').toString().trim() || (err as Error).message}`);
-  }
-}
 
 /**
  * A full collection of this process (the load generator) before each latency round. Its old
@@ -244,9 +235,9 @@ async function main(): Promise<void> {
 
     confineDrain(worker.proc.pid!);
     if (REALTIME) {
-      realtime(redirect.proc.pid!, true);
-      realtime(bare.proc.pid!, true);
-      realtime(process.pid, false);
+      setSchedFifo(redirect.proc.pid!, true, true);
+      setSchedFifo(bare.proc.pid!, true, true);
+      setSchedFifo(process.pid, true);
       log('latency path at SCHED_FIFO 1', { redirect: redirect.proc.pid, bare: bare.proc.pid, loader: process.pid });
     }
     if (DRAIN_LAST_CPU) log('drain confined', { cpu: LAST_CPU });

@@ -1,4 +1,4 @@
-/** What the benches read of a process from /proc (Linux): CPU time and resident memory; and the autogroup nice and CPU affinity they may set. */
+/** What the benches read of a process from /proc (Linux): CPU time and resident memory; and the autogroup nice, scheduling policy and CPU affinity they may set. */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -49,7 +49,7 @@ export function setAutogroupNiceOf(comm: string, nice: number): number {
   let refused: unknown = null;
   for (const pid of pidsOf(comm)) {
     try {
-      writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+      setAutogroupNice(pid, nice);
       set++;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ESRCH') refused = err;
@@ -57,6 +57,25 @@ export function setAutogroupNiceOf(comm: string, nice: number): number {
   }
   if (set === 0 && refused) throw new Error(`cannot set the autogroup nice of the ${comm} processes (root or their own user only): ${(refused as Error).message}`);
   return set;
+}
+
+/** Sets the nice of the autogroup (session) `pid` belongs to (Linux; root or the process's own user). */
+export function setAutogroupNice(pid: number, nice: number): void {
+  writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+}
+
+/**
+ * Puts a process's main thread, or every thread (`chrt -a`, what systemd's
+ * `CPUSchedulingPolicy=fifo` does; threads started later inherit it), at SCHED_FIFO 1 (on), or
+ * back to SCHED_OTHER (off). Root or CAP_SYS_NICE. A diagnostic only: a Node process at SCHED_FIFO
+ * livelocks on a core it shares only with real-time tasks (bench/pipeline.ts, --realtime).
+ */
+export function setSchedFifo(pid: number, on: boolean, allThreads = false): void {
+  try {
+    execFileSync('chrt', [...(allThreads ? ['-a'] : []), ...(on ? ['-f', '-p', '1'] : ['-o', '-p', '0']), String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    throw new Error(`cannot set the scheduling policy of ${pid} (root, or CAP_SYS_NICE): ${((err as { stderr?: Buffer }).stderr ?? '').toString().trim() || (err as Error).message}`);
+  }
 }
 
 /** Resident memory of a process in MB (0 once it is gone). */
