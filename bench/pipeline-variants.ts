@@ -12,6 +12,10 @@
  *   workerBatch   the worker's threads at SCHED_BATCH (`chrt -a -b`)
  *   dbLow         every Postgres process's autogroup at nice 19 (root; what an operator's lower
  *                 CPU weight for the database does on this host, see bench/pipeline.ts)
+ *   dbNice        every thread of every Postgres process at nice 19 (root): with autogroups
+ *                 on it weighs only inside each backend's own session; run with
+ *                 `kernel.sched_autogroup_enabled = 0` (set before the bench starts, so every
+ *                 process it starts is in the root group) it is the database's weight
  *   workerCpu1    the worker's threads on the last CPU only (`taskset -a -c`)
  *   dbCpu1        every Postgres process on the last CPU only
  *   redirectFifo  the redirect's main thread at SCHED_FIFO 1 (`chrt -f`; root): it preempts any
@@ -38,13 +42,13 @@ import { join } from 'node:path';
 import { USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
 import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
-import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setSchedFifo } from './proc-stats';
+import { ALL_CPUS, autogroupsEnabled, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setNiceOf, setSchedFifo } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
 /** Whether a variant measures the bare server instead of the redirect. */
 const measuresBare = (variant: string) => variant.split('+').includes('bare');
-const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'workerCpu1', 'dbCpu1', 'redirectFifo', 'redirectFifoAll', 'redirectUp', 'loaderFifo', 'bare']);
+const KNOWN = new Set(['base', 'workerStop', 'workerIdle', 'workerBatch', 'dbLow', 'dbNice', 'workerCpu1', 'dbCpu1', 'redirectFifo', 'redirectFifoAll', 'redirectUp', 'loaderFifo', 'bare']);
 
 
 function arg(name: string, fallback: string): string {
@@ -64,6 +68,7 @@ function schedule(variant: string, workerPid: number, workerNice: number, on: bo
       if (!on) for (const tid of readdirSync(`/proc/${workerPid}/task`)) setPriority(Number(tid), workerNice);
     }
     if (part === 'dbLow') setAutogroupNiceOf('postgres', on ? 19 : 0);
+    if (part === 'dbNice') setNiceOf('postgres', on ? 19 : 0);
     if (part === 'workerCpu1') pinToCpus(workerPid, on ? LAST_CPU : ALL_CPUS);
     if (part === 'dbCpu1') for (const pid of pidsOf('postgres')) pinToCpus(pid, on ? LAST_CPU : ALL_CPUS);
   }
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
       sendLagP99Ms: rows.map((r) => r.sendLagP99Ms),
       ...(measuresBare(variant) ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
     }));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, variants: summary }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, autogroups: autogroupsEnabled(), variants: summary }, null, 2)}\n`);
   } finally {
     if (undo) undo();
     await pipeline.stop();

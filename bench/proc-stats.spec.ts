@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSecondsOf, pidsOf, setAutogroupNiceOf } from './proc-stats';
+import { autogroupsEnabled, cpuSecondsOf, pidsOf, setAutogroupNiceOf, setNiceOf } from './proc-stats';
 
 /** Two processes of our own, each leading a session, with a command name no other process has: a copy of `sleep` under a new name. */
 function probes(dir: string, name: string): [ChildProcess, ChildProcess] {
@@ -47,5 +47,22 @@ describe('proc-stats', () => {
     // This process's own session is a different autogroup: untouched.
     expect(readFileSync('/proc/self/autogroup', 'utf8')).not.toMatch(/nice 7\b/);
     expect(setAutogroupNiceOf(`${name}x`, 7)).toBe(0);
+  });
+
+  it('sets the nice of every process of a command name, and of no other', async () => {
+    const name = `dlni${process.pid}`;
+    const [a, b] = probes(dir, name);
+    children.push(a, b);
+    await new Promise((r) => setTimeout(r, 100));
+    const nice = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const own = nice(process.pid);
+    expect(setNiceOf(name, 9)).toBe(2);
+    expect([nice(a.pid!), nice(b.pid!)]).toEqual([9, 9]);
+    expect(nice(process.pid)).toBe(own);
+    expect(setNiceOf(`${name}x`, 9)).toBe(0);
+  });
+
+  it('says whether the kernel has autogroups on', () => {
+    expect(autogroupsEnabled()).toBe(autogroups);
   });
 });

@@ -1,7 +1,7 @@
 /** What the benches read of a process from /proc (Linux): CPU time and resident memory; and the autogroup nice, scheduling policy and CPU affinity they may set. */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, setPriority } from 'node:os';
 
 /** CPU seconds (user + system) a process has used so far (/proc, 100 ticks a second). */
 export function cpuSeconds(pid: number): number {
@@ -57,6 +57,35 @@ export function setAutogroupNiceOf(comm: string, nice: number): number {
   }
   if (set === 0 && refused) throw new Error(`cannot set the autogroup nice of the ${comm} processes (root or their own user only): ${(refused as Error).message}`);
   return set;
+}
+
+/**
+ * Sets the nice of every thread of every process whose command is `comm` (root to raise it back).
+ * With autogroups on, a task's nice weighs only inside its own session; with them off
+ * (`kernel.sched_autogroup_enabled = 0`), it is the process's weight against every other. Returns
+ * how many processes it set.
+ */
+export function setNiceOf(comm: string, nice: number): number {
+  let set = 0;
+  for (const pid of pidsOf(comm)) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), nice);
+      set++;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ESRCH') throw new Error(`cannot set the nice of the ${comm} processes (root): ${(err as Error).message}`);
+    }
+  }
+  return set;
+}
+
+/** Whether the kernel groups each session's tasks for scheduling (`kernel.sched_autogroup_enabled`; false where it has no autogroups). */
+export function autogroupsEnabled(): boolean {
+  try {
+    return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
+  } catch {
+    return false;
+  }
 }
 
 /** Sets the nice of the autogroup (session) `pid` belongs to (Linux; root or the process's own user). */
