@@ -36,13 +36,13 @@
  *   node tools/scripts/run.js bench/pipeline-variants.ts [--rate 12000] [--seconds 6] [--rounds 4] [--variants base,workerStop,dbLow,bare]
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
-import { availableParallelism, setPriority } from 'node:os';
+import { rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
 import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
-import { ALL_CPUS, autogroupsEnabled, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setNiceOf, setSchedFifo } from './proc-stats';
+import { ALL_CPUS, autogroupsEnabled, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setNiceOf, setSchedFifo, setThreadsNice } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
@@ -65,7 +65,7 @@ function schedule(variant: string, workerPid: number, workerNice: number, on: bo
     if (part === 'workerIdle' || part === 'workerBatch') {
       execFileSync('chrt', ['-a', on ? (part === 'workerIdle' ? '-i' : '-b') : '-o', '-p', '0', String(workerPid)]);
       // Back to SCHED_OTHER at the worker's own nice (chrt leaves the nice value; set it again to be sure).
-      if (!on) for (const tid of readdirSync(`/proc/${workerPid}/task`)) setPriority(Number(tid), workerNice);
+      if (!on) setThreadsNice(workerPid, workerNice);
     }
     if (part === 'dbLow') setAutogroupNiceOf('postgres', on ? 19 : 0);
     if (part === 'dbNice') setNiceOf('postgres', on ? 19 : 0);

@@ -69,7 +69,7 @@ export function setNiceOf(comm: string, nice: number): number {
   let set = 0;
   for (const pid of pidsOf(comm)) {
     try {
-      for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), nice);
+      setThreadsNice(pid, nice);
       set++;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -77,6 +77,11 @@ export function setNiceOf(comm: string, nice: number): number {
     }
   }
   return set;
+}
+
+/** Sets the nice of every thread of a process (Linux keeps one per thread; `setPriority(pid)` sets the main thread's only). */
+export function setThreadsNice(pid: number, nice: number): void {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), nice);
 }
 
 /** Whether the kernel groups each session's tasks for scheduling (`kernel.sched_autogroup_enabled`; false where it has no autogroups). */
