@@ -39,10 +39,10 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { USER_AGENTS } from '@dl/testing';
+import { autogroupsOn, USER_AGENTS } from '@dl/testing';
 import { openLoadRedirects } from './open-load';
 import { log, median, runBench, sleep, startPipeline } from './pipeline-support';
-import { ALL_CPUS, autogroupsEnabled, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setNiceOf, setSchedFifo, setThreadsNice } from './proc-stats';
+import { ALL_CPUS, LAST_CPU, pidsOf, pinToCpus, setAutogroupNice, setAutogroupNiceOf, setNiceOf, setSchedFifo, setThreadsNice } from './proc-stats';
 import { stallsSummary } from './stalls';
 
 const HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
       sendLagP99Ms: rows.map((r) => r.sendLagP99Ms),
       ...(measuresBare(variant) ? {} : { waitingForACoreMs: rows.map((r) => r.waitingForACoreMs) }),
     }));
-    process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, autogroups: autogroupsEnabled(), variants: summary }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'pipeline-variants', rate, seconds, rounds, autogroups: autogroupsOn(), variants: summary }, null, 2)}\n`);
   } finally {
     if (undo) undo();
     await pipeline.stop();

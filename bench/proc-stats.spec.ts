@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { autogroupsEnabled, cpuSecondsOf, pidsOf, setAutogroupNiceOf, setNiceOf } from './proc-stats';
+import { autogroupNice, autogroupsOn, threadNices } from '@dl/testing';
+import { cpuSecondsOf, pidsOf, setAutogroupNiceOf, setNiceOf } from './proc-stats';
 
 /** Two processes of our own, each leading a session, with a command name no other process has: a copy of `sleep` under a new name. */
 function probes(dir: string, name: string): [ChildProcess, ChildProcess] {
@@ -12,7 +13,7 @@ function probes(dir: string, name: string): [ChildProcess, ChildProcess] {
   return [start(), start()];
 }
 
-const autogroups = existsSync('/proc/self/autogroup') && readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
+const autogroups = autogroupsOn();
 
 describe('proc-stats', () => {
   let dir: string;
@@ -40,10 +41,9 @@ describe('proc-stats', () => {
     const [a, b] = probes(dir, name);
     children.push(a, b);
     await new Promise((r) => setTimeout(r, 100));
-    const nice = (pid: number) => Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))?.[1]);
-    expect([nice(a.pid!), nice(b.pid!)]).toEqual([0, 0]);
+    expect([autogroupNice(a.pid!), autogroupNice(b.pid!)]).toEqual([0, 0]);
     expect(setAutogroupNiceOf(name, 7)).toBe(2);
-    expect([nice(a.pid!), nice(b.pid!)]).toEqual([7, 7]);
+    expect([autogroupNice(a.pid!), autogroupNice(b.pid!)]).toEqual([7, 7]);
     // This process's own session is a different autogroup: untouched.
     expect(readFileSync('/proc/self/autogroup', 'utf8')).not.toMatch(/nice 7\b/);
     expect(setAutogroupNiceOf(`${name}x`, 7)).toBe(0);
@@ -54,15 +54,10 @@ describe('proc-stats', () => {
     const [a, b] = probes(dir, name);
     children.push(a, b);
     await new Promise((r) => setTimeout(r, 100));
-    const nice = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
-    const own = nice(process.pid);
+    const own = threadNices(process.pid);
     expect(setNiceOf(name, 9)).toBe(2);
-    expect([nice(a.pid!), nice(b.pid!)]).toEqual([9, 9]);
-    expect(nice(process.pid)).toBe(own);
+    expect([...threadNices(a.pid!), ...threadNices(b.pid!)]).toEqual([9, 9]);
+    expect(threadNices(process.pid)).toEqual(own);
     expect(setNiceOf(`${name}x`, 9)).toBe(0);
-  });
-
-  it('says whether the kernel has autogroups on', () => {
-    expect(autogroupsEnabled()).toBe(autogroups);
   });
 });

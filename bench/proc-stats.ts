@@ -84,15 +84,6 @@ export function setThreadsNice(pid: number, nice: number): void {
   for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), nice);
 }
 
-/** Whether the kernel groups each session's tasks for scheduling (`kernel.sched_autogroup_enabled`; false where it has no autogroups). */
-export function autogroupsEnabled(): boolean {
-  try {
-    return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
-  } catch {
-    return false;
-  }
-}
-
 /** Sets the nice of the autogroup (session) `pid` belongs to (Linux; root or the process's own user). */
 export function setAutogroupNice(pid: number, nice: number): void {
   writeFileSync(`/proc/${pid}/autogroup`, String(nice));
