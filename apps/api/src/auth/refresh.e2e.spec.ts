@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import request from 'supertest';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
@@ -85,7 +86,9 @@ describe('POST /auth/refresh and /auth/logout', () => {
       'dl_refresh=',
       'dl_refresh=garbage',
       `dl_refresh=${other}.${mac}`,
-      `dl_refresh=${body}.${mac.slice(0, -2)}AA`,
+      // Always a different MAC: the old one could already end in AA (1 in 4,096).
+      `dl_refresh=${body}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`,
+      `dl_refresh=${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`,
       `dl_refresh=${res.body.accessToken}`,
       `dl_refresh=${good}.extra`,
     ];
@@ -96,6 +99,21 @@ describe('POST /auth/refresh and /auth/logout', () => {
     }
     // And the refresh credential is not an access token.
     await request(server.url).get('/api/usage').set('Authorization', `Bearer ${good}`).expect(401);
+  });
+
+  it('refuses a credential with any one character changed', async () => {
+    const good = valueOf(cookieOf(await signup())).slice('dl_refresh='.length);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.';
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: good.length - 1 }), fc.constantFrom(...alphabet), async (at, ch) => {
+        fc.pre(good[at] !== ch);
+        const forged = good.slice(0, at) + ch + good.slice(at + 1);
+        const answer = await request(server.url).post('/auth/refresh').set('Cookie', `dl_refresh=${forged}`);
+        expect(answer.status).toBe(401);
+        expect(answer.body).toEqual({ error: 'Unauthorized', message: 'Invalid or expired session', statusCode: 401 });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('is never readable cross-origin: CORS does not allow credentials', async () => {
