@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
@@ -30,6 +30,11 @@ class ProbeController {
   @Get('missing')
   missing(): never {
     throw new NotFoundError('Link not found');
+  }
+
+  @Get('things/:id')
+  thing(@Param('id') id: string) {
+    return { length: id.length };
   }
 }
 
@@ -106,6 +111,18 @@ describe('platform http (errors, health, metrics)', () => {
     expect(res.body).toEqual({ error: 'Payload Too Large', message: 'Payload too large', statusCode: 413 });
   });
 
+  it("Fastify's routing errors answer the contract's body: malformed percent-encoding 400, a path parameter over 256 characters 414", async () => {
+    for (const path of ['/t/things/%E0%A4%A', '/t/things/%zz', '/t/things/%']) {
+      const res = await request(server.url).get(path).expect(400);
+      expect(res.body).toEqual({ error: 'Bad Request', message: 'Invalid URL', statusCode: 400 });
+    }
+    const long = await request(server.url).get(`/t/things/${'a'.repeat(257)}`).expect(414);
+    expect(long.body).toEqual({ error: 'URI Too Long', message: 'Path parameter too long', statusCode: 414 });
+    expect(long.headers['x-request-id']).toEqual(expect.any(String));
+    // A domain name (up to 253 characters) still reaches its route.
+    expect((await request(server.url).get(`/t/things/${'a'.repeat(256)}`).expect(200)).body).toEqual({ length: 256 });
+  });
+
   it('an unknown route answers 404 Not Found', async () => {
     const res = await request(server.url).get('/no/such/route').expect(404);
     expect(res.body).toEqual({ error: 'Not Found', message: 'Not Found', statusCode: 404 });
@@ -123,6 +140,27 @@ describe('platform http (errors, health, metrics)', () => {
         extra: 'Unknown field',
       },
     });
+  });
+
+  it('a body nested deeper than 64 levels → 400 naming where, before any recursive step (a 100 KB [[[…]]] overflowed the stack: 500)', async () => {
+    for (const [raw, path] of [
+      ['['.repeat(50_000) + ']'.repeat(50_000), '[0]'.repeat(63) + '[0]'],
+      [`{"name":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`, 'name' + '.a'.repeat(63)],
+    ]) {
+      const res = await request(server.url).post('/t/echo').set('content-type', 'application/json').send(raw).expect(400);
+      expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { [path]: 'Must not be nested more than 64 levels deep' } });
+    }
+  });
+
+  it('a key named constructor, at any depth → 400 naming it (class-transformer dropped it, or failed on it: 500)', async () => {
+    const cases: Array<[object, string]> = [
+      [{ name: 'x', count: 1, constructor: [1] }, 'constructor'],
+      [{ name: { nested: [{ constructor: 'x' }] }, count: 1 }, 'name.nested[0].constructor'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await request(server.url).post('/t/echo').send(body).expect(400);
+      expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { [path]: 'Must not be named constructor or __proto__' } });
+    }
   });
 
   it('a valid body passes through', async () => {

@@ -8,6 +8,7 @@ import {
   IsFutureIsoDate,
   IsHttpUrl,
   IsIntBetween,
+  isPlainObject,
   IsPlainObject,
   IsStrictBoolean,
   IsStringArrayOf,
@@ -127,7 +128,8 @@ export class RedirectRuleDto {
   @ApiProperty({ type: RedirectRuleConditionsDto })
   @IsPlainObject()
   @IsValidWhen(
-    (v) => Object.keys(v as object).some((k) => CONDITION_KEYS.includes(k) && (v as Record<string, unknown>)[k] !== undefined),
+    // Not an object: @IsPlainObject says so, this one stays quiet.
+    (v) => !isPlainObject(v) || Object.keys(v).some((k) => CONDITION_KEYS.includes(k) && v[k] !== undefined),
     'Must have at least one condition',
   )
   @ValidateNested({ message: 'Must be an object' })

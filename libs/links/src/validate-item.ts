@@ -1,11 +1,14 @@
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { flattenValidationErrors, ValidationError, ValidationMap } from '@dl/platform/http';
+import { findReservedKey, flattenValidationErrors, RESERVED_KEY_MESSAGE, ValidationError, ValidationMap } from '@dl/platform/http';
 import { isPlainObject, URL_MESSAGE } from '@dl/platform/validation';
 
 /** Validates one plain object against a DTO class with the global pipe's rules. */
 export function validateItem<T extends object>(cls: ClassConstructor<T>, plain: unknown): { value: T; errors: ValidationMap } {
   if (!isPlainObject(plain)) return { value: {} as T, errors: { '': 'Must be an object' } };
+  // (A CSV import's column names reach here without the global pipe.)
+  const reserved = findReservedKey(plain);
+  if (reserved !== null) return { value: {} as T, errors: { [reserved]: RESERVED_KEY_MESSAGE } };
   const value = plainToInstance(cls, plain, { enableImplicitConversion: false });
   const errors = flattenValidationErrors(
     validateSync(value, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: false }),

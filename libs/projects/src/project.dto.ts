@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { IsNonEmptyStringMax, IsStringMax } from '@dl/platform/validation';
+import { IsNonEmptyStringMax, IsOmittable, IsStringMax } from '@dl/platform/validation';
 
 export class CreateProjectDto {
   @ApiProperty({ maxLength: 100 })
@@ -15,7 +15,7 @@ export class CreateProjectDto {
 
 export class UpdateProjectDto {
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @IsOmittable()
   @IsNonEmptyStringMax(100)
   name?: string;
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsOptional, Matches, ValidateNested } from 'class-validator';
 import { LinkFieldsDto } from '@dl/links';
-import { IsIntBetween, IsNonEmptyStringMax, IsPlainObject, IsStringMax } from '@dl/platform/validation';
+import { IsIntBetween, IsNonEmptyStringMax, IsOmittable, IsPlainObject, IsStringMax } from '@dl/platform/validation';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MESSAGE = 'Must be 1-64 lowercase letters, digits and single hyphens';
@@ -41,12 +41,12 @@ export class CreateTemplateDto {
 
 export class UpdateTemplateDto {
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @IsOmittable()
   @IsNonEmptyStringMax(100)
   name?: string;
 
   @ApiPropertyOptional({ maxLength: 64 })
-  @IsOptional()
+  @IsOmittable()
   @Matches(SLUG_PATTERN, { message: SLUG_MESSAGE })
   @IsStringMax(64, { message: SLUG_MESSAGE })
   slug?: string;
@@ -56,12 +56,12 @@ export class UpdateTemplateDto {
   @IsStringMax(1000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: TemplateDefaultsDto, description: 'Replaces the defaults; existing links are not changed' })
+  @ApiPropertyOptional({ type: TemplateDefaultsDto, nullable: true, description: 'Replaces the defaults (null clears them); existing links are not changed' })
   @IsOptional()
   @IsPlainObject()
   @ValidateNested({ message: 'Must be an object' })
   @Type(() => TemplateDefaultsDto)
-  defaults?: TemplateDefaultsDto;
+  defaults?: TemplateDefaultsDto | null;
 }
 
 export interface TemplateResponse {

@@ -54,7 +54,7 @@ export class TemplatesService {
     if (dto?.name !== undefined) data.name = dto.name.trim();
     if (dto?.slug !== undefined) data.slug = dto.slug;
     if (dto?.description !== undefined) data.description = dto.description;
-    if (dto?.defaults !== undefined) data.defaults = storedDefaults(dto.defaults);
+    if (dto?.defaults !== undefined) data.defaults = dto.defaults ? storedDefaults(dto.defaults) : {};
     if (!Object.keys(data).length) throw new NoTemplateUpdatesError();
     const t = await this.repo.update(organizationId, id, data);
     if (!t) throw new TemplateNotFoundError();

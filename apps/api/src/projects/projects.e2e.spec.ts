@@ -58,6 +58,14 @@ describe('projects: /api/projects', () => {
     expect((await w.http().put(`/api/projects/${p.body.id}`, {}).expect(400)).body).toEqual(bad('No updates provided'));
   });
 
+  it('update with a null name → 400 naming it, nothing changed', async () => {
+    const p = await w.http().post('/api/projects', { name: 'Kept' }).expect(201);
+    expect((await w.http().put(`/api/projects/${p.body.id}`, { name: null }).expect(400)).body).toEqual(
+      bad('Validation error', { name: 'Must be a non-empty string of at most 100 characters' }),
+    );
+    expect((await w.http().get(`/api/projects/${p.body.id}`).expect(200)).body).toMatchObject({ name: 'Kept' });
+  });
+
   it('another organization → 404 Project not found for read, update, delete; malformed id → 400', async () => {
     const p = await w.http().post('/api/projects', { name: 'Mine' }).expect(201);
     expect((await w.http(w.keyB).get(`/api/projects/${p.body.id}`).expect(404)).body).toEqual(notFound('Project not found'));

@@ -93,6 +93,19 @@ describe('templates: /api/templates', () => {
     expect((await w.http().put(`/api/templates/${w.a.template.id}`, {}).expect(400)).body).toEqual(bad('No updates provided'));
   });
 
+  it('update: null name or slug → 400 naming it, nothing changed; null defaults clears them', async () => {
+    const t = await w.http().post('/api/templates', { name: 'Nulls', slug: 'nulls', defaults: { tags: ['x'] } }).expect(201);
+    expect((await w.http().put(`/api/templates/${t.body.id}`, { name: null }).expect(400)).body).toEqual(
+      bad('Validation error', { name: 'Must be a non-empty string of at most 100 characters' }),
+    );
+    expect((await w.http().put(`/api/templates/${t.body.id}`, { slug: null }).expect(400)).body).toEqual(
+      bad('Validation error', { slug: 'Must be 1-64 lowercase letters, digits and single hyphens' }),
+    );
+    expect((await w.http().get(`/api/templates/${t.body.id}`).expect(200)).body).toMatchObject({ name: 'Nulls', slug: 'nulls', defaults: { tags: ['x'] } });
+    const cleared = await w.http().put(`/api/templates/${t.body.id}`, { defaults: null }).expect(200);
+    expect(cleared.body).toMatchObject({ name: 'Nulls', slug: 'nulls', defaults: {} });
+  });
+
   it('another organization → 404 on read, update and delete; malformed id → 400', async () => {
     const id = w.a.template.id;
     expect((await w.http(w.keyB).get(`/api/templates/${id}`).expect(404)).body).toEqual(notFound('Template not found'));

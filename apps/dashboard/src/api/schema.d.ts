@@ -2159,8 +2159,8 @@ export interface components {
             name?: string;
             slug?: string;
             description?: Record<string, never> | null;
-            /** @description Replaces the defaults; existing links are not changed */
-            defaults?: components["schemas"]["TemplateDefaultsDto"];
+            /** @description Replaces the defaults (null clears them); existing links are not changed */
+            defaults?: components["schemas"]["TemplateDefaultsDto"] | null;
         };
         CreateProjectDto: {
             name: string;

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { DynamicModule, Type } from '@nestjs/common';
+import { DynamicModule, Logger, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/observability';
-import { AllExceptionsFilter } from './exception.filter';
+import { AllExceptionsFilter, sendError } from './exception.filter';
 import { guardProcess } from './process-guard';
 import { ONE_MEGABYTE, recordRequest, requestId } from './raw-http';
 import { makeCloseGraceful, onDrain } from './shutdown';
@@ -16,11 +16,24 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Log one line per request (default true). */
   requestLog?: boolean;
-  /** Longest path parameter accepted (default 100). */
+  /** Longest path parameter accepted (default 256: a domain name is up to 253 characters). */
   maxParamLength?: number;
-  /** Answers Fastify's routing errors (malformed percent-encoding, over-long parameter) instead of its JSON 400/414. */
+  /**
+   * Answers Fastify's routing errors (malformed percent-encoding, an over-long parameter).
+   * Default: the contract's error body, 400 `Invalid URL` or 414 `Path parameter too long`.
+   */
   frameworkErrors?: FastifyServerOptions['frameworkErrors'];
 }
+
+/** Longest path parameter by default: a domain name (public stats) is up to 253 characters. */
+export const MAX_PARAM_LENGTH = 256;
+const frameworkLogger = new Logger('Errors');
+
+/** A routing error, answered before any hook: the request id header is set here. */
+const sendFrameworkError: NonNullable<FastifyServerOptions['frameworkErrors']> = (err, request, reply) => {
+  reply.header('x-request-id', request.id);
+  sendError(err, request, reply, frameworkLogger);
+};
 
 function routeOf(request: FastifyRequest): string {
   return request.routeOptions?.url ?? 'unmatched';
@@ -44,9 +57,10 @@ export async function createHttpApp(
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
     bodyLimit: options.bodyLimit ?? ONE_MEGABYTE,
     genReqId: (req: { headers: IncomingHttpHeaders }) => requestId(req.headers),
-    routerOptions: { maxParamLength: options.maxParamLength ?? 100, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: options.maxParamLength ?? MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
     trustProxy: false,
-    ...(options.frameworkErrors ? { frameworkErrors: options.frameworkErrors } : {}),
+    // These answer before any route or Nest's filter: without a handler Fastify sends its own body (with `code`).
+    frameworkErrors: options.frameworkErrors ?? sendFrameworkError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(logger),

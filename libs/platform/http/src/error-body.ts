@@ -26,6 +26,7 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'Unsupported Media Type'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Invalid Content-Length'],
   FST_ERR_BAD_URL: [400, 'Invalid URL'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'Path parameter too long'],
 };
 
 /** Nest re-wraps Fastify's errors as HttpException(message) and drops the code: match by message. */

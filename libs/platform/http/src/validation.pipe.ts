@@ -27,9 +27,84 @@ export function refuseUnstorableText(value: unknown, metadata: Pick<ArgumentMeta
   throw new ValidationError({ [path]: UNSTORABLE_TEXT_MESSAGE });
 }
 
+/** A key class-transformer cannot take: it drops it, and a non-function value under it throws (a 500). */
+export const RESERVED_KEY_MESSAGE = 'Must not be named constructor or __proto__';
+const RESERVED_KEYS = new Set(['constructor', '__proto__']);
+const MAX_DEPTH = 64;
+
+/** The path (`a.b[0]`) of the first key named `constructor` or `__proto__` in a parsed JSON value, or null. */
+export function findReservedKey(value: unknown, path = '', depth = 0): string | null {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findReservedKey(value[i], `${path}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const child = path ? `${path}.${key}` : key;
+    if (RESERVED_KEYS.has(key)) return child;
+    const found = findReservedKey((value as Record<string, unknown>)[key], child, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** A copy without keys named `constructor` or `__proto__`, at any depth (what visitors send is cleaned). */
+function withoutReservedKeys(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => withoutReservedKeys(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (!RESERVED_KEYS.has(k)) out[k] = withoutReservedKeys(v, depth + 1);
+  return out;
+}
+
+/**
+ * A key named `constructor` or `__proto__` anywhere in a body or query: 400 naming it (class-transformer
+ * would drop it silently, or fail on it). A visitor DTO (StripsUnstorableText) gets a copy without it.
+ */
+export function refuseReservedKeys(value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
+  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
+  const path = findReservedKey(value);
+  if (path === null) return value;
+  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return withoutReservedKeys(value);
+  throw new ValidationError({ [path]: RESERVED_KEY_MESSAGE });
+}
+
+export const TOO_DEEP_MESSAGE = `Must not be nested more than ${MAX_DEPTH} levels deep`;
+
+/** The path of the first value nested deeper than MAX_DEPTH objects and arrays, or null (walks at most that deep). */
+export function findTooDeep(value: unknown, path = '', depth = 0): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return path || 'body';
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [`${path}[${i}]`, v])
+    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
+  for (const [child, v] of entries) {
+    const found = findTooDeep(v, child, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * A body or query nested deeper than MAX_DEPTH: 400 naming where (the recursive steps after it,
+ * Nest's own included, would overflow the stack on a 100 KB `[[[[…]]]]`: a 500). A visitor DTO
+ * gets the cut copy toStorableJson makes.
+ */
+export function refuseDeepNesting(value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
+  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
+  const path = findTooDeep(value);
+  if (path === null) return value;
+  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return toStorableJson(value);
+  throw new ValidationError({ [path]: TOO_DEEP_MESSAGE });
+}
+
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    return super.transform(refuseUnstorableText(value, metadata), metadata);
+    const shallow = refuseDeepNesting(value, metadata);
+    return super.transform(refuseReservedKeys(refuseUnstorableText(shallow, metadata), metadata), metadata);
   }
 }
 
