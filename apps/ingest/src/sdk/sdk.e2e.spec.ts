@@ -359,6 +359,17 @@ describe('SDK ingestion (ingest app + worker)', () => {
       expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
     });
 
+    it('properties nested 20,000 deep → 400 naming where (the fast check overflowed the stack: a 500)', async () => {
+      const nested = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
+      for (const [path, raw, field] of [
+        ['event', `{"installId":"${installId}","eventName":"x","properties":${nested}}`, 'properties' + '.a'.repeat(63)],
+        ['events', `{"events":[{"installId":"${installId}","eventName":"x","properties":${nested}}]}`, 'events[0].properties' + '.a'.repeat(61)],
+      ]) {
+        const res = await request(ingest.url).post(`/api/sdk/v1/${path}`).set('Authorization', `Bearer ${app.token}`).set('Content-Type', 'application/json').send(raw).expect(400);
+        expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { [field]: 'Must not be nested more than 64 levels deep' } });
+      }
+    });
+
     it('stored nothing for any of them', async () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(await env.prisma.inAppEvent.count({ where: { installId } })).toBe(0);

@@ -2,7 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createValidationPipe, findUnstorableText, jsonBodyReader, RawAnswers, requestId, takeRequests, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
+import {
+  createValidationPipe,
+  findTooDeep,
+  findUnstorableText,
+  jsonBodyReader,
+  RawAnswers,
+  requestId,
+  takeRequests,
+  TOO_DEEP_MESSAGE,
+  UNSTORABLE_TEXT_MESSAGE,
+  ValidationError,
+} from '@dl/platform/http';
 import { MetricsService } from '@dl/platform/observability';
 import { AppCredential, fastEvent, fastEventBatch, fastInstall, fastOpen, SdkEventBatchDto, SdkEventDto, SdkInstallDto, SdkOpenDto, SdkTokenGuard } from '@dl/sdk';
 import { closedCorsHeaders } from '../ingest.cors';
@@ -58,6 +69,12 @@ export function installSdkFastPath(app: NestFastifyApplication): void {
       if (unstorable !== null) {
         await limited;
         throw new ValidationError({ [unstorable]: UNSTORABLE_TEXT_MESSAGE });
+      }
+      // Nested past 64 levels, as the pipe refuses it (the fast check's JSON.stringify overflowed the stack: a 500).
+      const deep = findTooDeep(body);
+      if (deep !== null) {
+        await limited;
+        throw new ValidationError({ [deep]: TOO_DEEP_MESSAGE });
       }
       const fast = route.fast(body);
       let result: unknown;

@@ -74,18 +74,34 @@ export function refuseReservedKeys(value: unknown, metadata: Pick<ArgumentMetada
 
 export const TOO_DEEP_MESSAGE = `Must not be nested more than ${MAX_DEPTH} levels deep`;
 
-/** The path of the first value nested deeper than MAX_DEPTH objects and arrays, or null (walks at most that deep). */
-export function findTooDeep(value: unknown, path = '', depth = 0): string | null {
-  if (value === null || typeof value !== 'object') return null;
-  if (depth >= MAX_DEPTH) return path || 'body';
-  const entries: Array<[string, unknown]> = Array.isArray(value)
-    ? value.map((v, i) => [`${path}[${i}]`, v])
-    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
-  for (const [child, v] of entries) {
-    const found = findTooDeep(v, child, depth + 1);
-    if (found) return found;
+/** True when a value nests objects and arrays deeper than MAX_DEPTH (walks at most that deep, builds nothing). */
+function nestsTooDeep(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsTooDeep(value[i], depth + 1)) return true;
+    return false;
   }
-  return null;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) if (nestsTooDeep((value as Record<string, unknown>)[keys[i]], depth + 1)) return true;
+  return false;
+}
+
+/** The path of the first value nested deeper than MAX_DEPTH objects and arrays, or null (a check per SDK call: no allocation unless found). */
+export function findTooDeep(value: unknown): string | null {
+  if (!nestsTooDeep(value, 0)) return null;
+  let path = '';
+  let node = value;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    const entries: Array<[string, unknown]> = Array.isArray(node)
+      ? node.map((v, i) => [`[${i}]`, v])
+      : Object.entries(node as object).map(([k, v]) => [path ? `.${k}` : k, v]);
+    const next = entries.find(([, v]) => nestsTooDeep(v, depth + 1));
+    if (!next) break;
+    path += next[0];
+    node = next[1];
+  }
+  return path || 'body';
 }
 
 /**
