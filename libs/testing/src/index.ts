@@ -16,3 +16,4 @@ export * from './mime';
 export * from './services';
 export * from './redis-child';
 export * from './redirect.fixtures';
+export * from './route-fuzz';
