@@ -14,17 +14,28 @@ export function StripsUnstorableText(): ClassDecorator {
   };
 }
 
+/** A check of a whole body or query: where it fails, its message, and the cleaned copy a visitor DTO gets instead. */
+interface BodyRule {
+  find: (value: unknown) => string | null;
+  message: string;
+  clean: (value: unknown) => unknown;
+}
+
+function applyRule(rule: BodyRule, value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
+  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
+  const path = rule.find(value);
+  if (path === null) return value;
+  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return rule.clean(value);
+  throw new ValidationError({ [path]: rule.message });
+}
+
 /**
  * Text Postgres cannot store (NUL, lone surrogates) anywhere in a body or query, keys
  * included: 400 `Validation error` naming the field, before any other rule runs. A
  * visitor DTO (StripsUnstorableText) gets a cleaned copy instead.
  */
 export function refuseUnstorableText(value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
-  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
-  const path = findUnstorableText(value);
-  if (path === null) return value;
-  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return toStorableJson(value);
-  throw new ValidationError({ [path]: UNSTORABLE_TEXT_MESSAGE });
+  return applyRule({ find: findUnstorableText, message: UNSTORABLE_TEXT_MESSAGE, clean: toStorableJson }, value, metadata);
 }
 
 /** A key class-transformer cannot take: it drops it, and a non-function value under it throws (a 500). */
@@ -65,11 +76,7 @@ function withoutReservedKeys(value: unknown, depth = 0): unknown {
  * would drop it silently, or fail on it). A visitor DTO (StripsUnstorableText) gets a copy without it.
  */
 export function refuseReservedKeys(value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
-  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
-  const path = findReservedKey(value);
-  if (path === null) return value;
-  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return withoutReservedKeys(value);
-  throw new ValidationError({ [path]: RESERVED_KEY_MESSAGE });
+  return applyRule({ find: findReservedKey, message: RESERVED_KEY_MESSAGE, clean: withoutReservedKeys }, value, metadata);
 }
 
 export const TOO_DEEP_MESSAGE = `Must not be nested more than ${MAX_DEPTH} levels deep`;
@@ -110,11 +117,7 @@ export function findTooDeep(value: unknown): string | null {
  * gets the cut copy toStorableJson makes.
  */
 export function refuseDeepNesting(value: unknown, metadata: Pick<ArgumentMetadata, 'type' | 'metatype'>): unknown {
-  if (metadata.type !== 'body' && metadata.type !== 'query') return value;
-  const path = findTooDeep(value);
-  if (path === null) return value;
-  if (metadata.metatype && (metadata.metatype as unknown as Record<symbol, boolean>)[VISITOR_TEXT]) return toStorableJson(value);
-  throw new ValidationError({ [path]: TOO_DEEP_MESSAGE });
+  return applyRule({ find: findTooDeep, message: TOO_DEEP_MESSAGE, clean: toStorableJson }, value, metadata);
 }
 
 class StrictValidationPipe extends ValidationPipe {
