@@ -8,11 +8,11 @@ module.exports = {
   // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
   // processes, and one worker (jest's 50% of 2 cores) left the machine idle half the run.
   maxWorkers: process.env.JEST_MAX_WORKERS || (os.cpus().length <= 4 ? 2 : '50%'),
-  // Each test file has its own module registry, and about 120 MB of each e2e file's stays reachable
-  // after the file ends (measured with --expose-gc --logHeapUsage -i; not the process guard's
-  // listeners: removing them changed nothing). A worker reached V8's 4 GB heap limit and crashed
-  // ("ran out of memory"). A worker past 1.5 GB after a file is replaced. Production runs one
-  // registry per process, so nothing accumulates there.
+  // A safety net: a worker whose heap passes 1.5 GB after a test file is replaced. Each file has its
+  // own module registry, and anything the process keeps (a PerformanceObserver, a pending timer)
+  // that reaches into one keeps all of it: prom-client's GC observer and the shutdown deadline's
+  // timer kept about 120 MB per e2e file until both workers reached V8's 4 GB heap and crashed
+  // (both fixed: MetricsService disconnects its observers, the deadline timer is cleared).
   workerIdleMemoryLimit: '1.5GB',
   // A global option: the projects' own testTimeout is ignored in a multi-project run.
   testTimeout: 30000,

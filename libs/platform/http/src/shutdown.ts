@@ -46,7 +46,11 @@ async function drainHttp(server: Server, sockets: Set<Socket>, timeoutMs: number
   server.closeIdleConnections();
   const timer = setInterval(() => server.closeIdleConnections(), 100);
   timer.unref();
-  const deadline = wait(timeoutMs).then(() => 'timeout' as const);
+  // Cleared once the server closed: a pending timer would keep the closed app reachable for timeoutMs.
+  let deadlineTimer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    deadlineTimer = setTimeout(() => resolve('timeout'), timeoutMs).unref();
+  });
   try {
     if ((await Promise.race([closed, deadline])) === 'timeout') {
       logger.warn({ timeoutMs }, 'connections still open at the shutdown deadline: closing them');
@@ -54,6 +58,7 @@ async function drainHttp(server: Server, sockets: Set<Socket>, timeoutMs: number
     }
   } finally {
     clearInterval(timer);
+    clearTimeout(deadlineTimer);
   }
 }
 
