@@ -57,7 +57,7 @@ export function openApiNames(doc: unknown): { fields: string[]; params: string[]
 }
 
 /** Every path inside a JSON value (not the root). */
-export function jsonPaths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+function jsonPaths(v: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
   if (!v || typeof v !== 'object') return [];
   return Object.entries(v).flatMap(([k, child]) => {
     const p = [...at, Array.isArray(v) ? Number(k) : k];
@@ -65,10 +65,10 @@ export function jsonPaths(v: unknown, at: Array<string | number> = []): Array<Ar
   });
 }
 
-export type Mutation = 'set' | 'delete' | 'add';
+type Mutation = 'set' | 'delete' | 'add';
 
 /** A copy of a JSON value with its `pick`-th path (modulo their number) set, removed, or given a sibling `key`. */
-export function mutateJson(base: unknown, pick: number, op: Mutation, value: unknown, key: string): unknown {
+function mutateJson(base: unknown, pick: number, op: Mutation, value: unknown, key: string): unknown {
   const copy = structuredClone(base) as Record<string | number, unknown>;
   const paths = jsonPaths(copy);
   if (!paths.length) return copy;
@@ -90,7 +90,7 @@ export function mutateJson(base: unknown, pick: number, op: Mutation, value: unk
 const DEEP_ARRAY = '['.repeat(50_000) + ']'.repeat(50_000);
 const DEEP_OBJECT = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
 
-export const hostileText = fc.oneof(
+const hostileText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((u) => String.fromCharCode(...u)),
   fc.constantFrom('', ' ', '\u0000', '\ud800', 'x\u0000y', '\r\n', '../..', '%00', '%E0%A4%A', '__proto__', 'constructor', 'null', 'true', '-1', '1e309', '0x10', 'NaN'),
@@ -102,7 +102,7 @@ export const hostileText = fc.oneof(
 const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, -1, 2 ** 31, 2 ** 53 + 1, 1e308, -1e308, 0.5));
 const scalar = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null));
 /** Any JSON value made of hostile text and numbers, up to a few levels deep. */
-export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     scalar,
@@ -111,7 +111,7 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie
   ),
 })).v;
 
-export type FuzzBody = { json: unknown } | { raw: string };
+type FuzzBody = { json: unknown } | { raw: string };
 
 export interface FuzzOptions {
   /** Field names for made-up bodies and queries (openApiNames of the app's document, or a list). */
@@ -128,7 +128,7 @@ export interface FuzzOptions {
 }
 
 /** A body: a valid one with one field changed, made-up fields, any JSON, or raw text (malformed, deep). */
-export function bodyArbitrary(route: FuzzRoute, o: FuzzOptions): fc.Arbitrary<FuzzBody> {
+function bodyArbitrary(route: FuzzRoute, o: FuzzOptions): fc.Arbitrary<FuzzBody> {
   const base = o.bases?.[`${route.method} ${route.url}`];
   const field = fc.constantFrom(...o.fields);
   const raw = fc

@@ -97,11 +97,16 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
   const routes: FuzzRoute[] = [];
   let fields: string[] = [];
   let queryNames: string[] = [];
-  /** Real ids of the organization's resources, by parameter name. */
-  const ids: Record<string, string[]> = {};
   let seeded: Seeded = { template: '', link: '', project: '' };
   /** The organization's own resource of each collection, for a route's path that must exist. */
   let own: Record<string, string> = {};
+  /** Real values of a path parameter: the organization's own resources (not the seeded key: revoking it would leave the rest of the run answering 401). */
+  const ownIds = (name: string): string[] => {
+    if (name === 'userId') return [own.members, org.owner.user.id];
+    if (name === 'linkId') return [own.links];
+    if (name === 'projectId') return [own.projects];
+    return [own.links, own.projects, own.templates, own.webhooks, own.domains];
+  };
   const ownPath = (pattern: string) =>
     pattern.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
       if (name === 'userId') return own.members;
@@ -128,15 +133,10 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
     const template = await post('/api/templates', { name: 'Fuzz', slug: 'fuzz' });
     const webhook = await post('/api/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['link.created'] });
     const domain = await post('/api/domains', { domain: 'go.fuzz.test' });
-    // Not the seeded key's id: revoking it would leave the rest of the run answering 401.
-    ids.id = [link.id, project.id, template.id, webhook.id, domain.id];
-    ids.linkId = [link.id];
-    ids.projectId = [project.id];
     // Another organization's owner joins as a member: one whose role may change.
     const other = await seedOrganization(env);
     const joined = await request(server.url).post('/api/organization/members').set(authHeader(org.owner.jwt)).send({ email: other.owner.user.email, role: 'MEMBER' });
-    ids.userId = [joined.body.userId as string, org.owner.user.id];
-    own = { links: link.id, projects: project.id, templates: template.id, webhooks: webhook.id, domains: domain.id, keys: org.owner.apiKeyId, members: ids.userId[0] };
+    own = { links: link.id, projects: project.id, templates: template.id, webhooks: webhook.id, domains: domain.id, keys: org.owner.apiKeyId, members: joined.body.userId as string };
     seeded = { template: org.template.id, link: link.id, project: project.id };
   });
   afterAll(async () => {
@@ -170,7 +170,7 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
       fields,
       queryNames,
       bases: bases(),
-      params: (name) => ids[name] ?? ids.id,
+      params: ownIds,
       headers: (asKey) => authHeader(asKey ? org.owner.apiKey : org.owner.jwt),
       runs: RUNS,
     });
