@@ -29,7 +29,7 @@
  * rollup rows, the database work real traffic brings and one browser on loopback does not.
  *
  * `--db-autogroup-nice <n>` (Linux, root): the operator's choice of a lower CPU weight for the
- * database on a host it shares with the edge (docs/decisions.md, "The worker gives way"). Every
+ * database on a host it shares with the edge (docs/decisions/operations.md, "The worker gives way"). Every
  * Postgres backend leads a session of its own, so each is an autogroup with a whole session's
  * weight; the bench sets each one's nice to n (re-applied every 200 ms for new backends) and back
  * to 0 at the end. It changes the host, not the service: its figures are reported as such.

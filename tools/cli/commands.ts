@@ -107,7 +107,7 @@ export const COMMANDS: Record<string, Command> = {
     options: [],
     /**
      * Puts a queue's failed jobs (kept 7 days, at most 5,000) back to wait: after an upgrade that
-     * started a producer before its consumer (decisions: "Click batches travel packed"), or an
+     * started a producer before its consumer (docs/decisions/clicks.md, "Upgrades go workers first"), or an
      * outage that outlasted a job's attempts. Every consumer is idempotent, so a retry never counts twice.
      */
     async run(ctx, args) {

@@ -1,5 +1,5 @@
 /**
- * Hostile input across the ingest app (decisions: "The whole api, fuzzed"): every route it
+ * Hostile input across the ingest app (docs/decisions/hostile-input.md, "The whole api, fuzzed"): every route it
  * registers (the SDK's, served by the fast path in front of Fastify, and the pixel's) gets
  * arbitrary bodies, query strings and path parameters, and valid bodies with one field
  * changed at any depth, sent with a real app token or none. No answer is a 5xx; every 4xx is

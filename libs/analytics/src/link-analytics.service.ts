@@ -26,8 +26,8 @@ import {
  * `click_daily_visitors` over the window) when the window holds at most this many
  * visitor-days (the `visitors` rollup, read with the summary, says how many), so the
  * exact count never reads more rows than this. Above it (very busy links over long
- * windows) uniqueClicks is the sum of daily unique visitors. See docs/decisions.md,
- * "Clicks and analytics".
+ * windows) uniqueClicks is the sum of daily unique visitors. See docs/decisions/analytics.md,
+ * "Unique clicks".
  */
 export const EXACT_UNIQUES_MAX_ROWS = 20_000;
 export const TOP_LINKS = 10;

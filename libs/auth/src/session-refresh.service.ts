@@ -16,7 +16,7 @@ interface RefreshClaims {
 }
 
 /**
- * The dashboard's refresh credential (docs/decisions.md, "Second release: dashboard"):
+ * The dashboard's refresh credential (docs/decisions/accounts.md, "The dashboard's refresh cookie"):
  * `base64url(claims).base64url(HMAC-SHA256)` with a key derived from JWT_SECRET for this
  * purpose only, so it can never pass as an access token nor an access token as it. It
  * travels only in an HttpOnly cookie on /auth. A refresh answers an access token with the

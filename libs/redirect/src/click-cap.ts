@@ -24,7 +24,7 @@ return out`;
 /** Most visits one ADMIT call takes (Redis runs a script alone: a bounded one stays short). */
 const MAX_ADMITS_PER_CALL = 256;
 
-/** Redis slower than this (or down) and the visit is let through (see docs/decisions.md). */
+/** Redis slower than this (or down) and the visit is let through (docs/decisions/redirect.md, "Caps fail open"). */
 const REDIS_TIMEOUT_MS = 500;
 
 type CapConnection = Redis & { dlAdmitClicks(numberOfKeys: number, ...keysThenCaps: Array<string | number>): Promise<number[]> };

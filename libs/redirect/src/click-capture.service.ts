@@ -11,7 +11,7 @@ export const CAPTURE_LIMITS = {
   /**
    * A batch leaves at most this long after its first click... 20 ms, not 5: under load a 5 ms
    * window held ~35 clicks, and BullMQ's per-job cost (Job object, JSON + msgpack, one Lua call)
-   * was a fifth of the redirect's CPU per visit; 20 ms holds ~300 (decisions: Click capture).
+   * was a fifth of the redirect's CPU per visit; 20 ms holds ~300 (docs/decisions/redirect.md).
    */
   flushDelayMs: 20,
   /** ...or as soon as it holds this many. */

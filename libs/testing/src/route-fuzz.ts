@@ -1,5 +1,5 @@
-// A property-based fuzz of an app's whole route table over HTTP (decisions: "The whole api,
-// fuzzed"): arbitrary bodies, query strings and path parameters; every answer must be below 500
+// A property-based fuzz of an app's whole route table over HTTP (docs/decisions/hostile-input.md,
+// "The whole api, fuzzed"): arbitrary bodies, query strings and path parameters; every answer must be below 500
 // and every 4xx the contract's error body. Used by the api's and the ingest app's hostile-input specs.
 import fc from 'fast-check';
 import request from 'supertest';

@@ -20,7 +20,7 @@ import {
 import { ProjectNotFoundError, WebhookLimitError, WebhookNotFoundError } from './webhooks.errors';
 import { WebhooksRepository } from './webhooks.repository';
 
-/** Webhooks an organization may hold, per plan (decided in docs/decisions.md). */
+/** Webhooks an organization may hold, per plan (docs/decisions/webhooks.md, "Plan limit"). */
 export const WEBHOOK_LIMITS: Record<Tier, number | null> = {
   FREE: 5,
   PRO: 25,

@@ -2,7 +2,7 @@
  * The session: the access token (JWT) lives in this module's memory only, never in
  * localStorage or a readable cookie. On reload it is gone; `restoreSession()` asks
  * POST /auth/refresh, which reads the HttpOnly, SameSite=Strict, Path=/auth refresh
- * cookie set at login and answers a fresh access token (docs/decisions.md).
+ * cookie set at login and answers a fresh access token (docs/decisions/dashboard.md).
  */
 type Listener = (token: string | null) => void;
 

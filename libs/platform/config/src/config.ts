@@ -259,7 +259,7 @@ export class EnvironmentVariables {
   INGEST_RATE_LIMIT_PER_MINUTE = 60000;
 
   /**
-   * Processes of this app (node:cluster: they share its port; decisions: many processes). One by
+   * Processes of this app (node:cluster: they share its port; docs/decisions/platform.md). One by
    * default; the number of cores for a host that runs only this app.
    */
   @Transform(toInt)

@@ -44,7 +44,7 @@ export function createReadPool(readUrl: string, primary: Pool, max: number): Rea
 
 /**
  * The client for reads that may lag the primary by the replica's replay delay: analytics,
- * reports, lists and exports (decisions: "Read replica"). With `DATABASE_READ_URL` it is a
+ * reports, lists and exports (docs/decisions/platform.md). With `DATABASE_READ_URL` it is a
  * second Prisma client on a ReadPool (replica first, the primary while the replica is down);
  * without it, it IS the primary's PrismaService (no second pool). Reads that must see the
  * caller's own write (a GET after a create, ownership checks before an aggregate) and every

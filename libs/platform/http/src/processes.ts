@@ -8,7 +8,7 @@ const QUICK_DEATH_MS = 5_000;
 const MAX_RESTART_DELAY_MS = 10_000;
 
 /**
- * Runs an app as `processes` processes (WEB_CONCURRENCY, decisions: many processes) with
+ * Runs an app as `processes` processes (WEB_CONCURRENCY, docs/decisions/platform.md) with
  * `node:cluster`: the primary forks them and does nothing else; they share the app's port (the
  * primary hands each new connection to the next process), so 2 redirect processes answer behind
  * one address with no proxy. Everything they share (click queue, caches, rate limits, caps, webhook

@@ -34,7 +34,7 @@ RedisConnection.clientFactory = (opts: RedisOptions) => {
 
 /**
  * The BullMQ key prefix. In cluster mode it is one hash tag (`{dl:bull}`): BullMQ's scripts touch
- * several keys of a queue at once, which must share a slot (decisions: Redis Cluster keys).
+ * several keys of a queue at once, which must share a slot (docs/decisions/platform.md, "Hash tags").
  */
 export function bullPrefix(config: Pick<AppConfig, 'REDIS_PREFIX' | 'REDIS_CLUSTER_NODES'>): string {
   return clusterNodes(config) ? `{${config.REDIS_PREFIX}:bull}` : `${config.REDIS_PREFIX}:bull`;
