@@ -20,9 +20,9 @@ import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
 import { ClickIngestService } from '@dl/clicks';
 import { CLICK_BATCH_SIZE, CLICK_CONCURRENCY, createWorkerApp } from '@dl/apps/worker';
+import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
-import { clickBatchJobId } from '@dl/redirect';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, rawClick, startApp, USER_AGENTS } from '@dl/testing';
 
 function arg(name: string, fallback: number): number {

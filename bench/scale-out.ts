@@ -21,9 +21,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
+import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
-import { clickBatchJobId } from '@dl/redirect';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, productionWorkerNice, rawClick, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { autocannon, runAutocannon } from './autocannon';
 

@@ -20,9 +20,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, packClickBatch, Queues } from '@dl/platform/queue';
-import { clickBatchJobId } from '@dl/redirect';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, KNOWN_IPS, PrivateRedis, productionWorkerNice, rawClick, spawnApp, USER_AGENTS } from '@dl/testing';
 import { cpuSeconds, cpuSecondsOf, rssMb } from './proc-stats';
 

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { unpackClickBatch } from '@dl/platform/queue';
-import { clickBatchJobId } from '@dl/redirect';
+import { clickBatchJobId, unpackClickBatch } from '@dl/platform/click-codec';
 import { clicksQueue, createTestEnv, freePort, queuedClickJobs, RedisChild, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 

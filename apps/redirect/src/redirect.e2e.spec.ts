@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { clickIdTime, PACKED_FIELDS, PackedClickBatch } from '@dl/platform/queue';
-import { clickBatchJobId } from '@dl/redirect';
+import { clickBatchJobId, clickIdTime, PACKED_FIELDS, PackedClickBatch } from '@dl/platform/click-codec';
 import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClickJobs, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { packClickBatch } from '@dl/platform/queue';
 import { admitClick, admitClickBatch, ClicksInFlight, MalformedClickError } from './click-admission';
+import { packClickBatch } from '@dl/platform/click-codec';
 
 const click = () => ({
   id: randomUUID(),

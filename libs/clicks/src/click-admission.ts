@@ -1,5 +1,5 @@
-import { ClickCapturedJob, unpackClickBatch } from '@dl/platform/queue';
 import { invalidClickReason } from './enrich';
+import { ClickCapturedJob, unpackClickBatch } from '@dl/platform/click-codec';
 
 /** A payload no retry can make valid: the consumer fails its job alone, without retries. */
 export class MalformedClickError extends Error {

@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { clickTimeIso } from '@dl/platform/click-codec';
 import { createPgPool, endPgPool } from '@dl/platform/db';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { clickTimeIso } from '@dl/platform/queue';
 import { EnrichedClick } from './enrich';
 import { RollupRow, VisitorRow } from './rollups';
 

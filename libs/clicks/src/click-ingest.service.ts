@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { bisectWrite } from '@dl/platform/db';
 import { GeoIp } from '@dl/platform/geo';
-import { ClickCapturedJob, DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
+import { DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
 import { addTo, ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
 import { EnrichedClick, enrichClick } from './enrich';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';

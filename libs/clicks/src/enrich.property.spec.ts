@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { hasUnstorableText } from '@dl/platform/db';
-import { ClickCapturedJob } from '@dl/platform/queue';
 import { enrichClick, invalidClickReason, utcDay } from './enrich';
 import { GeoIp } from '@dl/platform/geo';
 

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { BoundedCache, GeoIp, GeoLocation, isBotUserAgent } from '@dl/platform/geo';
-import { ClickCapturedJob } from '@dl/platform/queue';
 import { deviceFingerprint, normalizeLanguage } from './fingerprint';
 import { DeviceType, parseUserAgent, Platform } from './user-agent';
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { Batcher } from '@dl/platform/batch';
+import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService, reportOutage } from '@dl/platform/observability';
-import { ClickCapturedJob, JobQueue, packClickBatch, Queues } from '@dl/platform/queue';
-import { clickBatchJobId } from './click-batch';
+import { JobQueue, Queues } from '@dl/platform/queue';
 import { ClickFallbackStore } from './click-fallback.store';
 
 export const CAPTURE_LIMITS = {

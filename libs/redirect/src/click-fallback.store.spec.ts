@@ -1,8 +1,8 @@
 import { appendFileSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ClickCapturedJob } from '@dl/platform/queue';
 import { ClickFallbackStore } from './click-fallback.store';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 
 const click = (id: string): ClickCapturedJob => ({
   id,

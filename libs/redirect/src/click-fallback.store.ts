@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { ClickCapturedJob } from '@dl/platform/queue';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 
 const SUFFIX = '.ndjson';
 /** A claimed file of a replay that died (crashed instance) is taken over after this long. */

@@ -1,6 +1,5 @@
 export * from './answer';
 export * from './association-files';
-export * from './click-batch';
 export * from './click-capture.service';
 export * from './click-fallback.store';
 export * from './country-lookup';

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ClickCapturedJob, clickTimeIso, newClickId } from '@dl/platform/click-codec';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { clientIp, stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { DomainTable, EdgeDomain } from './domain-table';
-import { ClickCapturedJob, clickTimeIso, newClickId } from '@dl/platform/queue';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { clickIdTime } from '@dl/platform/click-codec';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import { clickIdTime, type PixelEventJob, type SdkInstallJob, type SdkOpenJob } from '@dl/platform/queue';
+import { type PixelEventJob, type SdkInstallJob, type SdkOpenJob } from '@dl/platform/queue';
 
 export interface StoredInstallRow {
   id: string;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { ClickCapturedJob, newClickId } from '@dl/platform/click-codec';
 import { PrismaService, Role, Tier } from '@dl/platform/db';
-import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
 
 /** Real user agents for tests, benchmarks and demo data. */
 export const USER_AGENTS = {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { ClickCapturedJob, unpackClickBatch } from '@dl/platform/click-codec';
 import { AppConfig } from '@dl/platform/config';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, unpackClickBatch } from '@dl/platform/queue';
+import { bullOptions } from '@dl/platform/queue';
 import { createRedisClient } from '@dl/platform/redis';
 
 export const UA = {

@@ -1,4 +1,4 @@
-import { ClickCapturedJob, newClickId } from '@dl/platform/queue';
+import { ClickCapturedJob, newClickId } from '@dl/platform/click-codec';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a seed run is reproducible. */
 export function rng(seed: number): () => number {

@@ -3,8 +3,8 @@ import { EXACT_UNIQUES_MAX_ROWS, LinkAnalyticsService } from '@dl/analytics';
 import { ClickIngestService } from '@dl/clicks';
 import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Role, Tier } from '@dl/platform/db';
-import { ClickCapturedJob } from '@dl/platform/queue';
 import { addMember, ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, seedOrganization, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const DAY = 24 * 3600 * 1000;

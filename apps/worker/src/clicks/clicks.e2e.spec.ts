@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
 import { deviceFingerprint } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { CLICKS_IN_FLIGHT } from './clicks.processor';
 

@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
 import { ClickIngestService } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
+import { clickIdTime, newClickId } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, clickIdTime, newClickId, Queues } from '@dl/platform/queue';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { CLICKS_PARTITIONS_SCHEDULE } from './maintenance.processor';
 

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
-import { bullOptions, ClickCapturedJob, Queues } from '@dl/platform/queue';
+import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, rawClick, RunningApp, startApp } from '@dl/testing';
 import { createWorkerApp } from '../app';
 import { DependencyGate } from './dependency-gate';

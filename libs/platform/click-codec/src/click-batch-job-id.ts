@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ClickCapturedJob } from '@dl/platform/queue';
+import type { ClickCapturedJob } from './click-job';
 
 /**
  * Job id of a `click.batch`: derived from its click ids, so re-adding the same batch (a
@@ -8,7 +8,7 @@ import { ClickCapturedJob } from '@dl/platform/queue';
  * per-click `ON CONFLICT (id, clicked_at) DO NOTHING` keeps those exact.
  */
 export function clickBatchJobId(clicks: ReadonlyArray<Pick<ClickCapturedJob, 'id'>>): string {
-  // One string, one native call per batch (an update per id was two calls per click); the same bytes as before: each id, then a newline.
+  // One string, one native call per batch. The bytes hashed (each id, then a newline) are fixed: a replayed fallback chunk keeps its job id.
   let text = '';
   for (const c of clicks) text += `${c.id}\n`;
   return `clicks-${createHash('sha256').update(text).digest('hex').slice(0, 40)}`;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PACKED_FIELDS, packClickBatch, unpackClickBatch } from './click-batch-codec';
 import { newClickId } from './click-id';
-import type { ClickCapturedJob } from './jobs';
+import type { ClickCapturedJob } from './click-job';
 
 /** What the consumer reads: a missing fact and a null one are the same (the edge leaves nulls out). */
 function withoutNulls(click: ClickCapturedJob): Record<string, unknown> {

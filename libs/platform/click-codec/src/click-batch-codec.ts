@@ -1,13 +1,12 @@
-import type { ClickCapturedJob } from './jobs';
+import type { ClickCapturedJob } from './click-job';
 
 /**
  * The packed form of a `click.batch` payload, as the edge sends it. Each distinct string of the
  * batch (link and organization ids, click times, addresses, user agents, referrers, languages)
  * is written once in `s`; a click is its id in `i` plus {@link PACKED_FIELDS} numbers in `r`
  * (an index in `s`, or -1 for a missing fact). A flush of 500 clicks to a few links from a few
- * browsers is a quarter of the bytes of `{clicks: [...]}`, and the redirect holds that much less
- * while ioredis keeps the command until Redis answers (the old-space garbage that drove its full
- * collections: docs/performance.md).
+ * browsers is a quarter of the bytes of `{clicks: [...]}`: less for the redirect to build, and
+ * less it holds while ioredis keeps the command until Redis answers.
  */
 export interface PackedClickBatch {
   v: 2;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { clickBatchJobId } from './click-batch';
+import { clickBatchJobId } from './click-batch-job-id';
 
-describe('clickBatchJobId', () => {
+describe(clickBatchJobId.name, () => {
   const a = { id: '0b9c6a57-1f0e-4a43-9d57-6f1f4a9c0001' };
   const b = { id: '0b9c6a57-1f0e-4a43-9d57-6f1f4a9c0002' };
 
