@@ -21,7 +21,6 @@ const swcOptions = {
 
 /** Path aliases of tsconfig.base.json, most specific first: [pattern, target with $1]. */
 const aliases = [
-  ['^@dl/tools/db$', 'tools/db/migrate.ts'],
   ['^@dl/apps/([^/]+)$', 'apps/$1/src/app.ts'],
   ['^@dl/platform/([^/]+)$', 'libs/platform/$1/src/index.ts'],
   ['^@dl/([^/]+)$', 'libs/$1/src/index.ts'],

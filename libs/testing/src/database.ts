@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { migrateDeploy } from '@dl/tools/db';
+import { migrateDeploy } from '@dl/platform/db';
 
 /** Where test databases live; override with TEST_DATABASE_URL (any database on the server). */
 export function adminUrl(): string {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { migrateDeploy } from '@dl/tools/db';
+import { migrateDeploy } from '@dl/platform/db';
 
 const run = promisify(execFile);
 

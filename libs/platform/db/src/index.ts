@@ -8,3 +8,4 @@ export * from './pg-pool';
 export * from './read-pool';
 export * from './storable-text';
 export * from './bisect-write';
+export { describeMigrationError, ensureDatabase, migrateDeploy, migrateDev, migrateStatus, type MigrateOptions } from './migrate/migrate';

@@ -5,7 +5,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { MigrationList, SchemaContainer } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
-export const repoRoot = resolve(__dirname, '..', '..');
+export const repoRoot = resolve(__dirname, '..', '..', '..', '..', '..');
 export const schemaPath = join(repoRoot, 'prisma', 'schema.prisma');
 export const migrationsDir = join(repoRoot, 'prisma', 'migrations');
 

@@ -1,6 +1,6 @@
 // Prisma's schema engine compiled to WebAssembly, connected to Postgres through
-// @prisma/adapter-pg, for machines where the native schema-engine binary cannot
-// be downloaded. See /work/shared/notes/prisma-offline.md for the background.
+// @prisma/adapter-pg: migrations run wherever npm packages install, without the native
+// schema-engine binary Prisma downloads on first use.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -56,7 +56,7 @@ function loadBindings(): Promise<EngineBindings> {
       (_match, kind: string, name: string) => (names.push(name), `${kind} ${name}`),
     );
     if (/^\s*(import|export)\b/m.test(body)) {
-      throw new Error(`${gluePath}: unexpected module syntax; update tools/db/engine.ts`);
+      throw new Error(`${gluePath}: unexpected module syntax; update libs/platform/db/src/migrate/engine.ts`);
     }
     const glue = new Function(`'use strict';\n${body}\nreturn { ${names.join(', ')} };`)() as EngineBindings;
 
