@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { hashApiKey } from '@dl/auth';
+import { hashApiKey, OrganizationNotFoundError } from '@dl/auth';
 import { AppConfig } from '@dl/platform/config';
-import { NotFoundError } from '@dl/platform/http';
 import { createIdentityContext, IdentityContext } from './context';
 
 export const DEMO_SLUG = 'demo';
@@ -78,7 +77,7 @@ export async function ensureDemo(
   try {
     let state = readState(file, config.DATABASE_URL);
     let org = await ctx.accounts.findOrganization(DEMO_SLUG).catch((err) => {
-      if (err instanceof NotFoundError) return null;
+      if (err instanceof OrganizationNotFoundError) return null;
       throw err;
     });
     if (!org) {

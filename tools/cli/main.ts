@@ -4,7 +4,7 @@
  * (1: refused by the service, 2: bad usage).
  */
 import 'reflect-metadata';
-import { AppError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 import { ConfigError, loadConfig } from '@dl/platform/config';
 import { parseArgs, UsageError } from './command';
 import { COMMANDS } from './commands';
@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Error: ${err.message}\nusage: npm run cli -- ${command.usage}\n`);
       return 2;
     }
-    if (err instanceof AppError) {
+    if (err instanceof DomainError) {
       const details = err.options.validation
         ? ` (${Object.entries(err.options.validation).map(([k, v]) => `${k}: ${v}`).join('; ')})`
         : '';

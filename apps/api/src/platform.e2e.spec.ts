@@ -3,7 +3,8 @@ import { IsInt, IsString, Max, Min } from 'class-validator';
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
 import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
-import { createHttpApp, NotFoundError, PlatformModule } from '@dl/platform/http';
+import { LinkNotFoundError } from '@dl/links';
+import { createHttpApp, PlatformModule } from '@dl/platform/http';
 
 class EchoDto {
   @IsString()
@@ -29,7 +30,7 @@ class ProbeController {
 
   @Get('missing')
   missing(): never {
-    throw new NotFoundError('Link not found');
+    throw new LinkNotFoundError();
   }
 
   @Get('things/:id')

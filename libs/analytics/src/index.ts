@@ -1,5 +1,4 @@
 export * from './analytics.dto';
-export * from './analytics.errors';
 export * from './analytics.types';
 export * from './analytics.mapper';
 export * from './analytics.repository';

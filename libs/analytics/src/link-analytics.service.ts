@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import { ClickExportRow, clickCsvChunks, clickJsonChunks } from './click-export';
 import { Injectable } from '@nestjs/common';
 import { RollupDimension } from '@dl/clicks';
+import { LinkNotFoundError, ProjectNotFoundError } from '@dl/links';
 import { DEFAULT_CLICK_LIMIT, DEFAULT_DAYS } from './analytics.dto';
-import { AnalyticsLinkNotFoundError, AnalyticsProjectNotFoundError } from './analytics.errors';
 import {
   dailyUniquesOf,
   fillDays,
@@ -73,7 +73,7 @@ export class LinkAnalyticsService {
 
   async linkSummary(organizationId: string, linkId: string, days = DEFAULT_DAYS, now = new Date()): Promise<LinkAnalyticsResponse> {
     const controls = await this.repository.linkControls(organizationId, linkId);
-    if (!controls) throw new AnalyticsLinkNotFoundError();
+    if (!controls) throw new LinkNotFoundError();
     const scope = { linkId };
     const w = dayWindow(days, now);
     const [rows, daily] = await Promise.all([
@@ -91,7 +91,7 @@ export class LinkAnalyticsService {
     days = DEFAULT_DAYS,
     now = new Date(),
   ): Promise<ProjectAnalyticsResponse> {
-    if (!(await this.repository.projectExists(organizationId, projectId))) throw new AnalyticsProjectNotFoundError();
+    if (!(await this.repository.projectExists(organizationId, projectId))) throw new ProjectNotFoundError();
     const scope = { projectId };
     const w = dayWindow(days, now);
     const [rows, daily] = await Promise.all([
@@ -127,7 +127,7 @@ export class LinkAnalyticsService {
   }
 
   async recentClicks(organizationId: string, linkId: string, limit = DEFAULT_CLICK_LIMIT): Promise<ClickEventResponse[]> {
-    if (!(await this.repository.linkExists(organizationId, linkId))) throw new AnalyticsLinkNotFoundError();
+    if (!(await this.repository.linkExists(organizationId, linkId))) throw new LinkNotFoundError();
     const rows = await this.repository.recentClicks(organizationId, linkId, limit);
     return rows.map(toClickEventResponse);
   }
@@ -144,7 +144,7 @@ export class LinkAnalyticsService {
     days = DEFAULT_DAYS,
     now = new Date(),
   ): Promise<{ contentType: string; filename: string; stream: Readable }> {
-    if (!(await this.repository.linkExists(organizationId, linkId))) throw new AnalyticsLinkNotFoundError();
+    if (!(await this.repository.linkExists(organizationId, linkId))) throw new LinkNotFoundError();
     const since = new Date(`${dayWindow(days, now).window.from}T00:00:00.000Z`);
     const repository = this.repository;
     async function* pages(): AsyncGenerator<ClickExportRow[]> {

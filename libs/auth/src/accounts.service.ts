@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { NotFoundError } from '@dl/platform/http';
 import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
-import { EmailTakenError, InvalidLoginError } from './auth.errors';
+import { EmailTakenError, InvalidLoginError, OrganizationNotFoundError, UserNotFoundError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
@@ -132,14 +131,14 @@ export class AccountsService {
   /** Operator action (the demo account of `npm start`): sets a user's password. */
   async resetPassword(email: string, password: string): Promise<void> {
     const user = await this.accounts.findUserByEmail(normalizeEmail(email));
-    if (!user) throw new NotFoundError(`No user with email ${normalizeEmail(email)}`);
+    if (!user) throw new UserNotFoundError(normalizeEmail(email));
     await this.accounts.setPasswordHash(user.id, await this.passwords.hash(password));
   }
 
   /** `<org>` of the CLI: id or slug. */
   async findOrganization(ref: string): Promise<OrganizationRow> {
     const org = await this.accounts.findOrganizationByRef(ref);
-    if (!org) throw new NotFoundError(`Organization not found: ${ref}`);
+    if (!org) throw new OrganizationNotFoundError(ref);
     return org;
   }
 

@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 
 /** Exact messages of decisions §2, §3 and §5. */
 export const AuthMessages = {
@@ -22,83 +22,94 @@ export const AuthMessages = {
   invitationNotFound: 'Invitation not found',
 } as const;
 
-export class MissingCredentialError extends UnauthorizedError {
+export class MissingCredentialError extends DomainError {
   constructor(message: string = AuthMessages.missing) {
-    super(message);
+    super('MISSING_CREDENTIAL', message);
   }
 }
-export class InvalidApiKeyError extends UnauthorizedError {
+export class InvalidApiKeyError extends DomainError {
   constructor() {
-    super(AuthMessages.invalidKey);
+    super('INVALID_API_KEY', AuthMessages.invalidKey);
   }
 }
-export class RevokedApiKeyError extends UnauthorizedError {
+export class RevokedApiKeyError extends DomainError {
   constructor() {
-    super(AuthMessages.revokedKey);
+    super('REVOKED_API_KEY', AuthMessages.revokedKey);
   }
 }
-export class InvalidSessionError extends UnauthorizedError {
+export class InvalidSessionError extends DomainError {
   constructor() {
-    super(AuthMessages.invalidSession);
+    super('INVALID_SESSION', AuthMessages.invalidSession);
   }
 }
-export class InvalidLoginError extends UnauthorizedError {
+export class InvalidLoginError extends DomainError {
   constructor() {
-    super(AuthMessages.badLogin);
+    super('INVALID_LOGIN', AuthMessages.badLogin);
   }
 }
-export class DashboardOnlyError extends ForbiddenError {
+export class DashboardOnlyError extends DomainError {
   constructor() {
-    super(AuthMessages.dashboardOnly);
+    super('DASHBOARD_ONLY', AuthMessages.dashboardOnly);
   }
 }
-export class InsufficientRoleError extends ForbiddenError {
+export class InsufficientRoleError extends DomainError {
   constructor(message: string = AuthMessages.role) {
-    super(message);
+    super('ROLE_NOT_ALLOWED', message);
   }
 }
-export class PlanFeatureError extends ForbiddenError {
+export class PlanFeatureError extends DomainError {
   constructor(message: string = AuthMessages.planEventAnalytics) {
-    super(message);
+    super('PLAN_FEATURE_UNAVAILABLE', message);
   }
 }
-export class ApiKeyLimitError extends ForbiddenError {
+export class ApiKeyLimitError extends DomainError {
   constructor() {
-    super(AuthMessages.keyLimit);
+    super('API_KEY_LIMIT', AuthMessages.keyLimit);
   }
 }
-export class EmailTakenError extends ConflictError {
+export class EmailTakenError extends DomainError {
   constructor() {
-    super(AuthMessages.emailTaken);
+    super('EMAIL_TAKEN', AuthMessages.emailTaken);
   }
 }
-export class ApiKeyNotFoundError extends NotFoundError {
+export class ApiKeyNotFoundError extends DomainError {
   constructor() {
-    super(AuthMessages.keyNotFound);
+    super('API_KEY_NOT_FOUND', AuthMessages.keyNotFound);
   }
 }
-export class MemberNotFoundError extends NotFoundError {
+/** The operator CLI's lookups (tools/): an account or organization named on the command line. */
+export class UserNotFoundError extends DomainError {
+  constructor(email: string) {
+    super('USER_NOT_FOUND', `No user with email ${email}`);
+  }
+}
+export class OrganizationNotFoundError extends DomainError {
+  constructor(ref: string) {
+    super('ORGANIZATION_NOT_FOUND', `Organization not found: ${ref}`);
+  }
+}
+export class MemberNotFoundError extends DomainError {
   constructor(message: string = AuthMessages.memberNotFound) {
-    super(message);
+    super('MEMBER_NOT_FOUND', message);
   }
 }
-export class LastOwnerError extends ConflictError {
+export class LastOwnerError extends DomainError {
   constructor() {
-    super(AuthMessages.lastOwner);
+    super('LAST_OWNER', AuthMessages.lastOwner);
   }
 }
-export class AlreadyMemberError extends ConflictError {
+export class AlreadyMemberError extends DomainError {
   constructor() {
-    super(AuthMessages.alreadyMember);
+    super('ALREADY_MEMBER', AuthMessages.alreadyMember);
   }
 }
-export class InvalidInvitationError extends BadRequestError {
+export class InvalidInvitationError extends DomainError {
   constructor() {
-    super(AuthMessages.invalidInvitation);
+    super('INVALID_INVITATION', AuthMessages.invalidInvitation);
   }
 }
-export class InvitationNotFoundError extends NotFoundError {
+export class InvitationNotFoundError extends DomainError {
   constructor() {
-    super(AuthMessages.invitationNotFound);
+    super('INVITATION_NOT_FOUND', AuthMessages.invitationNotFound);
   }
 }

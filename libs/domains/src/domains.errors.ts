@@ -1,49 +1,43 @@
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '@dl/platform/http';
+import { DomainError, ValidationError } from '@dl/platform/http';
 import { DOMAIN_NAME_MESSAGE } from './domain-name';
 
 export const DOMAIN_NOT_VERIFIED_DEFAULT_MESSAGE = 'Only a verified domain can be the default';
 
-export class DomainNotFoundError extends NotFoundError {
+export class DomainNotFoundError extends DomainError {
   constructor() {
-    super('Domain not found');
+    super('DOMAIN_NOT_FOUND', 'Domain not found');
   }
 }
 
-/** 400 `Validation error`, `validation.domain = Must be a valid domain name`. */
+/** `Validation error`, `validation.domain = Must be a valid domain name`. */
 export class InvalidDomainNameError extends ValidationError {
   constructor() {
-    super({ domain: DOMAIN_NAME_MESSAGE });
+    super({ domain: DOMAIN_NAME_MESSAGE }, undefined, 'INVALID_DOMAIN_NAME');
   }
 }
 
-/** 409: the name belongs to some organization already (unique across the service). */
-export class DomainTakenError extends ConflictError {
+/** The name belongs to some organization already (unique across the service). */
+export class DomainTakenError extends DomainError {
   constructor(domain: string) {
-    super(`Domain '${domain}' is already in use`);
+    super('DOMAIN_TAKEN', `Domain '${domain}' is already in use`);
   }
 }
 
-export class DomainLimitError extends ForbiddenError {
+export class DomainLimitError extends DomainError {
   constructor() {
-    super('Domain limit reached for your plan');
+    super('DOMAIN_LIMIT', 'Domain limit reached for your plan');
   }
 }
 
-/** 409 on delete while links are on the domain (the contract's wording, for any N). */
-export class DomainHasLinksError extends ConflictError {
+/** A delete while links are on the domain (the contract's wording, for any N). */
+export class DomainHasLinksError extends DomainError {
   constructor(links: number) {
-    super(`Domain is in use by ${links} links`);
+    super('DOMAIN_HAS_LINKS', `Domain is in use by ${links} links`);
   }
 }
 
 export class DomainNotVerifiedDefaultError extends ValidationError {
   constructor() {
-    super({ isDefault: DOMAIN_NOT_VERIFIED_DEFAULT_MESSAGE });
-  }
-}
-
-export class NoDomainUpdatesError extends BadRequestError {
-  constructor() {
-    super('No updates provided');
+    super({ isDefault: DOMAIN_NOT_VERIFIED_DEFAULT_MESSAGE }, undefined, 'DOMAIN_NOT_VERIFIED_DEFAULT');
   }
 }

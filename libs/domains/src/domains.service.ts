@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
-import { normalizeUrlOrNull } from '@dl/platform/http';
+import { NoUpdatesError, normalizeUrlOrNull } from '@dl/platform/http';
 import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { DnsVerifier } from './dns-verifier';
 import { checkOutcome, RECHECK } from './domain-check';
@@ -17,7 +17,6 @@ import {
   DomainNotVerifiedDefaultError,
   DomainTakenError,
   InvalidDomainNameError,
-  NoDomainUpdatesError,
 } from './domains.errors';
 
 /** Branded domains of an organization (decisions §15). */
@@ -62,7 +61,7 @@ export class DomainsService {
     // punycode, non-ASCII percent-encoded, so the edge's Location header is always valid.
     if (dto?.rootRedirectUrl !== undefined) settings.rootRedirectUrl = normalizeUrlOrNull(dto.rootRedirectUrl);
     if (dto?.notFoundUrl !== undefined) settings.notFoundUrl = normalizeUrlOrNull(dto.notFoundUrl);
-    if (!Object.keys(settings).length) throw new NoDomainUpdatesError();
+    if (!Object.keys(settings).length) throw new NoUpdatesError();
     const result = await this.repo.update(organizationId, id, settings);
     if (result.kind === 'missing') throw new DomainNotFoundError();
     if (result.kind === 'not-verified') throw new DomainNotVerifiedDefaultError();

@@ -1,4 +1,4 @@
-import { AppError } from '@dl/platform/http';
+import { ValidationError } from '@dl/platform/http';
 import { isHttpUrl } from '@dl/platform/validation';
 import { normalizeTargeting, normalizeUtm, resolveNewLink, utmToSnake } from './link-values';
 import { linkValidationMessage } from './validation-messages';
@@ -36,9 +36,9 @@ describe('link values', () => {
       resolveNewLink({}, {});
       throw new Error('expected a throw');
     } catch (err) {
-      expect(err).toBeInstanceOf(AppError);
-      expect((err as AppError).message).toBe('Invalid URL format');
-      expect((err as AppError).options.validation).toEqual({ originalUrl: 'Must be a valid URL' });
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).message).toBe('Invalid URL format');
+      expect((err as ValidationError).options.validation).toEqual({ originalUrl: 'Must be a valid URL' });
     }
   });
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { AppError, BadRequestError, ValidationError, ValidationMap } from '@dl/platform/http';
+import { BadRequestError, NoUpdatesError, ValidationError, ValidationMap } from '@dl/platform/http';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
 import { LinkEventsService } from './link-events.service';
 import { passwordHashOf } from './link-values';
@@ -74,7 +74,7 @@ export class LinksBulkService {
         try {
           return checkedPatch(value);
         } catch (err) {
-          if (err instanceof AppError && err.message === 'No updates provided') {
+          if (err instanceof NoUpdatesError) {
             throw new ValidationError({ data: 'No updates provided' });
           }
           if (err instanceof ValidationError && err.options.validation) {

@@ -1,44 +1,44 @@
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 
-export class LinkNotFoundError extends NotFoundError {
+/*
+ * Links and the organization's resources a link refers to. Projects, templates, analytics and
+ * webhooks throw these same classes (one class per code), so a missing project answers
+ * `Project not found` from every route that names one.
+ */
+
+export class LinkNotFoundError extends DomainError {
   constructor(id?: string) {
-    super(id ? `Link not found: ${id}` : 'Link not found');
+    super('LINK_NOT_FOUND', id ? `Link not found: ${id}` : 'Link not found');
   }
 }
 
-export class TemplateNotFoundError extends NotFoundError {
+export class TemplateNotFoundError extends DomainError {
   constructor() {
-    super('Template not found');
+    super('TEMPLATE_NOT_FOUND', 'Template not found');
   }
 }
 
-export class ProjectNotFoundError extends NotFoundError {
+export class ProjectNotFoundError extends DomainError {
   constructor() {
-    super('Project not found');
+    super('PROJECT_NOT_FOUND', 'Project not found');
   }
 }
 
-export class ShortCodeInUseError extends ConflictError {
-  constructor(readonly code: string) {
-    super(`Short code '${code}' is already in use`);
+export class ShortCodeInUseError extends DomainError {
+  constructor(readonly shortCode: string) {
+    super('SHORT_CODE_IN_USE', `Short code '${shortCode}' is already in use`);
   }
 }
 
-export class LinkLimitExceededError extends ForbiddenError {
+export class LinkLimitExceededError extends DomainError {
   /** `detail` (the import's "how many fit") follows the contract's message after a colon. */
   constructor(detail?: string) {
-    super(detail ? `Link limit exceeded for your organization: ${detail}` : 'Link limit exceeded for your organization');
+    super('LINK_LIMIT_EXCEEDED', detail ? `Link limit exceeded for your organization: ${detail}` : 'Link limit exceeded for your organization');
   }
 }
 
-export class NoUpdatesError extends BadRequestError {
+export class ShortCodeExhaustedError extends DomainError {
   constructor() {
-    super('No updates provided');
-  }
-}
-
-export class ShortCodeExhaustedError extends BadRequestError {
-  constructor() {
-    super('Validation error: could not generate a unique short code');
+    super('SHORT_CODE_EXHAUSTED', 'Validation error: could not generate a unique short code');
   }
 }

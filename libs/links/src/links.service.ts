@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { ValidationError } from '@dl/platform/http';
+import { NoUpdatesError, ValidationError } from '@dl/platform/http';
 import { URL_MESSAGE } from '@dl/platform/validation';
 import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
@@ -16,7 +16,7 @@ import { LinkEventsService } from './link-events.service';
 import { LinkCreation } from './link-creation';
 import { LinkPatch, LinksRepository } from './links.repository';
 import { decodeListCursor, LinkListFilter, LinkListPage, LinkListQuery } from './link-list';
-import { LinkNotFoundError, NoUpdatesError, ProjectNotFoundError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
+import { LinkNotFoundError, ProjectNotFoundError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
 import { ATTRIBUTION_WINDOW_MESSAGE, INVALID_URL_MESSAGE } from './validation-messages';
 
 /** Single-link use cases: create, read, list, update, delete. */

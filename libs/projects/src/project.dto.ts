@@ -24,22 +24,3 @@ export class UpdateProjectDto {
   @IsStringMax(1000)
   description?: string | null;
 }
-
-/** The Cloud project shape (snake_case). */
-export interface ProjectResponse {
-  id: string;
-  user_id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ProjectListItem {
-  id: string;
-  name: string;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-}

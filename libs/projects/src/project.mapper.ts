@@ -1,7 +1,8 @@
-import { ProjectListItem, ProjectResponse } from './project.dto';
+import { ShapeAgrees } from '@dl/platform/http';
+import { ProjectListItemDto, ProjectResponseDto } from './project-response.dto';
 import { ProjectRecord } from './projects.repository';
 
-export function toProjectResponse(p: ProjectRecord): ProjectResponse {
+export function toProjectResponse(p: ProjectRecord) {
   return {
     id: p.id,
     user_id: p.userId,
@@ -13,7 +14,7 @@ export function toProjectResponse(p: ProjectRecord): ProjectResponse {
   };
 }
 
-export function toProjectListItem(p: ProjectRecord): ProjectListItem {
+export function toProjectListItem(p: ProjectRecord) {
   return {
     id: p.id,
     name: p.name,
@@ -22,3 +23,9 @@ export function toProjectListItem(p: ProjectRecord): ProjectListItem {
     updated_at: p.updatedAt.toISOString(),
   };
 }
+
+/** Compile-time agreement of each mapper with its response class (see ShapeAgrees). */
+export const PROJECT_SHAPES_AGREE: [
+  ShapeAgrees<ProjectResponseDto, ReturnType<typeof toProjectResponse>>,
+  ShapeAgrees<ProjectListItemDto, ReturnType<typeof toProjectListItem>>,
+] = [true, true];

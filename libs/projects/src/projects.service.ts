@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@dl/auth';
-import { LinkEventsService } from '@dl/links';
-import { CreateProjectDto, ProjectListItem, ProjectResponse, UpdateProjectDto } from './project.dto';
+import { LinkEventsService, ProjectNotFoundError } from '@dl/links';
+import { NoUpdatesError } from '@dl/platform/http';
+import { CreateProjectDto, UpdateProjectDto } from './project.dto';
+import { ProjectListItemDto, ProjectResponseDto } from './project-response.dto';
 import { toProjectListItem, toProjectResponse } from './project.mapper';
 import { ProjectsRepository } from './projects.repository';
-import { NoProjectUpdatesError, ProjectNotFoundError } from './projects.errors';
 
 @Injectable()
 export class ProjectsService {
@@ -13,17 +14,17 @@ export class ProjectsService {
     private readonly linkEvents: LinkEventsService,
   ) {}
 
-  async list(organizationId: string): Promise<ProjectListItem[]> {
+  async list(organizationId: string): Promise<ProjectListItemDto[]> {
     return (await this.repo.list(organizationId)).map(toProjectListItem);
   }
 
-  async get(organizationId: string, id: string): Promise<ProjectResponse> {
+  async get(organizationId: string, id: string): Promise<ProjectResponseDto> {
     const p = await this.repo.find(organizationId, id);
     if (!p) throw new ProjectNotFoundError();
     return toProjectResponse(p);
   }
 
-  async create(principal: Principal, dto: CreateProjectDto): Promise<ProjectResponse> {
+  async create(principal: Principal, dto: CreateProjectDto): Promise<ProjectResponseDto> {
     const p = await this.repo.create(principal.organizationId, principal.userId, {
       name: dto.name.trim(),
       description: dto.description ?? null,
@@ -31,11 +32,11 @@ export class ProjectsService {
     return toProjectResponse(p);
   }
 
-  async update(organizationId: string, id: string, dto: UpdateProjectDto | undefined): Promise<ProjectResponse> {
+  async update(organizationId: string, id: string, dto: UpdateProjectDto | undefined): Promise<ProjectResponseDto> {
     const data: { name?: string; description?: string | null } = {};
     if (dto?.name !== undefined) data.name = dto.name.trim();
     if (dto?.description !== undefined) data.description = dto.description;
-    if (!Object.keys(data).length) throw new NoProjectUpdatesError();
+    if (!Object.keys(data).length) throw new NoUpdatesError();
     const p = await this.repo.update(organizationId, id, data);
     if (!p) throw new ProjectNotFoundError();
     return toProjectResponse(p);

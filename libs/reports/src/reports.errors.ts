@@ -1,38 +1,39 @@
-import { BadRequestError, ForbiddenError, NotFoundError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 
-/** Monthly report errors carry an upper-case code in `error` (spec "Monthly report errors"). */
-export class InvalidPeriodError extends BadRequestError {
+/* Monthly report errors: their codes are what the contract shows in `error` (spec "Monthly report errors"). */
+
+export class InvalidPeriodError extends DomainError {
   constructor() {
-    super('Period must be a month in the format YYYY-MM', { error: 'INVALID_PERIOD' });
+    super('INVALID_PERIOD', 'Period must be a month in the format YYYY-MM');
   }
 }
 
-export class PeriodInFutureError extends BadRequestError {
+export class PeriodInFutureError extends DomainError {
   constructor() {
-    super('This month has not started yet', { error: 'PERIOD_IN_FUTURE' });
+    super('PERIOD_IN_FUTURE', 'This month has not started yet');
   }
 }
 
-export class PeriodLiveError extends BadRequestError {
+export class PeriodLiveError extends DomainError {
   constructor() {
-    super('The current month is built live and cannot be regenerated', { error: 'PERIOD_LIVE' });
+    super('PERIOD_LIVE', 'The current month is built live and cannot be regenerated');
   }
 }
 
-export class InsufficientRoleError extends ForbiddenError {
+export class ReportOwnerOnlyError extends DomainError {
   constructor() {
-    super('Only the workspace owner can regenerate a report', { error: 'INSUFFICIENT_ROLE' });
+    super('INSUFFICIENT_ROLE', 'Only the workspace owner can regenerate a report');
   }
 }
 
-export class PeriodBeforeWorkspaceError extends NotFoundError {
+export class PeriodBeforeWorkspaceError extends DomainError {
   constructor() {
-    super('This month ended before the workspace was created', { error: 'PERIOD_BEFORE_WORKSPACE' });
+    super('PERIOD_BEFORE_WORKSPACE', 'This month ended before the workspace was created');
   }
 }
 
-export class PeriodNotRetainedError extends NotFoundError {
+export class PeriodNotRetainedError extends DomainError {
   constructor() {
-    super('Reports are kept for 400 days; this month is no longer retained', { error: 'PERIOD_NOT_RETAINED' });
+    super('PERIOD_NOT_RETAINED', 'Reports are kept for 400 days; this month is no longer retained');
   }
 }

@@ -9,7 +9,7 @@ import {
 import { ReportBuilder } from './report.builder';
 import { MonthlyReport, MonthlyReportListItem } from './report.types';
 import {
-  InsufficientRoleError, InvalidPeriodError, PeriodBeforeWorkspaceError, PeriodInFutureError, PeriodLiveError,
+  ReportOwnerOnlyError, InvalidPeriodError, PeriodBeforeWorkspaceError, PeriodInFutureError, PeriodLiveError,
   PeriodNotRetainedError,
 } from './reports.errors';
 import { OrganizationRow, ReportsRepository } from './reports.repository';
@@ -81,7 +81,7 @@ export class ReportsService {
     if (!org || periodEnd(period) <= org.createdAt) throw new PeriodBeforeWorkspaceError();
     if (regenerate) {
       if (cmp === 0) throw new PeriodLiveError();
-      if (caller.role !== Role.OWNER) throw new InsufficientRoleError();
+      if (caller.role !== Role.OWNER) throw new ReportOwnerOnlyError();
       return this.regenerate(org, period, now);
     }
     if (cmp === 0) return this.live(org, period, now);

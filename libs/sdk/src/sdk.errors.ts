@@ -1,48 +1,48 @@
-import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 
-export class AppNotFoundError extends NotFoundError {
+export class AppNotFoundError extends DomainError {
   constructor() {
-    super('App not found');
+    super('APP_NOT_FOUND', 'App not found');
   }
 }
 
-export class PixelSiteNotFoundError extends NotFoundError {
+export class PixelSiteNotFoundError extends DomainError {
   constructor() {
-    super('Pixel site not found');
+    super('PIXEL_SITE_NOT_FOUND', 'Pixel site not found');
   }
 }
 
-/** 401 for SDK calls: no `Authorization: Bearer dla_…` header. */
-export class MissingAppTokenError extends UnauthorizedError {
+/** SDK calls without an `Authorization: Bearer dla_…` header. */
+export class MissingAppTokenError extends DomainError {
   constructor() {
-    super('Missing or invalid app token');
+    super('MISSING_APP_TOKEN', 'Missing or invalid app token');
   }
 }
 
-/** 401 for SDK calls: a well-formed token that is unknown or revoked. */
-export class InvalidAppTokenError extends UnauthorizedError {
+/** SDK calls with a well-formed token that is unknown or revoked. */
+export class InvalidAppTokenError extends DomainError {
   constructor() {
-    super('Invalid app token');
+    super('INVALID_APP_TOKEN', 'Invalid app token');
   }
 }
 
-/** 401 for pixel calls: unknown or deleted site key. */
-export class InvalidSiteKeyError extends UnauthorizedError {
+/** Pixel calls with an unknown or deleted site key. */
+export class InvalidSiteKeyError extends DomainError {
   constructor() {
-    super('Invalid site key');
+    super('INVALID_SITE_KEY', 'Invalid site key');
   }
 }
 
-/** 503 when the queue cannot take the data (Redis down): the client retries. */
-export class IngestUnavailableError extends AppError {
+/** The queue cannot take the data (Redis down): the client retries after Retry-After. */
+export class IngestUnavailableError extends DomainError {
   constructor() {
-    super(503, 'Ingestion temporarily unavailable, please retry', { headers: { 'Retry-After': '5' } });
+    super('INGEST_UNAVAILABLE', 'Ingestion temporarily unavailable, please retry', { headers: { 'Retry-After': '5' } });
   }
 }
 
 /** Decisions §14: a browser's pixel call from a page outside the site's domain. */
-export class OriginNotAllowedError extends ForbiddenError {
+export class OriginNotAllowedError extends DomainError {
   constructor() {
-    super('Origin not allowed for this site');
+    super('ORIGIN_NOT_ALLOWED', 'Origin not allowed for this site');
   }
 }

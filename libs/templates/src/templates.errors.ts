@@ -1,25 +1,13 @@
-import { BadRequestError, ConflictError, NotFoundError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 
-export class TemplateNotFoundError extends NotFoundError {
-  constructor() {
-    super('Template not found');
-  }
-}
-
-export class TemplateSlugInUseError extends ConflictError {
+export class TemplateSlugInUseError extends DomainError {
   constructor(slug: string) {
-    super(`Template slug '${slug}' is already in use`);
+    super('TEMPLATE_SLUG_IN_USE', `Template slug '${slug}' is already in use`);
   }
 }
 
-export class TemplateInUseError extends ConflictError {
+export class TemplateInUseError extends DomainError {
   constructor(count: number) {
-    super(`Template is in use by ${count} links`);
-  }
-}
-
-export class NoTemplateUpdatesError extends BadRequestError {
-  constructor() {
-    super('No updates provided');
+    super('TEMPLATE_IN_USE', `Template is in use by ${count} links`);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { suppliedFields, templateDefaultsFromFields } from '@dl/links';
+import { suppliedFields, templateDefaultsFromFields, TemplateNotFoundError } from '@dl/links';
+import { NoUpdatesError } from '@dl/platform/http';
 import { CreateTemplateDto, TemplateDefaultsDto, TemplateResponse, UpdateTemplateDto } from './template.dto';
 import { toTemplateResponse } from './template.mapper';
 import { TemplatesRepository, TemplateWrite } from './templates.repository';
-import { NoTemplateUpdatesError, TemplateNotFoundError } from './templates.errors';
 
 /** A slug from a name: lowercase words joined by hyphens. */
 export function slugify(name: string): string {
@@ -55,7 +55,7 @@ export class TemplatesService {
     if (dto?.slug !== undefined) data.slug = dto.slug;
     if (dto?.description !== undefined) data.description = dto.description;
     if (dto?.defaults !== undefined) data.defaults = dto.defaults ? storedDefaults(dto.defaults) : {};
-    if (!Object.keys(data).length) throw new NoTemplateUpdatesError();
+    if (!Object.keys(data).length) throw new NoUpdatesError();
     const t = await this.repo.update(organizationId, id, data);
     if (!t) throw new TemplateNotFoundError();
     return toTemplateResponse(t);

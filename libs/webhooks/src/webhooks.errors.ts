@@ -1,19 +1,13 @@
-import { ForbiddenError, NotFoundError } from '@dl/platform/http';
+import { DomainError } from '@dl/platform/http';
 
-export class WebhookNotFoundError extends NotFoundError {
+export class WebhookNotFoundError extends DomainError {
   constructor() {
-    super('Webhook not found');
+    super('WEBHOOK_NOT_FOUND', 'Webhook not found');
   }
 }
 
-export class ProjectNotFoundError extends NotFoundError {
+export class WebhookLimitError extends DomainError {
   constructor() {
-    super('Project not found');
-  }
-}
-
-export class WebhookLimitError extends ForbiddenError {
-  constructor() {
-    super('Webhook limit reached for your plan');
+    super('WEBHOOK_LIMIT', 'Webhook limit reached for your plan');
   }
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Tier } from '@dl/platform/db';
-import { BadRequestError, normalizeUrl } from '@dl/platform/http';
+import { ProjectNotFoundError } from '@dl/links';
+import { NoUpdatesError, normalizeUrl } from '@dl/platform/http';
 import { JobQueue, Queues } from '@dl/platform/queue';
 import { deliverJobOptions } from './webhook-job-options';
 import { TEST_EVENT_TYPE, testBody } from './webhook-events';
@@ -17,7 +18,7 @@ import {
   WebhookDeliveryResponse,
   WebhookResponse,
 } from './webhooks.dto';
-import { ProjectNotFoundError, WebhookLimitError, WebhookNotFoundError } from './webhooks.errors';
+import { WebhookLimitError, WebhookNotFoundError } from './webhooks.errors';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** Webhooks an organization may hold, per plan (docs/decisions/webhooks.md, "Plan limit"). */
@@ -70,7 +71,7 @@ export class WebhooksService {
     await this.mustFind(caller.organizationId, id);
     const changes = Object.fromEntries(Object.entries(dto).filter(([, v]) => v !== undefined));
     if (typeof changes.url === 'string') changes.url = normalizeUrl(changes.url);
-    if (!Object.keys(changes).length) throw new BadRequestError('No updates provided');
+    if (!Object.keys(changes).length) throw new NoUpdatesError();
     if (dto.projectId) await this.assertProject(caller.organizationId, dto.projectId);
     const updated = await this.repo.update(caller.organizationId, id, changes);
     if (!updated) throw new WebhookNotFoundError();

@@ -14,7 +14,7 @@ import {
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateDomainDto, DomainResponse, DomainsService, UpdateDomainDto } from '@dl/domains';
 import { UuidParamPipe } from '../links/uuid-param.pipe';
-import { SuccessResponseDoc } from '../openapi/success.doc';
+import { SuccessResponseDto } from '@dl/platform/http';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import { DomainResponseDoc } from './domains.response-doc';
 
@@ -73,7 +73,7 @@ export class DomainsController {
   @Delete(':id')
   @Auth(Permissions.domainsManage)
   @ApiOperation({ summary: 'Delete a branded domain no link uses' })
-  @ApiOkResponse({ type: SuccessResponseDoc })
+  @ApiOkResponse({ type: SuccessResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Domain not found' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Domain is in use by N links' })

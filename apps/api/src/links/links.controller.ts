@@ -32,7 +32,7 @@ import {
   UpdateLinkDto,
 } from '@dl/links';
 import { BulkCreateLinksBody, BulkDeleteLinksBody, BulkUpdateLinksBody, ListLinksQueryDto } from './links.dto';
-import { SuccessResponseDoc } from '../openapi/success.doc';
+import { SuccessResponseDto } from '@dl/platform/http';
 import { UuidParamPipe } from './uuid-param.pipe';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 
@@ -189,7 +189,7 @@ export class LinksController {
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a link (its short URL stops at once)' })
   @Auth(Permissions.linksWrite, AUTH_REQUIRED)
-  @ApiOkResponse({ type: SuccessResponseDoc })
+  @ApiOkResponse({ type: SuccessResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
   delete(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<{ success: true }> {

@@ -1,79 +1,48 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { CreateProjectDto, ProjectListItem, ProjectResponse, ProjectsService, UpdateProjectDto } from '@dl/projects';
-import { UuidParamPipe } from '../links/uuid-param.pipe';
-import { SuccessResponseDoc } from '../openapi/success.doc';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
-import { ProjectListItemDoc, ProjectResponseDoc } from './projects.response-doc';
+import { Endpoint, SuccessResponseDto, UuidParam } from '@dl/platform/http';
+import { CreateProjectDto, ProjectListItemDto, ProjectResponseDto, ProjectsService, UpdateProjectDto } from '@dl/projects';
+
+const BY_ID_ERRORS = { 400: 'Validation error', 404: 'Project not found' } as const;
 
 @ApiTags('projects')
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
-@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('api/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a project' })
-  @HttpCode(201)
   @Auth(Permissions.projectsWrite)
-  @ApiCreatedResponse({ type: ProjectResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateProjectDto): Promise<ProjectResponse> {
+  @Endpoint({ summary: 'Create a project', status: 201, response: ProjectResponseDto, errors: { 400: 'Validation error' } })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateProjectDto): Promise<ProjectResponseDto> {
     return this.projects.create(principal, dto);
   }
 
   @Get()
-  @ApiOperation({ summary: 'List projects' })
   @Auth(Permissions.read)
-  @ApiOkResponse({ type: [ProjectListItemDoc] })
-  list(@CurrentPrincipal() principal: Principal): Promise<ProjectListItem[]> {
+  @Endpoint({ summary: 'List projects', response: [ProjectListItemDto] })
+  list(@CurrentPrincipal() principal: Principal): Promise<ProjectListItemDto[]> {
     return this.projects.list(principal.organizationId);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a project' })
   @Auth(Permissions.read)
-  @ApiOkResponse({ type: ProjectResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Project not found' })
-  get(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<ProjectResponse> {
+  @Endpoint({ summary: 'Get a project', response: ProjectResponseDto, errors: BY_ID_ERRORS })
+  get(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<ProjectResponseDto> {
     return this.projects.get(principal.organizationId, id);
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Update a project' })
   @Auth(Permissions.projectsWrite)
-  @ApiOkResponse({ type: ProjectResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Project not found' })
-  update(
-    @CurrentPrincipal() principal: Principal,
-    @Param('id', new UuidParamPipe()) id: string,
-    @Body() dto: UpdateProjectDto,
-  ): Promise<ProjectResponse> {
+  @Endpoint({ summary: 'Update a project', response: ProjectResponseDto, errors: BY_ID_ERRORS })
+  update(@CurrentPrincipal() principal: Principal, @UuidParam() id: string, @Body() dto: UpdateProjectDto): Promise<ProjectResponseDto> {
     return this.projects.update(principal.organizationId, id, dto);
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a project (its links stay, without a project)' })
   @Auth(Permissions.projectsDelete)
-  @ApiOkResponse({ type: SuccessResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Project not found' })
-  delete(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<{ success: true }> {
+  @Endpoint({ summary: 'Delete a project (its links stay, without a project)', response: SuccessResponseDto, errors: BY_ID_ERRORS })
+  delete(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<SuccessResponseDto> {
     return this.projects.delete(principal.organizationId, id);
   }
 }

@@ -14,7 +14,7 @@ import {
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateTemplateDto, TemplateResponse, TemplatesService, UpdateTemplateDto } from '@dl/templates';
 import { UuidParamPipe } from '../links/uuid-param.pipe';
-import { SuccessResponseDoc } from '../openapi/success.doc';
+import { SuccessResponseDto } from '@dl/platform/http';
 import { ErrorBodyDoc } from '../openapi/error-body.doc';
 import { TemplateResponseDoc } from './templates.response-doc';
 
@@ -73,7 +73,7 @@ export class TemplatesController {
   @Delete(':id')
   @ApiOperation({ summary: 'Delete a template' })
   @Auth(Permissions.templatesDelete)
-  @ApiOkResponse({ type: SuccessResponseDoc })
+  @ApiOkResponse({ type: SuccessResponseDto })
   @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
   @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template not found' })
   @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Template is in use by links' })

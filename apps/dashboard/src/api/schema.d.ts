@@ -2027,7 +2027,7 @@ export interface components {
         BulkDeleteLinksResponseDto: {
             deleted: number;
         };
-        SuccessResponseDoc: {
+        SuccessResponseDto: {
             /** @enum {boolean} */
             success: true;
         };
@@ -2166,7 +2166,7 @@ export interface components {
             name: string;
             description?: Record<string, never> | null;
         };
-        ProjectResponseDoc: {
+        ProjectResponseDto: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2180,7 +2180,7 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        ProjectListItemDoc: {
+        ProjectListItemDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2373,7 +2373,7 @@ export type SchemaLinkResponseDto = components['schemas']['LinkResponseDto'];
 export type SchemaBulkUpdateLinksResponseDto = components['schemas']['BulkUpdateLinksResponseDto'];
 export type SchemaBulkDeleteLinksBody = components['schemas']['BulkDeleteLinksBody'];
 export type SchemaBulkDeleteLinksResponseDto = components['schemas']['BulkDeleteLinksResponseDto'];
-export type SchemaSuccessResponseDoc = components['schemas']['SuccessResponseDoc'];
+export type SchemaSuccessResponseDto = components['schemas']['SuccessResponseDto'];
 export type SchemaTagCountDto = components['schemas']['TagCountDto'];
 export type SchemaTagsResponseDto = components['schemas']['TagsResponseDto'];
 export type SchemaPublicDateClicksDoc = components['schemas']['PublicDateClicksDoc'];
@@ -2385,8 +2385,8 @@ export type SchemaCreateTemplateDto = components['schemas']['CreateTemplateDto']
 export type SchemaTemplateResponseDoc = components['schemas']['TemplateResponseDoc'];
 export type SchemaUpdateTemplateDto = components['schemas']['UpdateTemplateDto'];
 export type SchemaCreateProjectDto = components['schemas']['CreateProjectDto'];
-export type SchemaProjectResponseDoc = components['schemas']['ProjectResponseDoc'];
-export type SchemaProjectListItemDoc = components['schemas']['ProjectListItemDoc'];
+export type SchemaProjectResponseDto = components['schemas']['ProjectResponseDto'];
+export type SchemaProjectListItemDto = components['schemas']['ProjectListItemDto'];
 export type SchemaUpdateProjectDto = components['schemas']['UpdateProjectDto'];
 export type SchemaImportRowErrorDoc = components['schemas']['ImportRowErrorDoc'];
 export type SchemaImportResultDoc = components['schemas']['ImportResultDoc'];
@@ -5446,7 +5446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SuccessResponseDoc"];
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5848,7 +5848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SuccessResponseDoc"];
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5921,7 +5921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectListItemDoc"][];
+                    "application/json": components["schemas"]["ProjectListItemDto"][];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -5971,7 +5971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectResponseDoc"];
+                    "application/json": components["schemas"]["ProjectResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -6028,7 +6028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectResponseDoc"];
+                    "application/json": components["schemas"]["ProjectResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -6098,7 +6098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectResponseDoc"];
+                    "application/json": components["schemas"]["ProjectResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -6164,7 +6164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SuccessResponseDoc"];
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -6509,7 +6509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SuccessResponseDoc"];
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Validation error */

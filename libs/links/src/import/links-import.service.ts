@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Principal } from '@dl/auth';
 import { isDataError } from '@dl/platform/db';
-import { AppError, findUnstorableText, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
+import { DomainError, findUnstorableText, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
 import { DeadLetters } from '@dl/platform/queue';
 import { ImportLinkFieldsDto } from '../link.dto';
 import { LinkDomains, LinkPlace, SERVICE_HOST_PLACE } from '../link-domains';
@@ -244,7 +244,7 @@ export class LinksImportService {
     try {
       return await this.writer.insertAll(principal.organizationId, principal.tier, inserts.map((i) => i.link));
     } catch (err) {
-      if (!(err instanceof AppError) && !isDataError(err)) throw err;
+      if (!(err instanceof DomainError) && !isDataError(err)) throw err;
       this.logger.debug({ reason: (err as Error).message }, 'import batch retried row by row');
     }
     const out: LinkRecord[] = [];
@@ -252,7 +252,7 @@ export class LinksImportService {
       try {
         out.push(...(await this.writer.insertAll(principal.organizationId, principal.tier, [i.link])));
       } catch (err) {
-        if (err instanceof AppError) fail(i.row, err.message);
+        if (err instanceof DomainError) fail(i.row, err.message);
         else if (isDataError(err)) {
           await this.deadLetters.record('import', { row: i.row, link: i.link }, err);
           fail(i.row, 'Row could not be stored');

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 import { errorCodes } from 'fastify';
 import { infraDependency, OUTAGE_RETRY_AFTER_SECONDS, reportOutage } from '@dl/platform/observability';
-import { AppError, ServiceUnavailableError, ValidationMap } from './errors';
+import { CODES_SHOWN_AS_ERROR, ERROR_STATUS } from './error-codes';
+import { DomainError, ServiceUnavailableError, ValidationMap } from './errors';
 
 export interface ErrorBody {
   error: string;
@@ -41,9 +42,24 @@ function body(statusCode: number, message: string, extra: Partial<ErrorBody> = {
   return { error: STATUS_CODES[statusCode] ?? 'Error', message, statusCode, ...extra };
 }
 
+/**
+ * The one mapping of a domain error to HTTP: the status from ERROR_STATUS, the contract's
+ * message unchanged. A code outside the table (only reachable through a cast) is a bug: 500.
+ */
+function renderDomainError(err: DomainError): RenderedError {
+  const statusCode: number | undefined = ERROR_STATUS[err.code];
+  if (statusCode === undefined) return { body: body(500, 'Internal Server Error'), headers: {}, unexpected: true };
+  const error = CODES_SHOWN_AS_ERROR.has(err.code) ? err.code : (STATUS_CODES[statusCode] ?? 'Error');
+  const b: ErrorBody = { error, message: err.message, statusCode };
+  if (err.options.validation) b.validation = err.options.validation;
+  if (err.options.retryAfter !== undefined) b.retryAfter = err.options.retryAfter;
+  // A 503 is a known state (a dependency is down), not a bug: no stack logged per request.
+  return { body: b, headers: err.options.headers ?? {}, unexpected: false };
+}
+
 /** Turns anything thrown into the contract's error body. Never exposes stacks or SQL. */
 export function renderError(err: unknown): RenderedError {
-  if (!(err instanceof AppError) && !(err instanceof HttpException)) {
+  if (!(err instanceof DomainError) && !(err instanceof HttpException)) {
     // Postgres or Redis down: 503 with Retry-After (one warning per dependency per 30 s, no stack per request).
     const dependency = infraDependency(err, 'postgres');
     if (dependency) {
@@ -52,13 +68,7 @@ export function renderError(err: unknown): RenderedError {
       return { ...unavailable, unexpected: false };
     }
   }
-  if (err instanceof AppError) {
-    const b: ErrorBody = { error: err.error, message: err.message, statusCode: err.statusCode };
-    if (err.options.validation) b.validation = err.options.validation;
-    if (err.options.retryAfter !== undefined) b.retryAfter = err.options.retryAfter;
-    // A 503 is a known state (a dependency is down), not a bug: no stack logged per request.
-    return { body: b, headers: err.options.headers ?? {}, unexpected: err.statusCode >= 500 && err.statusCode !== 503 };
-  }
+  if (err instanceof DomainError) return renderDomainError(err);
   const e = err as { code?: string; statusCode?: number; status?: number; message?: string };
   if (e && typeof e.code === 'string' && FASTIFY_MESSAGES[e.code]) {
     const [status, message] = FASTIFY_MESSAGES[e.code];

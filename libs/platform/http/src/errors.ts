@@ -1,81 +1,63 @@
-import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from './error-codes';
 
 export type ValidationMap = Record<string, string>;
 
-export interface AppErrorOptions {
-  /** The `error` field; defaults to the status text (e.g. "Bad Request"). Reports use upper-case codes. */
-  error?: string;
+export interface DomainErrorOptions {
+  /** Per-field messages (`validation` in the body). */
   validation?: ValidationMap;
+  /** Seconds the caller should wait (`retryAfter` in the body). */
   retryAfter?: number;
+  /** Headers the answer carries (Retry-After, X-RateLimit-*). */
   headers?: Record<string, string>;
 }
 
 /**
- * A typed error that maps one-to-one to the contract's error body
- * `{error, message, statusCode, validation?, retryAfter?}`. Domain libraries
- * throw subclasses; the global filter renders them.
+ * A failure of a domain rule: a stable `code` (a key of ERROR_STATUS) and the contract's exact
+ * message. It knows nothing of HTTP: the global filter (`renderError`) maps the code to a status
+ * and renders the contract's body `{error, message, statusCode, validation?, retryAfter?}`.
+ * Libraries declare one subclass per failure in their `*.errors.ts`.
  */
-export class AppError extends Error {
+export abstract class DomainError extends Error {
   constructor(
-    readonly statusCode: number,
+    readonly code: ErrorCode,
     message: string,
-    readonly options: AppErrorOptions = {},
+    readonly options: DomainErrorOptions = {},
   ) {
     super(message);
     this.name = new.target.name;
   }
-
-  get error(): string {
-    return this.options.error ?? STATUS_CODES[this.statusCode] ?? 'Error';
-  }
 }
 
-export class BadRequestError extends AppError {
-  constructor(message: string, options: AppErrorOptions = {}) {
-    super(400, message, options);
-  }
-}
-
-/** 400 with a `validation` map naming each bad field. */
-export class ValidationError extends AppError {
-  constructor(validation: ValidationMap, message = 'Validation error') {
-    super(400, message, { validation });
-  }
-}
-
-export class UnauthorizedError extends AppError {
+/** A request the rules refuse as a whole (the message says why). */
+export class BadRequestError extends DomainError {
   constructor(message: string) {
-    super(401, message);
+    super('BAD_REQUEST', message);
   }
 }
 
-export class ForbiddenError extends AppError {
-  constructor(message = 'Your role does not allow this action', options: AppErrorOptions = {}) {
-    super(403, message, options);
+/** Bad fields: `validation` names each one (message `Validation error` unless the contract says otherwise). */
+export class ValidationError extends DomainError {
+  constructor(validation: ValidationMap, message = 'Validation error', code: ErrorCode = 'VALIDATION_FAILED') {
+    super(code, message, { validation });
   }
 }
 
-export class NotFoundError extends AppError {
-  constructor(message = 'Not Found', options: AppErrorOptions = {}) {
-    super(404, message, options);
+/** An update that names no field to change. */
+export class NoUpdatesError extends DomainError {
+  constructor() {
+    super('NO_UPDATES', 'No updates provided');
   }
 }
 
-export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-
-export class PayloadTooLargeError extends AppError {
+export class PayloadTooLargeError extends DomainError {
   constructor(message = 'Payload too large') {
-    super(413, message);
+    super('PAYLOAD_TOO_LARGE', message);
   }
 }
 
-export class TooManyRequestsError extends AppError {
+export class TooManyRequestsError extends DomainError {
   constructor(retryAfter: number, headers: Record<string, string> = {}) {
-    super(429, 'Too many requests, please retry later', {
+    super('RATE_LIMITED', 'Too many requests, please retry later', {
       retryAfter,
       headers: { 'Retry-After': String(retryAfter), ...headers },
     });
@@ -83,11 +65,11 @@ export class TooManyRequestsError extends AppError {
 }
 
 /**
- * 503 when a dependency the answer needs (Postgres, Redis) is down: the client retries after
+ * A dependency the answer needs (Postgres, Redis) is down: the client retries after
  * `Retry-After` seconds. Infrastructure errors that reach the error filter become this (never a 500).
  */
-export class ServiceUnavailableError extends AppError {
+export class ServiceUnavailableError extends DomainError {
   constructor(retryAfter = 5, message = 'Service temporarily unavailable, please retry') {
-    super(503, message, { retryAfter, headers: { 'Retry-After': String(retryAfter) } });
+    super('SERVICE_UNAVAILABLE', message, { retryAfter, headers: { 'Retry-After': String(retryAfter) } });
   }
 }

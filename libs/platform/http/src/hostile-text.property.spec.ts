@@ -1,6 +1,6 @@
 import { validateHeaderValue } from 'node:http';
 import fc from 'fast-check';
-import { AppError, ValidationError } from './errors';
+import { DomainError, ValidationError } from './errors';
 import { findUnstorableText, hasUnstorableText, normalizeUrl, safeHeaderUrl, stripUnstorable, toStorableJson } from './hostile-text';
 import { refuseUnstorableText } from './validation.pipe';
 
@@ -117,7 +117,7 @@ describe('hostile text (property-based, decisions §14)', () => {
           expect(found === null || type === 'param').toBe(true);
         } catch (err) {
           expect(err).toBeInstanceOf(ValidationError);
-          expect(err).toBeInstanceOf(AppError);
+          expect(err).toBeInstanceOf(DomainError);
           expect(Object.keys((err as ValidationError).options.validation ?? {})).toEqual([found]);
         }
       }),

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** `{success: true}` (deletes). */
-export class SuccessResponseDoc {
+/** `{success: true}`: the answer of a delete. */
+export class SuccessResponseDto {
   @ApiProperty({ enum: [true] }) success!: true;
 }

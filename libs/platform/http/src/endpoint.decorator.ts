@@ -1,0 +1,68 @@
+import { applyDecorators, HttpCode, Type } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiBodyOptions,
+  ApiConsumes,
+  ApiOperation,
+  ApiProduces,
+  ApiResponse,
+  ContentObject,
+  HeadersObject,
+  SchemaObject,
+} from '@nestjs/swagger';
+import { ErrorBodyDoc } from './error-body.doc';
+import type { ErrorStatus } from './error-codes';
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
+export interface EndpointOptions {
+  summary: string;
+  description?: string;
+  /** A route without credentials: the operation overrides the document's bearer security with none. */
+  public?: boolean;
+  /** The status the route answers on success (it sets the route's HttpCode too). Default 200. */
+  status?: SuccessStatus;
+  /** The success body: a response DTO class, or `[Class]` for an array of it. */
+  response?: Type<unknown> | [Type<unknown>];
+  /** The success answer beyond a JSON class: its description, headers, or content per media type. */
+  success?: { description?: string; headers?: HeadersObject; content?: ContentObject; schema?: SchemaObject };
+  /** The request body, when the route's `@Body()` type does not document it (a raw body, a multipart form). */
+  body?: Type<unknown> | ApiBodyOptions;
+  consumes?: string[];
+  produces?: string[];
+  /**
+   * The failures the route answers besides the credential ones `@Auth` documents, by status,
+   * each with what it means here. Each gets the contract's error body as schema.
+   */
+  errors?: Partial<Record<ErrorStatus, string>>;
+}
+
+/**
+ * One route's contract in one decorator: its OpenAPI operation (summary, success answer,
+ * error answers with the contract's error body) and the status it answers with, so the
+ * document and the route cannot disagree on the success status. The HTTP method and path
+ * stay on `@Get()`/`@Post()`, credentials on `@Auth()`.
+ *
+ *   @Post()
+ *   @Auth(Permissions.projectsWrite)
+ *   @Endpoint({ summary: 'Create a project', status: 201, response: ProjectResponseDto, errors: { 400: 'Validation error' } })
+ */
+export function Endpoint(options: EndpointOptions): MethodDecorator {
+  const status = options.status ?? 200;
+  const decorators: Array<MethodDecorator | ClassDecorator> = [
+    HttpCode(status),
+    ApiOperation({
+      summary: options.summary,
+      ...(options.description ? { description: options.description } : {}),
+      ...(options.public ? { security: [] } : {}),
+    }),
+    ApiResponse({ status, ...(options.response ? { type: options.response } : {}), ...options.success }),
+  ];
+  if (options.body) decorators.push(ApiBody(typeof options.body === 'function' ? { type: options.body } : options.body));
+  if (options.consumes) decorators.push(ApiConsumes(...options.consumes));
+  if (options.produces) decorators.push(ApiProduces(...options.produces));
+  for (const [code, description] of Object.entries(options.errors ?? {})) {
+    decorators.push(ApiResponse({ status: Number(code), description, type: ErrorBodyDoc }));
+  }
+  return applyDecorators(...decorators);
+}

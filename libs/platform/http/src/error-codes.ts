@@ -1,0 +1,94 @@
+/** The statuses a domain error may answer with (each has a reason phrase for the body's `error`). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+
+/**
+ * Every domain error code and the HTTP status the apps answer it with: the one mapping of
+ * domain errors to HTTP. Libraries throw `DomainError`s carrying one of these codes (a code
+ * that is not a key here does not compile); `renderError` reads the status from this table.
+ * A new error is a class in its library's `*.errors.ts` plus one line here.
+ */
+export const ERROR_STATUS = {
+  // Platform: the generic failures every library may raise.
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  NO_UPDATES: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+
+  // Identity: credentials, roles, plans, members, invitations (libs/auth).
+  MISSING_CREDENTIAL: 401,
+  INVALID_API_KEY: 401,
+  REVOKED_API_KEY: 401,
+  INVALID_SESSION: 401,
+  INVALID_LOGIN: 401,
+  DASHBOARD_ONLY: 403,
+  ROLE_NOT_ALLOWED: 403,
+  PLAN_FEATURE_UNAVAILABLE: 403,
+  API_KEY_LIMIT: 403,
+  API_KEY_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  ORGANIZATION_NOT_FOUND: 404,
+  MEMBER_NOT_FOUND: 404,
+  INVITATION_NOT_FOUND: 404,
+  INVALID_INVITATION: 400,
+  EMAIL_TAKEN: 409,
+  LAST_OWNER: 409,
+  ALREADY_MEMBER: 409,
+
+  // Links and the resources links refer to (libs/links, shared by projects, templates, analytics, webhooks).
+  LINK_NOT_FOUND: 404,
+  PROJECT_NOT_FOUND: 404,
+  TEMPLATE_NOT_FOUND: 404,
+  SHORT_CODE_IN_USE: 409,
+  SHORT_CODE_EXHAUSTED: 400,
+  LINK_LIMIT_EXCEEDED: 403,
+
+  // Templates (libs/templates).
+  TEMPLATE_SLUG_IN_USE: 409,
+  TEMPLATE_IN_USE: 409,
+
+  // Branded domains (libs/domains).
+  DOMAIN_NOT_FOUND: 404,
+  INVALID_DOMAIN_NAME: 400,
+  DOMAIN_NOT_VERIFIED_DEFAULT: 400,
+  DOMAIN_TAKEN: 409,
+  DOMAIN_HAS_LINKS: 409,
+  DOMAIN_LIMIT: 403,
+
+  // Webhooks (libs/webhooks).
+  WEBHOOK_NOT_FOUND: 404,
+  WEBHOOK_LIMIT: 403,
+
+  // SDK apps, pixel sites and ingestion (libs/sdk).
+  APP_NOT_FOUND: 404,
+  PIXEL_SITE_NOT_FOUND: 404,
+  MISSING_APP_TOKEN: 401,
+  INVALID_APP_TOKEN: 401,
+  INVALID_SITE_KEY: 401,
+  ORIGIN_NOT_ALLOWED: 403,
+  INGEST_UNAVAILABLE: 503,
+
+  // Monthly reports (libs/reports): the contract shows these codes in `error` (CODES_SHOWN_AS_ERROR).
+  INVALID_PERIOD: 400,
+  PERIOD_IN_FUTURE: 400,
+  PERIOD_LIVE: 400,
+  INSUFFICIENT_ROLE: 403,
+  PERIOD_BEFORE_WORKSPACE: 404,
+  PERIOD_NOT_RETAINED: 404,
+} as const satisfies Record<string, ErrorStatus>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * Codes the body's `error` field shows instead of the status's reason phrase: the spec's
+ * "Monthly report errors use an upper-case code in `error`".
+ */
+export const CODES_SHOWN_AS_ERROR: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_PERIOD',
+  'PERIOD_IN_FUTURE',
+  'PERIOD_LIVE',
+  'INSUFFICIENT_ROLE',
+  'PERIOD_BEFORE_WORKSPACE',
+  'PERIOD_NOT_RETAINED',
+]);
