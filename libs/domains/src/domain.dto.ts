@@ -31,18 +31,3 @@ export class UpdateDomainDto {
 }
 
 export type DomainStatusName = 'pending' | 'verified' | 'invalid';
-
-/** decisions §15: one shape for create, list items, read, update and verify. */
-export interface DomainResponse {
-  id: string;
-  domain: string;
-  status: DomainStatusName;
-  verification: { type: 'TXT'; name: string; value: string };
-  isDefault: boolean;
-  rootRedirectUrl: string | null;
-  notFoundUrl: string | null;
-  createdAt: string;
-  verifiedAt: string | null;
-  lastCheckedAt: string | null;
-  verificationError: string | null;
-}

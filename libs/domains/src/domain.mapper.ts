@@ -1,13 +1,14 @@
-import { DomainResponse } from './domain.dto';
+import { ShapeAgrees } from '@dl/platform/http';
+import { DomainResponseDto } from './domain-response.dto';
 import { DomainRecord } from './domains.repository';
 import { verificationName, verificationValue } from './dns-verifier';
 
-export function toDomainResponse(d: DomainRecord): DomainResponse {
+export function toDomainResponse(d: DomainRecord) {
   return {
     id: d.id,
     domain: d.domain,
     status: d.status,
-    verification: { type: 'TXT', name: verificationName(d.domain), value: verificationValue(d.verificationToken) },
+    verification: { type: 'TXT' as const, name: verificationName(d.domain), value: verificationValue(d.verificationToken) },
     isDefault: d.isDefault === true,
     rootRedirectUrl: d.rootRedirectUrl,
     notFoundUrl: d.notFoundUrl,
@@ -17,3 +18,6 @@ export function toDomainResponse(d: DomainRecord): DomainResponse {
     verificationError: d.verificationError,
   };
 }
+
+/** Compile-time agreement of the mapper with its response class (see ShapeAgrees). */
+export const DOMAIN_SHAPES_AGREE: [ShapeAgrees<DomainResponseDto, ReturnType<typeof toDomainResponse>>] = [true];

@@ -7,7 +7,8 @@ import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { DnsVerifier } from './dns-verifier';
 import { checkOutcome, RECHECK } from './domain-check';
 import { normalizeDomainName } from './domain-name';
-import { CreateDomainDto, DomainResponse, UpdateDomainDto } from './domain.dto';
+import { CreateDomainDto, UpdateDomainDto } from './domain.dto';
+import { DomainResponseDto } from './domain-response.dto';
 import { toDomainResponse } from './domain.mapper';
 import { DomainRecord, DomainSettings, DomainsRepository } from './domains.repository';
 import {
@@ -35,15 +36,15 @@ export class DomainsService {
     this.ownHosts = serviceHosts(config);
   }
 
-  async list(organizationId: string): Promise<DomainResponse[]> {
+  async list(organizationId: string): Promise<DomainResponseDto[]> {
     return (await this.repo.list(organizationId)).map(toDomainResponse);
   }
 
-  async get(organizationId: string, id: string): Promise<DomainResponse> {
+  async get(organizationId: string, id: string): Promise<DomainResponseDto> {
     return toDomainResponse(await this.found(organizationId, id));
   }
 
-  async create(principal: Principal, dto: CreateDomainDto): Promise<DomainResponse> {
+  async create(principal: Principal, dto: CreateDomainDto): Promise<DomainResponseDto> {
     const domain = normalizeDomainName(dto.domain);
     if (!domain || this.ownHosts.has(domain)) throw new InvalidDomainNameError();
     const token = randomBytes(16).toString('hex');
@@ -54,7 +55,7 @@ export class DomainsService {
     return toDomainResponse(result.record);
   }
 
-  async update(organizationId: string, id: string, dto: UpdateDomainDto | undefined): Promise<DomainResponse> {
+  async update(organizationId: string, id: string, dto: UpdateDomainDto | undefined): Promise<DomainResponseDto> {
     const settings: DomainSettings = {};
     if (dto?.isDefault !== undefined) settings.isDefault = dto.isDefault;
     // Stored in their WHATWG form (decisions §14), like link destinations: an IDN host in
@@ -78,7 +79,7 @@ export class DomainsService {
   }
 
   /** Looks the TXT record up now; answers the domain as it then is (verified or not). */
-  async verify(organizationId: string, id: string): Promise<DomainResponse> {
+  async verify(organizationId: string, id: string): Promise<DomainResponseDto> {
     const d = await this.found(organizationId, id);
     const checked = await this.check(d, 'manual', new Date());
     await this.announce();

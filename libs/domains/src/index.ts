@@ -1,5 +1,6 @@
 export * from './domain-name';
 export * from './domain.dto';
+export * from './domain-response.dto';
 export * from './domain.mapper';
 export * from './domain-check';
 export * from './dns-verifier';

@@ -12,6 +12,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import type { App } from '@dl/platform/db';
+import { ShapeAgrees } from '@dl/platform/http';
+import { AppResponseDto, CreatedAppResponseDto } from './app-response.dto';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -61,27 +63,7 @@ export class CreateAppDto {
   sha256Fingerprints?: string[];
 }
 
-export interface AppResponse {
-  id: string;
-  name: string;
-  platform: 'ios' | 'android';
-  bundleId: string | null;
-  packageName: string | null;
-  appStoreUrl: string | null;
-  teamId: string | null;
-  sha256Fingerprints: string[];
-  /** Masked: `dla_` + 8 hex + `…`. */
-  tokenPrefix: string;
-  createdAt: string;
-  lastSeenAt: string | null;
-}
-
-export interface CreatedAppResponse extends AppResponse {
-  /** The secret SDK token, shown once. */
-  appToken: string;
-}
-
-export function toAppResponse(app: App): AppResponse {
+export function toAppResponse(app: App) {
   return {
     id: app.id,
     name: app.name,
@@ -96,3 +78,13 @@ export function toAppResponse(app: App): AppResponse {
     lastSeenAt: app.lastSeenAt ? app.lastSeenAt.toISOString() : null,
   };
 }
+
+export function toCreatedAppResponse(app: App, appToken: string) {
+  return { ...toAppResponse(app), appToken };
+}
+
+/** Compile-time agreement of each mapper with its response class (see ShapeAgrees). */
+export const APP_SHAPES_AGREE: [
+  ShapeAgrees<AppResponseDto, ReturnType<typeof toAppResponse>>,
+  ShapeAgrees<CreatedAppResponseDto, ReturnType<typeof toCreatedAppResponse>>,
+] = [true, true];

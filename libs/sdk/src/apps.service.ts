@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { normalizeUrl } from '@dl/platform/http';
 import { AppNotFoundError } from './sdk.errors';
-import { AppResponse, CreateAppDto, CreatedAppResponse, toAppResponse } from './apps.dto';
+import { CreateAppDto, toAppResponse, toCreatedAppResponse } from './apps.dto';
+import { AppResponseDto, CreatedAppResponseDto } from './app-response.dto';
 import { AppsRepository } from './apps.repository';
 import { CredentialCache } from './credential-cache';
 import { generateAppToken, hashToken, tokenPrefix } from './tokens';
@@ -17,7 +18,7 @@ export class AppsService {
     private readonly cache: CredentialCache,
   ) {}
 
-  async create(organizationId: string, dto: CreateAppDto): Promise<CreatedAppResponse> {
+  async create(organizationId: string, dto: CreateAppDto): Promise<CreatedAppResponseDto> {
     const appToken = generateAppToken();
     const app = await this.apps.create(organizationId, {
       name: dto.name,
@@ -31,10 +32,10 @@ export class AppsService {
       tokenPrefix: tokenPrefix(appToken),
     });
     this.logger.log({ organizationId, appId: app.id }, 'app created');
-    return { ...toAppResponse(app), appToken };
+    return toCreatedAppResponse(app, appToken);
   }
 
-  async list(organizationId: string): Promise<AppResponse[]> {
+  async list(organizationId: string): Promise<AppResponseDto[]> {
     return (await this.apps.list(organizationId)).map(toAppResponse);
   }
 

@@ -2,6 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, Length, Matches } from 'class-validator';
 import type { PixelSite } from '@dl/platform/db';
+import { ShapeAgrees } from '@dl/platform/http';
+import { PixelSiteResponseDto } from './pixel-site-response.dto';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const lowerTrim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
@@ -24,17 +26,7 @@ export class CreatePixelSiteDto {
   domain: string;
 }
 
-export interface PixelSiteResponse {
-  id: string;
-  name: string;
-  domain: string;
-  /** Public by design: it is embedded in the site's pages. */
-  siteKey: string;
-  createdAt: string;
-  lastSeenAt: string | null;
-}
-
-export function toPixelSiteResponse(site: PixelSite): PixelSiteResponse {
+export function toPixelSiteResponse(site: PixelSite) {
   return {
     id: site.id,
     name: site.name,
@@ -44,3 +36,6 @@ export function toPixelSiteResponse(site: PixelSite): PixelSiteResponse {
     lastSeenAt: site.lastSeenAt ? site.lastSeenAt.toISOString() : null,
   };
 }
+
+/** Compile-time agreement of the mapper with its response class (see ShapeAgrees). */
+export const PIXEL_SITE_SHAPES_AGREE: [ShapeAgrees<PixelSiteResponseDto, ReturnType<typeof toPixelSiteResponse>>] = [true];

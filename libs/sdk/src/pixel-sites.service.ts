@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { PixelSiteNotFoundError } from './sdk.errors';
-import { CreatePixelSiteDto, PixelSiteResponse, toPixelSiteResponse } from './pixel-sites.dto';
+import { CreatePixelSiteDto, toPixelSiteResponse } from './pixel-sites.dto';
+import { PixelSiteResponseDto } from './pixel-site-response.dto';
 import { PixelSitesRepository } from './pixel-sites.repository';
 import { CredentialCache } from './credential-cache';
 import { generateSiteKey } from './tokens';
@@ -16,13 +17,13 @@ export class PixelSitesService {
     private readonly cache: CredentialCache,
   ) {}
 
-  async create(organizationId: string, dto: CreatePixelSiteDto): Promise<PixelSiteResponse> {
+  async create(organizationId: string, dto: CreatePixelSiteDto): Promise<PixelSiteResponseDto> {
     const site = await this.sites.create(organizationId, { name: dto.name, domain: dto.domain, siteKey: generateSiteKey() });
     this.logger.log({ organizationId, siteId: site.id }, 'pixel site created');
     return toPixelSiteResponse(site);
   }
 
-  async list(organizationId: string): Promise<PixelSiteResponse[]> {
+  async list(organizationId: string): Promise<PixelSiteResponseDto[]> {
     return (await this.sites.list(organizationId)).map(toPixelSiteResponse);
   }
 

@@ -63,14 +63,3 @@ export class UpdateTemplateDto {
   @Type(() => TemplateDefaultsDto)
   defaults?: TemplateDefaultsDto | null;
 }
-
-export interface TemplateResponse {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  defaults: Record<string, unknown>;
-  linkCount: number;
-  createdAt: string;
-  updatedAt: string;
-}

@@ -1,7 +1,8 @@
-import { TemplateResponse } from './template.dto';
+import { ShapeAgrees } from '@dl/platform/http';
+import { TemplateResponseDto } from './template-response.dto';
 import { TemplateRecord } from './templates.repository';
 
-export function toTemplateResponse(t: TemplateRecord): TemplateResponse {
+export function toTemplateResponse(t: TemplateRecord) {
   return {
     id: t.id,
     name: t.name,
@@ -13,3 +14,6 @@ export function toTemplateResponse(t: TemplateRecord): TemplateResponse {
     updatedAt: t.updatedAt.toISOString(),
   };
 }
+
+/** Compile-time agreement of the mapper with its response class (see ShapeAgrees). */
+export const TEMPLATE_SHAPES_AGREE: [ShapeAgrees<TemplateResponseDto, ReturnType<typeof toTemplateResponse>>] = [true];

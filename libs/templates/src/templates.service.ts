@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { suppliedFields, templateDefaultsFromFields, TemplateNotFoundError } from '@dl/links';
 import { NoUpdatesError } from '@dl/platform/http';
-import { CreateTemplateDto, TemplateDefaultsDto, TemplateResponse, UpdateTemplateDto } from './template.dto';
+import { CreateTemplateDto, TemplateDefaultsDto, UpdateTemplateDto } from './template.dto';
+import { TemplateResponseDto } from './template-response.dto';
 import { toTemplateResponse } from './template.mapper';
 import { TemplatesRepository, TemplateWrite } from './templates.repository';
 
@@ -29,17 +30,17 @@ function storedDefaults(dto: TemplateDefaultsDto): Record<string, unknown> {
 export class TemplatesService {
   constructor(private readonly repo: TemplatesRepository) {}
 
-  async list(organizationId: string): Promise<TemplateResponse[]> {
+  async list(organizationId: string): Promise<TemplateResponseDto[]> {
     return (await this.repo.list(organizationId)).map(toTemplateResponse);
   }
 
-  async get(organizationId: string, id: string): Promise<TemplateResponse> {
+  async get(organizationId: string, id: string): Promise<TemplateResponseDto> {
     const t = await this.repo.find(organizationId, id);
     if (!t) throw new TemplateNotFoundError();
     return toTemplateResponse(t);
   }
 
-  async create(organizationId: string, dto: CreateTemplateDto): Promise<TemplateResponse> {
+  async create(organizationId: string, dto: CreateTemplateDto): Promise<TemplateResponseDto> {
     const t = await this.repo.create(organizationId, {
       name: dto.name.trim(),
       slug: dto.slug ?? slugify(dto.name),
@@ -49,7 +50,7 @@ export class TemplatesService {
     return toTemplateResponse(t);
   }
 
-  async update(organizationId: string, id: string, dto: UpdateTemplateDto | undefined): Promise<TemplateResponse> {
+  async update(organizationId: string, id: string, dto: UpdateTemplateDto | undefined): Promise<TemplateResponseDto> {
     const data: TemplateWrite = {};
     if (dto?.name !== undefined) data.name = dto.name.trim();
     if (dto?.slug !== undefined) data.slug = dto.slug;

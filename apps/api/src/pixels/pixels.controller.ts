@@ -1,50 +1,40 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { CreatePixelSiteDto, PixelSiteResponse, PixelSitesService } from '@dl/sdk';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
-import { PixelSiteResponseDoc, PixelSuccessResponseDoc } from './pixels.response-doc';
+import { Endpoint, SuccessResponseDto } from '@dl/platform/http';
+import { CreatePixelSiteDto, PixelSiteResponseDto, PixelSitesService } from '@dl/sdk';
 
 @ApiTags('pixels')
 @Controller('api/pixels')
 @Auth(Permissions.pixelsManage)
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc })
-@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Missing permission or plan feature' })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc })
 export class PixelsController {
   constructor(private readonly sites: PixelSitesService) {}
 
   @Post()
-  @HttpCode(201)
-  @ApiOperation({ summary: 'Register a website for the pixel; answers its public `siteKey`' })
-  @ApiCreatedResponse({ type: PixelSiteResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePixelSiteDto): Promise<PixelSiteResponse> {
+  @Endpoint({
+    summary: 'Register a website for the pixel; answers its public `siteKey`',
+    status: 201,
+    response: PixelSiteResponseDto,
+    errors: { 400: 'Validation error' },
+  })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePixelSiteDto): Promise<PixelSiteResponseDto> {
     return this.sites.create(principal.organizationId, dto);
   }
 
   @Get()
-  @ApiOperation({ summary: 'Pixel sites of the organization' })
-  @ApiOkResponse({ type: [PixelSiteResponseDoc] })
-  list(@CurrentPrincipal() principal: Principal): Promise<PixelSiteResponse[]> {
+  @Endpoint({ summary: 'Pixel sites of the organization', response: [PixelSiteResponseDto] })
+  list(@CurrentPrincipal() principal: Principal): Promise<PixelSiteResponseDto[]> {
     return this.sites.list(principal.organizationId);
   }
 
+  /** Any id that is not one of the organization's sites, a malformed one included, is `Pixel site not found`. */
   @Delete(':id')
-  @ApiOkResponse({ type: PixelSuccessResponseDoc })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Pixel site not found' })
-  @ApiOperation({ summary: 'Delete a pixel site (its key stops working at once; its events are kept)' })
-  remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<{ success: true }> {
+  @Endpoint({
+    summary: 'Delete a pixel site (its key stops working at once; its events are kept)',
+    response: SuccessResponseDto,
+    errors: { 404: 'Pixel site not found' },
+  })
+  remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SuccessResponseDto> {
     return this.sites.remove(principal.organizationId, id);
   }
 }

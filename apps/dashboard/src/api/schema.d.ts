@@ -1084,7 +1084,7 @@ export interface components {
             /** @description SHA-256 signing certificate fingerprints (Android) */
             sha256Fingerprints?: string[];
         };
-        CreatedAppResponseDoc: {
+        CreatedAppResponseDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -1107,7 +1107,7 @@ export interface components {
             /** @description The secret SDK token, shown once */
             appToken: string;
         };
-        AppResponseDoc: {
+        AppResponseDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -1128,7 +1128,7 @@ export interface components {
             /** Format: date-time */
             lastSeenAt: string | null;
         };
-        AppSuccessResponseDoc: {
+        SuccessResponseDto: {
             /**
              * @example true
              * @enum {boolean}
@@ -1141,7 +1141,7 @@ export interface components {
             /** @example www.example.com */
             domain: string;
         };
-        PixelSiteResponseDoc: {
+        PixelSiteResponseDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -1152,13 +1152,6 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             lastSeenAt: string | null;
-        };
-        PixelSuccessResponseDoc: {
-            /**
-             * @example true
-             * @enum {boolean}
-             */
-            success: true;
         };
         InAppEventResponseDoc: {
             /** Format: uuid */
@@ -2027,10 +2020,6 @@ export interface components {
         BulkDeleteLinksResponseDto: {
             deleted: number;
         };
-        SuccessResponseDto: {
-            /** @enum {boolean} */
-            success: true;
-        };
         TagCountDto: {
             /**
              * @description The most used spelling of the tag (tags match case-insensitively)
@@ -2139,7 +2128,7 @@ export interface components {
             description?: Record<string, never> | null;
             defaults?: components["schemas"]["TemplateDefaultsDto"];
         };
-        TemplateResponseDoc: {
+        TemplateResponseDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2212,7 +2201,7 @@ export interface components {
              */
             domain: string;
         };
-        DomainVerificationDoc: {
+        DomainVerificationDto: {
             /** @enum {string} */
             type: "TXT";
             /** @example _dl-verify.go.acme.com */
@@ -2220,7 +2209,7 @@ export interface components {
             /** @example dl-verify=0123456789abcdef0123456789abcdef */
             value: string;
         };
-        DomainResponseDoc: {
+        DomainResponseDto: {
             /** Format: uuid */
             id: string;
             /**
@@ -2230,7 +2219,7 @@ export interface components {
             domain: string;
             /** @enum {string} */
             status: "pending" | "verified" | "invalid";
-            verification: components["schemas"]["DomainVerificationDoc"];
+            verification: components["schemas"]["DomainVerificationDto"];
             isDefault: boolean;
             /** Format: uri */
             rootRedirectUrl: string | null;
@@ -2290,12 +2279,11 @@ export type SchemaInvitationListResponseDoc = components['schemas']['InvitationL
 export type SchemaUsageCounterDoc = components['schemas']['UsageCounterDoc'];
 export type SchemaUsageResponseDoc = components['schemas']['UsageResponseDoc'];
 export type SchemaCreateAppDto = components['schemas']['CreateAppDto'];
-export type SchemaCreatedAppResponseDoc = components['schemas']['CreatedAppResponseDoc'];
-export type SchemaAppResponseDoc = components['schemas']['AppResponseDoc'];
-export type SchemaAppSuccessResponseDoc = components['schemas']['AppSuccessResponseDoc'];
+export type SchemaCreatedAppResponseDto = components['schemas']['CreatedAppResponseDto'];
+export type SchemaAppResponseDto = components['schemas']['AppResponseDto'];
+export type SchemaSuccessResponseDto = components['schemas']['SuccessResponseDto'];
 export type SchemaCreatePixelSiteDto = components['schemas']['CreatePixelSiteDto'];
-export type SchemaPixelSiteResponseDoc = components['schemas']['PixelSiteResponseDoc'];
-export type SchemaPixelSuccessResponseDoc = components['schemas']['PixelSuccessResponseDoc'];
+export type SchemaPixelSiteResponseDto = components['schemas']['PixelSiteResponseDto'];
 export type SchemaInAppEventResponseDoc = components['schemas']['InAppEventResponseDoc'];
 export type SchemaEventExportPaginationDoc = components['schemas']['EventExportPaginationDoc'];
 export type SchemaEventExportJsonDoc = components['schemas']['EventExportJsonDoc'];
@@ -2373,7 +2361,6 @@ export type SchemaLinkResponseDto = components['schemas']['LinkResponseDto'];
 export type SchemaBulkUpdateLinksResponseDto = components['schemas']['BulkUpdateLinksResponseDto'];
 export type SchemaBulkDeleteLinksBody = components['schemas']['BulkDeleteLinksBody'];
 export type SchemaBulkDeleteLinksResponseDto = components['schemas']['BulkDeleteLinksResponseDto'];
-export type SchemaSuccessResponseDto = components['schemas']['SuccessResponseDto'];
 export type SchemaTagCountDto = components['schemas']['TagCountDto'];
 export type SchemaTagsResponseDto = components['schemas']['TagsResponseDto'];
 export type SchemaPublicDateClicksDoc = components['schemas']['PublicDateClicksDoc'];
@@ -2382,7 +2369,7 @@ export type SchemaPublicDeviceClicksDoc = components['schemas']['PublicDeviceCli
 export type SchemaPublicStatsDoc = components['schemas']['PublicStatsDoc'];
 export type SchemaTemplateDefaultsDto = components['schemas']['TemplateDefaultsDto'];
 export type SchemaCreateTemplateDto = components['schemas']['CreateTemplateDto'];
-export type SchemaTemplateResponseDoc = components['schemas']['TemplateResponseDoc'];
+export type SchemaTemplateResponseDto = components['schemas']['TemplateResponseDto'];
 export type SchemaUpdateTemplateDto = components['schemas']['UpdateTemplateDto'];
 export type SchemaCreateProjectDto = components['schemas']['CreateProjectDto'];
 export type SchemaProjectResponseDto = components['schemas']['ProjectResponseDto'];
@@ -2391,8 +2378,8 @@ export type SchemaUpdateProjectDto = components['schemas']['UpdateProjectDto'];
 export type SchemaImportRowErrorDoc = components['schemas']['ImportRowErrorDoc'];
 export type SchemaImportResultDoc = components['schemas']['ImportResultDoc'];
 export type SchemaCreateDomainDto = components['schemas']['CreateDomainDto'];
-export type SchemaDomainVerificationDoc = components['schemas']['DomainVerificationDoc'];
-export type SchemaDomainResponseDoc = components['schemas']['DomainResponseDoc'];
+export type SchemaDomainVerificationDto = components['schemas']['DomainVerificationDto'];
+export type SchemaDomainResponseDto = components['schemas']['DomainResponseDto'];
 export type SchemaUpdateDomainDto = components['schemas']['UpdateDomainDto'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -3391,7 +3378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppResponseDoc"][];
+                    "application/json": components["schemas"]["AppResponseDto"][];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -3403,11 +3390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,7 +3428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedAppResponseDoc"];
+                    "application/json": components["schemas"]["CreatedAppResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -3466,11 +3449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3506,7 +3485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppSuccessResponseDoc"];
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -3518,11 +3497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3565,7 +3540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixelSiteResponseDoc"][];
+                    "application/json": components["schemas"]["PixelSiteResponseDto"][];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -3577,11 +3552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3619,7 +3590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixelSiteResponseDoc"];
+                    "application/json": components["schemas"]["PixelSiteResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -3640,11 +3611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3680,7 +3647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PixelSuccessResponseDoc"];
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -3692,11 +3659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5587,7 +5550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateResponseDoc"][];
+                    "application/json": components["schemas"]["TemplateResponseDto"][];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -5637,7 +5600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateResponseDoc"];
+                    "application/json": components["schemas"]["TemplateResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5703,7 +5666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateResponseDoc"];
+                    "application/json": components["schemas"]["TemplateResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -5773,7 +5736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TemplateResponseDoc"];
+                    "application/json": components["schemas"]["TemplateResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -6323,7 +6286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainResponseDoc"][];
+                    "application/json": components["schemas"]["DomainResponseDto"][];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -6373,7 +6336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainResponseDoc"];
+                    "application/json": components["schemas"]["DomainResponseDto"];
                 };
             };
             /** @description Validation error (validation.domain: Must be a valid domain name) */
@@ -6443,7 +6406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainResponseDoc"];
+                    "application/json": components["schemas"]["DomainResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -6588,7 +6551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainResponseDoc"];
+                    "application/json": components["schemas"]["DomainResponseDto"];
                 };
             };
             /** @description Validation error, or No updates provided */
@@ -6654,7 +6617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainResponseDoc"];
+                    "application/json": components["schemas"]["DomainResponseDto"];
                 };
             };
             /** @description Validation error */

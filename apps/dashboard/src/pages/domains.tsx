@@ -7,7 +7,7 @@ import { ConfirmRemoval, FormCard } from '../components/resource';
 import { CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
-type Domain = components['schemas']['DomainResponseDoc'];
+type Domain = components['schemas']['DomainResponseDto'];
 
 const STATUS: Record<string, { label: string; tone: string }> = {
   verified: { label: 'Verified', tone: 'ok' },

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** A template as every /api/templates route returns it. */
-export class TemplateResponseDoc {
+/** A template as every /api/templates route returns it (type of toTemplateResponse and OpenAPI schema). */
+export class TemplateResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() slug!: string;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** OpenAPI documentation of the app responses (libs/sdk/src/apps.dto.ts). */
-export class AppResponseDoc {
+/** An app as /api/apps lists it (type of toAppResponse and OpenAPI schema). */
+export class AppResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ enum: ['ios', 'android'] }) platform!: 'ios' | 'android';
@@ -15,10 +15,7 @@ export class AppResponseDoc {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastSeenAt!: string | null;
 }
 
-export class CreatedAppResponseDoc extends AppResponseDoc {
+/** POST /api/apps: the app plus its secret SDK token, shown once. */
+export class CreatedAppResponseDto extends AppResponseDto {
   @ApiProperty({ description: 'The secret SDK token, shown once' }) appToken!: string;
-}
-
-export class AppSuccessResponseDoc {
-  @ApiProperty({ enum: [true], example: true }) success!: true;
 }
