@@ -1,39 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { generateApiKey, hashApiKey, maskedKeyPrefix, storedKeyPrefix } from './api-key';
+import { generateApiKey, hashApiKey, storedKeyPrefix } from './api-key';
+import { ApiKeyListResponseDto, ApiKeyResponseDto, CreatedApiKeyResponseDto } from './api-key-response.dto';
+import { toApiKeyResponse, toCreatedApiKeyResponse } from './api-key.mapper';
 import { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyLimitError, ApiKeyNotFoundError, InsufficientRoleError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { PlansService } from './plans';
 import { Principal } from './principal';
 import { isUuid } from './uuid';
-
-/** Creation answer: the secret, shown once (decisions §2). */
-export interface CreatedApiKeyResponse {
-  id: string;
-  name: string;
-  key: string;
-  createdAt: string;
-  lastUsedAt: null;
-}
-
-export interface ApiKeyResponse {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-export function toApiKeyResponse(row: ApiKeyRow): ApiKeyResponse {
-  return {
-    id: row.id,
-    name: row.name,
-    keyPrefix: maskedKeyPrefix(row.keyPrefix),
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
-  };
-}
 
 /** Owners and Admins manage every key of the organization; other roles their own. */
 function seesAllKeys(principal: Principal): boolean {
@@ -49,7 +24,7 @@ export class ApiKeysService {
   ) {}
 
   /** Decisions §14: Members and above; a Viewer's (read-only) key is made by the operator CLI's `key:create`. */
-  async create(principal: Principal, name: string): Promise<CreatedApiKeyResponse> {
+  async create(principal: Principal, name: string): Promise<CreatedApiKeyResponseDto> {
     if (principal.role === 'VIEWER') throw new InsufficientRoleError();
     return this.issue(principal.organizationId, principal.userId, principal.tier, name);
   }
@@ -58,7 +33,7 @@ export class ApiKeysService {
    * A new key acting as `userId` in the organization, within the plan's key limit
    * (checked under a lock on the organization so concurrent creations cannot overshoot).
    */
-  async issue(organizationId: string, userId: string, tier: Tier, name: string): Promise<CreatedApiKeyResponse> {
+  async issue(organizationId: string, userId: string, tier: Tier, name: string): Promise<CreatedApiKeyResponseDto> {
     const key = generateApiKey();
     const limit = this.plans.limits(tier).apiKeys;
     const row = await this.keys.transaction(async (tx) => {
@@ -71,7 +46,7 @@ export class ApiKeysService {
         keyPrefix: storedKeyPrefix(key),
       });
     });
-    return { id: row.id, name: row.name, key, createdAt: row.createdAt.toISOString(), lastUsedAt: null };
+    return toCreatedApiKeyResponse(row, key);
   }
 
   /** Operator use: every live key of the organization (hashes included, never the secrets). */
@@ -84,12 +59,12 @@ export class ApiKeysService {
     await this.invalidation.revokedKeys(await this.keys.revokeByName(organizationId, userId, name));
   }
 
-  async list(principal: Principal): Promise<{ keys: ApiKeyResponse[] }> {
+  async list(principal: Principal): Promise<ApiKeyListResponseDto> {
     const rows = await this.keys.list(principal.organizationId, seesAllKeys(principal) ? undefined : principal.userId);
     return { keys: rows.map(toApiKeyResponse) };
   }
 
-  async rename(principal: Principal, id: string, name: string): Promise<ApiKeyResponse> {
+  async rename(principal: Principal, id: string, name: string): Promise<ApiKeyResponseDto> {
     await this.visible(principal, id);
     const row = await this.keys.rename(principal.organizationId, id, name.trim());
     if (!row) throw new ApiKeyNotFoundError();

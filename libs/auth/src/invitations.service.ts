@@ -9,6 +9,8 @@ import {
   isWellFormedInvitationToken,
 } from './invitation-token';
 import { InvitationRow, InvitationsRepository } from './invitations.repository';
+import { InvitationCreatedResponseDto, InvitationListResponseDto } from './member-response.dto';
+import { toInvitationCreatedResponse, toInvitationResponse } from './member.mapper';
 import { MembersRepository } from './members.repository';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
@@ -32,35 +34,6 @@ export interface InvitationMailer {
 
 /** Provided by an app that can send mail; without one, invitations are created but not emailed. */
 export const INVITATION_MAILER = Symbol('INVITATION_MAILER');
-
-export interface InvitationResponse {
-  invitationId: string;
-  email: string;
-  role: Role;
-  expiresAt: string;
-  createdAt: string;
-  invitedBy: { userId: string; name: string } | null;
-}
-
-/** POST /api/organization/members for an unknown email: the token is shown once. */
-export interface InvitationCreatedResponse {
-  invitationId: string;
-  email: string;
-  role: Role;
-  expiresAt: string;
-  inviteToken: string;
-}
-
-export function toInvitationResponse(row: InvitationRow): InvitationResponse {
-  return {
-    invitationId: row.id,
-    email: row.email,
-    role: row.role,
-    expiresAt: row.expiresAt.toISOString(),
-    createdAt: row.createdAt.toISOString(),
-    invitedBy: row.invitedBy,
-  };
-}
 
 export interface AcceptInvitationInput {
   token: string;
@@ -87,7 +60,7 @@ export class InvitationsService {
   ) {}
 
   /** Invites an email that has no account yet (the caller checked); emails the token. */
-  async invite(principal: Principal, email: string, role: Role): Promise<InvitationCreatedResponse> {
+  async invite(principal: Principal, email: string, role: Role): Promise<InvitationCreatedResponseDto> {
     if (role === 'OWNER' && principal.role !== 'OWNER') throw new InsufficientRoleError();
     const token = generateInvitationToken();
     const row = await this.invitations.transaction((tx) =>
@@ -100,10 +73,10 @@ export class InvitationsService {
       }),
     );
     await this.send(row, token);
-    return { invitationId: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), inviteToken: token };
+    return toInvitationCreatedResponse(row, token);
   }
 
-  async list(principal: Principal): Promise<{ invitations: InvitationResponse[] }> {
+  async list(principal: Principal): Promise<InvitationListResponseDto> {
     const rows = await this.invitations.listPending(principal.organizationId, new Date());
     return { invitations: rows.map(toInvitationResponse) };
   }

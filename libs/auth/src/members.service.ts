@@ -5,23 +5,13 @@ import { AccountsRepository } from './accounts.repository';
 import { normalizeEmail } from './accounts.service';
 import { AlreadyMemberError, InsufficientRoleError, LastOwnerError, MemberNotFoundError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
-import { InvitationCreatedResponse, InvitationsService } from './invitations.service';
+import { InvitationsService } from './invitations.service';
+import { InvitationCreatedResponseDto, MemberListResponseDto, MemberResponseDto } from './member-response.dto';
+import { toMemberResponse } from './member.mapper';
 import { MemberRow, MembersRepository } from './members.repository';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
 import { isUuid } from './uuid';
-
-export interface MemberResponse {
-  userId: string;
-  email: string;
-  name: string;
-  role: Role;
-  createdAt: string;
-}
-
-export function toMemberResponse(row: MemberRow): MemberResponse {
-  return { userId: row.userId, email: row.email, name: row.name, role: row.role, createdAt: row.createdAt.toISOString() };
-}
 
 /** Operator CLI and test seeding: a member with a password set by whoever runs the machine. */
 export interface AddMemberInput {
@@ -47,7 +37,7 @@ export class MembersService {
     @Optional() private readonly invitations?: InvitationsService,
   ) {}
 
-  async list(principal: Principal): Promise<{ members: MemberResponse[] }> {
+  async list(principal: Principal): Promise<MemberListResponseDto> {
     return { members: (await this.members.list(principal.organizationId)).map(toMemberResponse) };
   }
 
@@ -62,7 +52,7 @@ export class MembersService {
    * Decisions §14: never a password chosen by someone else. An email with an account
    * becomes a member at once; any other email gets an invitation (token emailed, shown once).
    */
-  async add(principal: Principal, input: { email: string; role: Role }): Promise<MemberResponse | InvitationCreatedResponse> {
+  async add(principal: Principal, input: { email: string; role: Role }): Promise<MemberResponseDto | InvitationCreatedResponseDto> {
     if (input.role === 'OWNER' && principal.role !== 'OWNER') throw new InsufficientRoleError();
     const email = normalizeEmail(input.email);
     const existing = await this.accounts.findUserByEmail(email);
@@ -102,7 +92,7 @@ export class MembersService {
     }
   }
 
-  async changeRole(principal: Principal, userId: string, role: Role): Promise<MemberResponse> {
+  async changeRole(principal: Principal, userId: string, role: Role): Promise<MemberResponseDto> {
     const organizationId = principal.organizationId;
     const row = await this.members.transaction(async (tx) => {
       if (!isUuid(userId)) throw new MemberNotFoundError();

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Tier } from '@dl/platform/db';
+import { UsageResponseDto } from './account-response.dto';
+import { toUsageResponse } from './account.mapper';
 import { PlansService } from './plans';
 import { Principal } from './principal';
 import { UsageRepository } from './usage.repository';
-
-export interface UsageResponse {
-  tier: Tier;
-  links: { used: number; limit: number | null };
-  clicksThisMonth: { used: number; limit: number | null };
-  apiKeys: { used: number; limit: number | null };
-}
 
 /** First day of the current UTC calendar month. */
 export function utcMonthStart(now: Date = new Date()): Date {
@@ -24,14 +18,8 @@ export class UsageService {
     private readonly plans: PlansService,
   ) {}
 
-  async get(principal: Principal, now: Date = new Date()): Promise<UsageResponse> {
+  async get(principal: Principal, now: Date = new Date()): Promise<UsageResponseDto> {
     const counts = await this.usage.counts(principal.organizationId, utcMonthStart(now));
-    const limits = this.plans.limits(principal.tier);
-    return {
-      tier: principal.tier,
-      links: { used: counts.links, limit: limits.links },
-      clicksThisMonth: { used: counts.clicks, limit: limits.clicksPerMonth },
-      apiKeys: { used: counts.apiKeys, limit: limits.apiKeys },
-    };
+    return toUsageResponse(principal.tier, counts, this.plans.limits(principal.tier));
   }
 }

@@ -47,11 +47,6 @@ export class LoginDto {
   organizationId?: string;
 }
 
-export class SessionResponse {
-  @ApiProperty() accessToken: string;
-  @ApiProperty({ description: 'Seconds' }) expiresIn: number;
-}
-
 export class AcceptInviteDto {
   @ApiProperty({ example: 'dli_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'The token from the invitation email' })
   @MaxLength(200, { message: 'Must be a string' })

@@ -1,91 +1,74 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import {
   Auth,
   CurrentPrincipal,
   DashboardOnly,
-  InvitationCreatedResponse,
-  MemberResponse,
+  InvitationCreatedResponseDto,
+  MemberListResponseDto,
+  MemberResponseDto,
   MembersService,
   Permissions,
   Principal,
 } from '@dl/auth';
+import { Endpoint } from '@dl/platform/http';
 import { AddMemberDto, ChangeRoleDto } from './members.dto';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
-import { InvitationCreatedResponseDoc, MemberListResponseDoc, MemberResponseDoc } from './members.response-doc';
+
+const LAST_OWNER = 'An organization must keep at least one owner';
 
 /** Team management: Owner and Admin, dashboard sessions only (decisions §2). */
 @ApiTags('members')
 @Auth(Permissions.membersManage)
 @DashboardOnly()
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
-@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
-@ApiExtraModels(MemberResponseDoc, InvitationCreatedResponseDoc)
+@ApiExtraModels(MemberResponseDto, InvitationCreatedResponseDto)
 @Controller('api/organization/members')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List the organization\'s members and their roles' })
-  @ApiOkResponse({ type: MemberListResponseDoc })
-  list(@CurrentPrincipal() principal: Principal): Promise<{ members: MemberResponse[] }> {
+  @Endpoint({ summary: "List the organization's members and their roles", response: MemberListResponseDto })
+  list(@CurrentPrincipal() principal: Principal): Promise<MemberListResponseDto> {
     return this.members.list(principal);
   }
 
   @Post()
-  @ApiOperation({
+  @Endpoint({
     summary: 'Add a member, or invite an email without an account',
     description:
       'An email that has an account becomes a member at once (the member). Any other email gets an invitation: ' +
       'a single-use `dli_` token valid 7 days, shown once here and emailed to the invitee, who accepts it with ' +
       '`POST /auth/accept-invite`. Only an Owner can add or invite an Owner. `password` is refused (400).',
-  })
-  @ApiResponse({
     status: 201,
-    description: 'The new member, or the invitation',
-    schema: { oneOf: [{ $ref: getSchemaPath(MemberResponseDoc) }, { $ref: getSchemaPath(InvitationCreatedResponseDoc) }] },
+    success: {
+      description: 'The new member, or the invitation',
+      schema: { oneOf: [{ $ref: getSchemaPath(MemberResponseDto) }, { $ref: getSchemaPath(InvitationCreatedResponseDto) }] },
+    },
+    errors: {
+      400: 'Validation error (including `password`, which is not accepted)',
+      409: 'This user is already a member of the organization',
+    },
   })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error (including `password`, which is not accepted)' })
-  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'This user is already a member of the organization' })
-  add(@CurrentPrincipal() principal: Principal, @Body() body: AddMemberDto): Promise<MemberResponse | InvitationCreatedResponse> {
+  add(@CurrentPrincipal() principal: Principal, @Body() body: AddMemberDto): Promise<MemberResponseDto | InvitationCreatedResponseDto> {
     return this.members.add(principal, { email: body.email, role: body.role });
   }
 
   @Patch(':userId')
-  @ApiOperation({ summary: 'Change a member\'s role' })
-  @ApiOkResponse({ type: MemberResponseDoc })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Member not found' })
-  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'An organization must keep at least one owner' })
-  changeRole(
-    @CurrentPrincipal() principal: Principal,
-    @Param('userId') userId: string,
-    @Body() body: ChangeRoleDto,
-  ): Promise<MemberResponse> {
+  @Endpoint({
+    summary: "Change a member's role",
+    response: MemberResponseDto,
+    errors: { 400: 'Validation error', 404: 'Member not found', 409: LAST_OWNER },
+  })
+  changeRole(@CurrentPrincipal() principal: Principal, @Param('userId') userId: string, @Body() body: ChangeRoleDto): Promise<MemberResponseDto> {
     return this.members.changeRole(principal, userId, body.role);
   }
 
   @Delete(':userId')
-  @ApiOperation({ summary: 'Remove a member (their sessions and API keys stop working)' })
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Removed' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Member not found' })
-  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'An organization must keep at least one owner' })
+  @Endpoint({
+    summary: 'Remove a member (their sessions and API keys stop working)',
+    status: 204,
+    success: { description: 'Removed' },
+    errors: { 404: 'Member not found', 409: LAST_OWNER },
+  })
   remove(@CurrentPrincipal() principal: Principal, @Param('userId') userId: string): Promise<void> {
     return this.members.remove(principal, userId);
   }

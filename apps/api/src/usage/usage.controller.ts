@@ -1,30 +1,18 @@
 import { Controller, Get } from '@nestjs/common';
-import {
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiOperation,
-} from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, Permissions, Principal, UsageResponse, UsageService } from '@dl/auth';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
-import { UsageResponseDoc } from './usage.response-doc';
+import { ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, Permissions, Principal, UsageResponseDto, UsageService } from '@dl/auth';
+import { Endpoint } from '@dl/platform/http';
 
 /** Usage against the plan (decisions §5): any role, API key or session. */
 @ApiTags('usage')
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
-@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('api/usage')
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Links, clicks this month and API keys against the plan\'s limits' })
   @Auth(Permissions.read)
-  @ApiOkResponse({ type: UsageResponseDoc })
-  get(@CurrentPrincipal() principal: Principal): Promise<UsageResponse> {
+  @Endpoint({ summary: "Links, clicks this month and API keys against the plan's limits", response: UsageResponseDto })
+  get(@CurrentPrincipal() principal: Principal): Promise<UsageResponseDto> {
     return this.usage.get(principal);
   }
 }

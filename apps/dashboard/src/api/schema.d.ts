@@ -864,6 +864,36 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SignupDto: {
+            /** @example ada@example.com */
+            email: string;
+            password: string;
+            /** @example Ada Lovelace */
+            name: string;
+            /** @example Analytical Engines */
+            organizationName: string;
+        };
+        SignupUserDto: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+        };
+        SignupOrganizationDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
+        };
+        SignupResponseDto: {
+            accessToken: string;
+            /** @description Seconds */
+            expiresIn: number;
+            user: components["schemas"]["SignupUserDto"];
+            organization: components["schemas"]["SignupOrganizationDto"];
+        };
         ErrorBodyDoc: {
             /**
              * @description HTTP reason phrase
@@ -892,43 +922,13 @@ export interface components {
              */
             retryAfter?: number;
         };
-        SignupDto: {
-            /** @example ada@example.com */
-            email: string;
-            password: string;
-            /** @example Ada Lovelace */
-            name: string;
-            /** @example Analytical Engines */
-            organizationName: string;
-        };
-        SignupUserDoc: {
-            /** Format: uuid */
-            id: string;
-            email: string;
-            name: string;
-        };
-        SignupOrganizationDoc: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            slug: string;
-            /** @enum {string} */
-            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
-        };
-        SignupResponseDoc: {
-            accessToken: string;
-            /** @description Seconds */
-            expiresIn: number;
-            user: components["schemas"]["SignupUserDoc"];
-            organization: components["schemas"]["SignupOrganizationDoc"];
-        };
         LoginDto: {
             email: string;
             password: string;
             /** @description Organization to sign in to (default: the first one joined) */
             organizationId?: string;
         };
-        SessionResponse: {
+        SessionResponseDto: {
             accessToken: string;
             /** @description Seconds */
             expiresIn: number;
@@ -947,7 +947,7 @@ export interface components {
             /** @description The new account's password (or the existing account's) */
             password: string;
         };
-        ApiKeyResponseDoc: {
+        ApiKeyResponseDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -958,14 +958,14 @@ export interface components {
             /** Format: date-time */
             lastUsedAt: string | null;
         };
-        ApiKeyListResponseDoc: {
-            keys: components["schemas"]["ApiKeyResponseDoc"][];
+        ApiKeyListResponseDto: {
+            keys: components["schemas"]["ApiKeyResponseDto"][];
         };
         CreateApiKeyDto: {
             /** @example CI pipeline */
             name: string;
         };
-        CreatedApiKeyResponseDoc: {
+        CreatedApiKeyResponseDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -980,7 +980,7 @@ export interface components {
             /** @example CI pipeline */
             name: string;
         };
-        MemberResponseDoc: {
+        MemberResponseDto: {
             /** Format: uuid */
             userId: string;
             email: string;
@@ -990,7 +990,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        InvitationCreatedResponseDoc: {
+        InvitationCreatedResponseDto: {
             /** Format: uuid */
             invitationId: string;
             email: string;
@@ -1007,8 +1007,8 @@ export interface components {
              */
             inviteToken: string;
         };
-        MemberListResponseDoc: {
-            members: components["schemas"]["MemberResponseDoc"][];
+        MemberListResponseDto: {
+            members: components["schemas"]["MemberResponseDto"][];
         };
         AddMemberDto: {
             /** @description An existing account joins at once; any other email is invited */
@@ -1025,12 +1025,12 @@ export interface components {
             /** @enum {string} */
             role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
         };
-        InvitedByDoc: {
+        InvitedByDto: {
             /** Format: uuid */
             userId: string;
             name: string;
         };
-        InvitationResponseDoc: {
+        InvitationResponseDto: {
             /** Format: uuid */
             invitationId: string;
             email: string;
@@ -1041,23 +1041,23 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description null when the inviter has left */
-            invitedBy: components["schemas"]["InvitedByDoc"] | null;
+            invitedBy: components["schemas"]["InvitedByDto"] | null;
         };
-        InvitationListResponseDoc: {
+        InvitationListResponseDto: {
             /** @description Pending invitations (not accepted, not expired), newest first */
-            invitations: components["schemas"]["InvitationResponseDoc"][];
+            invitations: components["schemas"]["InvitationResponseDto"][];
         };
-        UsageCounterDoc: {
+        UsageCounterDto: {
             used: number;
             /** @description null when unlimited */
             limit: number | null;
         };
-        UsageResponseDoc: {
+        UsageResponseDto: {
             /** @enum {string} */
             tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
-            links: components["schemas"]["UsageCounterDoc"];
-            clicksThisMonth: components["schemas"]["UsageCounterDoc"];
-            apiKeys: components["schemas"]["UsageCounterDoc"];
+            links: components["schemas"]["UsageCounterDto"];
+            clicksThisMonth: components["schemas"]["UsageCounterDto"];
+            apiKeys: components["schemas"]["UsageCounterDto"];
         };
         CreateAppDto: {
             /** @example Shop */
@@ -2255,29 +2255,29 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaSignupDto = components['schemas']['SignupDto'];
-export type SchemaSignupUserDoc = components['schemas']['SignupUserDoc'];
-export type SchemaSignupOrganizationDoc = components['schemas']['SignupOrganizationDoc'];
-export type SchemaSignupResponseDoc = components['schemas']['SignupResponseDoc'];
+export type SchemaSignupUserDto = components['schemas']['SignupUserDto'];
+export type SchemaSignupOrganizationDto = components['schemas']['SignupOrganizationDto'];
+export type SchemaSignupResponseDto = components['schemas']['SignupResponseDto'];
+export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaLoginDto = components['schemas']['LoginDto'];
-export type SchemaSessionResponse = components['schemas']['SessionResponse'];
+export type SchemaSessionResponseDto = components['schemas']['SessionResponseDto'];
 export type SchemaAcceptInviteDto = components['schemas']['AcceptInviteDto'];
-export type SchemaApiKeyResponseDoc = components['schemas']['ApiKeyResponseDoc'];
-export type SchemaApiKeyListResponseDoc = components['schemas']['ApiKeyListResponseDoc'];
+export type SchemaApiKeyResponseDto = components['schemas']['ApiKeyResponseDto'];
+export type SchemaApiKeyListResponseDto = components['schemas']['ApiKeyListResponseDto'];
 export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
-export type SchemaCreatedApiKeyResponseDoc = components['schemas']['CreatedApiKeyResponseDoc'];
+export type SchemaCreatedApiKeyResponseDto = components['schemas']['CreatedApiKeyResponseDto'];
 export type SchemaRenameApiKeyDto = components['schemas']['RenameApiKeyDto'];
-export type SchemaMemberResponseDoc = components['schemas']['MemberResponseDoc'];
-export type SchemaInvitationCreatedResponseDoc = components['schemas']['InvitationCreatedResponseDoc'];
-export type SchemaMemberListResponseDoc = components['schemas']['MemberListResponseDoc'];
+export type SchemaMemberResponseDto = components['schemas']['MemberResponseDto'];
+export type SchemaInvitationCreatedResponseDto = components['schemas']['InvitationCreatedResponseDto'];
+export type SchemaMemberListResponseDto = components['schemas']['MemberListResponseDto'];
 export type SchemaAddMemberDto = components['schemas']['AddMemberDto'];
 export type SchemaChangeRoleDto = components['schemas']['ChangeRoleDto'];
-export type SchemaInvitedByDoc = components['schemas']['InvitedByDoc'];
-export type SchemaInvitationResponseDoc = components['schemas']['InvitationResponseDoc'];
-export type SchemaInvitationListResponseDoc = components['schemas']['InvitationListResponseDoc'];
-export type SchemaUsageCounterDoc = components['schemas']['UsageCounterDoc'];
-export type SchemaUsageResponseDoc = components['schemas']['UsageResponseDoc'];
+export type SchemaInvitedByDto = components['schemas']['InvitedByDto'];
+export type SchemaInvitationResponseDto = components['schemas']['InvitationResponseDto'];
+export type SchemaInvitationListResponseDto = components['schemas']['InvitationListResponseDto'];
+export type SchemaUsageCounterDto = components['schemas']['UsageCounterDto'];
+export type SchemaUsageResponseDto = components['schemas']['UsageResponseDto'];
 export type SchemaCreateAppDto = components['schemas']['CreateAppDto'];
 export type SchemaCreatedAppResponseDto = components['schemas']['CreatedAppResponseDto'];
 export type SchemaAppResponseDto = components['schemas']['AppResponseDto'];
@@ -2401,7 +2401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SignupResponseDoc"];
+                    "application/json": components["schemas"]["SignupResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -2451,7 +2451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionResponse"];
+                    "application/json": components["schemas"]["SessionResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -2497,7 +2497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionResponse"];
+                    "application/json": components["schemas"]["SessionResponseDto"];
                 };
             };
             /** @description Invalid or expired session (no cookie, expired, or no longer a member) */
@@ -2565,7 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionResponse"];
+                    "application/json": components["schemas"]["SessionResponseDto"];
                 };
             };
             /** @description Invalid or expired invitation (unknown, used, revoked or expired token), or Validation error */
@@ -2620,14 +2620,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyListResponseDoc"];
+                    "application/json": components["schemas"]["ApiKeyListResponseDto"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2636,11 +2632,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,11 +2641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2682,7 +2670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedApiKeyResponseDoc"];
+                    "application/json": components["schemas"]["CreatedApiKeyResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -2694,11 +2682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2707,11 +2691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2720,11 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2753,11 +2729,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2766,11 +2738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2788,11 +2756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2823,7 +2787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiKeyResponseDoc"];
+                    "application/json": components["schemas"]["ApiKeyResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -2835,11 +2799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2848,11 +2808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2870,11 +2826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2899,14 +2851,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberListResponseDoc"];
+                    "application/json": components["schemas"]["MemberListResponseDto"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2915,11 +2863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2928,11 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2962,7 +2902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberResponseDoc"] | components["schemas"]["InvitationCreatedResponseDoc"];
+                    "application/json": components["schemas"]["MemberResponseDto"] | components["schemas"]["InvitationCreatedResponseDto"];
                 };
             };
             /** @description Validation error (including `password`, which is not accepted) */
@@ -2974,11 +2914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2987,11 +2923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3009,11 +2941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3042,11 +2970,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3055,11 +2979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3086,11 +3006,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3121,7 +3037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberResponseDoc"];
+                    "application/json": components["schemas"]["MemberResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -3133,11 +3049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3146,11 +3058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role or plan does not allow this
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3177,11 +3085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3206,14 +3110,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationListResponseDoc"];
+                    "application/json": components["schemas"]["InvitationListResponseDto"];
                 };
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,11 +3122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role does not allow this, or not a dashboard session
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3235,11 +3131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3268,11 +3160,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /**
-             * @description Missing or invalid credentials
-             *
-             *     Missing, invalid or revoked credential
-             */
+            /** @description Missing, invalid or revoked credential */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3281,11 +3169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Role does not allow this, or not a dashboard session
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Your role does not allow this action */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3303,11 +3187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Rate limit exceeded
-             *
-             *     Rate limit of the plan exceeded
-             */
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3332,7 +3212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UsageResponseDoc"];
+                    "application/json": components["schemas"]["UsageResponseDto"];
                 };
             };
             /** @description Missing, invalid or revoked credential */

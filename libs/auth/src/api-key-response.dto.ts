@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export class ApiKeyResponseDoc {
+/** A key as listings and renames show it: its masked prefix, never the secret. */
+export class ApiKeyResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'Masked prefix of the key' }) keyPrefix!: string;
@@ -8,12 +9,12 @@ export class ApiKeyResponseDoc {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt!: string | null;
 }
 
-export class ApiKeyListResponseDoc {
-  @ApiProperty({ type: [ApiKeyResponseDoc] }) keys!: ApiKeyResponseDoc[];
+export class ApiKeyListResponseDto {
+  @ApiProperty({ type: [ApiKeyResponseDto] }) keys!: ApiKeyResponseDto[];
 }
 
-/** POST /api/keys: the only response that carries the secret. */
-export class CreatedApiKeyResponseDoc {
+/** POST /api/keys: the only answer that carries the secret (decisions §2). */
+export class CreatedApiKeyResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty({ description: 'The full `dl_` key, shown once' }) key!: string;

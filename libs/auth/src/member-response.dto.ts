@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Role } from '@dl/platform/db';
 
-export class MemberResponseDoc {
+export class MemberResponseDto {
   @ApiProperty({ format: 'uuid' }) userId!: string;
   @ApiProperty() email!: string;
   @ApiProperty() name!: string;
@@ -9,12 +9,12 @@ export class MemberResponseDoc {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-export class MemberListResponseDoc {
-  @ApiProperty({ type: [MemberResponseDoc] }) members!: MemberResponseDoc[];
+export class MemberListResponseDto {
+  @ApiProperty({ type: [MemberResponseDto] }) members!: MemberResponseDto[];
 }
 
-/** POST /api/organization/members for an email without an account (decisions §14). */
-export class InvitationCreatedResponseDoc {
+/** POST /api/organization/members for an email without an account (decisions §14): the token is shown once. */
+export class InvitationCreatedResponseDto {
   @ApiProperty({ format: 'uuid' }) invitationId!: string;
   @ApiProperty() email!: string;
   @ApiProperty({ enum: Role }) role!: Role;
@@ -23,21 +23,21 @@ export class InvitationCreatedResponseDoc {
   inviteToken!: string;
 }
 
-export class InvitedByDoc {
+export class InvitedByDto {
   @ApiProperty({ format: 'uuid' }) userId!: string;
   @ApiProperty() name!: string;
 }
 
-export class InvitationResponseDoc {
+export class InvitationResponseDto {
   @ApiProperty({ format: 'uuid' }) invitationId!: string;
   @ApiProperty() email!: string;
   @ApiProperty({ enum: Role }) role!: Role;
   @ApiProperty({ format: 'date-time' }) expiresAt!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
-  @ApiProperty({ type: InvitedByDoc, nullable: true, description: 'null when the inviter has left' }) invitedBy!: InvitedByDoc | null;
+  @ApiProperty({ type: InvitedByDto, nullable: true, description: 'null when the inviter has left' }) invitedBy!: InvitedByDto | null;
 }
 
-export class InvitationListResponseDoc {
-  @ApiProperty({ type: [InvitationResponseDoc], description: 'Pending invitations (not accepted, not expired), newest first' })
-  invitations!: InvitationResponseDoc[];
+export class InvitationListResponseDto {
+  @ApiProperty({ type: [InvitationResponseDto], description: 'Pending invitations (not accepted, not expired), newest first' })
+  invitations!: InvitationResponseDto[];
 }
