@@ -13,8 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
 import { AppConfig } from '@dl/platform/config';
-import { PrismaService, Role, Tier } from '@dl/platform/db';
-import { Clock, parsePeriod, ReportBuilder, ReportsRepository, ReportsService } from '@dl/reports';
+import { PrismaReadService, PrismaService, Role, Tier } from '@dl/platform/db';
+import { Clock, parsePeriod, ReportBuilder, ReportDataRepository, ReportsRepository, ReportsService } from '@dl/reports';
 import { createTestEnv, ensureTemplateDatabase, ReportFixtures, testConfig } from '@dl/testing';
 
 function arg(name: string, fallback: number): number {
@@ -120,7 +120,7 @@ async function measure(prisma: PrismaService, config: AppConfig, orgId: string, 
   const org = { id: orgId };
   const [{ rollups }] = await prisma.$queryRaw<Array<{ rollups: number }>>`SELECT COUNT(*)::int AS rollups FROM click_rollups`;
   const repo = new ReportsRepository(prisma);
-  const builder = new ReportBuilder(repo, config);
+  const builder = new ReportBuilder(new ReportDataRepository(PrismaReadService.create(config, prisma)), config);
   const clock = new Clock();
   const now = new Date('2026-12-01T00:30:00Z');
   clock.now = () => now;

@@ -11,10 +11,10 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '@dl/platform/config';
-import { PrismaService } from '@dl/platform/db';
+import { PrismaReadService, PrismaService } from '@dl/platform/db';
 import {
   buildInsights, CHART_CID, dailyClicksChart, InsightInput, MonthlyReport, parsePeriod, renderReportEmail, ReportBuilder,
-  ReportsRepository,
+  ReportDataRepository, ReportsRepository,
 } from '@dl/reports';
 
 function sampleReport(): MonthlyReport {
@@ -79,7 +79,7 @@ async function fromDatabase(slug: string, periodKey: string): Promise<MonthlyRep
     const { id } = await prisma.organization.findFirstOrThrow({ where: { slug }, select: { id: true } });
     const period = parsePeriod(periodKey);
     if (!period) throw new Error('--period must be YYYY-MM');
-    return await new ReportBuilder(repo, config).build((await repo.findOrganization(id))!, period, new Date(), false);
+    return await new ReportBuilder(new ReportDataRepository(PrismaReadService.create(config, prisma)), config).build((await repo.findOrganization(id))!, period, new Date(), false);
   } finally {
     await prisma.$disconnect();
   }

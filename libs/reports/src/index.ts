@@ -4,6 +4,7 @@ export * from './report.types';
 export * from './report-math';
 export * from './reports.errors';
 export * from './reports.repository';
+export * from './report-data.repository';
 export * from './report.builder';
 export * from './reports.service';
 export * from './report-delivery.service';

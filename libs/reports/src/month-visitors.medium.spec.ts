@@ -1,6 +1,6 @@
-import { Tier } from '@dl/platform/db';
+import { PrismaReadService, Tier } from '@dl/platform/db';
 import { createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
-import { ReportsRepository } from './reports.repository';
+import { ReportDataRepository } from './report-data.repository';
 
 const at = (iso: string) => new Date(iso);
 const NOV = { start: at('2026-11-01T00:00:00Z'), end: at('2026-12-01T00:00:00Z') };
@@ -14,7 +14,7 @@ const OCT = { start: at('2026-10-01T00:00:00Z'), end: at('2026-11-01T00:00:00Z')
 describe('monthly visitors (click_monthly_visitors)', () => {
   let env: TestEnv;
   let fx: ReportFixtures;
-  let repo: ReportsRepository;
+  let repo: ReportDataRepository;
   let orgId: string;
   let other: string;
   let l1: string;
@@ -28,7 +28,7 @@ describe('monthly visitors (click_monthly_visitors)', () => {
   beforeAll(async () => {
     env = await createTestEnv();
     fx = new ReportFixtures(env.prisma);
-    repo = new ReportsRepository(env.prisma);
+    repo = new ReportDataRepository(PrismaReadService.create(env.config, env.prisma));
     orgId = (await fx.organization({ name: 'Visitors', tier: Tier.PRO, createdAt: at('2026-01-01T00:00:00Z') })).id;
     other = (await fx.organization({ name: 'Other', tier: Tier.PRO, createdAt: at('2026-01-01T00:00:00Z') })).id;
     l1 = (await fx.link(orgId, { createdAt: at('2026-01-01T00:00:00Z') })).id;

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { Role, Tier } from '@dl/platform/db';
+import { PrismaReadService, Role, Tier } from '@dl/platform/db';
 import { createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
 import { Clock } from './clock';
 import { ReportBuilder } from './report.builder';
+import { ReportDataRepository } from './report-data.repository';
 import { MonthlyReport } from './report.types';
 import { ReportsRepository } from './reports.repository';
 import { ReportsService } from './reports.service';
@@ -26,7 +27,7 @@ describe(ReportBuilder.name, () => {
     env = await createTestEnv();
     fx = new ReportFixtures(env.prisma);
     const repo = new ReportsRepository(env.prisma);
-    service = new ReportsService(repo, new ReportBuilder(repo, env.config), clock);
+    service = new ReportsService(repo, new ReportBuilder(new ReportDataRepository(PrismaReadService.create(env.config, env.prisma)), env.config), clock);
     jest.spyOn(clock, 'now').mockImplementation(() => NOW);
 
     orgId = (await fx.organization({ name: 'Acme Inc', tier: Tier.PRO, createdAt: at('2026-01-01T00:00:00Z') })).id;

@@ -9,7 +9,8 @@ import {
 } from './period';
 import { fraction, kpi, mergeCurrencies, round, shares } from './report-math';
 import { CurrencyAmount, MonthlyReport, TopLinkShare } from './report.types';
-import { OrganizationRow, ReportsRepository, ReportWindows } from './reports.repository';
+import { ReportDataRepository, ReportWindows } from './report-data.repository';
+import { OrganizationRow } from './reports.repository';
 
 const TOP_LINKS = 10;
 const TOP_ROWS = 10;
@@ -50,7 +51,7 @@ export function reportWindows(period: Period, now: Date, live: boolean): ReportW
 export function topLinkControls(
   linkId: string,
   linkClicks: number,
-  controls: Awaited<ReturnType<ReportsRepository['linkControls']>>,
+  controls: Awaited<ReturnType<ReportDataRepository['linkControls']>>,
 ): Pick<TopLinkShare, 'variants' | 'rules'> {
   const link = controls.links.find((l) => l.id === linkId);
   const rows = controls.clicks.filter((c) => c.linkId === linkId);
@@ -77,7 +78,7 @@ export function topLinkControls(
 @Injectable()
 export class ReportBuilder {
   constructor(
-    private readonly repo: ReportsRepository,
+    private readonly repo: ReportDataRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

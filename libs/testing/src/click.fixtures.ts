@@ -98,6 +98,20 @@ export class ClickFixtures {
     return { id, shortCode };
   }
 
+  /** A stored click row (as the worker writes it), for the reads that join clicks. */
+  async click(
+    link: { id: string; organizationId: string },
+    opts: { clickedAt?: Date; isBot?: boolean; fingerprint?: string | null; visitorHash?: string; countryCode?: string | null } = {},
+  ): Promise<{ id: string; clickedAt: Date }> {
+    const clickedAt = opts.clickedAt ?? new Date();
+    const id = newClickId(clickedAt.getTime());
+    await this.prisma.$executeRaw`
+      INSERT INTO clicks (id, organization_id, link_id, clicked_at, is_bot, visitor_hash, fingerprint, country_code)
+      VALUES (${id}::uuid, ${link.organizationId}::uuid, ${link.id}::uuid, ${clickedAt}, ${opts.isBot ?? false},
+        ${opts.visitorHash ?? 'v'}, ${opts.fingerprint ?? null}, ${opts.countryCode ?? null})`;
+    return { id, clickedAt };
+  }
+
   async webhook(organizationId: string, events: string[], isActive = true): Promise<{ id: string }> {
     const id = randomUUID();
     await this.prisma.$executeRaw`

@@ -25,3 +25,13 @@ export async function errorBodyOf(call: Promise<unknown>): Promise<ErrorBody> {
   }
   throw new Error('expected the call to fail');
 }
+
+/** What a call rejects with (for a repository's own error or the database's, e.g. `sqlState(err)`). */
+export async function rejectionOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the call to fail');
+}

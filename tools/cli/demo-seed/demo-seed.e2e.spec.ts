@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { Role } from '@dl/platform/db';
-import { Clock, ReportBuilder, ReportsRepository, ReportsService } from '@dl/reports';
+import { PrismaReadService, Role } from '@dl/platform/db';
+import { Clock, ReportBuilder, ReportDataRepository, ReportsRepository, ReportsService } from '@dl/reports';
 import { createTestEnv, runCli, seedOrganization, SeededOrganization, TestEnv } from '@dl/testing';
 
 describe('npm run cli -- demo:seed', () => {
@@ -63,7 +63,7 @@ describe('npm run cli -- demo:seed', () => {
     const row = await env.prisma.organization.findUniqueOrThrow({ where: { id: org.organization.id } });
     expect(row.createdAt.toISOString()).toBe(start.toISOString());
     const repo = new ReportsRepository(env.prisma);
-    const reports = new ReportsService(repo, new ReportBuilder(repo, env.config), new Clock());
+    const reports = new ReportsService(repo, new ReportBuilder(new ReportDataRepository(PrismaReadService.create(env.config, env.prisma)), env.config), new Clock());
     const period = start.toISOString().slice(0, 7);
     const report = await reports.get({ organizationId: org.organization.id, role: Role.OWNER }, period, false);
     expect(report.kpis.clicks.value).toBeGreaterThan(0);

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { Role, sqlState } from '@dl/platform/db';
+import { addMember, createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { CredentialsRepository } from './credentials.repository';
+
+const sha = (key: string) => createHash('sha256').update(key).digest('hex');
+
+describe(CredentialsRepository.name, () => {
+  let env: TestEnv;
+  let repo: CredentialsRepository;
+  let acme: SeededOrganization;
+  let other: SeededOrganization;
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    repo = new CredentialsRepository(env.prisma);
+    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
+  });
+  afterAll(() => env?.teardown());
+
+  it("finds a key by its hash with its creator's role and the organization's tier", async () => {
+    const found = await repo.findApiKeyByHash(sha(acme.owner.apiKey));
+    expect(found).toEqual({
+      id: acme.owner.apiKeyId,
+      organizationId: acme.organization.id,
+      userId: acme.owner.user.id,
+      keyHash: sha(acme.owner.apiKey),
+      revoked: false,
+      role: 'OWNER',
+      tier: 'FREE',
+    });
+    expect(await repo.findMembership(acme.organization.id, acme.owner.user.id)).toEqual({ role: 'OWNER', tier: 'FREE' });
+  });
+
+  it('a revoked key, and a key whose creator left, say so', async () => {
+    const member = await addMember(env, acme.organization.id, Role.MEMBER);
+    await env.prisma.membership.delete({ where: { organizationId_userId: { organizationId: acme.organization.id, userId: member.user.id } } });
+    expect(await repo.findApiKeyByHash(sha(member.apiKey))).toMatchObject({ id: member.apiKeyId, role: null, revoked: false });
+    await env.prisma.apiKey.update({ where: { id: member.apiKeyId }, data: { revokedAt: new Date() } });
+    expect(await repo.findApiKeyByHash(sha(member.apiKey))).toMatchObject({ revoked: true });
+  });
+
+  it('a membership in another organization answers as missing; touching a key counts only in its own organization, once a minute', async () => {
+    expect(await repo.findMembership(other.organization.id, acme.owner.user.id)).toBeNull();
+    expect(await repo.findApiKeyByHash(sha('dl_unknown'))).toBeNull();
+
+    const at = new Date('2030-01-01T10:00:00Z');
+    await repo.touchApiKey(other.organization.id, acme.owner.apiKeyId, at);
+    const lastUsed = async () => (await env.prisma.apiKey.findUniqueOrThrow({ where: { id: acme.owner.apiKeyId } })).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, at);
+    expect(await lastUsed()).toEqual(at);
+    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, new Date(at.getTime() + 30_000));
+    expect(await lastUsed()).toEqual(at);
+    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, new Date(at.getTime() + 61_000));
+    expect(await lastUsed()).toEqual(new Date(at.getTime() + 61_000));
+  });
+
+  it('a membership lookup with an id that is not a UUID is refused by the database (22P02)', async () => {
+    expect(sqlState(await rejectionOf(repo.findMembership('not-a-uuid', acme.owner.user.id)))).toBe('22P02');
+  });
+});
