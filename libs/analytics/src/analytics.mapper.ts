@@ -1,7 +1,16 @@
 import { decodeRollupValue, RollupDimension } from '@dl/clicks';
 import { countryName } from '@dl/platform/geo';
-import { ClickRow, DimensionCount } from './analytics.repository';
-import { ClickEventResponse, DateClicks, LinkAnalyticsResponse, ProjectAnalyticsResponse } from './analytics.types';
+import { ShapeAgrees } from '@dl/platform/http';
+import {
+  ClickEventResponseDto,
+  ClickExportRowDto,
+  DateClicksDto,
+  LinkAnalyticsResponseDto,
+  OverviewResponseDto,
+  ProjectAnalyticsResponseDto,
+  TopLinkDto,
+} from './analytics-response.dto';
+import { ClickExportRecord, ClickRow, DimensionCount } from './analytics.repository';
 
 /** Longest lists of regions and cities returned (the rest is a long tail). */
 export const MAX_GEO_ITEMS = 100;
@@ -10,7 +19,7 @@ const byClicks = <T extends { clicks: number }>(key: (x: T) => string) => (a: T,
   b.clicks - a.clicks || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
 /** One entry per day of the window, oldest first, zero-click days included. */
-export function fillDays(days: string[], totals: Array<{ day: string; clicks: number }>): DateClicks[] {
+export function fillDays(days: string[], totals: Array<{ day: string; clicks: number }>): DateClicksDto[] {
   const byDay = new Map(totals.map((t) => [t.day, t.clicks]));
   return days.map((date) => ({ date, clicks: byDay.get(date) ?? 0 }));
 }
@@ -54,10 +63,10 @@ export function platformsOf(dims: Map<string, DimensionCount[]>) {
 
 export function toLinkAnalyticsResponse(
   dims: Map<string, DimensionCount[]>,
-  clicksByDate: DateClicks[],
+  clicksByDate: DateClicksDto[],
   uniqueClicks: number,
   controls: LinkControlsRef = { variants: null, hasRules: false },
-): LinkAnalyticsResponse {
+) {
   const regions = (dims.get(RollupDimension.region) ?? [])
     .map((r) => {
       const [countryCode, region] = decodeRollupValue(r.value);
@@ -100,15 +109,15 @@ export interface LinkControlsRef {
 }
 
 /** Every current variant (0 clicks included), then any index recorded for variants since removed. */
-function variantsOf(dims: Map<string, DimensionCount[]>, variants: Array<{ url: string }> | null): LinkAnalyticsResponse['clicksByVariant'] {
+function variantsOf(dims: Map<string, DimensionCount[]>, variants: Array<{ url: string }> | null): LinkAnalyticsResponseDto['clicksByVariant'] {
   const counts = new Map((dims.get(RollupDimension.variant) ?? []).map((r) => [Number(r.value), r.clicks]));
-  const out: LinkAnalyticsResponse['clicksByVariant'] = (variants ?? []).map((v, i) => ({ variant: i, url: v.url, clicks: counts.get(i) ?? 0 }));
+  const out: LinkAnalyticsResponseDto['clicksByVariant'] = (variants ?? []).map((v, i) => ({ variant: i, url: v.url, clicks: counts.get(i) ?? 0 }));
   for (const [i, clicks] of [...counts].sort((a, b) => a[0] - b[0])) if (!variants || i >= variants.length) out.push({ variant: i, url: null, clicks });
   return out;
 }
 
 /** Each rule that chose destinations, by index, then `rule: null` for the clicks no rule chose. */
-function rulesOf(dims: Map<string, DimensionCount[]>, hasRules: boolean): LinkAnalyticsResponse['clicksByRule'] {
+function rulesOf(dims: Map<string, DimensionCount[]>, hasRules: boolean): LinkAnalyticsResponseDto['clicksByRule'] {
   const rows = (dims.get(RollupDimension.rule) ?? []).map((r) => ({ rule: Number(r.value) as number | null, clicks: r.clicks }));
   if (!hasRules && !rows.length) return [];
   rows.sort((a, b) => (a.rule as number) - (b.rule as number));
@@ -119,9 +128,9 @@ function rulesOf(dims: Map<string, DimensionCount[]>, hasRules: boolean): LinkAn
 
 export function toProjectAnalyticsResponse(
   dims: Map<string, DimensionCount[]>,
-  clicksByDate: DateClicks[],
+  clicksByDate: DateClicksDto[],
   uniqueClicks: number,
-): ProjectAnalyticsResponse {
+) {
   return {
     totalClicks: totalOf(dims),
     uniqueClicks,
@@ -132,7 +141,7 @@ export function toProjectAnalyticsResponse(
   };
 }
 
-export function toClickEventResponse(c: ClickRow): ClickEventResponse {
+export function toClickEventResponse(c: ClickRow) {
   return {
     id: c.id,
     linkId: c.linkId,
@@ -160,3 +169,36 @@ export function toClickEventResponse(c: ClickRow): ClickEventResponse {
     referrer: c.referrer,
   };
 }
+
+/** One exported click: the click's fields plus what the edge decided. */
+export function toClickExportRow(r: ClickExportRecord) {
+  return { ...toClickEventResponse(r), isBot: r.isBot, variantIndex: r.variantIndex, ruleIndex: r.ruleIndex };
+}
+
+/** The organization's overview: link counts, click totals, the days of the window and the top links. */
+export function toOverviewResponse(
+  links: { total: number; active: number },
+  dims: Map<string, DimensionCount[]>,
+  clicksByDate: DateClicksDto[],
+  uniqueClicks: number,
+  topLinks: TopLinkDto[],
+) {
+  return {
+    totalLinks: links.total,
+    activeLinks: links.active,
+    totalClicks: totalOf(dims),
+    uniqueClicks,
+    clicksToday: clicksByDate[clicksByDate.length - 1]?.clicks ?? 0,
+    clicksByDate,
+    topLinks,
+  };
+}
+
+/** Compile-time agreement of each mapper with its response class (see ShapeAgrees). */
+export const ANALYTICS_SHAPES_AGREE: [
+  ShapeAgrees<LinkAnalyticsResponseDto, ReturnType<typeof toLinkAnalyticsResponse>>,
+  ShapeAgrees<ProjectAnalyticsResponseDto, ReturnType<typeof toProjectAnalyticsResponse>>,
+  ShapeAgrees<OverviewResponseDto, ReturnType<typeof toOverviewResponse>>,
+  ShapeAgrees<ClickEventResponseDto, ReturnType<typeof toClickEventResponse>>,
+  ShapeAgrees<ClickExportRowDto, ReturnType<typeof toClickExportRow>>,
+] = [true, true, true, true, true];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
 import { Prisma, PrismaReadService, PrismaService } from '@dl/platform/db';
-import type { ClickEventResponse } from './analytics.types';
+import type { ClickEventResponseDto, TopLinkDto } from './analytics-response.dto';
 
 /** Which clicks a query covers: one link, the links of a project, or the whole organization. */
 export type AnalyticsScope = { linkId: string } | { projectId: string } | Record<string, never>;
@@ -52,7 +52,10 @@ export interface DimensionCount {
 }
 
 /** A stored click as the click list reads it (the response shape, with a Date). */
-export type ClickRow = Omit<ClickEventResponse, 'clickedAt'> & { clickedAt: Date };
+export type ClickRow = Omit<ClickEventResponseDto, 'clickedAt'> & { clickedAt: Date };
+
+/** A stored click as the export reads it: the click list's columns plus what the edge decided. */
+export type ClickExportRecord = ClickRow & { isBot: boolean; variantIndex: number | null; ruleIndex: number | null };
 
 /** The columns of a `ClickRow`: the click list and the export read the same ones (the export adds three). */
 const CLICK_ROW_SELECT = {
@@ -181,7 +184,7 @@ export class AnalyticsRepository {
     organizationId: string,
     w: DayWindow,
     limit: number,
-  ): Promise<Array<{ id: string; shortCode: string; title: string | null; clicks: number }>> {
+  ): Promise<TopLinkDto[]> {
     return this.read.$queryRaw`
       SELECT l.id::text AS id, l.short_code AS "shortCode", l.title, t.clicks
       FROM (
@@ -222,7 +225,7 @@ export class AnalyticsRepository {
     since: Date,
     after: { clickedAt: Date; id: string } | null,
     take: number,
-  ): Promise<Array<ClickRow & { isBot: boolean; variantIndex: number | null; ruleIndex: number | null }>> {
+  ): Promise<ClickExportRecord[]> {
     return this.read.click.findMany({
       where: {
         organizationId,

@@ -1,17 +1,8 @@
 import { csvCell } from '@dl/platform/http';
-import type { ClickEventResponse } from './analytics.types';
-
-/** One exported click: the click event fields plus what the edge decided. */
-export interface ClickExportRow extends ClickEventResponse {
-  isBot: boolean;
-  /** The A/B variant the visitor got (index into the link's variants), null without variants. */
-  variantIndex: number | null;
-  /** The redirect rule that chose the destination (index), null when none did. */
-  ruleIndex: number | null;
-}
+import type { ClickExportRowDto } from './analytics-response.dto';
 
 /** Column order of the CSV (and key order of the JSON objects). */
-export const CLICK_EXPORT_COLUMNS: ReadonlyArray<keyof ClickExportRow> = [
+export const CLICK_EXPORT_COLUMNS: ReadonlyArray<keyof ClickExportRowDto> = [
   'id',
   'linkId',
   'clickedAt',
@@ -48,7 +39,7 @@ export const CLICK_EXPORT_CSV_HEADER = CLICK_EXPORT_COLUMNS.join(',');
  * (coordinates, indexes) are written as numbers: a spreadsheet reads `-0.12` as a value, never a
  * formula, and csvCell's `'` would turn a western longitude into text.
  */
-export function clickCsvLine(c: ClickExportRow): string {
+export function clickCsvLine(c: ClickExportRowDto): string {
   return CLICK_EXPORT_COLUMNS.map((k) => {
     const v = c[k];
     return typeof v === 'number' && Number.isFinite(v) ? String(v) : csvCell(v);
@@ -56,13 +47,13 @@ export function clickCsvLine(c: ClickExportRow): string {
 }
 
 /** CSV text chunk by chunk: the header, then one line per click. */
-export async function* clickCsvChunks(pages: AsyncIterable<ClickExportRow[]>): AsyncGenerator<string> {
+export async function* clickCsvChunks(pages: AsyncIterable<ClickExportRowDto[]>): AsyncGenerator<string> {
   yield `${CLICK_EXPORT_CSV_HEADER}\r\n`;
   for await (const page of pages) if (page.length) yield page.map((c) => `${clickCsvLine(c)}\r\n`).join('');
 }
 
 /** A JSON array chunk by chunk (one page of objects per chunk). */
-export async function* clickJsonChunks(pages: AsyncIterable<ClickExportRow[]>): AsyncGenerator<string> {
+export async function* clickJsonChunks(pages: AsyncIterable<ClickExportRowDto[]>): AsyncGenerator<string> {
   let first = true;
   yield '[';
   for await (const page of pages) {

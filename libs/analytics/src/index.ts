@@ -1,5 +1,5 @@
 export * from './analytics.dto';
-export * from './analytics.types';
+export * from './analytics-response.dto';
 export * from './analytics.mapper';
 export * from './analytics.repository';
 export * from './link-analytics.service';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ClickExportRow, clickCsvChunks, clickJsonChunks } from './click-export';
+import { clickCsvChunks, clickJsonChunks } from './click-export';
 import { Injectable } from '@nestjs/common';
 import { RollupDimension } from '@dl/clicks';
 import { LinkNotFoundError, ProjectNotFoundError } from '@dl/links';
@@ -9,17 +9,19 @@ import {
   fillDays,
   groupDimensions,
   toClickEventResponse,
+  toClickExportRow,
   toLinkAnalyticsResponse,
+  toOverviewResponse,
   toProjectAnalyticsResponse,
-  totalOf,
 } from './analytics.mapper';
 import { AnalyticsRepository, AnalyticsScope, DayWindow } from './analytics.repository';
 import {
-  ClickEventResponse,
-  LinkAnalyticsResponse,
-  OverviewResponse,
-  ProjectAnalyticsResponse,
-} from './analytics.types';
+  ClickEventResponseDto,
+  ClickExportRowDto,
+  LinkAnalyticsResponseDto,
+  OverviewResponseDto,
+  ProjectAnalyticsResponseDto,
+} from './analytics-response.dto';
 
 /**
  * Unique clicks are counted exactly (distinct visitor hashes of
@@ -71,7 +73,7 @@ export class LinkAnalyticsService {
 
   constructor(private readonly repository: AnalyticsRepository) {}
 
-  async linkSummary(organizationId: string, linkId: string, days = DEFAULT_DAYS, now = new Date()): Promise<LinkAnalyticsResponse> {
+  async linkSummary(organizationId: string, linkId: string, days = DEFAULT_DAYS, now = new Date()): Promise<LinkAnalyticsResponseDto> {
     const controls = await this.repository.linkControls(organizationId, linkId);
     if (!controls) throw new LinkNotFoundError();
     const scope = { linkId };
@@ -90,7 +92,7 @@ export class LinkAnalyticsService {
     projectId: string,
     days = DEFAULT_DAYS,
     now = new Date(),
-  ): Promise<ProjectAnalyticsResponse> {
+  ): Promise<ProjectAnalyticsResponseDto> {
     if (!(await this.repository.projectExists(organizationId, projectId))) throw new ProjectNotFoundError();
     const scope = { projectId };
     const w = dayWindow(days, now);
@@ -103,7 +105,7 @@ export class LinkAnalyticsService {
     return toProjectAnalyticsResponse(dims, fillDays(w.days, daily), unique);
   }
 
-  async overview(organizationId: string, days = DEFAULT_DAYS, now = new Date()): Promise<OverviewResponse> {
+  async overview(organizationId: string, days = DEFAULT_DAYS, now = new Date()): Promise<OverviewResponseDto> {
     const scope = {};
     const w = dayWindow(days, now);
     const [links, rows, daily, topLinks] = await Promise.all([
@@ -114,19 +116,10 @@ export class LinkAnalyticsService {
     ]);
     const dims = groupDimensions(rows);
     const unique = await this.uniques(organizationId, scope, w.window, dailyUniquesOf(dims));
-    const clicksByDate = fillDays(w.days, daily);
-    return {
-      totalLinks: links.total,
-      activeLinks: links.active,
-      totalClicks: totalOf(dims),
-      uniqueClicks: unique,
-      clicksToday: clicksByDate[clicksByDate.length - 1]?.clicks ?? 0,
-      clicksByDate,
-      topLinks,
-    };
+    return toOverviewResponse(links, dims, fillDays(w.days, daily), unique, topLinks);
   }
 
-  async recentClicks(organizationId: string, linkId: string, limit = DEFAULT_CLICK_LIMIT): Promise<ClickEventResponse[]> {
+  async recentClicks(organizationId: string, linkId: string, limit = DEFAULT_CLICK_LIMIT): Promise<ClickEventResponseDto[]> {
     if (!(await this.repository.linkExists(organizationId, linkId))) throw new LinkNotFoundError();
     const rows = await this.repository.recentClicks(organizationId, linkId, limit);
     return rows.map(toClickEventResponse);
@@ -147,11 +140,11 @@ export class LinkAnalyticsService {
     if (!(await this.repository.linkExists(organizationId, linkId))) throw new LinkNotFoundError();
     const since = new Date(`${dayWindow(days, now).window.from}T00:00:00.000Z`);
     const repository = this.repository;
-    async function* pages(): AsyncGenerator<ClickExportRow[]> {
+    async function* pages(): AsyncGenerator<ClickExportRowDto[]> {
       let after: { clickedAt: Date; id: string } | null = null;
       for (;;) {
         const rows = await repository.clickExportPage(organizationId, linkId, since, after, EXPORT_PAGE);
-        yield rows.map((r) => ({ ...toClickEventResponse(r), isBot: r.isBot, variantIndex: r.variantIndex, ruleIndex: r.ruleIndex }));
+        yield rows.map(toClickExportRow);
         if (rows.length < EXPORT_PAGE) return;
         const last = rows[rows.length - 1];
         after = { clickedAt: last.clickedAt, id: last.id };

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AnalyticsDaysQueryDto, DEFAULT_DAYS, MAX_DAYS, toInteger } from '@dl/analytics';
 import { csvCell, ValidationError } from '@dl/platform/http';
+import type { InAppEventResponseDto } from './event-analytics-response.dto';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -75,40 +76,6 @@ export function boundedInt(field: string, value: number | undefined, fallback: n
 
 // ─────────────── responses ───────────────
 
-export interface InAppEventResponse {
-  id: string;
-  eventName: string;
-  eventData: Record<string, unknown>;
-  eventTimestamp: string;
-  installId: string;
-  linkId: string;
-  linkShortCode: string;
-  linkTitle: string;
-}
-
-export interface EventOverviewResponse {
-  totalEvents: number;
-  uniqueEventNames: number;
-  eventsToday: number;
-  totalRevenue: number;
-  topEvents: Array<{ eventName: string; count: number; lastOccurred: string }>;
-}
-
-export interface EventTimelineResponse {
-  timeline: Array<{ date: string; count: number }>;
-}
-
-export interface EventListResponse {
-  events: InAppEventResponse[];
-  total: number;
-  page: number;
-  limit: number;
-}
-
-export interface EventNamesResponse {
-  eventNames: Array<{ name: string; count: number }>;
-}
-
 export interface EventRow {
   id: string;
   eventName: string;
@@ -120,27 +87,13 @@ export interface EventRow {
   title: string | null;
 }
 
-/** Attributed events always have a link; a link deleted since keeps its id, with empty code and title. */
-export function toInAppEventResponse(row: EventRow): InAppEventResponse {
-  return {
-    id: row.id,
-    eventName: row.eventName,
-    eventData: (row.eventData ?? {}) as Record<string, unknown>,
-    eventTimestamp: row.eventTimestamp.toISOString(),
-    installId: row.installId,
-    linkId: row.linkId ?? '',
-    linkShortCode: row.shortCode ?? '',
-    linkTitle: row.title ?? '',
-  };
-}
-
 export const CSV_HEADER = 'id,eventName,eventData,eventTimestamp,installId,linkId,linkShortCode,linkTitle';
 
 /** Quoted as needed, and formula-escaped (decisions §14) by the shared platform helper. */
 const csvField = csvCell;
 
 /** One CSV line; `eventData` is always a quoted JSON string. */
-export function toCsvLine(e: InAppEventResponse): string {
+export function toCsvLine(e: InAppEventResponseDto): string {
   return [
     csvField(e.id),
     csvField(e.eventName),

@@ -9,17 +9,20 @@ import {
   EventDaysQueryDto,
   EventExportQueryDto,
   EventListQueryDto,
-  EventListResponse,
-  EventNamesResponse,
-  EventOverviewResponse,
   EventTimelineQueryDto,
-  EventTimelineResponse,
   MAX_EXPORT_LIMIT,
   MAX_PAGE_SIZE,
   TOP_EVENTS,
   toCsvLine,
-  toInAppEventResponse,
 } from './event-analytics.dto';
+import {
+  EventListResponseDto,
+  EventNamesResponseDto,
+  EventOverviewResponseDto,
+  EventTimelineResponseDto,
+  InAppEventResponseDto,
+} from './event-analytics-response.dto';
+import { toEventOverviewResponse, toInAppEventResponse } from './event-analytics.mapper';
 import { EventAnalyticsRepository, EventFilter } from './event-analytics.repository';
 
 /** Rows fetched per round trip while streaming an export. */
@@ -46,28 +49,22 @@ export function dayWindow(days: number, now: Date): { sinceDay: string; today: s
 export class EventAnalyticsService {
   constructor(private readonly repository: EventAnalyticsRepository) {}
 
-  async overview(organizationId: string, q: EventDaysQueryDto, now = new Date()): Promise<EventOverviewResponse> {
+  async overview(organizationId: string, q: EventDaysQueryDto, now = new Date()): Promise<EventOverviewResponseDto> {
     const { sinceDay, today } = dayWindow(q.days ?? DEFAULT_DAYS, now);
     const f: EventFilter = { sinceDay };
     const [totals, top] = await Promise.all([
       this.repository.totals(organizationId, f, today),
       this.repository.topEvents(organizationId, f, TOP_EVENTS),
     ]);
-    return {
-      totalEvents: totals.total,
-      uniqueEventNames: totals.names,
-      eventsToday: totals.today,
-      totalRevenue: totals.revenue,
-      topEvents: top.map((t) => ({ eventName: t.eventName, count: t.count, lastOccurred: t.lastOccurred.toISOString() })),
-    };
+    return toEventOverviewResponse(totals, top);
   }
 
-  async timeline(organizationId: string, q: EventTimelineQueryDto, now = new Date()): Promise<EventTimelineResponse> {
+  async timeline(organizationId: string, q: EventTimelineQueryDto, now = new Date()): Promise<EventTimelineResponseDto> {
     const { sinceDay, today } = dayWindow(q.days ?? DEFAULT_DAYS, now);
     return { timeline: await this.repository.timeline(organizationId, { sinceDay, eventName: q.eventName }, today) };
   }
 
-  async list(organizationId: string, q: EventListQueryDto, now = new Date()): Promise<EventListResponse> {
+  async list(organizationId: string, q: EventListQueryDto, now = new Date()): Promise<EventListResponseDto> {
     const page = boundedInt('page', q.page, 1, 1, 1_000_000);
     const limit = boundedInt('limit', q.limit, DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
     const { sinceDay } = dayWindow(q.days ?? DEFAULT_DAYS, now);
@@ -79,7 +76,7 @@ export class EventAnalyticsService {
     return { events: rows.map(toInAppEventResponse), total, page, limit };
   }
 
-  async names(organizationId: string): Promise<EventNamesResponse> {
+  async names(organizationId: string): Promise<EventNamesResponseDto> {
     return { eventNames: await this.repository.names(organizationId) };
   }
 
@@ -114,13 +111,13 @@ export class EventAnalyticsService {
   }
 }
 
-async function* csvChunks(rows: AsyncGenerator<ReturnType<typeof toInAppEventResponse>[]>): AsyncGenerator<string> {
+async function* csvChunks(rows: AsyncGenerator<InAppEventResponseDto[]>): AsyncGenerator<string> {
   yield `${CSV_HEADER}\n`;
   for await (const chunk of rows) yield chunk.map((e) => `${toCsvLine(e)}\n`).join('');
 }
 
 async function* jsonChunks(
-  rows: AsyncGenerator<ReturnType<typeof toInAppEventResponse>[]>,
+  rows: AsyncGenerator<InAppEventResponseDto[]>,
   p: { total: number; limit: number; offset: number },
 ): AsyncGenerator<string> {
   yield '{"data":[';

@@ -1,89 +1,76 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiExtraModels,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
+  CSV_HEADER,
   EventAnalyticsService,
   EventDaysQueryDto,
+  EventExportJsonDto,
   EventExportQueryDto,
   EventListQueryDto,
-  EventListResponse,
-  EventNamesResponse,
-  EventOverviewResponse,
+  EventListResponseDto,
+  EventNamesResponseDto,
+  EventOverviewResponseDto,
   EventTimelineQueryDto,
-  EventTimelineResponse,
+  EventTimelineResponseDto,
 } from '@dl/event-analytics';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
-import {
-  EventExportJsonDoc,
-  EventListResponseDoc,
-  EventNamesResponseDoc,
-  EventOverviewResponseDoc,
-  EventTimelineResponseDoc,
-} from './event-analytics.response-doc';
+import { Endpoint } from '@dl/platform/http';
+
+const BAD_QUERY = { 400: 'Validation error (bad query)' } as const;
+/** The plan gate (FREE has no event analytics) answers 403 like a missing permission. */
+const ERRORS = { ...BAD_QUERY, 403: 'Missing permission or plan feature' } as const;
 
 @ApiTags('event analytics')
 @Controller('api/analytics/events')
 @Auth(Permissions.analyticsEvents)
-@ApiExtraModels(EventExportJsonDoc)
-@ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error (bad query)' })
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc })
-@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Missing permission or plan feature' })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc })
+@ApiExtraModels(EventExportJsonDto)
 export class EventAnalyticsController {
   constructor(private readonly analytics: EventAnalyticsService) {}
 
   @Get('overview')
-  @ApiOperation({ summary: 'Totals, revenue and top events over the last `days` days (attributed events only)' })
-  @ApiOkResponse({ type: EventOverviewResponseDoc })
-  overview(@CurrentPrincipal() principal: Principal, @Query() query: EventDaysQueryDto): Promise<EventOverviewResponse> {
+  @Endpoint({
+    summary: 'Totals, revenue and top events over the last `days` days (attributed events only)',
+    response: EventOverviewResponseDto,
+    errors: ERRORS,
+  })
+  overview(@CurrentPrincipal() principal: Principal, @Query() query: EventDaysQueryDto): Promise<EventOverviewResponseDto> {
     return this.analytics.overview(principal.organizationId, query);
   }
 
   @Get('timeline')
-  @ApiOperation({ summary: 'Events per UTC day, zero-count days included' })
-  @ApiOkResponse({ type: EventTimelineResponseDoc })
-  timeline(@CurrentPrincipal() principal: Principal, @Query() query: EventTimelineQueryDto): Promise<EventTimelineResponse> {
+  @Endpoint({ summary: 'Events per UTC day, zero-count days included', response: EventTimelineResponseDto, errors: ERRORS })
+  timeline(@CurrentPrincipal() principal: Principal, @Query() query: EventTimelineQueryDto): Promise<EventTimelineResponseDto> {
     return this.analytics.timeline(principal.organizationId, query);
   }
 
   @Get('list')
-  @ApiOperation({ summary: 'Events, newest first, paginated; `search` matches event names case-insensitively' })
-  @ApiOkResponse({ type: EventListResponseDoc })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: EventListQueryDto): Promise<EventListResponse> {
+  @Endpoint({
+    summary: 'Events, newest first, paginated; `search` matches event names case-insensitively',
+    response: EventListResponseDto,
+    errors: ERRORS,
+  })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: EventListQueryDto): Promise<EventListResponseDto> {
     return this.analytics.list(principal.organizationId, query);
   }
 
   @Get('names')
-  @ApiOperation({ summary: 'Every event name with its all-time count' })
-  @ApiOkResponse({ type: EventNamesResponseDoc })
-  names(@CurrentPrincipal() principal: Principal): Promise<EventNamesResponse> {
+  @Endpoint({ summary: 'Every event name with its all-time count', response: EventNamesResponseDto, errors: ERRORS })
+  names(@CurrentPrincipal() principal: Principal): Promise<EventNamesResponseDto> {
     return this.analytics.names(principal.organizationId);
   }
 
   @Get('export')
   @Auth(Permissions.analyticsExport)
-  @ApiOperation({ summary: 'Streamed export (JSON or CSV); needs `analytics:export`' })
-  @ApiOkResponse({
-    description: 'Attachment `events.json` (format=json, default) or `events.csv` (format=csv; `eventData` as a quoted JSON string)',
-    content: {
-      'application/json': { schema: { $ref: getSchemaPath(EventExportJsonDoc) } },
-      'text/csv': {
-        schema: {
-          type: 'string',
-          example: 'id,eventName,eventData,eventTimestamp,installId,linkId,linkShortCode,linkTitle\n',
-        },
+  @Endpoint({
+    summary: 'Streamed export (JSON or CSV); needs `analytics:export`',
+    success: {
+      description: 'Attachment `events.json` (format=json, default) or `events.csv` (format=csv; `eventData` as a quoted JSON string)',
+      content: {
+        'application/json': { schema: { $ref: getSchemaPath(EventExportJsonDto) } },
+        'text/csv': { schema: { type: 'string', example: `${CSV_HEADER}\n` } },
       },
     },
+    errors: BAD_QUERY,
   })
   async export(@CurrentPrincipal() principal: Principal, @Query() query: EventExportQueryDto): Promise<StreamableFile> {
     const out = await this.analytics.export(principal.organizationId, query);

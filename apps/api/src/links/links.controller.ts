@@ -1,21 +1,7 @@
-import { Body, Controller, Delete, Get, Header, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Header, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal, RateLimiter } from '@dl/auth';
-import { TooManyRequestsError } from '@dl/platform/http';
 import {
   BulkCreateLinksResponseDto,
   BulkDeleteLinksResponseDto,
@@ -31,17 +17,16 @@ import {
   QrService,
   UpdateLinkDto,
 } from '@dl/links';
+import { Endpoint, SuccessResponseDto, TooManyRequestsError, UuidParam } from '@dl/platform/http';
 import { BulkCreateLinksBody, BulkDeleteLinksBody, BulkUpdateLinksBody, ListLinksQueryDto } from './links.dto';
-import { SuccessResponseDto } from '@dl/platform/http';
-import { UuidParamPipe } from './uuid-param.pipe';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
 
 const AUTH_REQUIRED = { missingMessage: 'Authentication required' };
+const VALIDATION = { 400: 'Validation error' } as const;
+const LINK_ERRORS = { ...VALIDATION, 404: 'Link not found' } as const;
+const WRITE_ERRORS = { ...VALIDATION, 404: 'Template or project not found', 409: 'Short code already taken' } as const;
+const UPDATE_ERRORS = { ...VALIDATION, 404: 'Link, template or project not found' } as const;
 
 @ApiTags('links')
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc, description: 'Missing or invalid credentials' })
-@ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'Role or plan does not allow this' })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc, description: 'Rate limit exceeded' })
 @Controller('api/links')
 export class LinksController {
   constructor(
@@ -52,14 +37,14 @@ export class LinksController {
   ) {}
 
   @Post()
-  @HttpCode(201)
   @Auth(Permissions.linksWrite)
-  @ApiOperation({ summary: 'Create a link (Cloud snake_case shape with short_url)' })
-  @ApiCreatedResponse({ type: LinkCreateResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
-  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
-  @ApiBody({ type: CreateLinkDto })
+  @Endpoint({
+    summary: 'Create a link (Cloud snake_case shape with short_url)',
+    status: 201,
+    response: LinkCreateResponseDto,
+    body: CreateLinkDto,
+    errors: WRITE_ERRORS,
+  })
   // Readonly<>: the global pipe leaves the body to CreateLinkBodyPipe (same rules, fast path for common bodies).
   create(@CurrentPrincipal() principal: Principal, @Body(CreateLinkBodyPipe) dto: Readonly<CreateLinkDto>): Promise<LinkCreateResponseDto> {
     return this.links.create(principal, dto);
@@ -67,17 +52,16 @@ export class LinksController {
 
   @Get()
   @Auth(Permissions.read)
-  @ApiOperation({
+  @Endpoint({
     summary:
       'Links, newest first: id, domain, shortCode, shortUrl, title, originalUrl, clickCount, templateSlug, createdAt. ' +
       'Filters combine; with limit one page and X-Next-Cursor when more match',
+    response: [LinkListItemDto],
+    success: {
+      headers: { 'X-Next-Cursor': { description: 'Cursor of the next page (only with limit, only when more links match)', schema: { type: 'string' } } },
+    },
+    errors: { ...VALIDATION, 404: 'Project not found' },
   })
-  @ApiOkResponse({
-    type: [LinkListItemDto],
-    headers: { 'X-Next-Cursor': { description: 'Cursor of the next page (only with limit, only when more links match)', schema: { type: 'string' } } },
-  })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Project not found' })
   @Header('content-type', 'application/json; charset=utf-8')
   async list(
     @CurrentPrincipal() principal: Principal,
@@ -98,62 +82,57 @@ export class LinksController {
   }
 
   @Post('bulk-create')
-  @HttpCode(201)
   @Auth(Permissions.linksWrite)
-  @ApiBody({ type: BulkCreateLinksBody })
-  @ApiOperation({ summary: 'Create up to 100 links, all or nothing' })
-  @ApiCreatedResponse({ type: BulkCreateLinksResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Template or project not found' })
-  @ApiConflictResponse({ type: ErrorBodyDoc, description: 'Short code already taken' })
+  @Endpoint({
+    summary: 'Create up to 100 links, all or nothing',
+    status: 201,
+    body: BulkCreateLinksBody,
+    response: BulkCreateLinksResponseDto,
+    errors: WRITE_ERRORS,
+  })
   bulkCreate(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkCreate(principal, body);
   }
 
   @Post('bulk-update')
-  @HttpCode(200)
   @Auth(Permissions.linksWrite)
-  @ApiBody({ type: BulkUpdateLinksBody })
-  @ApiOperation({ summary: 'Update up to 100 links, all or nothing' })
-  @ApiOkResponse({ type: BulkUpdateLinksResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link, template or project not found' })
+  @Endpoint({ summary: 'Update up to 100 links, all or nothing', body: BulkUpdateLinksBody, response: BulkUpdateLinksResponseDto, errors: UPDATE_ERRORS })
   bulkUpdate(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkUpdate(principal, body);
   }
 
   @Post('bulk-delete')
-  @HttpCode(200)
   @Auth(Permissions.linksWrite)
-  @ApiBody({ type: BulkDeleteLinksBody })
-  @ApiOperation({ summary: 'Delete up to 100 links (unknown ids are ignored)' })
-  @ApiOkResponse({ type: BulkDeleteLinksResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
+  @Endpoint({
+    summary: 'Delete up to 100 links (unknown ids are ignored)',
+    body: BulkDeleteLinksBody,
+    response: BulkDeleteLinksResponseDto,
+    errors: VALIDATION,
+  })
   bulkDelete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkDelete(principal, body);
   }
 
   @Get(':id/qr')
-  @ApiOperation({
-    summary: 'QR code of a link\'s short URL (PNG or SVG)',
-    description:
-      'Cached images are not rate limited; a variant that has to be rendered counts against the organization\'s ' +
-      'rate limit (and then carries the X-RateLimit-* headers).',
-  })
   @Auth(Permissions.read, { rateLimit: false })
-  @ApiProduces('image/png', 'image/svg+xml')
-  @ApiOkResponse({
-    description: 'A QR code of the short URL (cached)',
-    content: {
-      'image/png': { schema: { type: 'string', format: 'binary' } },
-      'image/svg+xml': { schema: { type: 'string' } },
+  @Endpoint({
+    summary: "QR code of a link's short URL (PNG or SVG)",
+    description:
+      "Cached images are not rate limited; a variant that has to be rendered counts against the organization's " +
+      'rate limit (and then carries the X-RateLimit-* headers).',
+    produces: ['image/png', 'image/svg+xml'],
+    success: {
+      description: 'A QR code of the short URL (cached)',
+      content: {
+        'image/png': { schema: { type: 'string', format: 'binary' } },
+        'image/svg+xml': { schema: { type: 'string' } },
+      },
     },
+    errors: LINK_ERRORS,
   })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
   async qrCode(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', new UuidParamPipe()) id: string,
+    @UuidParam() id: string,
     @Query() query: QrQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
@@ -163,36 +142,23 @@ export class LinksController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a link with every field' })
   @Auth(Permissions.read, AUTH_REQUIRED)
-  @ApiOkResponse({ type: LinkResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
-  get(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<LinkResponseDto> {
+  @Endpoint({ summary: 'Get a link with every field', response: LinkResponseDto, errors: LINK_ERRORS })
+  get(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<LinkResponseDto> {
     return this.links.get(principal.organizationId, id);
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Update a link (only the fields sent change)' })
   @Auth(Permissions.linksWrite)
-  @ApiOkResponse({ type: LinkResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link, template or project not found' })
-  update(
-    @CurrentPrincipal() principal: Principal,
-    @Param('id', new UuidParamPipe()) id: string,
-    @Body() dto: UpdateLinkDto,
-  ): Promise<LinkResponseDto> {
+  @Endpoint({ summary: 'Update a link (only the fields sent change)', response: LinkResponseDto, errors: UPDATE_ERRORS })
+  update(@CurrentPrincipal() principal: Principal, @UuidParam() id: string, @Body() dto: UpdateLinkDto): Promise<LinkResponseDto> {
     return this.links.update(principal, id, dto);
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Delete a link (its short URL stops at once)' })
   @Auth(Permissions.linksWrite, AUTH_REQUIRED)
-  @ApiOkResponse({ type: SuccessResponseDto })
-  @ApiBadRequestResponse({ type: ErrorBodyDoc, description: 'Validation error' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'Link not found' })
-  delete(@CurrentPrincipal() principal: Principal, @Param('id', new UuidParamPipe()) id: string): Promise<{ success: true }> {
+  @Endpoint({ summary: 'Delete a link (its short URL stops at once)', response: SuccessResponseDto, errors: LINK_ERRORS })
+  delete(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<SuccessResponseDto> {
     return this.links.delete(principal.organizationId, id);
   }
 

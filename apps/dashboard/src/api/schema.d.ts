@@ -1153,7 +1153,7 @@ export interface components {
             /** Format: date-time */
             lastSeenAt: string | null;
         };
-        InAppEventResponseDoc: {
+        InAppEventResponseDto: {
             /** Format: uuid */
             id: string;
             eventName: string;
@@ -1168,30 +1168,30 @@ export interface components {
             linkShortCode: string;
             linkTitle: string;
         };
-        EventExportPaginationDoc: {
+        EventExportPaginationDto: {
             total: number;
             limit: number;
             offset: number;
             hasMore: boolean;
         };
-        EventExportJsonDoc: {
-            data: components["schemas"]["InAppEventResponseDoc"][];
-            pagination: components["schemas"]["EventExportPaginationDoc"];
+        EventExportJsonDto: {
+            data: components["schemas"]["InAppEventResponseDto"][];
+            pagination: components["schemas"]["EventExportPaginationDto"];
         };
-        TopEventDoc: {
+        TopEventDto: {
             eventName: string;
             count: number;
             /** Format: date-time */
             lastOccurred: string;
         };
-        EventOverviewResponseDoc: {
+        EventOverviewResponseDto: {
             totalEvents: number;
             uniqueEventNames: number;
             eventsToday: number;
             totalRevenue: number;
-            topEvents: components["schemas"]["TopEventDoc"][];
+            topEvents: components["schemas"]["TopEventDto"][];
         };
-        EventDayCountDoc: {
+        EventDayCountDto: {
             /**
              * @description UTC day (YYYY-MM-DD)
              * @example 2026-11-01
@@ -1199,21 +1199,21 @@ export interface components {
             date: string;
             count: number;
         };
-        EventTimelineResponseDoc: {
-            timeline: components["schemas"]["EventDayCountDoc"][];
+        EventTimelineResponseDto: {
+            timeline: components["schemas"]["EventDayCountDto"][];
         };
-        EventListResponseDoc: {
-            events: components["schemas"]["InAppEventResponseDoc"][];
+        EventListResponseDto: {
+            events: components["schemas"]["InAppEventResponseDto"][];
             total: number;
             page: number;
             limit: number;
         };
-        EventNameCountDoc: {
+        EventNameCountDto: {
             name: string;
             count: number;
         };
-        EventNamesResponseDoc: {
-            eventNames: components["schemas"]["EventNameCountDoc"][];
+        EventNamesResponseDto: {
+            eventNames: components["schemas"]["EventNameCountDto"][];
         };
         CreateWebhookDto: {
             /** @example https://example.com/hooks/deeplink */
@@ -1450,7 +1450,7 @@ export interface components {
             /** Format: date-time */
             generatedAt: string;
         };
-        ClickExportRowDoc: {
+        ClickExportRowDto: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1485,7 +1485,7 @@ export interface components {
             /** @description Index of the redirect rule that chose the destination */
             ruleIndex: number | null;
         };
-        DateClicksDoc: {
+        DateClicksDto: {
             /**
              * @description UTC day (YYYY-MM-DD)
              * @example 2026-11-01
@@ -1493,64 +1493,64 @@ export interface components {
             date: string;
             clicks: number;
         };
-        CountryClicksDoc: {
+        CountryClicksDto: {
             /** @example US */
             countryCode: string;
             /** @example United States */
             country: string;
             clicks: number;
         };
-        CityClicksDoc: {
+        CityClicksDto: {
             city: string;
             countryCode: string;
             region: string;
             clicks: number;
         };
-        RegionClicksDoc: {
+        RegionClicksDto: {
             region: string;
             countryCode: string;
             clicks: number;
         };
-        TimezoneClicksDoc: {
+        TimezoneClicksDto: {
             timezone: string;
             clicks: number;
         };
-        DeviceClicksDoc: {
+        DeviceClicksDto: {
             device: string;
             clicks: number;
         };
-        PlatformClicksDoc: {
+        PlatformClicksDto: {
             platform: string;
             clicks: number;
         };
-        VariantClicksDoc: {
+        VariantClicksDto: {
             /** @description Index in the link's variants */
             variant: number;
             /** @description null for a variant the link no longer has */
             url: string | null;
             clicks: number;
         };
-        RuleClicksDoc: {
+        RuleClicksDto: {
             /** @description Index in the link's redirectRules; null for clicks no rule chose */
             rule: number | null;
             clicks: number;
         };
-        LinkAnalyticsResponseDoc: {
+        LinkAnalyticsResponseDto: {
             totalClicks: number;
             uniqueClicks: number;
-            clicksByDate: components["schemas"]["DateClicksDoc"][];
-            clicksByCountry: components["schemas"]["CountryClicksDoc"][];
-            clicksByCity: components["schemas"]["CityClicksDoc"][];
-            clicksByRegion: components["schemas"]["RegionClicksDoc"][];
-            clicksByTimezone: components["schemas"]["TimezoneClicksDoc"][];
-            clicksByDevice: components["schemas"]["DeviceClicksDoc"][];
-            clicksByPlatform: components["schemas"]["PlatformClicksDoc"][];
+            clicksByDate: components["schemas"]["DateClicksDto"][];
+            clicksByCountry: components["schemas"]["CountryClicksDto"][];
+            clicksByCity: components["schemas"]["CityClicksDto"][];
+            clicksByRegion: components["schemas"]["RegionClicksDto"][];
+            clicksByTimezone: components["schemas"]["TimezoneClicksDto"][];
+            clicksByDevice: components["schemas"]["DeviceClicksDto"][];
+            clicksByPlatform: components["schemas"]["PlatformClicksDto"][];
             /** @description A/B variants (decisions §16); empty without variants */
-            clicksByVariant: components["schemas"]["VariantClicksDoc"][];
+            clicksByVariant: components["schemas"]["VariantClicksDto"][];
             /** @description Redirect rules (decisions §16); empty without rules */
-            clicksByRule: components["schemas"]["RuleClicksDoc"][];
+            clicksByRule: components["schemas"]["RuleClicksDto"][];
         };
-        ClickEventResponseDoc: {
+        ClickEventResponseDto: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -1579,33 +1579,33 @@ export interface components {
             utmContent: string | null;
             referrer: string | null;
         };
-        ProjectCountryClicksDoc: {
+        ProjectCountryClicksDto: {
             country: string;
             clicks: number;
         };
-        ProjectAnalyticsResponseDoc: {
+        ProjectAnalyticsResponseDto: {
             totalClicks: number;
             uniqueClicks: number;
-            clicksByDate: components["schemas"]["DateClicksDoc"][];
-            clicksByCountry: components["schemas"]["ProjectCountryClicksDoc"][];
-            clicksByDevice: components["schemas"]["DeviceClicksDoc"][];
-            clicksByPlatform: components["schemas"]["PlatformClicksDoc"][];
+            clicksByDate: components["schemas"]["DateClicksDto"][];
+            clicksByCountry: components["schemas"]["ProjectCountryClicksDto"][];
+            clicksByDevice: components["schemas"]["DeviceClicksDto"][];
+            clicksByPlatform: components["schemas"]["PlatformClicksDto"][];
         };
-        TopLinkDoc: {
+        TopLinkDto: {
             /** Format: uuid */
             id: string;
             shortCode: string;
             title: string | null;
             clicks: number;
         };
-        OverviewResponseDoc: {
+        OverviewResponseDto: {
             totalLinks: number;
             activeLinks: number;
             totalClicks: number;
             uniqueClicks: number;
             clicksToday: number;
-            clicksByDate: components["schemas"]["DateClicksDoc"][];
-            topLinks: components["schemas"]["TopLinkDoc"][];
+            clicksByDate: components["schemas"]["DateClicksDto"][];
+            topLinks: components["schemas"]["TopLinkDto"][];
         };
         UtmParametersDto: {
             source?: string;
@@ -2284,16 +2284,16 @@ export type SchemaAppResponseDto = components['schemas']['AppResponseDto'];
 export type SchemaSuccessResponseDto = components['schemas']['SuccessResponseDto'];
 export type SchemaCreatePixelSiteDto = components['schemas']['CreatePixelSiteDto'];
 export type SchemaPixelSiteResponseDto = components['schemas']['PixelSiteResponseDto'];
-export type SchemaInAppEventResponseDoc = components['schemas']['InAppEventResponseDoc'];
-export type SchemaEventExportPaginationDoc = components['schemas']['EventExportPaginationDoc'];
-export type SchemaEventExportJsonDoc = components['schemas']['EventExportJsonDoc'];
-export type SchemaTopEventDoc = components['schemas']['TopEventDoc'];
-export type SchemaEventOverviewResponseDoc = components['schemas']['EventOverviewResponseDoc'];
-export type SchemaEventDayCountDoc = components['schemas']['EventDayCountDoc'];
-export type SchemaEventTimelineResponseDoc = components['schemas']['EventTimelineResponseDoc'];
-export type SchemaEventListResponseDoc = components['schemas']['EventListResponseDoc'];
-export type SchemaEventNameCountDoc = components['schemas']['EventNameCountDoc'];
-export type SchemaEventNamesResponseDoc = components['schemas']['EventNamesResponseDoc'];
+export type SchemaInAppEventResponseDto = components['schemas']['InAppEventResponseDto'];
+export type SchemaEventExportPaginationDto = components['schemas']['EventExportPaginationDto'];
+export type SchemaEventExportJsonDto = components['schemas']['EventExportJsonDto'];
+export type SchemaTopEventDto = components['schemas']['TopEventDto'];
+export type SchemaEventOverviewResponseDto = components['schemas']['EventOverviewResponseDto'];
+export type SchemaEventDayCountDto = components['schemas']['EventDayCountDto'];
+export type SchemaEventTimelineResponseDto = components['schemas']['EventTimelineResponseDto'];
+export type SchemaEventListResponseDto = components['schemas']['EventListResponseDto'];
+export type SchemaEventNameCountDto = components['schemas']['EventNameCountDto'];
+export type SchemaEventNamesResponseDto = components['schemas']['EventNamesResponseDto'];
 export type SchemaCreateWebhookDto = components['schemas']['CreateWebhookDto'];
 export type SchemaCreatedWebhookResponse = components['schemas']['CreatedWebhookResponse'];
 export type SchemaWebhookResponse = components['schemas']['WebhookResponse'];
@@ -2321,22 +2321,22 @@ export type SchemaReportHousekeepingDoc = components['schemas']['ReportHousekeep
 export type SchemaReportInsightActionDoc = components['schemas']['ReportInsightActionDoc'];
 export type SchemaReportInsightsDoc = components['schemas']['ReportInsightsDoc'];
 export type SchemaMonthlyReportDoc = components['schemas']['MonthlyReportDoc'];
-export type SchemaClickExportRowDoc = components['schemas']['ClickExportRowDoc'];
-export type SchemaDateClicksDoc = components['schemas']['DateClicksDoc'];
-export type SchemaCountryClicksDoc = components['schemas']['CountryClicksDoc'];
-export type SchemaCityClicksDoc = components['schemas']['CityClicksDoc'];
-export type SchemaRegionClicksDoc = components['schemas']['RegionClicksDoc'];
-export type SchemaTimezoneClicksDoc = components['schemas']['TimezoneClicksDoc'];
-export type SchemaDeviceClicksDoc = components['schemas']['DeviceClicksDoc'];
-export type SchemaPlatformClicksDoc = components['schemas']['PlatformClicksDoc'];
-export type SchemaVariantClicksDoc = components['schemas']['VariantClicksDoc'];
-export type SchemaRuleClicksDoc = components['schemas']['RuleClicksDoc'];
-export type SchemaLinkAnalyticsResponseDoc = components['schemas']['LinkAnalyticsResponseDoc'];
-export type SchemaClickEventResponseDoc = components['schemas']['ClickEventResponseDoc'];
-export type SchemaProjectCountryClicksDoc = components['schemas']['ProjectCountryClicksDoc'];
-export type SchemaProjectAnalyticsResponseDoc = components['schemas']['ProjectAnalyticsResponseDoc'];
-export type SchemaTopLinkDoc = components['schemas']['TopLinkDoc'];
-export type SchemaOverviewResponseDoc = components['schemas']['OverviewResponseDoc'];
+export type SchemaClickExportRowDto = components['schemas']['ClickExportRowDto'];
+export type SchemaDateClicksDto = components['schemas']['DateClicksDto'];
+export type SchemaCountryClicksDto = components['schemas']['CountryClicksDto'];
+export type SchemaCityClicksDto = components['schemas']['CityClicksDto'];
+export type SchemaRegionClicksDto = components['schemas']['RegionClicksDto'];
+export type SchemaTimezoneClicksDto = components['schemas']['TimezoneClicksDto'];
+export type SchemaDeviceClicksDto = components['schemas']['DeviceClicksDto'];
+export type SchemaPlatformClicksDto = components['schemas']['PlatformClicksDto'];
+export type SchemaVariantClicksDto = components['schemas']['VariantClicksDto'];
+export type SchemaRuleClicksDto = components['schemas']['RuleClicksDto'];
+export type SchemaLinkAnalyticsResponseDto = components['schemas']['LinkAnalyticsResponseDto'];
+export type SchemaClickEventResponseDto = components['schemas']['ClickEventResponseDto'];
+export type SchemaProjectCountryClicksDto = components['schemas']['ProjectCountryClicksDto'];
+export type SchemaProjectAnalyticsResponseDto = components['schemas']['ProjectAnalyticsResponseDto'];
+export type SchemaTopLinkDto = components['schemas']['TopLinkDto'];
+export type SchemaOverviewResponseDto = components['schemas']['OverviewResponseDto'];
 export type SchemaUtmParametersDto = components['schemas']['UtmParametersDto'];
 export type SchemaTargetingRulesDto = components['schemas']['TargetingRulesDto'];
 export type SchemaLinkVariantDto = components['schemas']['LinkVariantDto'];
@@ -3585,7 +3585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventOverviewResponseDoc"];
+                    "application/json": components["schemas"]["EventOverviewResponseDto"];
                 };
             };
             /** @description Validation error (bad query) */
@@ -3606,11 +3606,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Missing permission or plan feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3649,7 +3645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventTimelineResponseDoc"];
+                    "application/json": components["schemas"]["EventTimelineResponseDto"];
                 };
             };
             /** @description Validation error (bad query) */
@@ -3670,11 +3666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Missing permission or plan feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3717,7 +3709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventListResponseDoc"];
+                    "application/json": components["schemas"]["EventListResponseDto"];
                 };
             };
             /** @description Validation error (bad query) */
@@ -3738,11 +3730,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Missing permission or plan feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3776,7 +3764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventNamesResponseDoc"];
+                    "application/json": components["schemas"]["EventNamesResponseDto"];
                 };
             };
             /** @description Validation error (bad query) */
@@ -3797,11 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /**
-             * @description Missing permission or plan feature
-             *
-             *     Your role does not allow this action
-             */
+            /** @description Missing permission or plan feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3844,7 +3828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventExportJsonDoc"];
+                    "application/json": components["schemas"]["EventExportJsonDto"];
                     "text/csv": string;
                 };
             };
@@ -4366,7 +4350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkAnalyticsResponseDoc"];
+                    "application/json": components["schemas"]["LinkAnalyticsResponseDto"];
                 };
             };
             /** @description Validation error (bad id or query) */
@@ -4435,7 +4419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClickEventResponseDoc"][];
+                    "application/json": components["schemas"]["ClickEventResponseDto"][];
                 };
             };
             /** @description Validation error (bad id or query) */
@@ -4507,7 +4491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClickExportRowDoc"][];
+                    "application/json": components["schemas"]["ClickExportRowDto"][];
                     "text/csv": string;
                 };
             };
@@ -4518,6 +4502,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
+                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -4585,7 +4570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectAnalyticsResponseDoc"];
+                    "application/json": components["schemas"]["ProjectAnalyticsResponseDto"];
                 };
             };
             /** @description Validation error (bad id or query) */
@@ -4652,7 +4637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OverviewResponseDoc"];
+                    "application/json": components["schemas"]["OverviewResponseDto"];
                 };
             };
             /** @description Validation error (bad id or query) */

@@ -1,30 +1,34 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** OpenAPI documentation of the event analytics responses (libs/event-analytics/src/event-analytics.dto.ts). */
-export class TopEventDoc {
+/*
+ * Event analytics answers (decisions §8): each class is the type the service or its mapper
+ * (event-analytics.mapper.ts, checked there) builds and the OpenAPI schema.
+ */
+
+export class TopEventDto {
   @ApiProperty() eventName!: string;
   @ApiProperty() count!: number;
   @ApiProperty({ format: 'date-time' }) lastOccurred!: string;
 }
 
-export class EventOverviewResponseDoc {
+export class EventOverviewResponseDto {
   @ApiProperty() totalEvents!: number;
   @ApiProperty() uniqueEventNames!: number;
   @ApiProperty() eventsToday!: number;
   @ApiProperty() totalRevenue!: number;
-  @ApiProperty({ type: [TopEventDoc] }) topEvents!: TopEventDoc[];
+  @ApiProperty({ type: [TopEventDto] }) topEvents!: TopEventDto[];
 }
 
-export class EventDayCountDoc {
+export class EventDayCountDto {
   @ApiProperty({ example: '2026-11-01', description: 'UTC day (YYYY-MM-DD)' }) date!: string;
   @ApiProperty() count!: number;
 }
 
-export class EventTimelineResponseDoc {
-  @ApiProperty({ type: [EventDayCountDoc] }) timeline!: EventDayCountDoc[];
+export class EventTimelineResponseDto {
+  @ApiProperty({ type: [EventDayCountDto] }) timeline!: EventDayCountDto[];
 }
 
-export class InAppEventResponseDoc {
+export class InAppEventResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() eventName!: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) eventData!: Record<string, unknown>;
@@ -35,23 +39,23 @@ export class InAppEventResponseDoc {
   @ApiProperty() linkTitle!: string;
 }
 
-export class EventListResponseDoc {
-  @ApiProperty({ type: [InAppEventResponseDoc] }) events!: InAppEventResponseDoc[];
+export class EventListResponseDto {
+  @ApiProperty({ type: [InAppEventResponseDto] }) events!: InAppEventResponseDto[];
   @ApiProperty() total!: number;
   @ApiProperty() page!: number;
   @ApiProperty() limit!: number;
 }
 
-export class EventNameCountDoc {
+export class EventNameCountDto {
   @ApiProperty() name!: string;
   @ApiProperty() count!: number;
 }
 
-export class EventNamesResponseDoc {
-  @ApiProperty({ type: [EventNameCountDoc] }) eventNames!: EventNameCountDoc[];
+export class EventNamesResponseDto {
+  @ApiProperty({ type: [EventNameCountDto] }) eventNames!: EventNameCountDto[];
 }
 
-export class EventExportPaginationDoc {
+export class EventExportPaginationDto {
   @ApiProperty() total!: number;
   @ApiProperty() limit!: number;
   @ApiProperty() offset!: number;
@@ -59,7 +63,7 @@ export class EventExportPaginationDoc {
 }
 
 /** `format=json` body of the export (streamed). */
-export class EventExportJsonDoc {
-  @ApiProperty({ type: [InAppEventResponseDoc] }) data!: InAppEventResponseDoc[];
-  @ApiProperty({ type: EventExportPaginationDoc }) pagination!: EventExportPaginationDoc;
+export class EventExportJsonDto {
+  @ApiProperty({ type: [InAppEventResponseDto] }) data!: InAppEventResponseDto[];
+  @ApiProperty({ type: EventExportPaginationDto }) pagination!: EventExportPaginationDto;
 }

@@ -1,105 +1,110 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** OpenAPI documentation of the click analytics responses (libs/analytics/src/analytics.types.ts). */
-export class DateClicksDoc {
+/*
+ * Response shapes of link, project and overview analytics and of the click list and export
+ * (spec "Link analytics summary", decisions §8): each class is the type its mapper builds
+ * (analytics.mapper.ts checks they agree) and the OpenAPI schema.
+ */
+
+export class DateClicksDto {
   @ApiProperty({ example: '2026-11-01', description: 'UTC day (YYYY-MM-DD)' }) date!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class CountryClicksDoc {
+export class CountryClicksDto {
   @ApiProperty({ example: 'US' }) countryCode!: string;
   @ApiProperty({ example: 'United States' }) country!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class CityClicksDoc {
+export class CityClicksDto {
   @ApiProperty() city!: string;
   @ApiProperty() countryCode!: string;
   @ApiProperty() region!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class RegionClicksDoc {
+export class RegionClicksDto {
   @ApiProperty() region!: string;
   @ApiProperty() countryCode!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class TimezoneClicksDoc {
+export class TimezoneClicksDto {
   @ApiProperty() timezone!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class DeviceClicksDoc {
+export class DeviceClicksDto {
   @ApiProperty() device!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class PlatformClicksDoc {
+export class PlatformClicksDto {
   @ApiProperty() platform!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class ProjectCountryClicksDoc {
+export class ProjectCountryClicksDto {
   @ApiProperty() country!: string;
   @ApiProperty() clicks!: number;
 }
 
-export class VariantClicksDoc {
+export class VariantClicksDto {
   @ApiProperty({ description: 'Index in the link\'s variants' }) variant!: number;
   @ApiProperty({ type: String, nullable: true, description: 'null for a variant the link no longer has' }) url!: string | null;
   @ApiProperty() clicks!: number;
 }
 
-export class RuleClicksDoc {
+export class RuleClicksDto {
   @ApiProperty({ type: Number, nullable: true, description: 'Index in the link\'s redirectRules; null for clicks no rule chose' }) rule!: number | null;
   @ApiProperty() clicks!: number;
 }
 
-export class LinkAnalyticsResponseDoc {
+export class LinkAnalyticsResponseDto {
   @ApiProperty() totalClicks!: number;
   @ApiProperty() uniqueClicks!: number;
-  @ApiProperty({ type: [DateClicksDoc] }) clicksByDate!: DateClicksDoc[];
-  @ApiProperty({ type: [CountryClicksDoc] }) clicksByCountry!: CountryClicksDoc[];
-  @ApiProperty({ type: [CityClicksDoc] }) clicksByCity!: CityClicksDoc[];
-  @ApiProperty({ type: [RegionClicksDoc] }) clicksByRegion!: RegionClicksDoc[];
-  @ApiProperty({ type: [TimezoneClicksDoc] }) clicksByTimezone!: TimezoneClicksDoc[];
-  @ApiProperty({ type: [DeviceClicksDoc] }) clicksByDevice!: DeviceClicksDoc[];
-  @ApiProperty({ type: [PlatformClicksDoc] }) clicksByPlatform!: PlatformClicksDoc[];
-  @ApiProperty({ type: [VariantClicksDoc], description: 'A/B variants (decisions §16); empty without variants' }) clicksByVariant!: VariantClicksDoc[];
-  @ApiProperty({ type: [RuleClicksDoc], description: 'Redirect rules (decisions §16); empty without rules' }) clicksByRule!: RuleClicksDoc[];
+  @ApiProperty({ type: [DateClicksDto] }) clicksByDate!: DateClicksDto[];
+  @ApiProperty({ type: [CountryClicksDto] }) clicksByCountry!: CountryClicksDto[];
+  @ApiProperty({ type: [CityClicksDto] }) clicksByCity!: CityClicksDto[];
+  @ApiProperty({ type: [RegionClicksDto] }) clicksByRegion!: RegionClicksDto[];
+  @ApiProperty({ type: [TimezoneClicksDto] }) clicksByTimezone!: TimezoneClicksDto[];
+  @ApiProperty({ type: [DeviceClicksDto] }) clicksByDevice!: DeviceClicksDto[];
+  @ApiProperty({ type: [PlatformClicksDto] }) clicksByPlatform!: PlatformClicksDto[];
+  @ApiProperty({ type: [VariantClicksDto], description: 'A/B variants (decisions §16); empty without variants' }) clicksByVariant!: VariantClicksDto[];
+  @ApiProperty({ type: [RuleClicksDto], description: 'Redirect rules (decisions §16); empty without rules' }) clicksByRule!: RuleClicksDto[];
 }
 
-export class ProjectAnalyticsResponseDoc {
+export class ProjectAnalyticsResponseDto {
   @ApiProperty() totalClicks!: number;
   @ApiProperty() uniqueClicks!: number;
-  @ApiProperty({ type: [DateClicksDoc] }) clicksByDate!: DateClicksDoc[];
-  @ApiProperty({ type: [ProjectCountryClicksDoc] }) clicksByCountry!: ProjectCountryClicksDoc[];
-  @ApiProperty({ type: [DeviceClicksDoc] }) clicksByDevice!: DeviceClicksDoc[];
-  @ApiProperty({ type: [PlatformClicksDoc] }) clicksByPlatform!: PlatformClicksDoc[];
+  @ApiProperty({ type: [DateClicksDto] }) clicksByDate!: DateClicksDto[];
+  @ApiProperty({ type: [ProjectCountryClicksDto] }) clicksByCountry!: ProjectCountryClicksDto[];
+  @ApiProperty({ type: [DeviceClicksDto] }) clicksByDevice!: DeviceClicksDto[];
+  @ApiProperty({ type: [PlatformClicksDto] }) clicksByPlatform!: PlatformClicksDto[];
 }
 
-export class TopLinkDoc {
+export class TopLinkDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() shortCode!: string;
   @ApiProperty({ type: String, nullable: true }) title!: string | null;
   @ApiProperty() clicks!: number;
 }
 
-export class OverviewResponseDoc {
+export class OverviewResponseDto {
   @ApiProperty() totalLinks!: number;
   @ApiProperty() activeLinks!: number;
   @ApiProperty() totalClicks!: number;
   @ApiProperty() uniqueClicks!: number;
   @ApiProperty() clicksToday!: number;
-  @ApiProperty({ type: [DateClicksDoc] }) clicksByDate!: DateClicksDoc[];
-  @ApiProperty({ type: [TopLinkDoc] }) topLinks!: TopLinkDoc[];
+  @ApiProperty({ type: [DateClicksDto] }) clicksByDate!: DateClicksDto[];
+  @ApiProperty({ type: [TopLinkDto] }) topLinks!: TopLinkDto[];
 }
 
 const nullableString = { type: String, nullable: true } as const;
 const nullableNumber = { type: Number, nullable: true } as const;
 
-export class ClickEventResponseDoc {
+export class ClickEventResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) linkId!: string;
   @ApiProperty({ format: 'date-time' }) clickedAt!: string;
@@ -127,7 +132,7 @@ export class ClickEventResponseDoc {
 }
 
 /** One click of GET /api/analytics/clicks/:linkId/export (JSON). */
-export class ClickExportRowDoc extends ClickEventResponseDoc {
+export class ClickExportRowDto extends ClickEventResponseDto {
   @ApiProperty({ description: 'A crawler or bot (left out of analytics)' }) isBot!: boolean;
   @ApiProperty({ type: Number, nullable: true, description: "Index of the link's A/B variant the visitor got" }) variantIndex!: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'Index of the redirect rule that chose the destination' }) ruleIndex!: number | null;
