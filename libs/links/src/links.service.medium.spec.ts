@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { Tier } from '@dl/platform/db';
 import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { LinksModule } from './links.module';
 import { LinksService } from './links.service';
@@ -56,5 +57,60 @@ describe(LinksService.name, () => {
       statusCode: 403,
     });
     expect(await env.prisma.link.count({ where: { organizationId: org.organization.id } })).toBe(3);
+  });
+
+  describe('rules of a create (the api e2e keeps one of each over HTTP)', () => {
+    let pro: SeededOrganization;
+    const create = (body: Record<string, unknown>, org = pro) => links.create(ownerPrincipal(org), { templateId: org.template.id, originalUrl: 'https://example.com', ...body } as never);
+    const count = () => env.prisma.link.count({ where: { organizationId: pro.organization.id } });
+
+    beforeAll(async () => {
+      pro = await seedOrganization(env, { tier: Tier.PRO });
+    });
+
+    it('no originalUrl from the request or the template → 400 Invalid URL format, nothing written', async () => {
+      const before = await count();
+      expect(await errorBodyOf(create({ originalUrl: undefined }))).toEqual({ error: 'Bad Request', message: 'Invalid URL format', statusCode: 400, validation: { originalUrl: 'Must be a valid URL' } });
+      expect(await count()).toBe(before);
+    });
+
+    it('trims tags and drops case-insensitive duplicates, keeping the first spelling', async () => {
+      expect((await create({ tags: ['  Launch ', 'launch', 'Q4'] })).tags).toEqual(['Launch', 'Q4']);
+    });
+
+    it('template defaults fill what the request leaves out', async () => {
+      const variants = [{ url: 'https://a.example/', weight: 30 }, { url: 'https://b.example/', weight: 70 }];
+      const template = await env.prisma.template.create({
+        data: { organizationId: pro.organization.id, name: 'Controls', slug: 'controls', defaults: { maxClicks: 10, expiredUrl: 'https://example.com/gone', cloak: true, tags: ['t'], variants } },
+      });
+      const link = await links.create(ownerPrincipal(pro), { templateId: template.id, originalUrl: 'https://example.com/t' } as never);
+      expect(link).toMatchObject({ max_clicks: 10, expired_url: 'https://example.com/gone', cloak: true, tags: ['t'], variants, has_password: false });
+    });
+
+    it('an unknown template, or a project of another organization → 404 like missing', async () => {
+      expect(await errorBodyOf(create({ templateId: '00000000-0000-4000-8000-000000000000' }))).toEqual({ error: 'Not Found', message: 'Template not found', statusCode: 404 });
+      const theirs = await env.prisma.project.create({ data: { organizationId: other.organization.id, userId: other.owner.user.id, name: 'Theirs' } });
+      expect(await errorBodyOf(create({ projectId: theirs.id }))).toEqual({ error: 'Not Found', message: 'Project not found', statusCode: 404 });
+      expect(await errorBodyOf(links.update(ownerPrincipal(pro), (await create({})).id, { projectId: theirs.id } as never))).toEqual({ error: 'Not Found', message: 'Project not found', statusCode: 404 });
+    });
+
+    it('a code taken in any organization, or a reserved word, → 409; codes are case-sensitive', async () => {
+      await create({ customCode: 'Taken01' });
+      const taken = (code: string) => ({ error: 'Conflict', message: `Short code '${code}' is already in use`, statusCode: 409 });
+      expect(await errorBodyOf(create({ customCode: 'Taken01' }))).toEqual(taken('Taken01'));
+      const third = await seedOrganization(env, { tier: Tier.PRO });
+      expect(await errorBodyOf(create({ customCode: 'Taken01' }, third))).toEqual(taken('Taken01'));
+      expect((await create({ customCode: 'taken01' })).short_code).toBe('taken01');
+      for (const code of ['health', 'Metrics', 'docs', 'migrations', 'auth']) expect(await errorBodyOf(create({ customCode: code }))).toEqual(taken(code));
+    });
+
+    it('50 parallel creates with one custom code: exactly one is created, 49 answer 409', async () => {
+      const results = await Promise.allSettled(Array.from({ length: 50 }, () => create({ originalUrl: 'https://example.com/race', customCode: 'RaceCode1' })));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(refused).toHaveLength(49);
+      expect(new Set(await Promise.all(refused.map((r) => errorBodyOf(Promise.reject(r.reason)).then((b) => b.statusCode))))).toEqual(new Set([409]));
+      expect(await env.prisma.link.count({ where: { shortCode: 'RaceCode1' } })).toBe(1);
+    });
   });
 });

@@ -17,3 +17,4 @@ export * from './services';
 export * from './redis-child';
 export * from './redirect.fixtures';
 export * from './route-fuzz';
+export * from './validation';

@@ -1,5 +1,4 @@
 import request from 'supertest';
-import { Tier } from '@dl/platform/db';
 import { bad, conflict, forbidden, invalidationListener, LinksWorld, linksWorld, notFound, queuedLinkEvents, waitFor } from './test/links-setup';
 
 const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
@@ -126,135 +125,25 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       expect(days).toBeLessThanOrEqual(10);
     });
 
-    it('no originalUrl from the request or the template → 400 Invalid URL format', async () => {
-      const res = await create({}).expect(400);
-      expect(res.body).toEqual(bad('Invalid URL format', { originalUrl: 'Must be a valid URL' }));
-    });
-
+    // One refusal of each rule family over HTTP (the exact body); every rule of the body is in
+    // libs/links/src/link.dto.spec.ts, the service's in links.service.medium.spec.ts.
     it.each([
-      ['javascript:alert(1)'],
-      ['data:text/html,hi'],
-      ['file:///etc/passwd'],
-      ['ftp://example.com/x'],
-      ['/relative/path'],
-      ['example.com'],
-      ['https://'],
-      [`https://example.com/${'x'.repeat(2040)}`],
-      [42],
-      [['https://example.com']],
-      [''],
-    ])('originalUrl %j → 400 Invalid URL format', async (originalUrl) => {
-      const res = await create({ originalUrl }).expect(400);
-      expect(res.body).toEqual(bad('Invalid URL format', { originalUrl: 'Must be a valid URL' }));
+      [{ originalUrl: 'javascript:alert(1)' }, 'Invalid URL format', { originalUrl: 'Must be a valid URL' }],
+      [{ originalUrl: 'https://example.com', attributionWindowHours: 2161 }, 'Attribution window must be between 1 and 2160 hours', { attributionWindowHours: 'Must be between 1 and 2160' }],
+      [{ originalUrl: 'https://example.com', foo: 1 }, 'Validation error', { foo: 'Unknown field' }],
+    ])('%j → 400 %s', async (body, message, validation) => {
+      expect((await create(body).expect(400)).body).toEqual(bad(message, validation));
     });
-
-    it('accepts a URL of exactly 2,048 characters', async () => {
-      const url = `https://example.com/${'x'.repeat(2048 - 'https://example.com/'.length)}`;
-      await create({ originalUrl: url }).expect(201);
-    });
-
-    it.each(['iosUrl', 'androidUrl', 'webFallbackUrl', 'ogImageUrl', 'iosUniversalLink', 'androidAppLink'])(
-      '%s invalid → 400 Invalid URL format naming it',
-      async (field) => {
-        const res = await create({ originalUrl: 'https://example.com', [field]: 'javascript:alert(1)' }).expect(400);
-        expect(res.body).toEqual(bad('Invalid URL format', { [field]: 'Must be a valid URL' }));
-      },
-    );
-
-    it.each([0, 2161, 1.5, '24', -1, 'x'])('attributionWindowHours %j → 400 attribution message', async (v) => {
-      const res = await create({ originalUrl: 'https://example.com', attributionWindowHours: v }).expect(400);
-      expect(res.body).toEqual(
-        bad('Attribution window must be between 1 and 2160 hours', { attributionWindowHours: 'Must be between 1 and 2160' }),
-      );
-    });
-
-    it('accepts attributionWindowHours 1 and 2160', async () => {
-      await create({ originalUrl: 'https://example.com', attributionWindowHours: 1 }).expect(201);
-      await create({ originalUrl: 'https://example.com', attributionWindowHours: 2160 }).expect(201);
-    });
-
-    it('several bad fields: the message follows the first rule that applies, validation names them all', async () => {
-      const res = await create({ originalUrl: 'nope', attributionWindowHours: 0, title: 5 }).expect(400);
-      expect(res.body).toEqual(
-        bad('Invalid URL format', {
-          originalUrl: 'Must be a valid URL',
-          attributionWindowHours: 'Must be between 1 and 2160',
-          title: 'Must be a string of at most 500 characters',
-        }),
-      );
-      const res2 = await create({ originalUrl: 'https://example.com', attributionWindowHours: 0, title: 5 }).expect(400);
-      expect(res2.body.message).toBe('Attribution window must be between 1 and 2160 hours');
-    });
-
-    it.each([
-      [{ title: 5 }, { title: 'Must be a string of at most 500 characters' }],
-      [{ title: 'x'.repeat(501) }, { title: 'Must be a string of at most 500 characters' }],
-      [{ description: {} }, { description: 'Must be a string of at most 2000 characters' }],
-      [{ customCode: 'abc' }, { customCode: 'Must be 4-30 characters, alphanumeric only' }],
-      [{ customCode: 'abc-def' }, { customCode: 'Must be 4-30 characters, alphanumeric only' }],
-      [{ customCode: 'a'.repeat(31) }, { customCode: 'Must be 4-30 characters, alphanumeric only' }],
-      [{ customCode: 1234 }, { customCode: 'Must be 4-30 characters, alphanumeric only' }],
-      [{ projectId: 'nope' }, { projectId: 'Must be a valid UUID' }],
-      [{ expiresAt: '2020-01-01T00:00:00Z' }, { expiresAt: 'Must be a future date' }],
-      [{ expiresAt: 'tomorrow' }, { expiresAt: 'Must be an ISO 8601 date' }],
-      [{ expiresAt: 123 }, { expiresAt: 'Must be an ISO 8601 date' }],
-      [{ utmParameters: 'x' }, { utmParameters: 'Must be an object' }],
-      [{ utmParameters: { utm_source: 5 } }, { 'utmParameters.utm_source': 'Must be a string of at most 255 characters' }],
-      [{ utmParameters: { foo: 'x' } }, { 'utmParameters.foo': 'Unknown field' }],
-      [{ targetingRules: { countries: ['usa'] } }, { 'targetingRules.countries': 'Must be an array of ISO 3166-1 alpha-2 country codes' }],
-      [{ targetingRules: { platforms: ['windows'] } }, { 'targetingRules.platforms': 'Must be an array of ios, android or web' }],
-      [{ targetingRules: { languages: 'en' } }, { 'targetingRules.languages': 'Must be an array of ISO 639-1 language codes' }],
-      [{ deepLinkParameters: { a: { nested: true } } }, { deepLinkParameters: 'Must be an object of string, number or boolean values' }],
-      [{ tags: 'a,b' }, { tags: 'Must be an array of at most 10 strings of 1-40 characters' }],
-      [{ isActive: false }, { isActive: 'Unknown field' }],
-      [{ shortCode: 'abcdefg' }, { shortCode: 'Unknown field' }],
-      [{ foo: 1 }, { foo: 'Unknown field' }],
-    ])('%j → 400 Validation error', async (extra, validation) => {
-      const res = await create({ originalUrl: 'https://example.com', ...extra }).expect(400);
-      expect(res.body).toEqual(bad('Validation error', validation));
-    });
-
-    it.each([[{ templateId: undefined }], [{ templateId: 'nope' }], [{ templateId: 7 }]])(
-      'templateId %j → 400 Must be a valid UUID',
-      async (extra) => {
-        const res = await create({ originalUrl: 'https://example.com', ...extra }).expect(400);
-        expect(res.body).toEqual(bad('Validation error', { templateId: 'Must be a valid UUID' }));
-      },
-    );
 
     it('unknown or foreign templateId → 404 Template not found', async () => {
       expect((await create({ originalUrl: 'https://example.com', templateId: UNKNOWN }).expect(404)).body).toEqual(notFound('Template not found'));
       expect((await create({ originalUrl: 'https://example.com', templateId: templateB }).expect(404)).body).toEqual(notFound('Template not found'));
     });
 
-    it('unknown or foreign projectId → 404 Project not found', async () => {
-      const pb = await w.http(w.keyB).post('/api/projects', { name: 'B project' }).expect(201);
-      expect((await create({ originalUrl: 'https://example.com', projectId: UNKNOWN }).expect(404)).body).toEqual(notFound('Project not found'));
-      expect((await create({ originalUrl: 'https://example.com', projectId: pb.body.id }).expect(404)).body).toEqual(notFound('Project not found'));
-    });
-
-    it('a taken customCode (any organization) → 409; codes are case-sensitive', async () => {
+    it('a code taken in any organization → 409', async () => {
       await create({ originalUrl: 'https://example.com', customCode: 'Taken01' }).expect(201);
-      const res = await create({ originalUrl: 'https://example.com', customCode: 'Taken01' }).expect(409);
-      expect(res.body).toEqual(conflict("Short code 'Taken01' is already in use"));
       const other = await w.http(w.keyB).post('/api/links', { templateId: templateB, originalUrl: 'https://example.com', customCode: 'Taken01' }).expect(409);
       expect(other.body).toEqual(conflict("Short code 'Taken01' is already in use"));
-      await create({ originalUrl: 'https://example.com', customCode: 'taken01' }).expect(201);
-    });
-
-    it.each(['health', 'Metrics', 'docs', 'migrations', 'auth'])('reserved word %s → 409 as if taken', async (code) => {
-      const res = await create({ originalUrl: 'https://example.com', customCode: code }).expect(409);
-      expect(res.body).toEqual(conflict(`Short code '${code}' is already in use`));
-    });
-
-    it('50 parallel creates with the same customCode: exactly one 201 and 49 409s', async () => {
-      const results = await Promise.all(
-        Array.from({ length: 50 }, () => create({ originalUrl: 'https://example.com/race', customCode: 'RaceCode1' })),
-      );
-      const statuses = results.map((r) => r.status).sort();
-      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
-      expect(statuses.filter((s) => s === 409)).toHaveLength(49);
-      expect(await w.env.prisma.link.count({ where: { shortCode: 'RaceCode1' } })).toBe(1);
     });
 
     it('a Viewer cannot create (403); a Member can', async () => {
@@ -426,21 +315,6 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       expect(res.body).toEqual(bad('Validation error', { shortCode: 'Short code cannot be changed' }));
     });
 
-    it.each([
-      [{ originalUrl: 'ftp://x' }, 'Invalid URL format', { originalUrl: 'Must be a valid URL' }],
-      [{ originalUrl: null }, 'Invalid URL format', { originalUrl: 'Must be a valid URL' }],
-      [{ attributionWindowHours: 9999 }, 'Attribution window must be between 1 and 2160 hours', { attributionWindowHours: 'Must be between 1 and 2160' }],
-      [{ attributionWindowHours: null }, 'Attribution window must be between 1 and 2160 hours', { attributionWindowHours: 'Must be between 1 and 2160' }],
-      [{ isActive: 'yes' }, 'Validation error', { isActive: 'Must be a boolean' }],
-      [{ isActive: null }, 'Validation error', { isActive: 'Must be a boolean' }],
-      [{ templateId: 'x' }, 'Validation error', { templateId: 'Must be a valid UUID' }],
-      [{ expiresAt: '2001-01-01T00:00:00Z' }, 'Validation error', { expiresAt: 'Must be a future date' }],
-      [{ clickCount: 5 }, 'Validation error', { clickCount: 'Unknown field' }],
-      [{ createdAt: '2030-01-01T00:00:00Z' }, 'Validation error', { createdAt: 'Unknown field' }],
-    ])('%j → 400', async (body, message, validation) => {
-      expect((await w.http().put(`/api/links/${link.id}`, body).expect(400)).body).toEqual(bad(message, validation));
-    });
-
     it('foreign templateId or projectId → 404 like missing', async () => {
       const pb = await w.http(w.keyB).post('/api/projects', { name: 'B2' }).expect(201);
       expect((await w.http().put(`/api/links/${link.id}`, { templateId: templateB }).expect(404)).body).toEqual(notFound('Template not found'));
@@ -511,25 +385,5 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
         data: { shortCode: 'EventLink1', title: 'Changed', migration_metadata: null, originalUrl: 'https://example.com/ev' },
       });
     });
-  });
-});
-
-describe('links: plan link limit', () => {
-  let w: LinksWorld;
-  beforeAll(async () => {
-    w = await linksWorld({ tierA: Tier.FREE });
-  });
-  afterAll(() => w?.close());
-
-  it('FREE allows 1,000 links; the next create → 403 Link limit exceeded for your organization', async () => {
-    const org = w.a.organization.id;
-    await w.env.prisma.$executeRaw`
-      INSERT INTO links (organization_id, user_id, template_id, short_code, original_url)
-      SELECT ${org}::uuid, ${w.a.owner.user.id}::uuid, ${w.a.template.id}::uuid, 'lim' || g, 'https://example.com'
-      FROM generate_series(1, 999) g`;
-    await w.http().post('/api/links', { templateId: w.a.template.id, originalUrl: 'https://example.com/1000' }).expect(201);
-    const res = await w.http().post('/api/links', { templateId: w.a.template.id, originalUrl: 'https://example.com/1001' }).expect(403);
-    expect(res.body).toEqual(forbidden('Link limit exceeded for your organization'));
-    expect(await w.env.prisma.link.count({ where: { organizationId: org } })).toBe(1000);
   });
 });
