@@ -25,4 +25,3 @@ export * from './in-app-events.repository';
 export * from './ingest-store.repository';
 export * from './ingest-worker.service';
 export * from './sdk.module';
-export * from './ingest.fast-validation';

@@ -38,7 +38,12 @@ function MaxJsonBytes(max: number, options?: ValidationOptions) {
       propertyName,
       options,
       validator: {
-        validate: (value: unknown) => value === undefined || Buffer.byteLength(JSON.stringify(value) ?? '') <= max,
+        validate: (value: unknown) => {
+          if (value === undefined) return true;
+          const json = JSON.stringify(value) ?? '';
+          // A UTF-16 unit is at most 3 bytes of UTF-8: a short JSON needs no byte count.
+          return json.length <= max / 3 || Buffer.byteLength(json) <= max;
+        },
       },
     });
 }

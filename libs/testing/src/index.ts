@@ -18,3 +18,4 @@ export * from './redis-child';
 export * from './redirect.fixtures';
 export * from './route-fuzz';
 export * from './validation';
+export * from './validation-verdict';

@@ -19,3 +19,4 @@ export * from './processes';
 export * from './cpu-priority';
 export * from './client-ip';
 export * from './raw-http';
+export * from './body-validator';

@@ -1,4 +1,5 @@
-import { ArgumentMetadata, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import type { FieldError } from '@dl/platform/validation';
 import { ValidationError, ValidationMap } from './errors';
 import { findUnstorableText, toStorableJson, UNSTORABLE_TEXT_MESSAGE } from './hostile-text';
 
@@ -131,7 +132,7 @@ class StrictValidationPipe extends ValidationPipe {
  * Per-field message overrides: a constraint name (e.g. `isUrl`) carrying one of these
  * contexts renders its message as given. DTOs set messages with `{ message: '...' }`.
  */
-function firstMessage(error: ClassValidatorError): string {
+function firstMessage(error: FieldError): string {
   const constraints = error.constraints ?? {};
   if (constraints.whitelistValidation) return 'Unknown field';
   const values = Object.values(constraints);
@@ -139,7 +140,7 @@ function firstMessage(error: ClassValidatorError): string {
 }
 
 /** Flattens nested class-validator errors into `{ "a.b[0]": message }`. */
-export function flattenValidationErrors(errors: ClassValidatorError[], parent = ''): ValidationMap {
+export function flattenValidationErrors(errors: readonly FieldError[], parent = ''): ValidationMap {
   const out: ValidationMap = {};
   for (const error of errors) {
     const path = parent

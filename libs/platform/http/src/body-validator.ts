@@ -1,0 +1,24 @@
+import { compileDto } from '@dl/platform/validation';
+import { ValidationError } from './errors';
+import { flattenValidationErrors, refuseDeepNesting, refuseReservedKeys, refuseUnstorableText, validationMessage } from './validation.pipe';
+
+/** A body check with the global ValidationPipe's verdict: the DTO instance, or the contract's 400 thrown. */
+export type BodyValidator<T> = (body: unknown) => T;
+
+/**
+ * The global ValidationPipe's answer on a JSON body, from the rules of `metatype` compiled once
+ * (`compileDto`): the same hostile-input refusals first (nesting, unstorable text, reserved keys),
+ * then the DTO's own rules, the same `validation` map and message on failure. For routes that
+ * validate outside Nest's pipeline, or where the pipe's per-call cost shows.
+ */
+export function compileBodyValidator<T>(metatype: new () => T): BodyValidator<T> {
+  const check = compileDto(metatype);
+  const metadata = { type: 'body' as const, metatype };
+  return (body) => {
+    const value = refuseReservedKeys(refuseUnstorableText(refuseDeepNesting(body, metadata), metadata), metadata);
+    const verdict = check(value, 'body');
+    if (verdict.errors === null) return verdict.value;
+    const validation = flattenValidationErrors(verdict.errors);
+    throw new ValidationError(validation, validationMessage(validation));
+  };
+}
