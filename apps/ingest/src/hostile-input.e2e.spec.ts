@@ -1,6 +1,6 @@
 /**
  * Hostile input across the ingest app (docs/decisions/hostile-input.md, "The whole api, fuzzed"): every route it
- * registers (the SDK's, served by the fast path in front of Fastify, and the pixel's) gets
+ * serves (the SDK's, on the bare request event, and the pixel's, on Fastify) gets
  * arbitrary bodies, query strings and path parameters, and valid bodies with one field
  * changed at any depth, sent with a real app token or none. No answer is a 5xx; every 4xx is
  * the contract's error body.

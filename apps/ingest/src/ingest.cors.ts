@@ -12,10 +12,10 @@ export function corsFor(url: string): FastifyCorsOptions {
 
 /**
  * What the CORS plugin adds to an answer on a path whose origin is `false`: only `Vary: Origin`
- * (the options are resolved per request, so every answer varies by Origin). A fast path in front
- * of the plugin adds these to the routes it serves, which must be such paths.
+ * (the options are resolved per request, so every answer varies by Origin). Routes served in
+ * front of the plugin (the SDK's) add these themselves, and must be such paths.
  */
 export function closedCorsHeaders(path: string): Readonly<Record<string, string>> {
-  if (corsFor(path).origin !== false) throw new Error(`${path}: a fast path cannot serve a route with CORS open`);
+  if (corsFor(path).origin !== false) throw new Error(`${path}: a route in front of the CORS plugin cannot have CORS open`);
   return { vary: 'Origin' };
 }

@@ -4,16 +4,15 @@ import { PlatformModule } from '@dl/platform/http';
 import { QueueModule } from '@dl/platform/queue';
 import { SdkIngestModule } from '@dl/sdk';
 import { PixelController } from './pixel/pixel.controller';
-import { SdkController } from './sdk/sdk.controller';
 
-/** SDK and pixel ingestion: authenticate the token, validate, enqueue. */
+/** SDK and pixel ingestion: authenticate the token, validate, enqueue (SDK routes: sdk/sdk.routes.ts). */
 @Module({})
 export class IngestModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: IngestModule,
       imports: [PlatformModule.forRoot(config), QueueModule, SdkIngestModule],
-      controllers: [SdkController, PixelController],
+      controllers: [PixelController],
     };
   }
 }

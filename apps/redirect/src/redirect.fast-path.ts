@@ -52,7 +52,7 @@ export function installRedirectFastPath(app: NestFastifyApplication): void {
     send(req, res, unavailable, started, id);
   };
 
-  takeRequests(app, 'redirect fast path', (fastify) => (req, res) => {
+  takeRequests(app, [], (fastify) => (req, res) => {
     if (hasSeveralHosts(req.rawHeaders)) return res.writeHead(400, BAD_REQUEST).end('Bad Request');
     const match = (req.method === 'GET' || req.method === 'HEAD') && FAST_PATH.exec(req.url ?? '');
     if (!match || FASTIFY_OWNED.has(match[1])) return fastify(req, res);

@@ -82,8 +82,8 @@ export class AttributionService {
   ) {}
 
   /**
-   * `gate` (optional): a check that must pass before anything is written (the ingest fast path
-   * passes the rate limit, so the read runs while Redis counts the call). It is awaited before
+   * `gate` (optional): a check that must pass before anything is written (the ingest app's
+   * install route passes the rate limit, so the read runs while Redis counts the call). It is awaited before
    * any write and wins over a failed read, so a limited call answers 429 and writes nothing.
    */
   async attribute(app: AppCredential, dto: SdkInstallDto, ip: string | null, now = new Date(), gate?: Promise<unknown>): Promise<SdkInstallResponse> {

@@ -20,7 +20,7 @@ export * from './attribution.service';
 export * from './install-answer.store';
 export * from './event-buffer';
 export * from './ingest.service';
-export * from './sdk-token.guard';
+export * from './sdk-auth';
 export * from './in-app-events.repository';
 export * from './ingest-store.repository';
 export * from './ingest-worker.service';

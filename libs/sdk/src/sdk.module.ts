@@ -15,7 +15,7 @@ import { InstallAnswerStore } from './install-answer.store';
 import { PixelSitesRepository } from './pixel-sites.repository';
 import { PixelSitesService } from './pixel-sites.service';
 import { SdkCredentialsService } from './sdk-credentials.service';
-import { SdkTokenGuard } from './sdk-token.guard';
+import { SdkAuth } from './sdk-auth';
 
 /** Management of apps and pixel sites (api). */
 @Module({
@@ -38,9 +38,9 @@ export class SdkManagementModule {}
     InstallAnswerStore,
     EventBuffer,
     IngestService,
-    SdkTokenGuard,
+    SdkAuth,
   ],
-  exports: [AttributionService, IngestService, SdkTokenGuard, SdkCredentialsService, IngestRateLimiter],
+  exports: [AttributionService, IngestService, SdkAuth, SdkCredentialsService, IngestRateLimiter],
 })
 export class SdkIngestModule {}
 

@@ -4,14 +4,17 @@
 import fc from 'fast-check';
 import request from 'supertest';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { rawRoutesOf } from '@dl/platform/http';
 
 export interface FuzzRoute {
   method: string;
   url: string;
 }
 
-/** Records every route an app registers (call before it listens), without HEAD and OPTIONS. */
+/** Records every route an app serves (call before it listens): its raw routes and Fastify's, without HEAD and OPTIONS. */
 export function recordRoutes(app: NestFastifyApplication, into: FuzzRoute[]): NestFastifyApplication {
+  // Routes served on the bare request event (takeRequests), then Fastify's as they register.
+  for (const r of rawRoutesOf(app)) into.push({ method: r.method, url: r.url });
   app
     .getHttpAdapter()
     .getInstance()

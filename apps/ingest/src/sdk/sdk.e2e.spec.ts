@@ -258,10 +258,10 @@ describe('SDK ingestion (ingest app + worker)', () => {
     });
   });
 
-  describe('node:http fast path (what the Fastify pipeline gave the SDK routes)', () => {
+  describe('the one entry of the SDK routes (what every API route answers)', () => {
     it('keeps the request id, the CORS Vary, the rate-limit headers on a 400 and the route metrics', async () => {
-      const res = await post('install', { installId: 'nope', platform: 'ios', osVersion: '17' }).set('X-Request-Id', 'req-fast-1').expect(400);
-      expect(res.headers['x-request-id']).toBe('req-fast-1');
+      const res = await post('install', { installId: 'nope', platform: 'ios', osVersion: '17' }).set('X-Request-Id', 'req-sdk-1').expect(400);
+      expect(res.headers['x-request-id']).toBe('req-sdk-1');
       expect(res.headers.vary).toBe('Origin');
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.headers['x-ratelimit-limit']).toBe('60000');
@@ -271,6 +271,20 @@ describe('SDK ingestion (ingest app + worker)', () => {
       const metrics = await request(ingest.url).get('/metrics').expect(200);
       expect(metrics.text).toMatch(/http_requests_total\{method="POST",route="\/api\/sdk\/v1\/install",status="400"\} \d+/);
       expect(metrics.text).toMatch(/http_requests_total\{method="POST",route="\/api\/sdk\/v1\/event",status="202"\} \d+/);
+    });
+
+    it('matches paths as the router does, takes JSON only (415 before the token) and an absent body as empty', async () => {
+      const event = { installId: randomUUID(), eventName: 'tap' };
+      for (const path of ['/api/sdk/v1/event/', '/api/sdk/v1/%65vent?x=1']) {
+        await request(ingest.url).post(path).set('Authorization', `Bearer ${app.token}`).send(event).expect(202);
+      }
+      await request(ingest.url).post('/api/sdk/v1/EVENT').set('Authorization', `Bearer ${app.token}`).send(event).expect(404);
+      for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
+        const res = await request(ingest.url).post('/api/sdk/v1/event').set('Content-Type', type).send('installId=x').expect(415);
+        expect(res.body).toEqual({ error: 'Unsupported Media Type', message: 'Unsupported Media Type', statusCode: 415 });
+      }
+      const empty = await request(ingest.url).post('/api/sdk/v1/event').set('Authorization', `Bearer ${app.token}`).expect(400);
+      expect(empty.body.validation).toEqual({ installId: 'Must be a valid UUID', eventName: 'Must be 1-100 characters' });
     });
 
     it('answers 413 for a body over 1 MB, declared or streamed', async () => {
@@ -359,7 +373,7 @@ describe('SDK ingestion (ingest app + worker)', () => {
       expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
     });
 
-    it('properties nested 20,000 deep → 400 naming where (the fast check overflowed the stack: a 500)', async () => {
+    it('properties nested 20,000 deep → 400 naming where, never a stack overflow', async () => {
       const nested = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
       for (const [path, raw, field] of [
         ['event', `{"installId":"${installId}","eventName":"x","properties":${nested}}`, 'properties' + '.a'.repeat(63)],

@@ -18,7 +18,7 @@ describe('the domain error registry (ERROR_STATUS)', () => {
   it('maps every code to a client or availability status with a reason phrase', () => {
     for (const [code, status] of Object.entries(ERROR_STATUS)) {
       expect({ code, reason: STATUS_CODES[status] }).toEqual({ code, reason: expect.any(String) });
-      expect([400, 401, 403, 404, 409, 413, 429, 503]).toContain(status);
+      expect([400, 401, 403, 404, 409, 413, 415, 429, 503]).toContain(status);
       expect(code).toMatch(/^[A-Z][A-Z_]+[A-Z]$/);
     }
   });

@@ -1,5 +1,5 @@
 /** The statuses a domain error may answer with (each has a reason phrase for the body's `error`). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 
 /**
  * Every domain error code and the HTTP status the apps answer it with: the one mapping of
@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   VALIDATION_FAILED: 400,
   NO_UPDATES: 400,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
 

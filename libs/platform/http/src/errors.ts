@@ -55,6 +55,13 @@ export class PayloadTooLargeError extends DomainError {
   }
 }
 
+/** A body of a type the route does not read (e.g. not JSON). */
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor() {
+    super('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type');
+  }
+}
+
 export class TooManyRequestsError extends DomainError {
   constructor(retryAfter: number, headers: Record<string, string> = {}) {
     super('RATE_LIMITED', 'Too many requests, please retry later', {

@@ -6,11 +6,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { MetricsService } from '@dl/platform/observability';
 import { renderError } from './error-body';
-import { PayloadTooLargeError } from './errors';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
 
 /**
- * What every answer of every app shares, whether Fastify serves it (bootstrap.ts's hooks)
- * or a fast path on the bare `node:http` request event does: the request id, the route
+ * What every answer of every app shares, whether Fastify serves it (bootstrap.ts's hooks) or a
+ * route on the bare `node:http` request event does (`takeRequests`): the request id, the route
  * metrics, the answer's head, the contract's error body.
  */
 
@@ -32,17 +32,58 @@ export function recordRequest(metrics: MetricsService, method: string, route: st
   metrics.http.record(method, route, status, seconds);
 }
 
+/** A route served on the bare request event: its method and pattern as Fastify would name them (metrics, the route fuzz). */
+export interface RawRoute {
+  method: string;
+  url: string;
+}
+
+const rawRoutes = new WeakMap<NestFastifyApplication, RawRoute[]>();
+
+/** The routes an app serves on the bare request event (`takeRequests`). */
+export function rawRoutesOf(app: NestFastifyApplication): readonly RawRoute[] {
+  return rawRoutes.get(app) ?? [];
+}
+
 /**
- * Puts a fast path in front of Fastify on the app's server: `make` gets Fastify's own
- * listener (to hand over every request the fast path does not serve) and returns the new one.
+ * Serves `routes` on the app's server in front of Fastify, which then has no route of its own
+ * for them: `make` gets Fastify's listener (for every request these routes do not take) and
+ * returns the new one. For hot routes, where Fastify's per-request work (router, hooks, request
+ * and reply objects, a child logger) would cost more than the answer.
  */
-export function takeRequests(app: NestFastifyApplication, name: string, make: (fastify: RequestListener) => RequestListener): void {
+export function takeRequests(app: NestFastifyApplication, routes: RawRoute[], make: (fastify: RequestListener) => RequestListener): void {
   const server = app.getHttpServer() as Server;
   const listeners = server.listeners('request') as RequestListener[];
-  if (listeners.length !== 1) throw new Error(`${name}: expected exactly one request listener (Fastify)`);
+  if (listeners.length !== 1) throw new Error(`${routes.map((r) => `${r.method} ${r.url}`).join(', ')}: expected exactly one request listener (Fastify)`);
   const fastify = listeners[0];
   server.removeListener('request', fastify);
   server.on('request', make((req, res) => fastify.call(server, req, res)));
+  rawRoutes.set(app, [...rawRoutesOf(app), ...routes]);
+}
+
+/**
+ * The path of a request target as Fastify's router matches static routes: before `?` or `#`,
+ * percent-decoded except reserved characters (`%2F` stays), one trailing slash ignored; null
+ * when an escape is malformed (Fastify answers those itself).
+ */
+export function routedPath(url: string): string | null {
+  let end = url.length;
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 63 || c === 35) {
+      end = i;
+      break;
+    }
+  }
+  let path = end === url.length ? url : url.slice(0, end);
+  if (path.includes('%')) {
+    try {
+      path = decodeURI(path);
+    } catch {
+      return null;
+    }
+  }
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 const PLAIN_500 = 'Internal Server Error';
@@ -141,16 +182,28 @@ export function readBody(req: IncomingMessage, res: ServerResponse, limit: numbe
   });
 }
 
+/** What Fastify's default JSON parser takes: `application/json`, with or without parameters, any case. */
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+
 /**
  * A JSON body read and parsed exactly as the app's Fastify routes do: under its configured body
  * limit (413), by its own default JSON parser (400 `Invalid JSON body` for an empty or malformed
- * body and for prototype poisoning). A refused body ends keep-alive.
+ * body and for prototype poisoning). A request with neither Content-Type nor a body has none
+ * (undefined); a body of any other type is 415 `Unsupported Media Type`, unread. A refused body
+ * ends keep-alive.
  */
 export function jsonBodyReader(app: NestFastifyApplication): (req: IncomingMessage, res: ServerResponse) => Promise<unknown> {
   const fastify = app.getHttpAdapter().getInstance();
   const limit = fastify.initialConfig.bodyLimit ?? ONE_MEGABYTE;
   const parser = fastify.getDefaultJsonParser('error', 'error');
   return async (req, res) => {
+    const type = req.headers['content-type'];
+    if (typeof type !== 'string' || !JSON_TYPE.test(type)) {
+      const length = req.headers['content-length'];
+      if (type === undefined && req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return undefined;
+      res.shouldKeepAlive = false;
+      throw new UnsupportedMediaTypeError();
+    }
     const raw = await readBody(req, res, limit);
     return new Promise<unknown>((resolve, reject) => {
       void parser(req as unknown as FastifyRequest, raw, (err, body) => {

@@ -29,7 +29,7 @@ function wait(ms: number): Promise<void> {
  */
 async function drainHttp(server: Server, sockets: Set<Socket>, timeoutMs: number): Promise<void> {
   if (!server.listening) return;
-  // Requests parsed from now on (the apps' fast paths own the request event: this runs first)...
+  // Requests parsed from now on (routes on the bare request event included: this listener runs first)...
   server.prependListener('request', (_req, res) => {
     res.shouldKeepAlive = false;
   });
