@@ -13,11 +13,11 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '@dl/platform/config';
 import { PrismaReadService, PrismaService } from '@dl/platform/db';
 import {
-  buildInsights, CHART_CID, dailyClicksChart, InsightInput, MonthlyReport, parsePeriod, renderReportEmail, ReportBuilder,
+  buildInsights, CHART_CID, dailyClicksChart, InsightInput, MonthlyReportDto, parsePeriod, renderReportEmail, ReportBuilder,
   ReportDataRepository, ReportsRepository,
 } from '@dl/reports';
 
-function sampleReport(): MonthlyReport {
+function sampleReport(): MonthlyReportDto {
   const daily = Array.from({ length: 30 }, (_, i) => {
     const weekday = (i + 0) % 7;
     const base = 2600 + Math.round(700 * Math.sin(i / 4)) + (weekday === 5 || weekday === 6 ? -600 : 250);
@@ -71,7 +71,7 @@ function sampleReport(): MonthlyReport {
   return { ...base, insights: buildInsights(base), generatedAt: '2026-12-01T00:30:04.000Z' };
 }
 
-async function fromDatabase(slug: string, periodKey: string): Promise<MonthlyReport> {
+async function fromDatabase(slug: string, periodKey: string): Promise<MonthlyReportDto> {
   const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/deeplink', ...process.env, LOG_LEVEL: 'silent' });
   const prisma = new PrismaService(config);
   try {

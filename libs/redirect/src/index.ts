@@ -17,3 +17,4 @@ export * from './visitor';
 export * from './click-cap';
 export * from './link-password';
 export * from './public-stats';
+export * from './public-stats.dto';

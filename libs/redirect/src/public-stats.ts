@@ -3,20 +3,7 @@ import { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
 import { escapeHtml } from './pages';
-
-/** `GET /api/public/stats/<domain>/<code>` and the `/<code>+` page (decisions §16): nothing personal. */
-export interface PublicStats {
-  shortCode: string;
-  title: string | null;
-  /** Every non-bot click since the link was made. */
-  totalClicks: number;
-  /** The last 30 days (UTC), oldest first, days without clicks included. */
-  clicksByDate: Array<{ date: string; clicks: number }>;
-  /** Last 30 days, most clicks first (unknown countries left out). */
-  clicksByCountry: Array<{ countryCode: string; country: string; clicks: number }>;
-  /** Last 30 days: mobile, desktop, tablet. */
-  clicksByDevice: Array<{ device: string; clicks: number }>;
-}
+import { PublicStatsDto } from './public-stats.dto';
 
 export const PUBLIC_STATS_DAYS = 30;
 /** How long an answer (or a "no such public link") is reused. */
@@ -55,14 +42,14 @@ const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 @Injectable()
 export class PublicStatsService implements OnModuleDestroy {
   private readonly pool: Pool;
-  private readonly cache = new Map<string, { at: number; value: Promise<PublicStats | null> }>();
+  private readonly cache = new Map<string, { at: number; value: Promise<PublicStatsDto | null> }>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.pool = createPgPool(config.DATABASE_READ_URL || config.DATABASE_URL, { max: 2, connectionTimeoutMillis: 2_000 });
   }
 
   /** `domainName` '' = the service's own host. */
-  find(domainName: string, shortCode: string, now = Date.now()): Promise<PublicStats | null> {
+  find(domainName: string, shortCode: string, now = Date.now()): Promise<PublicStatsDto | null> {
     const key = `${domainName}/${shortCode}`;
     const hit = this.cache.get(key);
     if (hit && now - hit.at < PUBLIC_STATS_TTL_MS) return hit.value;
@@ -74,7 +61,7 @@ export class PublicStatsService implements OnModuleDestroy {
     return value;
   }
 
-  private async load(domainName: string, shortCode: string, now: number): Promise<PublicStats | null> {
+  private async load(domainName: string, shortCode: string, now: number): Promise<PublicStatsDto | null> {
     if (shortCode.length > 64 || domainName.length > 253) return null;
     const link = (await this.pool.query<{ id: string; short_code: string; title: string | null; click_count: number }>(LINK, [domainName, shortCode]))
       .rows[0];
@@ -126,7 +113,7 @@ const STATS_STYLE =
 const number = (n: number) => n.toLocaleString('en-US');
 
 /** The 30-day bar chart as inline SVG (no script, no external resource). */
-function chart(days: PublicStats['clicksByDate']): string {
+function chart(days: PublicStatsDto['clicksByDate']): string {
   const w = 600;
   const h = 160;
   const max = Math.max(1, ...days.map((d) => d.clicks));
@@ -152,7 +139,7 @@ function table(rows: Array<[string, number]>, empty: string): string {
 }
 
 /** The `/<code>+` page: total clicks, the 30-day chart, top 5 countries, devices. */
-export function publicStatsPage(stats: PublicStats, shortUrl: string): string {
+export function publicStatsPage(stats: PublicStatsDto, shortUrl: string): string {
   const heading = escapeHtml(stats.title ?? shortUrl);
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +

@@ -1,6 +1,6 @@
 export * from './clock';
 export * from './period';
-export * from './report.types';
+export * from './report-response.dto';
 export * from './report-math';
 export * from './reports.errors';
 export * from './reports.repository';

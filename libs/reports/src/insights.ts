@@ -1,7 +1,7 @@
 import { formatMoney, formatNumber, formatPct, plural } from './report-math';
-import { MonthlyReport } from './report.types';
+import { MonthlyReportDto } from './report-response.dto';
 
-export type InsightInput = Omit<MonthlyReport, 'insights' | 'generatedAt'>;
+export type InsightInput = Omit<MonthlyReportDto, 'insights' | 'generatedAt'>;
 type Action = { title: string; body: string };
 
 function change(delta: number | null, priorLabel: string): string {
@@ -20,7 +20,7 @@ function weekday(day: string): string {
 }
 
 /** Insights from the numbers by fixed rules (no external service): a headline, notes and up to 3 actions. */
-export function buildInsights(r: InsightInput): MonthlyReport['insights'] {
+export function buildInsights(r: InsightInput): MonthlyReportDto['insights'] {
   const { clicks } = r.kpis;
   const label = r.period.label;
   const headline =

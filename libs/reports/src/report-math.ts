@@ -1,4 +1,4 @@
-import { CurrencyAmount, Kpi, Share } from './report.types';
+import { ReportCurrencyAmountDto, ReportKpiDto, ReportShareDto } from './report-response.dto';
 
 /** Percentage change rounded to one decimal; null when the prior value is 0 or unknown. */
 export function deltaPct(value: number, prior: number | null): number | null {
@@ -6,7 +6,7 @@ export function deltaPct(value: number, prior: number | null): number | null {
   return Math.round(((value - prior) / prior) * 1000) / 10;
 }
 
-export function kpi(value: number, prior: number | null): Kpi {
+export function kpi(value: number, prior: number | null): ReportKpiDto {
   return { value, prior, deltaPct: deltaPct(value, prior) };
 }
 
@@ -16,7 +16,7 @@ export function fraction(part: number, total: number): number {
   return Math.round((part / total) * 10_000) / 10_000;
 }
 
-export function shares(rows: Array<{ label: string; value: number }>, total: number, limit: number): Share[] {
+export function shares(rows: Array<{ label: string; value: number }>, total: number, limit: number): ReportShareDto[] {
   return rows.slice(0, limit).map((r) => ({ label: r.label, value: r.value, share: fraction(r.value, total) }));
 }
 
@@ -26,8 +26,8 @@ export function round(n: number, decimals: number): number {
 }
 
 /** Sums amounts per currency across sources, largest first. */
-export function mergeCurrencies(...lists: CurrencyAmount[][]): CurrencyAmount[] {
-  const by = new Map<string, CurrencyAmount>();
+export function mergeCurrencies(...lists: ReportCurrencyAmountDto[][]): ReportCurrencyAmountDto[] {
+  const by = new Map<string, ReportCurrencyAmountDto>();
   for (const row of lists.flat()) {
     const cur = by.get(row.currency) ?? { currency: row.currency, amount: 0, prior: 0 };
     cur.amount = round(cur.amount + row.amount, 4);

@@ -4,7 +4,7 @@ import { createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
 import { Clock } from './clock';
 import { ReportBuilder } from './report.builder';
 import { ReportDataRepository } from './report-data.repository';
-import { MonthlyReport } from './report.types';
+import { MonthlyReportDto } from './report-response.dto';
 import { ReportsRepository } from './reports.repository';
 import { ReportsService } from './reports.service';
 
@@ -108,7 +108,7 @@ describe(ReportBuilder.name, () => {
   });
 
   describe('a finished month with every stream', () => {
-    let r: MonthlyReport;
+    let r: MonthlyReportDto;
     beforeAll(async () => {
       r = await get(orgId, '2026-11');
     });

@@ -8,7 +8,7 @@ import {
   addDays, addMonths, DAY_MS, daysInPeriod, isoDay, Period, periodEnd, periodLabel, periodStart, startOfDay,
 } from './period';
 import { fraction, kpi, mergeCurrencies, round, shares } from './report-math';
-import { CurrencyAmount, MonthlyReport, TopLinkShare } from './report.types';
+import { ReportCurrencyAmountDto, MonthlyReportDto, ReportTopLinkDto } from './report-response.dto';
 import { ReportDataRepository, ReportWindows } from './report-data.repository';
 import { OrganizationRow } from './reports.repository';
 
@@ -52,11 +52,11 @@ export function topLinkControls(
   linkId: string,
   linkClicks: number,
   controls: Awaited<ReturnType<ReportDataRepository['linkControls']>>,
-): Pick<TopLinkShare, 'variants' | 'rules'> {
+): Pick<ReportTopLinkDto, 'variants' | 'rules'> {
   const link = controls.links.find((l) => l.id === linkId);
   const rows = controls.clicks.filter((c) => c.linkId === linkId);
   const counts = (dimension: string) => new Map(rows.filter((r) => r.dimension === dimension).map((r) => [Number(r.value), r.clicks]));
-  const out: Pick<TopLinkShare, 'variants' | 'rules'> = {};
+  const out: Pick<ReportTopLinkDto, 'variants' | 'rules'> = {};
   const variantClicks = counts('variant');
   const current = Array.isArray(link?.variants) ? link.variants : [];
   if (current.length || variantClicks.size) {
@@ -82,7 +82,7 @@ export class ReportBuilder {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async build(org: OrganizationRow, period: Period, now: Date, live: boolean): Promise<MonthlyReport> {
+  async build(org: OrganizationRow, period: Period, now: Date, live: boolean): Promise<MonthlyReportDto> {
     const orgId = org.id;
     const w = reportWindows(period, now, live);
     const historyStart = new Date(now.getTime() - RAW_HISTORY_DAYS[org.tier] * DAY_MS);
@@ -200,7 +200,7 @@ export class ReportBuilder {
     }
 
     let pixelConversions = { current: 0, prior: 0 };
-    let pixelValue: CurrencyAmount[] = [];
+    let pixelValue: ReportCurrencyAmountDto[] = [];
     if (streams.pixel) {
       const [cur, prior, value, pages] = await Promise.all([
         this.repo.pixelCounts(orgId, w.current),

@@ -7,7 +7,7 @@ import {
   addMonths, comparePeriods, DAY_MS, formatPeriod, parsePeriod, Period, periodEnd, periodLabel, periodOf,
 } from './period';
 import { ReportBuilder } from './report.builder';
-import { MonthlyReport, MonthlyReportListItem } from './report.types';
+import { MonthlyReportDto, MonthlyReportListDto, MonthlyReportListItemDto } from './report-response.dto';
 import {
   ReportOwnerOnlyError, InvalidPeriodError, PeriodBeforeWorkspaceError, PeriodInFutureError, PeriodLiveError,
   PeriodNotRetainedError,
@@ -23,7 +23,7 @@ export interface ReportCaller {
 }
 
 export interface StoredReport {
-  report: MonthlyReport;
+  report: MonthlyReportDto;
   /** True when this call generated and stored it. */
   created: boolean;
   emailedAt: Date | null;
@@ -39,7 +39,7 @@ const LIVE_CACHE_REDIS_TIMEOUT_MS = 250;
 @Injectable()
 export class ReportsService {
   private readonly logger = new Logger(ReportsService.name);
-  private readonly liveBuilds = new Map<string, Promise<MonthlyReport>>();
+  private readonly liveBuilds = new Map<string, Promise<MonthlyReportDto>>();
   private readonly liveCacheSeconds: number;
 
   constructor(
@@ -52,12 +52,12 @@ export class ReportsService {
     this.liveCacheSeconds = config?.REPORT_LIVE_CACHE_SECONDS ?? 60;
   }
 
-  async list(caller: ReportCaller): Promise<{ reports: MonthlyReportListItem[] }> {
+  async list(caller: ReportCaller): Promise<MonthlyReportListDto> {
     const now = this.clock.now();
     const current = periodOf(now);
     const oldest = this.oldestRetained(now);
     const stored = await this.repo.listStored(caller.organizationId, formatPeriod(oldest));
-    const reports: MonthlyReportListItem[] = [
+    const reports: MonthlyReportListItemDto[] = [
       { period: formatPeriod(current), label: periodLabel(current), generatedAt: null, live: true },
     ];
     for (const row of stored) {
@@ -69,7 +69,7 @@ export class ReportsService {
   }
 
   /** GET /api/reports/monthly/:period, errors in the order of decisions §11. */
-  async get(caller: ReportCaller, periodParam: string, regenerate: boolean): Promise<MonthlyReport> {
+  async get(caller: ReportCaller, periodParam: string, regenerate: boolean): Promise<MonthlyReportDto> {
     const now = this.clock.now();
     const period = parsePeriod(periodParam);
     if (!period) throw new InvalidPeriodError();
@@ -96,14 +96,14 @@ export class ReportsService {
   async ensureStored(org: OrganizationRow, period: Period, now = this.clock.now()): Promise<StoredReport> {
     const key = formatPeriod(period);
     const existing = await this.repo.findStored(org.id, key);
-    if (existing) return { report: existing.body as MonthlyReport, created: false, emailedAt: existing.emailedAt };
+    if (existing) return { report: existing.body as MonthlyReportDto, created: false, emailedAt: existing.emailedAt };
     const started = Date.now();
     const report = await this.builder.build(org, period, now, false);
     const created = await this.repo.insertIfAbsent(org.id, key, report, new Date(report.generatedAt));
     const stored = await this.repo.findStored(org.id, key);
     if (!stored) throw new Error(`monthly report ${key} vanished after insert`);
     if (created) this.logger.log({ organizationId: org.id, period: key, ms: Date.now() - started }, 'monthly report stored');
-    return { report: stored.body as MonthlyReport, created, emailedAt: stored.emailedAt };
+    return { report: stored.body as MonthlyReportDto, created, emailedAt: stored.emailedAt };
   }
 
   /** For the worker: the stored report of an organization's finished month. */
@@ -119,11 +119,11 @@ export class ReportsService {
    * The live month from the cache, else built (one build per organization and month at a time in
    * this process) and cached. Redis slow or down: built without the cache, never an error.
    */
-  private async live(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReport> {
+  private async live(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReportDto> {
     if (!this.redis || this.liveCacheSeconds <= 0) return this.builder.build(org, period, now, true);
     const key = this.redis.key('report', 'live', org.id, formatPeriod(period));
     const cached = await this.redisCall(() => this.redis!.client.get(key));
-    if (cached) return JSON.parse(cached) as MonthlyReport;
+    if (cached) return JSON.parse(cached) as MonthlyReportDto;
     const inFlight = this.liveBuilds.get(key);
     if (inFlight) return inFlight;
     const build = (async () => {
@@ -156,7 +156,7 @@ export class ReportsService {
     }
   }
 
-  private async regenerate(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReport> {
+  private async regenerate(org: OrganizationRow, period: Period, now: Date): Promise<MonthlyReportDto> {
     const report = await this.builder.build(org, period, now, false);
     await this.repo.upsert(org.id, formatPeriod(period), report, new Date(report.generatedAt));
     this.logger.log({ organizationId: org.id, period: formatPeriod(period) }, 'monthly report regenerated');

@@ -16,6 +16,7 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import { DeliveryStatus } from '@dl/platform/db';
+import { ShapeAgrees } from '@dl/platform/http';
 import { WebhookEventTypes } from './webhook-events';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
@@ -193,7 +194,7 @@ export interface DeliveryRecord {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toWebhookResponse(w: WebhookRecord): WebhookResponse {
+export function toWebhookResponse(w: WebhookRecord) {
   return {
     id: w.id,
     url: w.url,
@@ -208,7 +209,7 @@ export function toWebhookResponse(w: WebhookRecord): WebhookResponse {
   };
 }
 
-export function toDeliveryResponse(d: DeliveryRecord): WebhookDeliveryResponse {
+export function toDeliveryResponse(d: DeliveryRecord) {
   return {
     id: d.id,
     webhookId: d.webhookId,
@@ -229,3 +230,9 @@ export function toDeliveryResponse(d: DeliveryRecord): WebhookDeliveryResponse {
     })),
   };
 }
+
+/** Compile-time agreement of each mapper with its response class (see ShapeAgrees). */
+export const WEBHOOK_SHAPES_AGREE: [
+  ShapeAgrees<WebhookResponse, ReturnType<typeof toWebhookResponse>>,
+  ShapeAgrees<WebhookDeliveryResponse, ReturnType<typeof toDeliveryResponse>>,
+] = [true, true];

@@ -1,33 +1,11 @@
 import { Controller, Get, Inject, Module, Param, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { normalizeDomainName } from '@dl/domains';
 import { LinkNotFoundError } from '@dl/links';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
-import { PublicStats, PublicStatsModule, PublicStatsService } from '@dl/redirect';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
-
-class PublicDateClicksDoc {
-  @ApiProperty({ example: '2026-11-25' }) date!: string;
-  @ApiProperty() clicks!: number;
-}
-class PublicCountryClicksDoc {
-  @ApiProperty({ example: 'US' }) countryCode!: string;
-  @ApiProperty({ example: 'United States' }) country!: string;
-  @ApiProperty() clicks!: number;
-}
-class PublicDeviceClicksDoc {
-  @ApiProperty({ example: 'mobile' }) device!: string;
-  @ApiProperty() clicks!: number;
-}
-export class PublicStatsDoc {
-  @ApiProperty() shortCode!: string;
-  @ApiPropertyOptional({ type: String, nullable: true }) title!: string | null;
-  @ApiProperty({ description: 'Every non-bot click since the link was made' }) totalClicks!: number;
-  @ApiProperty({ type: [PublicDateClicksDoc], description: 'The last 30 days (UTC), oldest first' }) clicksByDate!: PublicDateClicksDoc[];
-  @ApiProperty({ type: [PublicCountryClicksDoc], description: 'Last 30 days, most clicks first' }) clicksByCountry!: PublicCountryClicksDoc[];
-  @ApiProperty({ type: [PublicDeviceClicksDoc], description: 'Last 30 days' }) clicksByDevice!: PublicDeviceClicksDoc[];
-}
+import { Endpoint } from '@dl/platform/http';
+import { PublicStatsDto, PublicStatsModule, PublicStatsService } from '@dl/redirect';
 
 /**
  * Public stats JSON (decisions §16): no credentials, no plan rate limit, cached 60 s. A link
@@ -46,13 +24,13 @@ export class PublicStatsController {
   }
 
   @Get(':domain/:code')
-  @ApiOperation({
+  @Endpoint({
     summary: "A public link's stats: total clicks, the last 30 days by date, country and device (no personal data)",
-    security: [],
+    public: true,
+    response: PublicStatsDto,
+    errors: { 404: 'No public link with this code on this domain' },
   })
-  @ApiOkResponse({ type: PublicStatsDoc })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'No public link with this code on this domain' })
-  async get(@Param('domain') domain: string, @Param('code') code: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<PublicStats> {
+  async get(@Param('domain') domain: string, @Param('code') code: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<PublicStatsDto> {
     const host = domain.toLowerCase();
     const name = this.ownHosts.has(host) ? '' : normalizeDomainName(host);
     const found = name === null ? null : await this.stats.find(this.ownHosts.has(name) ? '' : name, code);

@@ -1,52 +1,34 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { MonthlyReport, MonthlyReportListItem, ReportsService } from '@dl/reports';
-import { ErrorBodyDoc } from '../openapi/error-body.doc';
+import { Endpoint } from '@dl/platform/http';
+import { MonthlyReportDto, MonthlyReportListDto, ReportsService } from '@dl/reports';
 import { MonthlyReportQueryDto } from './reports.dto';
-import { MonthlyReportDoc, MonthlyReportListDoc } from './reports.response-doc';
 
 /** Monthly reports (Cloud): JWT or API key; regeneration is the owner's (checked by the service, in the §11 order). */
 @ApiTags('reports')
-@ApiBearerAuth()
 @Auth(Permissions.read)
 @Controller('api/reports/monthly')
-@ApiUnauthorizedResponse({ type: ErrorBodyDoc })
-@ApiTooManyRequestsResponse({ type: ErrorBodyDoc })
 export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Every retained monthly report period, newest first' })
-  @ApiOkResponse({ type: MonthlyReportListDoc })
-  list(@CurrentPrincipal() principal: Principal): Promise<{ reports: MonthlyReportListItem[] }> {
+  @Endpoint({ summary: 'Every retained monthly report period, newest first', response: MonthlyReportListDto })
+  list(@CurrentPrincipal() principal: Principal): Promise<MonthlyReportListDto> {
     return this.reports.list(principal);
   }
 
   @Get(':period')
-  @ApiOperation({ summary: 'The monthly report of a period (YYYY-MM), as the email shows it' })
-  @ApiOkResponse({ type: MonthlyReportDoc })
-  @ApiBadRequestResponse({
-    type: ErrorBodyDoc,
-    description: 'INVALID_PERIOD (not YYYY-MM), PERIOD_IN_FUTURE, PERIOD_LIVE (regenerate=1 on the current month)',
+  @Endpoint({
+    summary: 'The monthly report of a period (YYYY-MM), as the email shows it',
+    response: MonthlyReportDto,
+    errors: {
+      400: 'INVALID_PERIOD (not YYYY-MM), PERIOD_IN_FUTURE, PERIOD_LIVE (regenerate=1 on the current month)',
+      403: 'INSUFFICIENT_ROLE: only the owner can regenerate',
+      404: 'PERIOD_BEFORE_WORKSPACE or PERIOD_NOT_RETAINED',
+    },
   })
-  @ApiForbiddenResponse({ type: ErrorBodyDoc, description: 'INSUFFICIENT_ROLE: only the owner can regenerate' })
-  @ApiNotFoundResponse({ type: ErrorBodyDoc, description: 'PERIOD_BEFORE_WORKSPACE or PERIOD_NOT_RETAINED' })
-  get(
-    @CurrentPrincipal() principal: Principal,
-    @Param('period') period: string,
-    @Query() query: MonthlyReportQueryDto,
-  ): Promise<MonthlyReport> {
+  get(@CurrentPrincipal() principal: Principal, @Param('period') period: string, @Query() query: MonthlyReportQueryDto): Promise<MonthlyReportDto> {
     return this.reports.get(principal, period, query.regenerate === '1');
   }
 }

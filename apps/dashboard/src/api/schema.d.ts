@@ -1295,7 +1295,7 @@ export interface components {
             completedAt: string | null;
             attempts: components["schemas"]["WebhookAttemptResponse"][];
         };
-        MonthlyReportListItemDoc: {
+        MonthlyReportListItemDto: {
             /** @example 2026-10 */
             period: string;
             label: string;
@@ -1303,10 +1303,10 @@ export interface components {
             generatedAt: string | null;
             live: boolean;
         };
-        MonthlyReportListDoc: {
-            reports: components["schemas"]["MonthlyReportListItemDoc"][];
+        MonthlyReportListDto: {
+            reports: components["schemas"]["MonthlyReportListItemDto"][];
         };
-        ReportOrganizationDoc: {
+        ReportOrganizationDto: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -1314,7 +1314,7 @@ export interface components {
             /** @enum {string} */
             tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
         };
-        ReportPeriodDoc: {
+        ReportPeriodDto: {
             /** @enum {string} */
             type: "month";
             /** Format: date-time */
@@ -1324,25 +1324,25 @@ export interface components {
             label: string;
             priorLabel: string;
         };
-        ReportKpiDoc: {
+        ReportKpiDto: {
             value: number;
             /** @description Last month's value */
             prior: number | null;
             /** @description Null when prior is 0 or unknown */
             deltaPct: number | null;
         };
-        ReportKpisDoc: {
-            clicks: components["schemas"]["ReportKpiDoc"];
-            uniques: components["schemas"]["ReportKpiDoc"] | null;
-            installs: components["schemas"]["ReportKpiDoc"] | null;
-            sessions: components["schemas"]["ReportKpiDoc"] | null;
+        ReportKpisDto: {
+            clicks: components["schemas"]["ReportKpiDto"];
+            uniques: components["schemas"]["ReportKpiDto"] | null;
+            installs: components["schemas"]["ReportKpiDto"] | null;
+            sessions: components["schemas"]["ReportKpiDto"] | null;
         };
-        ReportDayClicksDoc: {
+        ReportDayClicksDto: {
             /** @example 2026-10-01 */
             day: string;
             clicks: number;
         };
-        ReportVariantClicksDoc: {
+        ReportVariantClicksDto: {
             /** @description Index in the link's variants */
             variant: number;
             /** @description Null for a variant since removed */
@@ -1351,102 +1351,102 @@ export interface components {
             /** @description Fraction 0..1 of the link's clicks */
             share: number;
         };
-        ReportRuleClicksDoc: {
+        ReportRuleClicksDto: {
             /** @description Index of the redirect rule; null for clicks no rule chose */
             rule: number | null;
             clicks: number;
             /** @description Fraction 0..1 of the link's clicks */
             share: number;
         };
-        ReportTopLinkDoc: {
+        ReportTopLinkDto: {
             label: string;
             value: number;
             /** @description Fraction 0..1 */
             share: number;
             sublabel: string;
             /** @description Only for links with A/B variants (or clicks recorded with them) */
-            variants?: components["schemas"]["ReportVariantClicksDoc"][];
+            variants?: components["schemas"]["ReportVariantClicksDto"][];
             /** @description Only for links with redirect rules (or clicks recorded with them) */
-            rules?: components["schemas"]["ReportRuleClicksDoc"][];
+            rules?: components["schemas"]["ReportRuleClicksDto"][];
         };
-        ReportOtherLinksDoc: {
+        ReportOtherLinksDto: {
             count: number;
             clicks: number;
         };
-        ReportShareDoc: {
+        ReportShareDto: {
             label: string;
             value: number;
             /** @description Fraction 0..1 */
             share: number;
         };
-        ReportInstallsDoc: {
-            byPlatform: components["schemas"]["ReportShareDoc"][];
+        ReportInstallsDto: {
+            byPlatform: components["schemas"]["ReportShareDto"][];
             attributed: number;
             attributionRate: number;
         };
-        ReportCurrencyAmountDoc: {
+        ReportCurrencyAmountDto: {
             /** @example USD */
             currency: string;
             amount: number;
             prior: number;
         };
-        ReportPixelDoc: {
-            pageviews: components["schemas"]["ReportKpiDoc"];
-            conversions: components["schemas"]["ReportKpiDoc"];
+        ReportPixelDto: {
+            pageviews: components["schemas"]["ReportKpiDto"];
+            conversions: components["schemas"]["ReportKpiDto"];
             /** @description Conversions tied to a link click (dl_click) */
             attributedConversions: number;
             /** @description Conversions / pageviews, 0..1 */
             conversionRate: number;
-            value: components["schemas"]["ReportCurrencyAmountDoc"][];
-            topPages: components["schemas"]["ReportShareDoc"][];
+            value: components["schemas"]["ReportCurrencyAmountDto"][];
+            topPages: components["schemas"]["ReportShareDto"][];
         };
-        ReportLinkShareDoc: {
+        ReportLinkShareDto: {
             label: string;
             value: number;
             /** @description Fraction 0..1 */
             share: number;
             sublabel: string;
         };
-        ReportEventsDoc: {
-            total: components["schemas"]["ReportKpiDoc"];
-            byName: components["schemas"]["ReportLinkShareDoc"][];
-            revenue: components["schemas"]["ReportCurrencyAmountDoc"][];
+        ReportEventsDto: {
+            total: components["schemas"]["ReportKpiDto"];
+            byName: components["schemas"]["ReportLinkShareDto"][];
+            revenue: components["schemas"]["ReportCurrencyAmountDto"][];
             conversions: number;
             perInstall: number | null;
         };
-        ReportHousekeepingDoc: {
+        ReportHousekeepingDto: {
             linksCreated: string[];
             linksExpired: string[];
             linksDisabled: number;
             linksWithStoreUrls: number;
         };
-        ReportInsightActionDoc: {
+        ReportInsightActionDto: {
             title: string;
             body: string;
         };
-        ReportInsightsDoc: {
+        ReportInsightsDto: {
             headline: string;
             links: string[];
             events: string[];
-            actions: components["schemas"]["ReportInsightActionDoc"][];
+            actions: components["schemas"]["ReportInsightActionDto"][];
         };
-        MonthlyReportDoc: {
-            organization: components["schemas"]["ReportOrganizationDoc"];
-            period: components["schemas"]["ReportPeriodDoc"];
-            kpis: components["schemas"]["ReportKpisDoc"];
-            daily: components["schemas"]["ReportDayClicksDoc"][];
-            bestDay: components["schemas"]["ReportDayClicksDoc"] | null;
-            topLinks: components["schemas"]["ReportTopLinkDoc"][];
-            otherLinks: components["schemas"]["ReportOtherLinksDoc"];
+        MonthlyReportDto: {
+            organization: components["schemas"]["ReportOrganizationDto"];
+            period: components["schemas"]["ReportPeriodDto"];
+            kpis: components["schemas"]["ReportKpisDto"];
+            daily: components["schemas"]["ReportDayClicksDto"][];
+            bestDay: components["schemas"]["ReportDayClicksDto"] | null;
+            topLinks: components["schemas"]["ReportTopLinkDto"][];
+            otherLinks: components["schemas"]["ReportOtherLinksDto"];
             zeroClickLinks: number;
-            sources: components["schemas"]["ReportShareDoc"][];
-            countries: components["schemas"]["ReportShareDoc"][];
-            devices: components["schemas"]["ReportShareDoc"][];
-            installs: components["schemas"]["ReportInstallsDoc"] | null;
-            pixel: components["schemas"]["ReportPixelDoc"] | null;
-            events: components["schemas"]["ReportEventsDoc"] | null;
-            housekeeping: components["schemas"]["ReportHousekeepingDoc"];
-            insights: components["schemas"]["ReportInsightsDoc"];
+            sources: components["schemas"]["ReportShareDto"][];
+            countries: components["schemas"]["ReportShareDto"][];
+            devices: components["schemas"]["ReportShareDto"][];
+            installs: components["schemas"]["ReportInstallsDto"] | null;
+            pixel: components["schemas"]["ReportPixelDto"] | null;
+            events: components["schemas"]["ReportEventsDto"] | null;
+            housekeeping: components["schemas"]["ReportHousekeepingDto"];
+            insights: components["schemas"]["ReportInsightsDto"];
             /** Format: date-time */
             generatedAt: string;
         };
@@ -2033,34 +2033,34 @@ export interface components {
             /** @description Most used first */
             tags: components["schemas"]["TagCountDto"][];
         };
-        PublicDateClicksDoc: {
+        PublicDateClicksDto: {
             /** @example 2026-11-25 */
             date: string;
             clicks: number;
         };
-        PublicCountryClicksDoc: {
+        PublicCountryClicksDto: {
             /** @example US */
             countryCode: string;
             /** @example United States */
             country: string;
             clicks: number;
         };
-        PublicDeviceClicksDoc: {
+        PublicDeviceClicksDto: {
             /** @example mobile */
             device: string;
             clicks: number;
         };
-        PublicStatsDoc: {
+        PublicStatsDto: {
             shortCode: string;
             title?: string | null;
             /** @description Every non-bot click since the link was made */
             totalClicks: number;
             /** @description The last 30 days (UTC), oldest first */
-            clicksByDate: components["schemas"]["PublicDateClicksDoc"][];
+            clicksByDate: components["schemas"]["PublicDateClicksDto"][];
             /** @description Last 30 days, most clicks first */
-            clicksByCountry: components["schemas"]["PublicCountryClicksDoc"][];
+            clicksByCountry: components["schemas"]["PublicCountryClicksDto"][];
             /** @description Last 30 days */
-            clicksByDevice: components["schemas"]["PublicDeviceClicksDoc"][];
+            clicksByDevice: components["schemas"]["PublicDeviceClicksDto"][];
         };
         TemplateDefaultsDto: {
             /** @example https://example.com/landing */
@@ -2183,16 +2183,16 @@ export interface components {
             name?: string;
             description?: Record<string, never> | null;
         };
-        ImportRowErrorDoc: {
+        ImportRowErrorDto: {
             /** @description CSV row number */
             row: number;
             message: string;
         };
-        ImportResultDoc: {
+        ImportResultDto: {
             imported: number;
             skipped: number;
             failed: number;
-            errors: components["schemas"]["ImportRowErrorDoc"][];
+            errors: components["schemas"]["ImportRowErrorDto"][];
         };
         CreateDomainDto: {
             /**
@@ -2300,27 +2300,27 @@ export type SchemaWebhookResponse = components['schemas']['WebhookResponse'];
 export type SchemaUpdateWebhookDto = components['schemas']['UpdateWebhookDto'];
 export type SchemaWebhookAttemptResponse = components['schemas']['WebhookAttemptResponse'];
 export type SchemaWebhookDeliveryResponse = components['schemas']['WebhookDeliveryResponse'];
-export type SchemaMonthlyReportListItemDoc = components['schemas']['MonthlyReportListItemDoc'];
-export type SchemaMonthlyReportListDoc = components['schemas']['MonthlyReportListDoc'];
-export type SchemaReportOrganizationDoc = components['schemas']['ReportOrganizationDoc'];
-export type SchemaReportPeriodDoc = components['schemas']['ReportPeriodDoc'];
-export type SchemaReportKpiDoc = components['schemas']['ReportKpiDoc'];
-export type SchemaReportKpisDoc = components['schemas']['ReportKpisDoc'];
-export type SchemaReportDayClicksDoc = components['schemas']['ReportDayClicksDoc'];
-export type SchemaReportVariantClicksDoc = components['schemas']['ReportVariantClicksDoc'];
-export type SchemaReportRuleClicksDoc = components['schemas']['ReportRuleClicksDoc'];
-export type SchemaReportTopLinkDoc = components['schemas']['ReportTopLinkDoc'];
-export type SchemaReportOtherLinksDoc = components['schemas']['ReportOtherLinksDoc'];
-export type SchemaReportShareDoc = components['schemas']['ReportShareDoc'];
-export type SchemaReportInstallsDoc = components['schemas']['ReportInstallsDoc'];
-export type SchemaReportCurrencyAmountDoc = components['schemas']['ReportCurrencyAmountDoc'];
-export type SchemaReportPixelDoc = components['schemas']['ReportPixelDoc'];
-export type SchemaReportLinkShareDoc = components['schemas']['ReportLinkShareDoc'];
-export type SchemaReportEventsDoc = components['schemas']['ReportEventsDoc'];
-export type SchemaReportHousekeepingDoc = components['schemas']['ReportHousekeepingDoc'];
-export type SchemaReportInsightActionDoc = components['schemas']['ReportInsightActionDoc'];
-export type SchemaReportInsightsDoc = components['schemas']['ReportInsightsDoc'];
-export type SchemaMonthlyReportDoc = components['schemas']['MonthlyReportDoc'];
+export type SchemaMonthlyReportListItemDto = components['schemas']['MonthlyReportListItemDto'];
+export type SchemaMonthlyReportListDto = components['schemas']['MonthlyReportListDto'];
+export type SchemaReportOrganizationDto = components['schemas']['ReportOrganizationDto'];
+export type SchemaReportPeriodDto = components['schemas']['ReportPeriodDto'];
+export type SchemaReportKpiDto = components['schemas']['ReportKpiDto'];
+export type SchemaReportKpisDto = components['schemas']['ReportKpisDto'];
+export type SchemaReportDayClicksDto = components['schemas']['ReportDayClicksDto'];
+export type SchemaReportVariantClicksDto = components['schemas']['ReportVariantClicksDto'];
+export type SchemaReportRuleClicksDto = components['schemas']['ReportRuleClicksDto'];
+export type SchemaReportTopLinkDto = components['schemas']['ReportTopLinkDto'];
+export type SchemaReportOtherLinksDto = components['schemas']['ReportOtherLinksDto'];
+export type SchemaReportShareDto = components['schemas']['ReportShareDto'];
+export type SchemaReportInstallsDto = components['schemas']['ReportInstallsDto'];
+export type SchemaReportCurrencyAmountDto = components['schemas']['ReportCurrencyAmountDto'];
+export type SchemaReportPixelDto = components['schemas']['ReportPixelDto'];
+export type SchemaReportLinkShareDto = components['schemas']['ReportLinkShareDto'];
+export type SchemaReportEventsDto = components['schemas']['ReportEventsDto'];
+export type SchemaReportHousekeepingDto = components['schemas']['ReportHousekeepingDto'];
+export type SchemaReportInsightActionDto = components['schemas']['ReportInsightActionDto'];
+export type SchemaReportInsightsDto = components['schemas']['ReportInsightsDto'];
+export type SchemaMonthlyReportDto = components['schemas']['MonthlyReportDto'];
 export type SchemaClickExportRowDto = components['schemas']['ClickExportRowDto'];
 export type SchemaDateClicksDto = components['schemas']['DateClicksDto'];
 export type SchemaCountryClicksDto = components['schemas']['CountryClicksDto'];
@@ -2363,10 +2363,10 @@ export type SchemaBulkDeleteLinksBody = components['schemas']['BulkDeleteLinksBo
 export type SchemaBulkDeleteLinksResponseDto = components['schemas']['BulkDeleteLinksResponseDto'];
 export type SchemaTagCountDto = components['schemas']['TagCountDto'];
 export type SchemaTagsResponseDto = components['schemas']['TagsResponseDto'];
-export type SchemaPublicDateClicksDoc = components['schemas']['PublicDateClicksDoc'];
-export type SchemaPublicCountryClicksDoc = components['schemas']['PublicCountryClicksDoc'];
-export type SchemaPublicDeviceClicksDoc = components['schemas']['PublicDeviceClicksDoc'];
-export type SchemaPublicStatsDoc = components['schemas']['PublicStatsDoc'];
+export type SchemaPublicDateClicksDto = components['schemas']['PublicDateClicksDto'];
+export type SchemaPublicCountryClicksDto = components['schemas']['PublicCountryClicksDto'];
+export type SchemaPublicDeviceClicksDto = components['schemas']['PublicDeviceClicksDto'];
+export type SchemaPublicStatsDto = components['schemas']['PublicStatsDto'];
 export type SchemaTemplateDefaultsDto = components['schemas']['TemplateDefaultsDto'];
 export type SchemaCreateTemplateDto = components['schemas']['CreateTemplateDto'];
 export type SchemaTemplateResponseDto = components['schemas']['TemplateResponseDto'];
@@ -2375,8 +2375,8 @@ export type SchemaCreateProjectDto = components['schemas']['CreateProjectDto'];
 export type SchemaProjectResponseDto = components['schemas']['ProjectResponseDto'];
 export type SchemaProjectListItemDto = components['schemas']['ProjectListItemDto'];
 export type SchemaUpdateProjectDto = components['schemas']['UpdateProjectDto'];
-export type SchemaImportRowErrorDoc = components['schemas']['ImportRowErrorDoc'];
-export type SchemaImportResultDoc = components['schemas']['ImportResultDoc'];
+export type SchemaImportRowErrorDto = components['schemas']['ImportRowErrorDto'];
+export type SchemaImportResultDto = components['schemas']['ImportResultDto'];
 export type SchemaCreateDomainDto = components['schemas']['CreateDomainDto'];
 export type SchemaDomainVerificationDto = components['schemas']['DomainVerificationDto'];
 export type SchemaDomainResponseDto = components['schemas']['DomainResponseDto'];
@@ -4030,10 +4030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success?: boolean;
-                    };
+                    "application/json": components["schemas"]["SuccessResponseDto"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -4230,7 +4227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MonthlyReportListDoc"];
+                    "application/json": components["schemas"]["MonthlyReportListDto"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -4281,7 +4278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MonthlyReportDoc"];
+                    "application/json": components["schemas"]["MonthlyReportDto"];
                 };
             };
             /** @description INVALID_PERIOD (not YYYY-MM), PERIOD_IN_FUTURE, PERIOD_LIVE (regenerate=1 on the current month) */
@@ -5387,7 +5384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublicStatsDoc"];
+                    "application/json": components["schemas"]["PublicStatsDto"];
                 };
             };
             /** @description No public link with this code on this domain */
@@ -6078,7 +6075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ImportResultDoc"];
+                    "application/json": components["schemas"]["ImportResultDto"];
                 };
             };
             /** @description Missing file or field, bad CSV or unknown platform */

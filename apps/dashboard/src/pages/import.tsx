@@ -7,7 +7,7 @@ import { fmtNumber } from '../components/format';
 import { ErrorBanner, Field, fieldErrors, PageHeader, Stat } from '../components/ui';
 import { useToast } from '../components/toasts';
 
-type ImportResult = components['schemas']['ImportResultDoc'];
+type ImportResult = components['schemas']['ImportResultDto'];
 type Phase = { kind: 'idle' } | { kind: 'uploading'; percent: number } | { kind: 'importing' } | { kind: 'done'; result: ImportResult };
 
 const PLATFORMS = [

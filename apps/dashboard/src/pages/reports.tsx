@@ -6,8 +6,8 @@ import { BarList, TimeSeries } from '../components/charts';
 import { fmtDateTime, fmtDay, fmtNumber, fmtPercent } from '../components/format';
 import { Empty, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 
-type Report = components['schemas']['MonthlyReportDoc'];
-type Kpi = components['schemas']['ReportKpiDoc'];
+type Report = components['schemas']['MonthlyReportDto'];
+type Kpi = components['schemas']['ReportKpiDto'];
 
 function KpiCard({ label, kpi, prior }: { label: string; kpi: Kpi | null | undefined; prior: string }) {
   if (!kpi) return null;
@@ -24,9 +24,9 @@ function KpiCard({ label, kpi, prior }: { label: string; kpi: Kpi | null | undef
 const shares = (rows: Array<{ label: string; value: number }>) => rows.map((r) => ({ label: r.label, value: r.value }));
 
 function ReportView({ r }: { r: Report }) {
-  const installs = r.installs as components['schemas']['ReportInstallsDoc'] | null;
-  const events = r.events as components['schemas']['ReportEventsDoc'] | null;
-  const pixel = r.pixel as components['schemas']['ReportPixelDoc'] | null;
+  const installs = r.installs as components['schemas']['ReportInstallsDto'] | null;
+  const events = r.events as components['schemas']['ReportEventsDto'] | null;
+  const pixel = r.pixel as components['schemas']['ReportPixelDto'] | null;
   const bestDay = r.bestDay as { day: string; clicks: number } | null;
   return (
     <article className="form" aria-label={`Report for ${r.period.label}`}>

@@ -26,14 +26,15 @@ export class ImportOptionsDto {
   projectId?: string;
 }
 
-export interface ImportRowError {
-  row: number;
-  message: string;
+export class ImportRowErrorDto {
+  @ApiProperty({ description: 'CSV row number' }) row!: number;
+  @ApiProperty() message!: string;
 }
 
-export interface ImportResult {
-  imported: number;
-  skipped: number;
-  failed: number;
-  errors: ImportRowError[];
+/** POST /migrations/import: per-row outcome (the type the import builds and the OpenAPI schema). */
+export class ImportResultDto {
+  @ApiProperty() imported!: number;
+  @ApiProperty() skipped!: number;
+  @ApiProperty() failed!: number;
+  @ApiProperty({ type: [ImportRowErrorDto] }) errors!: ImportRowErrorDto[];
 }

@@ -16,7 +16,7 @@ import { generateShortCode, isReservedCode } from '../short-code';
 import { firstField, validateItem } from '../validate-item';
 import { CsvTable } from './csv-reader';
 import { mapRow, planColumns } from './import-columns';
-import { ImportOptionsDto, ImportResult } from './import.dto';
+import { ImportOptionsDto, ImportResultDto } from './import.dto';
 
 /** Imported codes may carry the `-` and `_` other platforms allow (Branch aliases). */
 const IMPORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -80,14 +80,14 @@ export class LinksImportService {
   }
 
   /** Form fields + parsed file → result (options validated first, nothing written on a 4xx). */
-  async importUpload(principal: Principal, fields: Record<string, unknown>, table: CsvTable): Promise<ImportResult> {
+  async importUpload(principal: Principal, fields: Record<string, unknown>, table: CsvTable): Promise<ImportResultDto> {
     return this.import(principal, this.parseOptions(fields), table);
   }
 
-  async import(principal: Principal, options: ImportOptionsDto, table: CsvTable): Promise<ImportResult> {
+  async import(principal: Principal, options: ImportOptionsDto, table: CsvTable): Promise<ImportResultDto> {
     const { defaults, templateSlug } = await this.prepare(principal, options);
     const plan = planColumns(table.header);
-    const result: ImportResult = { imported: 0, skipped: 0, failed: 0, errors: [] };
+    const result: ImportResultDto = { imported: 0, skipped: 0, failed: 0, errors: [] };
     const fail = (row: number, message: string) => {
       result.failed++;
       result.errors.push({ row, message });
@@ -182,7 +182,7 @@ export class LinksImportService {
     principal: Principal,
     strategy: 'skip' | 'overwrite' | 'rename',
     batch: Candidate[],
-    result: ImportResult,
+    result: ImportResultDto,
     fail: (row: number, message: string) => void,
   ): Promise<void> {
     const org = principal.organizationId;

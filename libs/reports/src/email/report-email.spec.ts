@@ -1,10 +1,10 @@
 import { PNG } from 'pngjs';
 import { buildInsights, InsightInput } from '../insights';
-import { MonthlyReport } from '../report.types';
+import { MonthlyReportDto } from '../report-response.dto';
 import { dailyClicksChart } from './chart';
 import { CHART_CID, renderReportEmail } from './report-email';
 
-function report(overrides: Partial<InsightInput> = {}): MonthlyReport {
+function report(overrides: Partial<InsightInput> = {}): MonthlyReportDto {
   const base: InsightInput = {
     organization: { id: 'o', name: 'Acme <b>&</b> Co', slug: 'acme', tier: 'PRO' },
     period: { type: 'month', start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z', label: 'November 2026', priorLabel: 'October 2026' },

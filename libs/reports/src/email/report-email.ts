@@ -1,5 +1,5 @@
 import { formatMoney, formatNumber, formatPct } from '../report-math';
-import { Kpi, MonthlyReport, Share, TopLinkShare } from '../report.types';
+import { ReportKpiDto, MonthlyReportDto, ReportShareDto, ReportTopLinkDto } from '../report-response.dto';
 
 export const CHART_CID = 'daily-clicks-chart@reports';
 
@@ -18,7 +18,7 @@ const ACCENT = '#4f46e5';
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-function delta(k: Kpi | null): string {
+function delta(k: ReportKpiDto | null): string {
   if (!k || k.deltaPct === null) return `<span style="color:${MUTED};">no prior data</span>`;
   const up = k.deltaPct >= 0;
   const colour = k.deltaPct === 0 ? MUTED : up ? '#047857' : '#b91c1c';
@@ -26,7 +26,7 @@ function delta(k: Kpi | null): string {
   return `<span style="display:inline-block;padding:2px 8px;border-radius:999px;background:${bg};color:${colour};font-size:12px;font-weight:600;">${up ? '▲' : '▼'} ${Math.abs(k.deltaPct)}%</span>`;
 }
 
-function kpiCell(title: string, k: Kpi | null, note: string): string {
+function kpiCell(title: string, k: ReportKpiDto | null, note: string): string {
   const value = k ? formatNumber(k.value) : '—';
   const sub = k ? delta(k) : `<span style="color:${MUTED};font-size:12px;">${esc(note)}</span>`;
   return `<td width="25%" valign="top" style="padding:6px;">
@@ -43,7 +43,7 @@ function heading(text: string): string {
 }
 
 /** "A/B: variant 1 60% (120) · variant 2 40% (80)" and "Rules: rule 1 … · no rule …" of a top link (decisions §16). */
-export function controlLines(l: TopLinkShare): string[] {
+export function controlLines(l: ReportTopLinkDto): string[] {
   const out: string[] = [];
   const part = (name: string, clicks: number, share: number) => `${name} ${formatPct(share)} (${formatNumber(clicks)})`;
   if (l.variants?.length) out.push(`A/B: ${l.variants.map((v) => part(`variant ${v.variant + 1}${v.url === null ? ' (removed)' : ''}`, v.clicks, v.share)).join(' · ')}`);
@@ -51,7 +51,7 @@ export function controlLines(l: TopLinkShare): string[] {
   return out;
 }
 
-function shareRows(rows: Array<Share & { sublabel?: string }>, empty: string): string {
+function shareRows(rows: Array<ReportShareDto & { sublabel?: string }>, empty: string): string {
   if (!rows.length) {
     return `<tr><td style="padding:4px 28px 8px;font-family:${FONT};font-size:14px;color:${MUTED};">${esc(empty)}</td></tr>`;
   }
@@ -82,7 +82,7 @@ function bullets(items: string[]): string {
 }
 
 /** The HTML (inline styles, table layout for Outlook/Gmail) and plain-text parts of a monthly report email. */
-export function renderReportEmail(r: MonthlyReport, opts: { dashboardUrl?: string } = {}): RenderedEmail {
+export function renderReportEmail(r: MonthlyReportDto, opts: { dashboardUrl?: string } = {}): RenderedEmail {
   const subject = `${r.organization.name}: your ${r.period.label} report`;
   const days = r.daily;
   const first = days[0]?.day ?? '';
@@ -174,11 +174,11 @@ ${parts.join('\n')}
   return { subject, html, text: renderText(r, opts) };
 }
 
-function renderText(r: MonthlyReport, opts: { dashboardUrl?: string }): string {
+function renderText(r: MonthlyReportDto, opts: { dashboardUrl?: string }): string {
   const lines: string[] = [];
-  const k = (name: string, v: Kpi | null) =>
+  const k = (name: string, v: ReportKpiDto | null) =>
     `${name}: ${v ? `${formatNumber(v.value)}${v.deltaPct === null ? '' : ` (${v.deltaPct >= 0 ? '+' : ''}${v.deltaPct}%)`}` : 'n/a'}`;
-  const list = (title: string, rows: Array<Share & { sublabel?: string }>) => {
+  const list = (title: string, rows: Array<ReportShareDto & { sublabel?: string }>) => {
     if (!rows.length) return;
     lines.push('', title);
     for (const row of rows) {
