@@ -1,4 +1,4 @@
-import { DomainError } from '@dl/platform/http';
+import { DomainError, domainError } from '@dl/platform/http';
 
 /** Exact messages of decisions §2, §3 and §5. */
 export const AuthMessages = {
@@ -27,31 +27,11 @@ export class MissingCredentialError extends DomainError {
     super('MISSING_CREDENTIAL', message);
   }
 }
-export class InvalidApiKeyError extends DomainError {
-  constructor() {
-    super('INVALID_API_KEY', AuthMessages.invalidKey);
-  }
-}
-export class RevokedApiKeyError extends DomainError {
-  constructor() {
-    super('REVOKED_API_KEY', AuthMessages.revokedKey);
-  }
-}
-export class InvalidSessionError extends DomainError {
-  constructor() {
-    super('INVALID_SESSION', AuthMessages.invalidSession);
-  }
-}
-export class InvalidLoginError extends DomainError {
-  constructor() {
-    super('INVALID_LOGIN', AuthMessages.badLogin);
-  }
-}
-export class DashboardOnlyError extends DomainError {
-  constructor() {
-    super('DASHBOARD_ONLY', AuthMessages.dashboardOnly);
-  }
-}
+export class InvalidApiKeyError extends domainError('INVALID_API_KEY', AuthMessages.invalidKey) {}
+export class RevokedApiKeyError extends domainError('REVOKED_API_KEY', AuthMessages.revokedKey) {}
+export class InvalidSessionError extends domainError('INVALID_SESSION', AuthMessages.invalidSession) {}
+export class InvalidLoginError extends domainError('INVALID_LOGIN', AuthMessages.badLogin) {}
+export class DashboardOnlyError extends domainError('DASHBOARD_ONLY', AuthMessages.dashboardOnly) {}
 export class InsufficientRoleError extends DomainError {
   constructor(message: string = AuthMessages.role) {
     super('ROLE_NOT_ALLOWED', message);
@@ -62,21 +42,9 @@ export class PlanFeatureError extends DomainError {
     super('PLAN_FEATURE_UNAVAILABLE', message);
   }
 }
-export class ApiKeyLimitError extends DomainError {
-  constructor() {
-    super('API_KEY_LIMIT', AuthMessages.keyLimit);
-  }
-}
-export class EmailTakenError extends DomainError {
-  constructor() {
-    super('EMAIL_TAKEN', AuthMessages.emailTaken);
-  }
-}
-export class ApiKeyNotFoundError extends DomainError {
-  constructor() {
-    super('API_KEY_NOT_FOUND', AuthMessages.keyNotFound);
-  }
-}
+export class ApiKeyLimitError extends domainError('API_KEY_LIMIT', AuthMessages.keyLimit) {}
+export class EmailTakenError extends domainError('EMAIL_TAKEN', AuthMessages.emailTaken) {}
+export class ApiKeyNotFoundError extends domainError('API_KEY_NOT_FOUND', AuthMessages.keyNotFound) {}
 /** The operator CLI's lookups (tools/): an account or organization named on the command line. */
 export class UserNotFoundError extends DomainError {
   constructor(email: string) {
@@ -93,23 +61,7 @@ export class MemberNotFoundError extends DomainError {
     super('MEMBER_NOT_FOUND', message);
   }
 }
-export class LastOwnerError extends DomainError {
-  constructor() {
-    super('LAST_OWNER', AuthMessages.lastOwner);
-  }
-}
-export class AlreadyMemberError extends DomainError {
-  constructor() {
-    super('ALREADY_MEMBER', AuthMessages.alreadyMember);
-  }
-}
-export class InvalidInvitationError extends DomainError {
-  constructor() {
-    super('INVALID_INVITATION', AuthMessages.invalidInvitation);
-  }
-}
-export class InvitationNotFoundError extends DomainError {
-  constructor() {
-    super('INVITATION_NOT_FOUND', AuthMessages.invitationNotFound);
-  }
-}
+export class LastOwnerError extends domainError('LAST_OWNER', AuthMessages.lastOwner) {}
+export class AlreadyMemberError extends domainError('ALREADY_MEMBER', AuthMessages.alreadyMember) {}
+export class InvalidInvitationError extends domainError('INVALID_INVITATION', AuthMessages.invalidInvitation) {}
+export class InvitationNotFoundError extends domainError('INVITATION_NOT_FOUND', AuthMessages.invitationNotFound) {}

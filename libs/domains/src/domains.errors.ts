@@ -1,13 +1,9 @@
-import { DomainError, ValidationError } from '@dl/platform/http';
+import { DomainError, domainError, ValidationError } from '@dl/platform/http';
 import { DOMAIN_NAME_MESSAGE } from './domain-name';
 
 export const DOMAIN_NOT_VERIFIED_DEFAULT_MESSAGE = 'Only a verified domain can be the default';
 
-export class DomainNotFoundError extends DomainError {
-  constructor() {
-    super('DOMAIN_NOT_FOUND', 'Domain not found');
-  }
-}
+export class DomainNotFoundError extends domainError('DOMAIN_NOT_FOUND', 'Domain not found') {}
 
 /** `Validation error`, `validation.domain = Must be a valid domain name`. */
 export class InvalidDomainNameError extends ValidationError {
@@ -23,11 +19,7 @@ export class DomainTakenError extends DomainError {
   }
 }
 
-export class DomainLimitError extends DomainError {
-  constructor() {
-    super('DOMAIN_LIMIT', 'Domain limit reached for your plan');
-  }
-}
+export class DomainLimitError extends domainError('DOMAIN_LIMIT', 'Domain limit reached for your plan') {}
 
 /** A delete while links are on the domain (the contract's wording, for any N). */
 export class DomainHasLinksError extends DomainError {

@@ -1,4 +1,4 @@
-import { DomainError } from '@dl/platform/http';
+import { DomainError, domainError } from '@dl/platform/http';
 
 /*
  * Links and the organization's resources a link refers to. Projects, templates, analytics and
@@ -12,17 +12,9 @@ export class LinkNotFoundError extends DomainError {
   }
 }
 
-export class TemplateNotFoundError extends DomainError {
-  constructor() {
-    super('TEMPLATE_NOT_FOUND', 'Template not found');
-  }
-}
+export class TemplateNotFoundError extends domainError('TEMPLATE_NOT_FOUND', 'Template not found') {}
 
-export class ProjectNotFoundError extends DomainError {
-  constructor() {
-    super('PROJECT_NOT_FOUND', 'Project not found');
-  }
-}
+export class ProjectNotFoundError extends domainError('PROJECT_NOT_FOUND', 'Project not found') {}
 
 export class ShortCodeInUseError extends DomainError {
   constructor(readonly shortCode: string) {
@@ -37,8 +29,4 @@ export class LinkLimitExceededError extends DomainError {
   }
 }
 
-export class ShortCodeExhaustedError extends DomainError {
-  constructor() {
-    super('SHORT_CODE_EXHAUSTED', 'Validation error: could not generate a unique short code');
-  }
-}
+export class ShortCodeExhaustedError extends domainError('SHORT_CODE_EXHAUSTED', 'Validation error: could not generate a unique short code') {}

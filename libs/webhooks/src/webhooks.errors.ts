@@ -1,13 +1,5 @@
-import { DomainError } from '@dl/platform/http';
+import { domainError } from '@dl/platform/http';
 
-export class WebhookNotFoundError extends DomainError {
-  constructor() {
-    super('WEBHOOK_NOT_FOUND', 'Webhook not found');
-  }
-}
+export class WebhookNotFoundError extends domainError('WEBHOOK_NOT_FOUND', 'Webhook not found') {}
 
-export class WebhookLimitError extends DomainError {
-  constructor() {
-    super('WEBHOOK_LIMIT', 'Webhook limit reached for your plan');
-  }
-}
+export class WebhookLimitError extends domainError('WEBHOOK_LIMIT', 'Webhook limit reached for your plan') {}

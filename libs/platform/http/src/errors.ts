@@ -28,6 +28,18 @@ export abstract class DomainError extends Error {
   }
 }
 
+/**
+ * The base of an error with one fixed message (most of them):
+ *   export class WebhookNotFoundError extends domainError('WEBHOOK_NOT_FOUND', 'Webhook not found') {}
+ */
+export function domainError(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
+  return class extends DomainError {
+    constructor() {
+      super(code, message, options);
+    }
+  };
+}
+
 /** A request the rules refuse as a whole (the message says why). */
 export class BadRequestError extends DomainError {
   constructor(message: string) {
@@ -43,11 +55,7 @@ export class ValidationError extends DomainError {
 }
 
 /** An update that names no field to change. */
-export class NoUpdatesError extends DomainError {
-  constructor() {
-    super('NO_UPDATES', 'No updates provided');
-  }
-}
+export class NoUpdatesError extends domainError('NO_UPDATES', 'No updates provided') {}
 
 export class PayloadTooLargeError extends DomainError {
   constructor(message = 'Payload too large') {
