@@ -93,26 +93,36 @@ function mutateJson(base: unknown, pick: number, op: Mutation, value: unknown, k
 const DEEP_ARRAY = '['.repeat(50_000) + ']'.repeat(50_000);
 const DEEP_OBJECT = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
 
-const hostileText = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((u) => String.fromCharCode(...u)),
-  fc.constantFrom('', ' ', '\u0000', '\ud800', 'x\u0000y', '\r\n', '../..', '%00', '%E0%A4%A', '__proto__', 'constructor', 'null', 'true', '-1', '1e309', '0x10', 'NaN'),
-  fc.constantFrom('https://example.com/x', 'javascript:alert(1)', 'http://127.0.0.1:9/', 'http://[::1]/', 'ftp://x', '//x', 'https://'),
-  fc.constantFrom('2026-13-45T99:99:99Z', '2026-11-28', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z'),
-  fc.uuid(),
-  fc.constant('a'.repeat(5000)),
-);
-const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, -1, 2 ** 31, 2 ** 53 + 1, 1e308, -1e308, 0.5));
-const scalar = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null));
-/** Any JSON value made of hostile text and numbers, up to a few levels deep. */
-const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
-  v: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    scalar,
-    fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(hostileText, fc.constantFrom('__proto__', 'constructor', 'prototype')), tie('v'), { maxKeys: 4 }),
-  ),
-})).v;
+/**
+ * The hostile values, built on first use: `fc.string({ unit: 'binary' })` alone takes about a
+ * second of CPU to make, and every test file that imports the kit would pay it.
+ */
+let hostile: { text: fc.Arbitrary<string>; json: fc.Arbitrary<unknown> } | undefined;
+function hostileValues(): { text: fc.Arbitrary<string>; json: fc.Arbitrary<unknown> } {
+  if (hostile) return hostile;
+  const hostileText = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((u) => String.fromCharCode(...u)),
+    fc.constantFrom('', ' ', '\u0000', '\ud800', 'x\u0000y', '\r\n', '../..', '%00', '%E0%A4%A', '__proto__', 'constructor', 'null', 'true', '-1', '1e309', '0x10', 'NaN'),
+    fc.constantFrom('https://example.com/x', 'javascript:alert(1)', 'http://127.0.0.1:9/', 'http://[::1]/', 'ftp://x', '//x', 'https://'),
+    fc.constantFrom('2026-13-45T99:99:99Z', '2026-11-28', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z'),
+    fc.uuid(),
+    fc.constant('a'.repeat(5000)),
+  );
+  const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -0, -1, 2 ** 31, 2 ** 53 + 1, 1e308, -1e308, 0.5));
+  const scalar = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null));
+  /** Any JSON value made of hostile text and numbers, up to a few levels deep. */
+  const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      scalar,
+      fc.array(tie('v'), { maxLength: 4 }),
+      fc.dictionary(fc.oneof(hostileText, fc.constantFrom('__proto__', 'constructor', 'prototype')), tie('v'), { maxKeys: 4 }),
+    ),
+  })).v;
+  hostile = { text: hostileText, json: hostileJson };
+  return hostile;
+}
 
 type FuzzBody = { json: unknown } | { raw: string };
 
@@ -132,6 +142,7 @@ export interface FuzzOptions {
 
 /** A body: a valid one with one field changed, made-up fields, any JSON, or raw text (malformed, deep). */
 function bodyArbitrary(route: FuzzRoute, o: FuzzOptions): fc.Arbitrary<FuzzBody> {
+  const { text: hostileText, json: hostileJson } = hostileValues();
   const base = o.bases?.[`${route.method} ${route.url}`];
   const field = fc.constantFrom(...o.fields);
   const raw = fc
@@ -150,6 +161,7 @@ function bodyArbitrary(route: FuzzRoute, o: FuzzOptions): fc.Arbitrary<FuzzBody>
 }
 
 function queryArbitrary(o: FuzzOptions): fc.Arbitrary<string> {
+  const hostileText = hostileValues().text;
   const names = fc.constantFrom(...o.queryNames, ...o.fields);
   return fc.oneof(
     fc.dictionary(names, fc.oneof(hostileText, fc.array(hostileText, { maxLength: 3 })), { maxKeys: 5 }).map((q) => {
@@ -164,6 +176,7 @@ function queryArbitrary(o: FuzzOptions): fc.Arbitrary<string> {
 /** A route's path from its pattern (`:name`, `*`): real values, UUIDs, encoded hostile text, malformed escapes. */
 function pathArbitrary(route: FuzzRoute, o: FuzzOptions): fc.Arbitrary<string> {
   const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)|\*/g)].map((m) => m[1] ?? '*');
+  const hostileText = hostileValues().text;
   const param = (name: string) => {
     const real = o.params?.(name, route) ?? [];
     return fc.oneof(

@@ -1,4 +1,3 @@
-import { loadConfig } from '@dl/platform/config';
 import { Command, UsageError } from '../command';
 import { createSeedContext, demoSeed } from './demo-seed.command';
 
@@ -20,9 +19,8 @@ export const demoSeedCommand: Command = {
     const links = intFlag(args.flags, 'links', 25, 1, 1000);
     const clicksPerDay = intFlag(args.flags, 'clicks-per-day', 500, 0, 50_000);
     const org = await ctx.accounts.findOrganization(args.positional[0]);
-    // The CLI entry validated the same environment already; the seeding context needs the queue and click pipeline too.
-    const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/deeplink', ...process.env, LOG_LEVEL: 'silent' });
-    const seed = await createSeedContext(config);
+    // The seeding context needs the queue and click pipeline too, on the configuration the CLI entry validated.
+    const seed = await createSeedContext(ctx.config);
     try {
       return await demoSeed(seed.prisma, seed.ingest, { organizationId: org.id, months, links, clicksPerDay });
     } finally {
