@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService, PrismaTx, Role, Tier } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 
 export interface OrganizationRow {
   id: string;
@@ -93,9 +94,8 @@ export class AccountsRepository {
 
   /** By id (UUID) or slug: the operator CLI's `<org>`. */
   findOrganizationByRef(ref: string): Promise<OrganizationRow | null> {
-    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
     return this.prisma.organization.findFirst({
-      where: isUuid ? { OR: [{ id: ref }, { slug: ref }] } : { slug: ref },
+      where: isUuid(ref) ? { OR: [{ id: ref }, { slug: ref }] } : { slug: ref },
       select: ORG_SELECT,
     });
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 import { generateApiKey, hashApiKey, storedKeyPrefix } from './api-key';
 import { ApiKeyListResponseDto, ApiKeyResponseDto, CreatedApiKeyResponseDto } from './api-key-response.dto';
 import { toApiKeyResponse, toCreatedApiKeyResponse } from './api-key.mapper';
@@ -8,7 +9,6 @@ import { ApiKeyLimitError, ApiKeyNotFoundError, InsufficientRoleError } from './
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { PlansService } from './plans';
 import { Principal } from './principal';
-import { isUuid } from './uuid';
 
 /** Owners and Admins manage every key of the organization; other roles their own. */
 function seesAllKeys(principal: Principal): boolean {

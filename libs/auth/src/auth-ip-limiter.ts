@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { RedisService } from '@dl/platform/redis';
-import { withTimeout } from './timeout';
 
 export const AUTH_IP_WINDOW_MS = 60_000;
 const REDIS_TIMEOUT_MS = 250;

@@ -35,4 +35,3 @@ export * from './invitations.repository';
 export * from './invitations.service';
 export * from './usage.repository';
 export * from './usage.service';
-export * from './uuid';

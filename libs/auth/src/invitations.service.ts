@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 import { AccountsRepository } from './accounts.repository';
 import { AlreadyMemberError, InsufficientRoleError, InvalidInvitationError, InvalidLoginError, InvitationNotFoundError } from './auth.errors';
 import {
@@ -15,7 +16,6 @@ import { MembersRepository } from './members.repository';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
 import { SessionTokens } from './session-tokens';
-import { isUuid } from './uuid';
 
 /** What the invitation email says. The app decides how it is sent (the report mailer in the api). */
 export interface InvitationMail {

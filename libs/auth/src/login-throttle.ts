@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { withTimeout } from '@dl/platform/async';
 import { TooManyRequestsError } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
-import { withTimeout } from './timeout';
 
 /** Failed logins allowed per email in the window before 429. */
 export const LOGIN_MAX_FAILURES = 10;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
+import { isUuid } from '@dl/platform/validation';
 import { AccountsRepository } from './accounts.repository';
 import { normalizeEmail } from './accounts.service';
 import { AlreadyMemberError, InsufficientRoleError, LastOwnerError, MemberNotFoundError } from './auth.errors';
@@ -11,7 +12,6 @@ import { toMemberResponse } from './member.mapper';
 import { MemberRow, MembersRepository } from './members.repository';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
-import { isUuid } from './uuid';
 
 /** Operator CLI and test seeding: a member with a password set by whoever runs the machine. */
 export interface AddMemberInput {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { withTimeout } from '@dl/platform/async';
 import { RedisService } from '@dl/platform/redis';
-import { withTimeout } from './timeout';
 import { Principal } from './principal';
 
 /** What a credential resolved to: a principal, or why it is refused. */

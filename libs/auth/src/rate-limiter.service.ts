@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { RedisService } from '@dl/platform/redis';
-import { withTimeout } from './timeout';
+import { RedisService, whenReady } from '@dl/platform/redis';
 import { PlansService } from './plans';
 import { Principal } from './principal';
 
@@ -131,18 +131,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
 
   /** Waits (at most 2 s) for the connection so the first requests share the counter; never fails boot. */
   async onModuleInit(): Promise<void> {
-    const client = this.client;
-    if (!client || client.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, 2000);
-      timer.unref();
-      function done() {
-        clearTimeout(timer);
-        client!.off('ready', done);
-        resolve();
-      }
-      client.once('ready', done);
-    });
+    if (this.client) await whenReady(this.client, 2000);
   }
 
   onModuleDestroy(): void {

@@ -1,13 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { isUuid } from '@dl/platform/validation';
 import { AccountsRepository } from './accounts.repository';
 import { InvalidSessionError } from './auth.errors';
 import { sessionSecret, SessionTokens } from './session-tokens';
 
 /** How long a dashboard stays signed in without a new login (each refresh extends it). */
 export const REFRESH_TTL_SECONDS = 14 * 24 * 3600;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface RefreshClaims {
   sub: string;
@@ -79,7 +79,7 @@ export class SessionRefreshService {
       return null;
     }
     if (typeof claims.sub !== 'string' || typeof claims.org !== 'string' || typeof claims.exp !== 'number') return null;
-    if (!UUID.test(claims.sub) || !UUID.test(claims.org) || claims.exp <= now) return null;
+    if (!isUuid(claims.sub) || !isUuid(claims.org) || claims.exp <= now) return null;
     return { sub: claims.sub, org: claims.org, exp: claims.exp };
   }
 }

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { JwtModuleOptions, JwtService } from '@nestjs/jwt';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Role } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 
 export interface SessionClaims {
   sub: string;
@@ -10,7 +11,6 @@ export interface SessionClaims {
   role: Role;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ROLES = new Set(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']);
 /**
  * The only header this service issues (what `@nestjs/jwt` writes for HS256). Anything else
@@ -114,7 +114,7 @@ export class SessionTokens {
     if (typeof iat === 'number' && iat > now + LEEWAY_SECONDS) return null;
     if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now + LEEWAY_SECONDS)) return null;
     if (typeof sub !== 'string' || typeof org !== 'string' || typeof role !== 'string') return null;
-    if (!UUID.test(sub) || !UUID.test(org) || !ROLES.has(role)) return null;
+    if (!isUuid(sub) || !isUuid(org) || !ROLES.has(role)) return null;
     return { claims: { sub, org, role: role as Role }, exp };
   }
 }

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { BoundedCache, GeoIp, GeoLocation, isBotUserAgent } from '@dl/platform/geo';
+import { isUuid } from '@dl/platform/validation';
 import { deviceFingerprint, normalizeLanguage } from './fingerprint';
 import { DeviceType, parseUserAgent, Platform } from './user-agent';
 
@@ -41,7 +42,6 @@ const MAX_UA = 1024;
 const MAX_URL = 2048;
 const MAX_PARAM = 512;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const optionalString = (v: unknown) => v === null || v === undefined || typeof v === 'string';
 
 /**
@@ -52,7 +52,7 @@ export function invalidClickReason(job: unknown): string | null {
   if (!job || typeof job !== 'object') return 'payload is not an object';
   const j = job as Record<string, unknown>;
   for (const key of ['id', 'linkId', 'organizationId'] as const) {
-    if (typeof j[key] !== 'string' || !UUID.test(j[key] as string)) return `${key} is not a UUID`;
+    if (!isUuid(j[key])) return `${key} is not a UUID`;
   }
   if (typeof j.clickedAt !== 'string') return 'clickedAt is not a string';
   for (const key of ['ip', 'userAgent', 'referrer', 'acceptLanguage'] as const) {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainStatus, isUniqueViolation, Prisma, PrismaService, PrismaTx } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 
 export interface DomainRecord {
   id: string;
@@ -44,7 +45,6 @@ export type UpdateDomainResult = { kind: 'updated'; record: DomainRecord } | { k
 
 export type DeleteDomainResult = { kind: 'deleted'; record: DomainRecord } | { kind: 'missing' } | { kind: 'in-use'; links: number };
 
-const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /** Branded domains. Tenant methods take the organization id; the global ones say so. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { hashSecret, normalizeUrl, ValidationError } from '@dl/platform/http';
-import { isPlainObject, parseIsoDate, URL_MESSAGE } from '@dl/platform/validation';
+import { isPlainObject, parseIsoDate, URL_MESSAGE, UTM_KEYS, utmParameters } from '@dl/platform/validation';
 import { LINK_VALUE_FALLBACKS } from './link-columns';
 import { LinkFieldsDto, RedirectRuleDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
 import { CreateLinkDto } from './link.dto';
@@ -7,17 +7,8 @@ import { LinkValues, NewLinkRow, RedirectRule, RedirectRuleConditions, Targeting
 import { generateShortCode } from './short-code';
 import { INVALID_URL_MESSAGE } from './validation-messages';
 
-const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
-
 export function normalizeUtm(dto: UtmParametersDto | Record<string, unknown> | null | undefined): UtmParameters | null {
-  if (!dto) return null;
-  const src = dto as Record<string, unknown>;
-  const out: UtmParameters = {};
-  for (const key of UTM_KEYS) {
-    const value = src[key] ?? src[`utm_${key}`];
-    if (typeof value === 'string' && value.length) out[key] = value;
-  }
-  return Object.keys(out).length ? out : null;
+  return utmParameters(dto);
 }
 
 /** `utm_*` keys, as the Cloud create response shows them. */

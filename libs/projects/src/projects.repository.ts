@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { hostCodeKey } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 
 export interface ProjectRecord {
   id: string;
@@ -12,7 +13,6 @@ export interface ProjectRecord {
   updatedAt: Date;
 }
 
-const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /** Projects of an organization; every method takes its id. */
 @Injectable()

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { RedirectLinkSnapshot, RuleConditions, UTM_KEYS } from './redirect-link';
+import { UTM_KEYS } from '@dl/platform/validation';
+import { RedirectLinkSnapshot, RuleConditions } from './redirect-link';
 import { BrowserName, OsName, VisitorPlatform } from './visitor';
 
 /** What the edge knows about the visit, computed lazily where it costs (geo). */

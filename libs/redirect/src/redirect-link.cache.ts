@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
-import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
+import { linkInvalidationChannel, RedisService, whenReady } from '@dl/platform/redis';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { RedirectStore } from './redirect-store';
 import { TtlCache } from './ttl-cache';
@@ -62,7 +62,7 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
         .subscribe(this.channel)
         .catch((err: unknown) => this.logger.warn({ err }, 'subscribe to link invalidations failed'));
     });
-    await this.waitReady(this.subscriber);
+    await whenReady(this.subscriber, 2000);
     await this.subscribed;
   }
 
@@ -149,17 +149,5 @@ export class RedirectLinkCache implements OnModuleInit, OnModuleDestroy {
 
   private redisKey(shortCode: string): string {
     return this.redis.key('links', 'redirect', shortCode);
-  }
-
-  private waitReady(conn: Redis): Promise<void> {
-    if (conn.status === 'ready') return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 2000);
-      timer.unref();
-      conn.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
   }
 }

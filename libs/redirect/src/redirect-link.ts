@@ -1,3 +1,5 @@
+import { UtmKey, utmParameters } from '@dl/platform/validation';
+
 /** What the edge keeps of a link (the cached snapshot; JSON-safe, so it travels through Redis as is). */
 export interface RedirectLinkSnapshot {
   id: string;
@@ -41,9 +43,6 @@ export interface RuleConditions {
   before?: string;
 }
 
-export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
-export type UtmKey = (typeof UTM_KEYS)[number];
-
 /** The columns of `links` the snapshot is made of (RedirectStore selects exactly these). */
 export const SNAPSHOT_COLUMNS = [
   'id', 'organization_id', 'short_code', 'original_url', 'ios_url', 'android_url', 'web_fallback_url',
@@ -66,7 +65,7 @@ export function toRedirectSnapshot(row: SnapshotRow): RedirectLinkSnapshot {
     iosUrl: text(row.ios_url),
     androidUrl: text(row.android_url),
     webFallbackUrl: text(row.web_fallback_url),
-    utmParameters: utmOf(row.utm_parameters),
+    utmParameters: utmParameters(row.utm_parameters),
     targetingRules: targetingOf(row.targeting_rules),
     ogTitle: text(row.og_title),
     ogDescription: text(row.og_description),
@@ -91,16 +90,6 @@ function listOf(v: unknown): unknown[] | null {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function utmOf(v: unknown): RedirectLinkSnapshot['utmParameters'] {
-  if (!isObject(v)) return null;
-  const out: Partial<Record<UtmKey, string>> = {};
-  for (const key of UTM_KEYS) {
-    const value = v[key] ?? v[`utm_${key}`];
-    if (typeof value === 'string' && value.length) out[key] = value;
-  }
-  return Object.keys(out).length ? out : null;
 }
 
 function stringList(v: unknown): string[] | undefined {

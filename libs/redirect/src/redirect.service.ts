@@ -3,6 +3,7 @@ import { ClickCapturedJob, clickTimeIso, newClickId } from '@dl/platform/click-c
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { clientIp, stripUnstorable, verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
+import { UTM_QUERY_KEYS } from '@dl/platform/validation';
 import { DomainTable, EdgeDomain } from './domain-table';
 import { Answer, buildAnswer } from './answer';
 import { ClickCaptureService } from './click-capture.service';
@@ -21,7 +22,6 @@ const NOT_FOUND = buildAnswer({ kind: 'not-found' });
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 /** Longest header value copied into a click. */
 const MAX_FACT_LENGTH = 2048;
-const UTM_QUERY_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
 
 /** One visit to `/{shortCode}` as the HTTP layer sees it. */
 export interface RedirectRequest {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Role } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
@@ -141,18 +142,10 @@ export class ReportsService {
 
   private async redisCall<T>(call: () => Promise<T>): Promise<T | null> {
     if (!this.redis?.isReady) return null;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
-        call(),
-        new Promise<null>((resolve) => {
-          timer = setTimeout(() => resolve(null), LIVE_CACHE_REDIS_TIMEOUT_MS);
-        }),
-      ]);
+      return await withTimeout(call(), LIVE_CACHE_REDIS_TIMEOUT_MS);
     } catch {
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

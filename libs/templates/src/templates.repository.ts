@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUniqueViolation, Prisma, PrismaService } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
 import { TemplateInUseError, TemplateSlugInUseError } from './templates.errors';
 
 export interface TemplateRecord {
@@ -23,7 +24,6 @@ export interface TemplateWrite {
 
 const SELECT = { id: true, organizationId: true, name: true, slug: true, description: true, defaults: true, createdAt: true, updatedAt: true } as const;
 
-const isUuid = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
 /** Templates of an organization; every method takes its id. */
 @Injectable()

@@ -5,6 +5,7 @@ import { Tier } from '@dl/platform/db';
 import { ProjectNotFoundError } from '@dl/links';
 import { NoUpdatesError, normalizeUrl } from '@dl/platform/http';
 import { JobQueue, Queues } from '@dl/platform/queue';
+import { isUuid } from '@dl/platform/validation';
 import { deliverJobOptions } from './webhook-job-options';
 import { TEST_EVENT_TYPE, testBody } from './webhook-events';
 import { generateWebhookSecret } from './webhook-signature';
@@ -35,7 +36,6 @@ export interface WebhookCaller {
   tier: Tier;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Management of webhook subscriptions (Admin/Owner; the guard checks the role). */
 @Injectable()
@@ -79,7 +79,7 @@ export class WebhooksService {
   }
 
   async remove(caller: WebhookCaller, id: string): Promise<{ success: true }> {
-    if (!UUID.test(id) || !(await this.repo.delete(caller.organizationId, id))) throw new WebhookNotFoundError();
+    if (!isUuid(id) || !(await this.repo.delete(caller.organizationId, id))) throw new WebhookNotFoundError();
     return { success: true };
   }
 
@@ -120,7 +120,7 @@ export class WebhooksService {
   }
 
   private async mustFind(organizationId: string, id: string) {
-    const webhook = UUID.test(id) ? await this.repo.find(organizationId, id) : null;
+    const webhook = isUuid(id) ? await this.repo.find(organizationId, id) : null;
     if (!webhook) throw new WebhookNotFoundError();
     return webhook;
   }

@@ -2,6 +2,7 @@ import { WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Job, Worker } from 'bullmq';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
 import { Dependency, infraDependency, reportOutage, reportRecovered } from '@dl/platform/observability';
@@ -11,17 +12,6 @@ import { onJobOutage } from './job-guard';
 /** How often Postgres and Redis are probed (sooner after a job was handed back). */
 export const PROBE_INTERVAL_MS = 1_000;
 const PROBE_TIMEOUT_MS = 1_500;
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('probe timed out')), ms);
-      timer.unref();
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The worker's view of its dependencies. Every BullMQ worker of the app is paused (takes no new
@@ -122,12 +112,10 @@ export class DependencyGate implements OnApplicationBootstrap, OnModuleDestroy {
     this.stop();
     const timeoutMs = Math.max(1_000, this.config.SHUTDOWN_TIMEOUT_MS - 3_000);
     const closed = Promise.allSettled(this.workers.map((w) => w.close()));
-    let timer: NodeJS.Timeout | undefined;
-    const late = await Promise.race([
-      closed.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
-    ]);
-    clearTimeout(timer);
+    const late = await withTimeout(closed, timeoutMs).then(
+      () => false,
+      () => true,
+    );
     if (late) {
       this.logger.warn({ timeoutMs }, 'jobs still running at the shutdown deadline: force-closing the workers');
       await Promise.allSettled(this.workers.map((w) => w.close(true)));

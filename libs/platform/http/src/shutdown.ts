@@ -2,6 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, Socket } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { withTimeout } from '@dl/platform/async';
 
 /** Work an app does after HTTP stopped and before its modules (pools, queues) close, e.g. the worker handing back its jobs. */
 export type Drain = () => Promise<void>;
@@ -46,19 +47,14 @@ async function drainHttp(server: Server, sockets: Set<Socket>, timeoutMs: number
   server.closeIdleConnections();
   const timer = setInterval(() => server.closeIdleConnections(), 100);
   timer.unref();
-  // Cleared once the server closed: a pending timer would keep the closed app reachable for timeoutMs.
-  let deadlineTimer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'timeout'>((resolve) => {
-    deadlineTimer = setTimeout(() => resolve('timeout'), timeoutMs).unref();
-  });
   try {
-    if ((await Promise.race([closed, deadline])) === 'timeout') {
+    // withTimeout clears its timer once the server closed: a pending one would keep the closed app reachable.
+    await withTimeout(closed, timeoutMs).catch(() => {
       logger.warn({ timeoutMs }, 'connections still open at the shutdown deadline: closing them');
       server.closeAllConnections();
-    }
+    });
   } finally {
     clearInterval(timer);
-    clearTimeout(deadlineTimer);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
@@ -9,14 +10,6 @@ import { metricsAccess } from './metrics-access';
 import { MetricsService } from './metrics.service';
 
 type Check = 'up' | 'down';
-
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
-  ]);
-}
 
 @ApiExcludeController()
 @Controller()

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { createIORedisClient, JobsOptions, Queue, QueueOptions, RedisConnection } from 'bullmq';
 import Redis, { ClusterNode, RedisOptions } from 'ioredis';
+import { withTimeout } from '@dl/platform/async';
 import { clusterNodes, createCluster } from '@dl/platform/redis';
 import { AppConfig } from '@dl/platform/config';
 import { JobName, JobPayload, QueueName } from './jobs';
@@ -62,16 +63,9 @@ export class QueueTimeoutError extends Error {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number | undefined, queue: string): Promise<T> {
-  if (!ms) return p;
-  let timer: NodeJS.Timeout | undefined;
-  // The timer is cleared once the queue answers (it used to fire, and build an error, for every call).
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new QueueTimeoutError(queue)), ms).unref();
-    }),
-  ]).finally(() => clearTimeout(timer));
+/** `added`, bounded by `timeoutMs` when given (QueueTimeoutError, an outage of Redis: `isInfraError`). */
+function accepted<T>(added: Promise<T>, timeoutMs: number | undefined, queue: string): Promise<T> {
+  return timeoutMs ? withTimeout(added, timeoutMs, () => new QueueTimeoutError(queue)) : added;
 }
 
 export interface AddOptions extends JobsOptions {
@@ -94,7 +88,7 @@ export class JobQueue {
     payload: JobPayload<Q, N>,
     { timeoutMs, ...opts }: AddOptions = {},
   ): Promise<void> {
-    await withTimeout(this.queue(queue).add(name, payload, opts), timeoutMs, queue);
+    await accepted(this.queue(queue).add(name, payload, opts), timeoutMs, queue);
   }
 
   async addBulk<Q extends QueueName, N extends JobName<Q>>(
@@ -104,7 +98,7 @@ export class JobQueue {
     timeoutMs?: number,
   ): Promise<void> {
     if (!jobs.length) return;
-    await withTimeout(
+    await accepted(
       this.queue(queue).addBulk(jobs.map((j) => ({ name, data: j.payload, opts: j.opts }))),
       timeoutMs,
       queue,
