@@ -9,8 +9,8 @@
  *
  * For context it also measures, in the same run: the BullMQ ceiling (the same
  * number of jobs drained by a worker whose processor does nothing) and the
- * database path alone (`ClickIngestService.ingestBatch` called directly with
- * batches of the consumer's size, no queue).
+ * pipeline alone (`ClickPipeline.store` called directly with batches of the
+ * consumer's size, no queue).
  *
  * Own database cloned from the migrated template and own Redis prefix (both
  * removed at the end). Each timed part stops at --max-seconds.
@@ -18,8 +18,8 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
-import { ClickIngestService } from '@dl/clicks';
-import { CLICK_BATCH_SIZE, CLICK_CONCURRENCY, createWorkerApp } from '@dl/apps/worker';
+import { CLICK_BATCH_SIZE, CLICK_CONCURRENCY, ClickPipeline } from '@dl/clicks';
+import { createWorkerApp } from '@dl/apps/worker';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
@@ -115,16 +115,16 @@ async function main(): Promise<void> {
       SELECT (SELECT coalesce(sum(clicks),0)::int FROM click_rollups WHERE dimension IN ('total','bot')) AS rollup,
              (SELECT coalesce(sum(click_count),0)::int FROM links) AS counters`;
 
-    // 3. The database path alone: ingestBatch with the consumer's batch size, no queue.
+    // 3. The pipeline alone: store() with the consumer's batch size, no queue.
     const direct = await startApp(createWorkerApp, env.withOverrides({}));
     await queue.pause();
-    const ingest = direct.app.get(ClickIngestService);
+    const pipeline = direct.app.get(ClickPipeline);
     let ingested = 0;
     const ingestFor = async (limit: number, budgetSeconds: number): Promise<number> => {
       const start = performance.now();
       let n = 0;
       while (n < limit && performance.now() - start < budgetSeconds * 1000) {
-        await ingest.ingestBatch(Array.from({ length: CLICK_BATCH_SIZE }, (_, k) => job(20_000_000 + ingested + k)));
+        await pipeline.store(Array.from({ length: CLICK_BATCH_SIZE }, (_, k) => job(20_000_000 + ingested + k)));
         ingested += CLICK_BATCH_SIZE;
         n += CLICK_BATCH_SIZE;
       }
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
       workerBootMs: Math.round(boot),
       clicksPerJob: perJob,
       bullmqNoopCeilingClicksPerSecond: ceiling,
-      ingestBatchOnlyPerSecond: directRate,
+      pipelineOnlyPerSecond: directRate,
       monthVisitorsCost,
       batchSize: CLICK_BATCH_SIZE,
       rollupTotalPlusBot: rollup,

@@ -172,7 +172,7 @@ async function seedDemo(demo: DemoInfo, config: ReturnType<typeof loadConfig>): 
       markDemoSeeded(varDir, config.DATABASE_URL);
       return;
     }
-    const r = await demoSeed(seed.prisma, seed.ingest, {
+    const r = await demoSeed(seed.prisma, seed.pipeline, {
       organizationId: demo.organization.id,
       months: 1,
       days: 30,

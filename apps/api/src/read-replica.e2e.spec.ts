@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import request from 'supertest';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { ClickFixtures, createReplicaEnv, KNOWN_IPS, rawClick, ReplicaEnv, RunningApp, startApp, USER_AGENTS } from '@dl/testing';
@@ -25,7 +25,7 @@ describe('api: reads on the read replica', () => {
 
   const get = (path: string) => request(api.url).get(path).set('Authorization', `Bearer ${key}`);
   const click = (n: number) =>
-    worker.app.get(ClickIngestService).ingestBatch(
+    worker.app.get(ClickPipeline).store(
       Array.from({ length: n }, (_, i) =>
         rawClick({ id: link.id, organizationId: org.id }, { ip: i % 2 ? KNOWN_IPS.kettering : KNOWN_IPS.poulsbo, userAgent: USER_AGENTS.iPhone }),
       ),

@@ -6,9 +6,8 @@ import { WorkerModule } from './worker.module';
 
 export async function createWorkerApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(WorkerModule.forRoot(config), config, 'worker', { requestLog: false });
-  // On close: no new job, those in flight finish or are handed back, then the batcher and pools close.
+  // On close: no new job, those in flight finish or are handed back, then the click pipeline and pools close.
   const gate = app.get(DependencyGate);
   onDrain(app, () => gate.closeWorkers());
   return app;
 }
-export { CLICK_BATCH_SIZE, CLICK_CONCURRENCY } from './clicks/clicks.processor';

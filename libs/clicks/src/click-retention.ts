@@ -21,7 +21,7 @@ export interface PruneResult {
 /**
  * On the primary's `pg` pool (PrismaService.pool), not through the ORM: the first ORM query of
  * a process loads Prisma's query compiler (about 45 MB resident), and a worker that only drains
- * clicks and runs these maintenance jobs never needs it (see docs/performance.md, second round).
+ * clicks and runs these maintenance jobs never needs it.
  */
 @Injectable()
 export class ClickRetentionRepository {

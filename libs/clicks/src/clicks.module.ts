@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ClickIngestRepository } from './click-ingest.repository';
-import { ClickIngestService } from './click-ingest.service';
+import { ClickPipeline } from './click-pipeline';
 import { ClickPartitionsService, ClickRetentionRepository, ClickRetentionService } from './click-retention';
+import { ClickWriteRepository } from './click-write.repository';
+import { ClickWriter } from './click-writer';
 import { LinkClickedSubscriptions } from './webhook-subscriptions';
 
-/** The click pipeline's write side (needs PlatformModule and QueueModule in the app). */
+/** The click pipeline and the retention of raw clicks (needs the config, DbModule and QueueModule in the app). */
 @Module({
-  providers: [ClickIngestRepository, ClickIngestService, LinkClickedSubscriptions, ClickRetentionRepository, ClickRetentionService, ClickPartitionsService],
-  exports: [ClickIngestService, ClickRetentionService, ClickPartitionsService],
+  providers: [ClickWriteRepository, ClickWriter, ClickPipeline, LinkClickedSubscriptions, ClickRetentionRepository, ClickRetentionService, ClickPartitionsService],
+  exports: [ClickPipeline, ClickRetentionService, ClickPartitionsService],
 })
 export class ClicksModule {}

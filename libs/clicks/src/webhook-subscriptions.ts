@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickIngestRepository } from './click-ingest.repository';
+import { ClickWriteRepository } from './click-write.repository';
 
 const TTL_MS = 5_000;
 
@@ -12,7 +12,7 @@ const TTL_MS = 5_000;
 export class LinkClickedSubscriptions {
   private readonly cache = new Map<string, { subscribed: boolean; until: number }>();
 
-  constructor(private readonly repository: ClickIngestRepository) {}
+  constructor(private readonly repository: ClickWriteRepository) {}
 
   async subscribed(organizationIds: Iterable<string>, now = Date.now()): Promise<Set<string>> {
     const result = new Set<string>();

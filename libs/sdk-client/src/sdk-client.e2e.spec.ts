@@ -1,6 +1,6 @@
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { backoffDelay, DeeplinkClient, DeeplinkError, flush, init, install, shutdown, trackEvent, trackRevenue } from './index';
 
@@ -37,7 +37,7 @@ describe('SDK client (against the real ingest app and worker)', () => {
   it('init → install answers the deferred deep link; trackEvent / trackRevenue are batched and stored attributed', async () => {
     const link = await clicks.link(orgId);
     await env.prisma.link.update({ where: { id: link.id }, data: { deepLinkPath: '/welcome', deepLinkParameters: { ref: 'sdk' } } });
-    await worker.app.get(ClickIngestService).ingestBatch([
+    await worker.app.get(ClickPipeline).store([
       rawClick({ id: link.id, organizationId: orgId }, { ip: '203.0.113.21', userAgent: USER_AGENTS.iPhone, acceptLanguage: 'de-DE,de;q=0.9' }),
     ]);
     init({

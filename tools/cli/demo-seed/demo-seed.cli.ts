@@ -22,7 +22,7 @@ export const demoSeedCommand: Command = {
     // The seeding context needs the queue and click pipeline too, on the configuration the CLI entry validated.
     const seed = await createSeedContext(ctx.config);
     try {
-      return await demoSeed(seed.prisma, seed.ingest, { organizationId: org.id, months, links, clicksPerDay });
+      return await demoSeed(seed.prisma, seed.pipeline, { organizationId: org.id, months, links, clicksPerDay });
     } finally {
       await seed.app.close();
     }

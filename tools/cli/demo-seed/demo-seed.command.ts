@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ClickIngestService, ClicksModule } from '@dl/clicks';
+import { CLICK_BATCH_SIZE, ClickPipeline, ClicksModule } from '@dl/clicks';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { AppConfig, ConfigModule } from '@dl/platform/config';
 import { DbModule, PrismaService } from '@dl/platform/db';
@@ -11,7 +11,8 @@ import { ProgressBar } from './progress';
 import { CAMPAIGNS, Channel, CHANNELS, clicksOnDay, pick, rawClick, rng, SeedLink, timeOfDay, visitorPool, weighted } from './traffic';
 
 const DAY_MS = 86_400_000;
-const BATCH = 4000;
+/** Clicks per `store` call, and calls in flight: a batch of the pipeline each, enough to keep it busy. */
+const BATCH = CLICK_BATCH_SIZE;
 const CONCURRENCY = 3;
 
 export interface DemoSeedOptions {
@@ -35,13 +36,13 @@ export interface DemoSeedResult {
   events: number;
 }
 
-/** The services demo:seed needs: the click pipeline's real ingest (enrichment, rollups) and Postgres. */
-export async function createSeedContext(config: AppConfig): Promise<{ app: INestApplicationContext; prisma: PrismaService; ingest: ClickIngestService }> {
+/** The services demo:seed needs: the click pipeline (enrichment, batching, rollups) and Postgres. */
+export async function createSeedContext(config: AppConfig): Promise<{ app: INestApplicationContext; prisma: PrismaService; pipeline: ClickPipeline }> {
   @Module({ imports: [ConfigModule.forRoot(config), DbModule, RedisModule, QueueModule, ClicksModule] })
   class DemoSeedModule {}
   const app = await NestFactory.createApplicationContext(DemoSeedModule, { logger: false, abortOnError: false });
   await app.init();
-  return { app, prisma: app.get(PrismaService), ingest: app.get(ClickIngestService) };
+  return { app, prisma: app.get(PrismaService), pipeline: app.get(ClickPipeline) };
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -50,13 +51,13 @@ const hex = (n: number) => randomBytes(n).toString('hex');
 
 /**
  * Seeds realistic past traffic for an organization (decisions §2 `demo:seed`):
- * links, clicks through the click pipeline's real ingest (user agents, GeoLite2
- * addresses, referrers, UTM), SDK installs/sessions/events with revenue and pixel
+ * links, clicks through the click pipeline as live traffic goes (user agents,
+ * GeoLite2 addresses, referrers, UTM), SDK installs/sessions/events with revenue and pixel
  * events; moves the organization's creation date back to the start of the range.
  */
 export async function demoSeed(
   prisma: PrismaService,
-  ingest: ClickIngestService,
+  pipeline: ClickPipeline,
   opts: DemoSeedOptions,
 ): Promise<DemoSeedResult> {
   const now = opts.now ?? new Date();
@@ -98,7 +99,7 @@ export async function demoSeed(
     links.push({ id, shortCode: code, createdAt, channel, campaign: slug, weight: 1 / (i + 1) ** 0.9 });
   }
 
-  // Clicks, day by day, through the real ingest (batches of up to BATCH, a few in flight).
+  // Clicks, day by day, through the click pipeline (calls of up to BATCH clicks, a few in flight).
   const visitors = visitorPool(r, Math.max(200, Math.round(opts.clicksPerDay * 6)));
   const perDay = Array.from({ length: totalDays }, (_, d) => {
     const date = new Date(start.getTime() + d * DAY_MS);
@@ -109,16 +110,16 @@ export async function demoSeed(
   const totalClicks = perDay.reduce((s, n) => s + n, 0);
   const bar = new ProgressBar(totalClicks, 'clicks', progress);
   let done = 0;
-  let inserted = 0;
+  const insertedBefore = pipeline.totals.inserted;
   const inFlight = new Set<Promise<void>>();
   const send = async (batch: ClickCapturedJob[]) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const res = await ingest.ingestBatch(batch);
-        inserted += res.inserted;
+        await pipeline.store(batch);
         break;
       } catch (err) {
-        // Concurrent batches update the same link counters: retry a deadlock or serialization failure.
+        // Concurrent batches update the same link counters: retry a deadlock or serialization
+        // failure (a click stored before is not stored again).
         if (attempt < 5 && /deadlock|could not serialize|40P01|40001/i.test(String(err))) continue;
         throw err;
       }
@@ -144,11 +145,10 @@ export async function demoSeed(
       batch.push(rawClick(r, orgId, weighted(r, pool), pick(r, visitors), at));
       if (batch.length >= BATCH) await flush();
     }
-    // One day per batch boundary keeps each batch's rollup rows together.
-    if (batch.length >= BATCH / 2) await flush();
   }
   await flush();
   await Promise.all(inFlight);
+  const inserted = pipeline.totals.inserted - insertedBefore;
   bar.done(`${inserted.toLocaleString('en-US')} clicks stored`);
 
   const streams = await seedStreams(prisma, orgId, start, now, Math.round(totalClicks * 0.02), progress);

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { EXACT_UNIQUES_MAX_ROWS, LinkAnalyticsService } from '@dl/analytics';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
@@ -79,7 +79,7 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
       rawClick({ id: l2.id, organizationId: orgA.id }, { clickedAt: at(now, 0), ip: KNOWN_IPS.karlstad, userAgent: USER_AGENTS.androidPhone }),
       rawClick({ id: lb.id, organizationId: orgB.id }, { clickedAt: at(now, 0), ip: KNOWN_IPS.poulsbo, userAgent: USER_AGENTS.windowsChrome }),
     ];
-    await worker.app.get(ClickIngestService).ingestBatch(clicks);
+    await worker.app.get(ClickPipeline).store(clicks);
   });
 
   afterAll(async () => {

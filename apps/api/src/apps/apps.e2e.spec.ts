@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { addMember, authHeader, createTestEnv, eventually, rawClick, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 describe('Apps and pixel sites (api) with ingestion', () => {
@@ -137,7 +137,7 @@ describe('Apps and pixel sites (api) with ingestion', () => {
         data: { organizationId: org.organization.id, userId: org.owner.user.id, templateId: org.template.id, shortCode: `px${randomUUID().slice(0, 6)}`, originalUrl: 'https://shop.example.com/' },
       });
       const raw = rawClick({ id: link.id, organizationId: org.organization.id });
-      await worker.app.get(ClickIngestService).ingestBatch([raw]);
+      await worker.app.get(ClickPipeline).store([raw]);
       const pv = await request(ingest.url)
         .post('/api/pixel/v1/event')
         .set('Origin', 'https://shop.example.com')

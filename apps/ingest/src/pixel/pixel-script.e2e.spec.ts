@@ -2,7 +2,7 @@ import { runInNewContext } from 'node:vm';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
 
 /** Runs the served pixel script in a bare page context whose fetch is the real one. */
@@ -45,7 +45,7 @@ describe('pixel script (served by the ingest app)', () => {
     const link = await fx.link(org.id);
     const site = await new SdkFixtures(env.prisma).site(org.id);
     const raw = rawClick({ id: link.id, organizationId: org.id });
-    await worker.app.get(ClickIngestService).ingestBatch([raw]);
+    await worker.app.get(ClickPipeline).store([raw]);
 
     const res = await request(ingest.url).get('/api/pixel/v1/script.js').expect(200);
     const src = `${ingest.url}/api/pixel/v1/script.js`;

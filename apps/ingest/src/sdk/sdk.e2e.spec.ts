@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
 import { hashToken, InstallAnswerStore } from '@dl/sdk';
@@ -27,7 +27,7 @@ describe('SDK ingestion (ingest app + worker)', () => {
   /** A click stored through the click pipeline's own code (enrichment computes the fingerprint). */
   async function click(link: { id: string }, overrides: Parameters<typeof rawClick>[1] = {}): Promise<string> {
     const raw = rawClick({ id: link.id, organizationId: orgId }, { userAgent: USER_AGENTS.iPhone, acceptLanguage: 'en-GB,en;q=0.9', ...overrides });
-    await worker.app.get(ClickIngestService).ingestBatch([raw]);
+    await worker.app.get(ClickPipeline).store([raw]);
     return raw.id;
   }
 
@@ -147,7 +147,7 @@ describe('SDK ingestion (ingest app + worker)', () => {
       const other = await clicksFx.organization(Tier.PRO);
       const foreignLink = await clicksFx.link(other.id);
       const raw = rawClick({ id: foreignLink.id, organizationId: other.id }, { ip: '203.0.113.60', userAgent: USER_AGENTS.iPhone });
-      await worker.app.get(ClickIngestService).ingestBatch([raw]);
+      await worker.app.get(ClickPipeline).store([raw]);
       const res = await post('install', { installId: randomUUID(), ...device, clickId: raw.id }, app.token, '203.0.113.60').expect(200);
       expect(res.body.attributed).toBe(false);
     });

@@ -1,5 +1,5 @@
 import { Job, Queue } from 'bullmq';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
@@ -71,11 +71,11 @@ describe('worker: click consumer crash recovery', () => {
   it('a crash before commit stores nothing; a fresh worker stores every click once', async () => {
     const link = await fx.link(org.id);
     const doomed = await start();
-    doomed.app.get(ClickIngestService).faults = {
+    doomed.app.get(ClickPipeline).use({
       beforeCommit: () => {
         throw new Error('simulated crash before commit');
       },
-    };
+    });
     const jobs = await enqueue300(link.id);
     await waitFor(() => attempts(jobs), (a) => a.every((n) => n >= 1));
     await doomed.close();
@@ -93,11 +93,11 @@ describe('worker: click consumer crash recovery', () => {
     for (const w of running.splice(0)) await w.close();
     const link = await fx.link(org.id);
     const doomed = await start();
-    doomed.app.get(ClickIngestService).faults = {
-      afterCommit: () => {
+    doomed.app.get(ClickPipeline).use({
+      committed: () => {
         throw new Error('simulated crash after commit');
       },
-    };
+    });
     const jobs = await enqueue300(link.id);
     await waitFor(() => attempts(jobs), (a) => a.every((n) => n >= 1));
     await doomed.close();

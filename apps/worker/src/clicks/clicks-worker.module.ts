@@ -4,7 +4,7 @@ import { DomainsModule } from '@dl/domains';
 import { ClicksProcessor } from './clicks.processor';
 import { MaintenanceProcessor, MaintenanceSchedules } from './maintenance.processor';
 
-/** The worker's click consumer (batched ingest), raw click retention and the maintenance queue (domain re-checks). */
+/** The worker's click consumer (feeding the click pipeline), raw click retention and the maintenance queue (domain re-checks). */
 @Module({
   imports: [ClicksModule, DomainsModule],
   providers: [ClicksProcessor, MaintenanceProcessor, MaintenanceSchedules],

@@ -1,11 +1,10 @@
 import { Queue } from 'bullmq';
-import { deviceFingerprint } from '@dl/clicks';
+import { CLICKS_IN_FLIGHT, deviceFingerprint } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
-import { CLICKS_IN_FLIGHT } from './clicks.processor';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { clickIdTime, newClickId } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
@@ -55,12 +55,12 @@ describe('worker: partitioned clicks', () => {
       rawClick({ id: link.id, organizationId: org.id }, { id: newClickId(t), clickedAt: new Date(t).toISOString(), ip: `198.51.100.${i}` }),
     );
     for (const c of clicks) expect(clickIdTime(c.id)).toBe(Date.parse(c.clickedAt));
-    const ingest = worker.app.get(ClickIngestService);
-    await ingest.ingestBatch(clicks);
+    const pipeline = worker.app.get(ClickPipeline);
+    await pipeline.store(clicks);
     // The same clicks again, alone and mixed with a new one (a fallback chunk replayed, a batch re-sent).
-    await ingest.ingestBatch(clicks);
+    await pipeline.store(clicks);
     const extra = rawClick({ id: link.id, organizationId: org.id }, { id: newClickId(boundary + 2), clickedAt: new Date(boundary + 2).toISOString() });
-    await ingest.ingestBatch([clicks[2], extra, clicks[0]]);
+    await pipeline.store([clicks[2], extra, clicks[0]]);
 
     expect(await env.prisma.click.count({ where: { linkId: link.id } })).toBe(4);
     const total = await env.prisma.clickRollup.aggregate({ where: { linkId: link.id, dimension: 'total' }, _sum: { clicks: true } });
@@ -77,7 +77,7 @@ describe('worker: partitioned clicks', () => {
     // Far beyond the partitions made so far: kept in the default partition.
     const at = Date.UTC(2031, 1, 10, 12);
     const early = rawClick({ id: link.id, organizationId: org.id }, { id: newClickId(at), clickedAt: new Date(at).toISOString() });
-    await worker.app.get(ClickIngestService).ingestBatch([early]);
+    await worker.app.get(ClickPipeline).store([early]);
     expect(await partitionOf(early.id)).toEqual(['clicks_default']);
 
     expect(await run('clicks.partitions', { now: '2031-01-15T00:00:00.000Z' })).toEqual({
@@ -89,7 +89,7 @@ describe('worker: partitioned clicks', () => {
     expect(await run('clicks.partitions', { now: '2031-01-15T00:00:00.000Z' })).toEqual({ created: [] });
     // Inserts of those months land in their partition.
     const later = rawClick({ id: link.id, organizationId: org.id }, { id: newClickId(Date.UTC(2031, 3, 30)), clickedAt: new Date(Date.UTC(2031, 3, 30)).toISOString() });
-    await worker.app.get(ClickIngestService).ingestBatch([later]);
+    await worker.app.get(ClickPipeline).store([later]);
     expect(await partitionOf(later.id)).toEqual(['clicks_p203104']);
   });
 });

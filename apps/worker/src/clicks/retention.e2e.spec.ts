@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
@@ -50,12 +50,12 @@ describe('worker: raw click retention per plan', () => {
       UNLIMITED: await fx.organization(Tier.UNLIMITED),
     };
     const links: Record<string, string> = {};
-    const ingest = worker.app.get(ClickIngestService);
+    const pipeline = worker.app.get(ClickPipeline);
     for (const [tier, org] of Object.entries(orgs)) {
       const link = await fx.link(org.id);
       links[tier] = link.id;
-      // Three clicks per age, pushed through the real ingest path.
-      await ingest.ingestBatch(
+      // Three clicks per age, through the click pipeline.
+      await pipeline.store(
         ages.flatMap((age) =>
           [0, 1, 2].map((i) =>
             rawClick({ id: link.id, organizationId: org.id }, { clickedAt: new Date(now.getTime() - age * DAY - i * 1000).toISOString(), ip: `198.51.100.${i}` }),

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickIngestService } from '@dl/clicks';
+import { ClickPipeline } from '@dl/clicks';
 import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const IP_HEADER = 'x-test-client-ip';
@@ -46,7 +46,7 @@ describe('install.attributed webhook (ingest → worker → receiver)', () => {
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     await env.prisma.webhook.create({ data: { organizationId: org.id, url, events: ['install.attributed'], secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=' } });
     const raw = rawClick({ id: link.id, organizationId: org.id }, { ip: '203.0.113.90', userAgent: USER_AGENTS.androidPhone, acceptLanguage: 'es-ES' });
-    await worker.app.get(ClickIngestService).ingestBatch([raw]);
+    await worker.app.get(ClickPipeline).store([raw]);
 
     const installId = randomUUID();
     const body = { installId, platform: 'android', osVersion: '14', language: 'es-MX', deviceModel: 'Pixel 8' };

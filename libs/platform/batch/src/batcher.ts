@@ -32,7 +32,7 @@ interface Waiter<R> {
 }
 
 /**
- * The one batcher (issue #13): collects items from many callers into batches bounded by size,
+ * The one batcher: collects items from many callers into batches bounded by size,
  * time and concurrency, so many callers share one round trip. `add` resolves with the item's
  * result once its batch is written (a job completes only once its row is committed); `push`
  * hands an item over without waiting (the redirect's clicks). `flush` sends what is waiting,
@@ -72,8 +72,8 @@ export class Batcher<T, R = void> {
   /**
    * Adds items as one caller: settles once the batches holding all of them are written (the items
    * may span several), and rejects with the first failed write's error only after every item
-   * settled. One promise for all: a click job's 500 `add`s held two promises and four closures a
-   * click until their commit (docs/performance.md, "One waiter a job").
+   * settled. One promise for all the items: a promise and closures per item would be held until
+   * the commit of a large job's every item.
    */
   addAll(items: readonly T[]): Promise<void> {
     if (this.closed) return Promise.reject(this.closedError());

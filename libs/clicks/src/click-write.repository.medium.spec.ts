@@ -3,7 +3,7 @@ import { Pool } from 'pg';
 import { createPgPool, endPgPool, Tier } from '@dl/platform/db';
 import { GeoIp } from '@dl/platform/geo';
 import { ClickFixtures, createTestEnv, rawClick, TestEnv } from '@dl/testing';
-import { ClickIngestRepository } from './click-ingest.repository';
+import { ClickWriteRepository } from './click-write.repository';
 import { EnrichedClick, enrichClick } from './enrich';
 
 /** The columns insertClicks writes, read back under the EnrichedClick names. */
@@ -15,16 +15,16 @@ const READ = `SELECT id::text AS "id", organization_id::text AS "organizationId"
   is_bot AS "isBot", visitor_hash AS "visitorHash", fingerprint, variant_index AS "variantIndex", rule_index AS "ruleIndex"
   FROM clicks WHERE id = ANY($1::uuid[]) ORDER BY id`;
 
-describe('ClickIngestRepository.insertClicks (COPY, and the INSERT that skips stored clicks)', () => {
+describe('ClickWriteRepository.insertClicks (COPY, and the INSERT that skips stored clicks)', () => {
   let env: TestEnv;
-  let repo: ClickIngestRepository;
+  let repo: ClickWriteRepository;
   let geo: GeoIp;
   let link: { id: string; organizationId: string };
   let pg: Pool;
 
   beforeAll(async () => {
     env = await createTestEnv();
-    repo = new ClickIngestRepository(env.config);
+    repo = new ClickWriteRepository(env.config);
     pg = createPgPool(env.config.DATABASE_URL, { max: 1 });
     geo = GeoIp.city(env.config.GEOIP_DATABASE_PATH);
     const fx = new ClickFixtures(env.prisma);
@@ -32,7 +32,7 @@ describe('ClickIngestRepository.insertClicks (COPY, and the INSERT that skips st
     link = { id: (await fx.link(org.id)).id, organizationId: org.id };
   });
   afterAll(async () => {
-    await repo?.onModuleDestroy();
+    await repo?.onApplicationShutdown();
     if (pg) await endPgPool(pg);
     await env?.teardown();
   });

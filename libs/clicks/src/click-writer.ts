@@ -1,16 +1,14 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ClickCapturedJob } from '@dl/platform/click-codec';
-import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { Injectable } from '@nestjs/common';
 import { bisectWrite } from '@dl/platform/db';
-import { GeoIp } from '@dl/platform/geo';
 import { DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
-import { addTo, ClickedLink, ClickIngestRepository, ClickTx } from './click-ingest.repository';
-import { EnrichedClick, enrichClick } from './enrich';
+import { addTo, ClickedLink, ClickTx, ClickWriteRepository } from './click-write.repository';
+import { EnrichedClick } from './enrich';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
 import { LinkClickedSubscriptions } from './webhook-subscriptions';
 
-export interface IngestBatchResult {
-  /** Jobs given (after removing duplicate ids within the batch). */
+/** What writing a batch of clicks did. */
+export interface ClickWriteResult {
+  /** Clicks given (after removing duplicate ids within the batch). */
   received: number;
   /** Clicks stored now (a replayed id is not counted again). */
   inserted: number;
@@ -24,11 +22,21 @@ export interface IngestBatchResult {
   deadLettered: number;
 }
 
-/** Test seams: simulate a crash inside the batch's transaction or right after its commit. */
-export interface IngestFaults {
-  beforeCommit?: (inserted: EnrichedClick[]) => void | Promise<void>;
-  afterCommit?: (result: IngestBatchResult) => void | Promise<void>;
+/** A ClickWriteResult of nothing, to add to. */
+export const noClicksWritten = (): ClickWriteResult => ({ received: 0, inserted: 0, bots: 0, dropped: 0, webhookEvents: 0, deadLettered: 0 });
+
+/** Adds `part`'s counts to `into`. */
+export function addClickWriteResult(into: ClickWriteResult, part: ClickWriteResult): void {
+  into.received += part.received;
+  into.inserted += part.inserted;
+  into.bots += part.bots;
+  into.dropped += part.dropped;
+  into.webhookEvents += part.webhookEvents;
+  into.deadLettered += part.deadLettered;
 }
+
+/** Runs inside a batch's transaction, after its writes and before COMMIT, with the clicks it stored: a throw rolls the batch back. */
+export type BeforeCommit = (stored: readonly EnrichedClick[]) => void | Promise<void>;
 
 type MigrationMetadata = LinkClickedWebhookData['link']['migration_metadata'];
 
@@ -40,81 +48,47 @@ function migrationMetadata(value: unknown): MigrationMetadata {
 }
 
 /**
- * The click pipeline's write side: enrichment, storage, rollups, link counters and
- * `link.clicked` events, for a batch of raw clicks, in ONE transaction.
- *
- * `ingestBatch(rawClicks)` is the single entry point for every producer of clicks:
- * the worker's `clicks` consumer calls it with each micro-batch of `click.captured`
- * jobs, and the operator CLI's `demo:seed` calls it with synthetic raw clicks
- * (`ClickCapturedJob`s with a fresh UUID `id`, the link's `id` and `organizationId`,
- * a past `clickedAt`, an IP, a user agent, a referrer, an accept-language and the
- * `utm_*` query), so seeded traffic is enriched and rolled up exactly like live
- * traffic. Pass batches of up to a few thousand clicks; it is idempotent per click
- * id (ON CONFLICT (id, clicked_at) DO NOTHING: only newly inserted clicks reach rollups,
- * visitors, counters and webhooks), and clicks of unknown links are dropped.
+ * The click pipeline's write stage (ClickPipeline batches for it): a batch of enriched clicks,
+ * their daily visitors, rollups, link counters and `link.clicked` events in ONE transaction.
+ * Idempotent per click id (ON CONFLICT (id, clicked_at) DO NOTHING: only newly inserted clicks
+ * reach visitors, rollups, counters and webhooks); clicks of unknown links are dropped.
  */
 @Injectable()
-export class ClickIngestService {
-  private readonly logger = new Logger(ClickIngestService.name);
-  private geo: GeoIp | undefined;
-  /** See IngestFaults (tests only). */
-  faults: IngestFaults = {};
-
+export class ClickWriter {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly repository: ClickIngestRepository,
+    private readonly repository: ClickWriteRepository,
     private readonly subscriptions: LinkClickedSubscriptions,
     private readonly jobs: JobQueue,
     private readonly deadLetters: DeadLetters,
   ) {}
 
-  /** The GeoIP database, opened on first use (about 60 MB in memory). */
-  geoLookup(): GeoIp {
-    if (!this.geo) {
-      this.geo = GeoIp.city(this.config.GEOIP_DATABASE_PATH);
-      if (!this.geo.available) this.logger.warn('No GeoIP city database found: clicks are stored without geography');
-    }
-    return this.geo;
-  }
-
-  async ingestBatch(rawClicks: ClickCapturedJob[]): Promise<IngestBatchResult> {
-    const now = new Date();
-    const geo = this.geoLookup();
-    return this.ingestEnriched(rawClicks.map((raw) => enrichClick(raw, geo, now)));
-  }
-
-  /**
-   * The same, for clicks already enriched with `enrichClick` (the worker enriches
-   * each job as it arrives, while the previous batch is in the database).
-   */
-  async ingestEnriched(enriched: EnrichedClick[]): Promise<IngestBatchResult> {
+  /** Writes the batch; returns what it did and the clicks stored now (those new to the database). */
+  async write(batch: readonly EnrichedClick[], beforeCommit?: BeforeCommit): Promise<{ result: ClickWriteResult; stored: EnrichedClick[] }> {
     const byId = new Map<string, EnrichedClick>();
-    for (const c of enriched) if (!byId.has(c.id)) byId.set(c.id, c);
+    for (const c of batch) if (!byId.has(c.id)) byId.set(c.id, c);
     const clicks = [...byId.values()];
     const subscribed = await this.subscriptions.subscribed(clicks.filter((c) => !c.isBot).map((c) => c.organizationId));
     // Tenants share a batch: a click the database refuses (data error) must not take the
     // others down. The batch is split until that click is alone, which is dead-lettered
     // (decisions §14); an infrastructure error is rethrown and the jobs retried whole.
-    let deadLettered = 0;
-    const parts = await bisectWrite(clicks, (part) => this.writeBatch(part, subscribed), {
+    const result = noClicksWritten();
+    const parts = await bisectWrite(clicks, (part) => this.writeBatch(part, subscribed, beforeCommit), {
       poisoned: async (click, err) => {
-        deadLettered++;
+        result.deadLettered++;
         await this.deadLetters.record('clicks', click, err);
       },
     });
-    const result: IngestBatchResult = { received: clicks.length, inserted: 0, bots: 0, dropped: 0, webhookEvents: 0, deadLettered };
-    for (const part of parts) {
-      result.inserted += part.inserted;
-      result.bots += part.bots;
-      result.dropped += part.dropped;
-      result.webhookEvents += part.webhookEvents;
-    }
-    await this.faults.afterCommit?.(result);
-    return result;
+    for (const part of parts) addClickWriteResult(result, part.result);
+    result.received = clicks.length;
+    return { result, stored: parts.length === 1 ? parts[0].stored : parts.flatMap((part) => part.stored) };
   }
 
   /** One transaction: clicks, visitors, rollups, link counters and `link.clicked` events. */
-  private async writeBatch(clicks: EnrichedClick[], subscribed: Set<string>): Promise<IngestBatchResult> {
+  private async writeBatch(
+    clicks: EnrichedClick[],
+    subscribed: Set<string>,
+    beforeCommit: BeforeCommit | undefined,
+  ): Promise<{ result: ClickWriteResult; stored: EnrichedClick[] }> {
     return this.repository.transaction(async (tx) => {
       const inserted = await this.store(tx, clicks);
       const links = await this.repository.incrementLinkCounts(tx, linkClickCounts(inserted.clicks));
@@ -128,8 +102,8 @@ export class ClickIngestService {
           events.map((e) => ({ payload: e, opts: { jobId: e.eventId } })),
         );
       }
-      await this.faults.beforeCommit?.(inserted.clicks);
-      return {
+      await beforeCommit?.(inserted.clicks);
+      const result: ClickWriteResult = {
         received: clicks.length,
         inserted: inserted.clicks.length,
         bots: inserted.clicks.filter((c) => c.isBot).length,
@@ -137,6 +111,7 @@ export class ClickIngestService {
         webhookEvents: events.length,
         deadLettered: 0,
       };
+      return { result, stored: inserted.clicks };
     });
   }
 
