@@ -39,7 +39,7 @@ describeCluster('redirect on Redis Cluster: master failover under load', () => {
     await env?.teardown();
     await cluster?.stop();
     if (fallbackDir) rmSync(fallbackDir, { recursive: true, force: true });
-  });
+  }, 90_000);
 
   it('answers every visit (no 5xx) and stores exactly one click per answered visit', async () => {
     const link = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/failover' });
