@@ -1,0 +1,90 @@
+import { INestApplicationContext } from '@nestjs/common';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { ClickFixtures, createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { LinksModule } from './links.module';
+import { QrService } from './qr.service';
+
+/** Decodes a PNG QR code back to its text (jsqr over pngjs pixels). */
+function decode(png: Buffer): { text: string | undefined; width: number; pixel: (x: number, y: number) => number[] } {
+  const image = PNG.sync.read(png);
+  const pixel = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
+  return { text: jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data, width: image.width, pixel };
+}
+
+describe(QrService.name, () => {
+  let env: TestEnv;
+  let app: INestApplicationContext;
+  let qr: QrService;
+  let acme: SeededOrganization;
+  let other: SeededOrganization;
+  let link: { id: string; shortCode: string };
+
+  beforeAll(async () => {
+    env = await createTestEnv();
+    app = await createServiceContext(env, [LinksModule]);
+    qr = app.get(QrService);
+    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
+    link = await new ClickFixtures(env.prisma).useOwner(acme.organization.id, acme.owner.user.id, acme.template.id).link(acme.organization.id);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await env?.teardown();
+  });
+
+  const shortUrl = () => `http://sho.rt/${link.shortCode}`;
+
+  it('renders each variant once: a miss is charged and stored, a hit is served from the cache uncharged', async () => {
+    let charged = 0;
+    const charge = async () => void charged++;
+    const first = await qr.render(acme.organization.id, link.id, {}, charge);
+    expect(first.contentType).toBe('image/png');
+    expect(decode(first.body)).toMatchObject({ text: shortUrl(), width: 512 });
+    const again = await qr.render(acme.organization.id, link.id, {}, charge);
+    expect(Buffer.compare(again.body, first.body)).toBe(0);
+    expect(charged).toBe(1);
+    expect(await env.prisma.qrImage.count({ where: { linkId: link.id } })).toBe(1);
+  });
+
+  it('applies size, margin, colours and error correction; SVG carries the colours', async () => {
+    const png = decode((await qr.render(acme.organization.id, link.id, { size: 256, margin: 4, fg: '112233', bg: 'FFEEDD', ecc: 'H' })).body);
+    expect([png.text, png.width, png.pixel(0, 0)]).toEqual([shortUrl(), 256, [0xff, 0xee, 0xdd]]);
+    const svg = await qr.render(acme.organization.id, link.id, { format: 'svg', fg: 'ff0000' });
+    expect(svg.contentType).toBe('image/svg+xml');
+    expect(svg.body.toString('utf8')).toMatch(/^<svg[^>]*viewBox/);
+    expect(svg.body.toString('utf8')).toContain('#ff0000');
+  });
+
+  it("another organization's link answers 404 Link not found, charging nothing", async () => {
+    let charged = 0;
+    expect(await errorBodyOf(qr.render(other.organization.id, link.id, { size: 128 }, async () => void charged++))).toEqual({
+      error: 'Not Found',
+      message: 'Link not found',
+      statusCode: 404,
+    });
+    expect(charged).toBe(0);
+  });
+
+  it('renders in worker threads: this event loop keeps turning while large PNGs render (decisions §14)', async () => {
+    let last = performance.now();
+    let maxGap = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 5);
+    const started = performance.now();
+    const durations: number[] = [];
+    const renders = ['000001', '000002'].map((fg) =>
+      qr.render(acme.organization.id, link.id, { size: 2048, ecc: 'H', fg }).then((image) => {
+        durations.push(performance.now() - started);
+        return image;
+      }),
+    );
+    const images = await Promise.all(renders);
+    clearInterval(ticker);
+    expect(decode(images[0].body)).toMatchObject({ text: shortUrl(), width: 2048 });
+    // On this thread a render (about a second of CPU) would stall the loop for all of it.
+    expect(maxGap).toBeLessThan(Math.min(...durations) / 2);
+  });
+});
