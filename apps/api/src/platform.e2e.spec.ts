@@ -143,25 +143,14 @@ describe('platform http (errors, health, metrics)', () => {
     });
   });
 
-  it('a body nested deeper than 64 levels → 400 naming where, before any recursive step (a 100 KB [[[…]]] overflowed the stack: 500)', async () => {
-    for (const [raw, path] of [
-      ['['.repeat(50_000) + ']'.repeat(50_000), '[0]'.repeat(63) + '[0]'],
-      [`{"name":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`, 'name' + '.a'.repeat(63)],
-    ]) {
-      const res = await request(server.url).post('/t/echo').set('content-type', 'application/json').send(raw).expect(400);
-      expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { [path]: 'Must not be nested more than 64 levels deep' } });
-    }
-  });
-
-  it('a key named constructor, at any depth → 400 naming it (class-transformer dropped it, or failed on it: 500)', async () => {
-    const cases: Array<[object, string]> = [
-      [{ name: 'x', count: 1, constructor: [1] }, 'constructor'],
-      [{ name: { nested: [{ constructor: 'x' }] }, count: 1 }, 'name.nested[0].constructor'],
-    ];
-    for (const [body, path] of cases) {
-      const res = await request(server.url).post('/t/echo').send(body).expect(400);
-      expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { [path]: 'Must not be named constructor or __proto__' } });
-    }
+  // The pipe's rules for hostile bodies are in libs/platform/http/src/validation.pipe.spec.ts;
+  // over HTTP, one of each: a raw 100 KB [[[…]]] (a 500 from a stack overflow once) and a key
+  // named constructor (which class-transformer dropped, or failed on).
+  it('a body nested 50,000 levels deep, and a key named constructor → 400 naming where', async () => {
+    const deep = await request(server.url).post('/t/echo').set('content-type', 'application/json').send('['.repeat(50_000) + ']'.repeat(50_000)).expect(400);
+    expect(deep.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { ['[0]'.repeat(64)]: 'Must not be nested more than 64 levels deep' } });
+    const reserved = await request(server.url).post('/t/echo').send({ name: { nested: [{ constructor: 'x' }] }, count: 1 }).expect(400);
+    expect(reserved.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { 'name.nested[0].constructor': 'Must not be named constructor or __proto__' } });
   });
 
   it('a valid body passes through', async () => {

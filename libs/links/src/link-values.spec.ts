@@ -1,6 +1,7 @@
 import { ValidationError } from '@dl/platform/http';
 import { isHttpUrl } from '@dl/platform/validation';
-import { normalizeTargeting, normalizeUtm, resolveNewLink, utmToSnake } from './link-values';
+import { LINK_URL_FIELDS, normalizeTargeting, normalizeUtm, resolveNewLink, suppliedFields, templateDefaultsFromFields, utmToSnake } from './link-values';
+import { LinkFieldsDto } from './link-fields.dto';
 import { linkValidationMessage } from './validation-messages';
 
 describe('link values', () => {
@@ -47,5 +48,26 @@ describe('link values', () => {
     expect(linkValidationMessage({ title: 'x', attributionWindowHours: 'y' })).toBe('Attribution window must be between 1 and 2160 hours');
     expect(linkValidationMessage({ title: 'x' })).toBeUndefined();
     expect(linkValidationMessage({ url: 'Must be a valid URL' })).toBeUndefined();
+  });
+
+  it('every URL a link stores is its WHATWG href (decisions §14), template defaults too', () => {
+    const CAFE = 'https://example.com/café/€?q=ü#é';
+    const CAFE_HREF = 'https://example.com/caf%C3%A9/%E2%82%AC?q=%C3%BC#%C3%A9';
+    const IDN = 'https://bücher.example/straße';
+    const IDN_HREF = 'https://xn--bcher-kva.example/stra%C3%9Fe';
+    const dto = {
+      ...Object.fromEntries(LINK_URL_FIELDS.map((f) => [f, CAFE])),
+      originalUrl: IDN,
+      variants: [{ url: CAFE, weight: 50 }, { url: IDN, weight: 50 }],
+      redirectRules: [{ conditions: { countries: ['DE'] }, url: IDN }],
+    } as unknown as LinkFieldsDto;
+    const fields = suppliedFields(dto);
+    expect(fields).toMatchObject({
+      ...Object.fromEntries(LINK_URL_FIELDS.map((f) => [f, CAFE_HREF])),
+      originalUrl: IDN_HREF,
+      variants: [{ url: CAFE_HREF, weight: 50 }, { url: IDN_HREF, weight: 50 }],
+      redirectRules: [{ conditions: { countries: ['DE'] }, url: IDN_HREF }],
+    });
+    expect(templateDefaultsFromFields(suppliedFields({ originalUrl: CAFE } as LinkFieldsDto))).toEqual({ originalUrl: CAFE_HREF });
   });
 });

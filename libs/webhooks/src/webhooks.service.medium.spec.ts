@@ -58,4 +58,11 @@ describe(WebhooksService.name, () => {
     const [first] = await webhooks.list(caller(other));
     expect(await errorBodyOf(webhooks.update(caller(other), first.id, {}))).toEqual({ error: 'Bad Request', message: 'No updates provided', statusCode: 400 });
   });
+
+  it('stores and answers a webhook URL as its WHATWG href, on create and on update (decisions §14)', async () => {
+    const created = await webhooks.create(caller(acme), { url: 'https://example.com/hooks/é', events: ['link.created'] });
+    expect(created.url).toBe('https://example.com/hooks/%C3%A9');
+    expect(await webhooks.update(caller(acme), created.id, { url: 'https://bücher.example/h' })).toMatchObject({ url: 'https://xn--bcher-kva.example/h' });
+    expect((await env.prisma.webhook.findUniqueOrThrow({ where: { id: created.id } })).url).toBe('https://xn--bcher-kva.example/h');
+  });
 });

@@ -125,6 +125,21 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       expect(days).toBeLessThanOrEqual(10);
     });
 
+    // Decisions §14: every URL the API accepts is stored in its WHATWG form (`new URL(v).href`).
+    // Over HTTP, a create on each body path (the common body's fast check and the full pipe);
+    // every URL field, update, bulk and template defaults: libs/links/src/link-values.spec.ts,
+    // webhooks and apps: their services' medium specs.
+    it('stores and answers URLs as their WHATWG href (common body and full body)', async () => {
+      const CAFE = 'https://example.com/café/€?q=ü#é';
+      const CAFE_HREF = 'https://example.com/caf%C3%A9/%E2%82%AC?q=%C3%BC#%C3%A9';
+      const stored = (id: string) => w.env.prisma.link.findUniqueOrThrow({ where: { id } });
+      const plain = await create({ originalUrl: CAFE }).expect(201);
+      expect(plain.body.original_url).toBe(CAFE_HREF);
+      expect((await stored(plain.body.id)).originalUrl).toBe(CAFE_HREF);
+      const full = await create({ originalUrl: 'https://bücher.example/straße', iosUrl: CAFE, utmParameters: { utm_source: 'x' } }).expect(201);
+      expect(await stored(full.body.id)).toMatchObject({ originalUrl: 'https://xn--bcher-kva.example/stra%C3%9Fe', iosUrl: CAFE_HREF });
+    });
+
     // One refusal of each rule family over HTTP (the exact body); every rule of the body is in
     // libs/links/src/link.dto.spec.ts, the service's in links.service.medium.spec.ts.
     it.each([
