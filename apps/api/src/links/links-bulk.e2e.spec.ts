@@ -1,4 +1,3 @@
-import { Tier } from '@dl/platform/db';
 import { bad, conflict, forbidden, invalidationListener, LinksWorld, linksWorld, notFound, queuedLinkEvents, waitFor } from './test/links-setup';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -43,18 +42,6 @@ describe('links: bulk create, update, delete', () => {
       expect(events.map((e) => e.type)).toEqual(['link.created', 'link.created', 'link.created']);
     });
 
-    it.each([[{}], [{ links: 'x' }], [{ links: { a: 1 } }], [null], [[]]])('%j → 400 Invalid links array', async (body) => {
-      const res = await w.http().post('/api/links/bulk-create', body).set('content-type', 'application/json').expect(400);
-      expect(res.body).toEqual(bad('Invalid links array'));
-    });
-
-    it('101 items → 400 Maximum 100 links allowed per bulk create, nothing written', async () => {
-      const before = await count();
-      const res = await w.http().post('/api/links/bulk-create', { links: items(101) }).expect(400);
-      expect(res.body).toEqual(bad('Maximum 100 links allowed per bulk create'));
-      expect(await count()).toBe(before);
-    });
-
     it('one bad item → 400 naming it, nothing written (all-or-nothing)', async () => {
       const before = await count();
       const links = items(5);
@@ -66,42 +53,12 @@ describe('links: bulk create, update, delete', () => {
       expect(await count()).toBe(before);
     });
 
-    it.each([
-      [{ attributionWindowHours: 0 }, 'links[1].attributionWindowHours', 'Must be between 1 and 2160'],
-      [{ foo: 1 }, 'links[1].foo', 'Unknown field'],
-      [{ templateId: 'x' }, 'links[1].templateId', 'Must be a valid UUID'],
-      [{ customCode: 'a-b' }, 'links[1].customCode', 'Must be 4-30 characters, alphanumeric only'],
-      [{ expiresAt: '2000-01-01T00:00:00Z' }, 'links[1].expiresAt', 'Must be a future date'],
-      [{ originalUrl: undefined }, 'links[1].originalUrl', 'Must be a valid URL'],
-    ])('item field %j → 400 naming links[1]', async (extra, path, msg) => {
-      const links: Array<Record<string, unknown>> = items(3);
-      links[1] = { ...links[1], ...extra };
-      if ('originalUrl' in extra) delete links[1].originalUrl;
-      const res = await w.http().post('/api/links/bulk-create', { links }).expect(400);
-      expect(res.body).toEqual(bad(`Validation error: ${path}: ${msg}`, { [path]: msg }));
-    });
-
-    it('a non-object item → 400 naming it', async () => {
-      const res = await w.http().post('/api/links/bulk-create', { links: [items(1)[0], 'x'] }).expect(400);
-      expect(res.body).toEqual(bad('Validation error: links[1]: Must be an object', { 'links[1]': 'Must be an object' }));
-    });
-
-    it('unknown top-level field → 400', async () => {
-      const res = await w.http().post('/api/links/bulk-create', { links: items(1), extra: true }).expect(400);
-      expect(res.body).toEqual(bad('Validation error', { extra: 'Unknown field' }));
-    });
-
     it('a taken customCode anywhere in the batch → 409, nothing written', async () => {
       await w.http().post('/api/links', { templateId: template, originalUrl: 'https://example.com', customCode: 'BulkTaken1' }).expect(201);
       const before = await count();
       const res = await w.http().post('/api/links/bulk-create', { links: items(4, (i) => (i === 2 ? { customCode: 'BulkTaken1' } : {})) }).expect(409);
       expect(res.body).toEqual(conflict("Short code 'BulkTaken1' is already in use"));
       expect(await count()).toBe(before);
-    });
-
-    it('the same customCode twice in one batch → 409', async () => {
-      const res = await w.http().post('/api/links/bulk-create', { links: items(2, () => ({ customCode: 'TwiceCode' })) }).expect(409);
-      expect(res.body).toEqual(conflict("Short code 'TwiceCode' is already in use"));
     });
 
     it('foreign template or project → 404, nothing written', async () => {
@@ -151,29 +108,9 @@ describe('links: bulk create, update, delete', () => {
       expect((await w.http().get(`/api/links/${ids[2]}`).expect(200)).body.title).toBe('U2');
     });
 
-    it.each([
-      [{}, 'Invalid links array'],
-      [{ updates: 'x' }, 'Invalid links array'],
-    ])('%j → 400 %s', async (body, message) => {
-      expect((await w.http().post('/api/links/bulk-update', body).expect(400)).body).toEqual(bad(message));
-    });
-
-    it('101 updates → 400 Maximum 100 links allowed per bulk update', async () => {
-      const updates = Array.from({ length: 101 }, () => ({ id: ids[0], data: { title: 'x' } }));
-      expect((await w.http().post('/api/links/bulk-update', { updates }).expect(400)).body).toEqual(bad('Maximum 100 links allowed per bulk update'));
-    });
-
-    it.each([
-      [{ id: 'x', data: { title: 'a' } }, 'updates[1].id', 'Must be a valid UUID'],
-      [{ data: { title: 'a' } }, 'updates[1].id', 'Must be a valid UUID'],
-      [{ id: UNKNOWN, data: { originalUrl: 'x' } }, 'updates[1].data.originalUrl', 'Must be a valid URL'],
-      [{ id: UNKNOWN, data: { shortCode: 'abcd' } }, 'updates[1].data.shortCode', 'Short code cannot be changed'],
-      [{ id: UNKNOWN, data: {} }, 'updates[1].data', 'No updates provided'],
-      [{ id: UNKNOWN, data: 'x' }, 'updates[1].data', 'Must be an object'],
-      [{ id: UNKNOWN, data: { title: 'a' }, extra: 1 }, 'updates[1].extra', 'Unknown field'],
-    ])('item %j → 400 naming it, nothing changed', async (item, path, msg) => {
-      const res = await w.http().post('/api/links/bulk-update', { updates: [{ id: ids[2], data: { title: 'Nope' } }, item] }).expect(400);
-      expect(res.body).toEqual(bad(`Validation error: ${path}: ${msg}`, { [path]: msg }));
+    it('an item refused → 400 naming it, nothing changed', async () => {
+      const res = await w.http().post('/api/links/bulk-update', { updates: [{ id: ids[2], data: { title: 'Nope' } }, { id: UNKNOWN, data: { shortCode: 'abcd' } }] }).expect(400);
+      expect(res.body).toEqual(bad('Validation error: updates[1].data.shortCode: Short code cannot be changed', { 'updates[1].data.shortCode': 'Short code cannot be changed' }));
       expect((await w.http().get(`/api/links/${ids[2]}`).expect(200)).body.title).toBe('U2');
     });
 
@@ -195,46 +132,8 @@ describe('links: bulk create, update, delete', () => {
       expect(events.map((e) => (e.data as { id: string }).id).sort()).toEqual([...mine].sort());
     });
 
-    it.each([[{}], [{ ids: 'x' }]])('%j → 400 Invalid links array', async (body) => {
-      expect((await w.http().post('/api/links/bulk-delete', body).expect(400)).body).toEqual(bad('Invalid links array'));
-    });
-
-    it('101 ids → 400 Maximum 100 links allowed per bulk delete', async () => {
-      const ids = Array.from({ length: 101 }, () => UNKNOWN);
-      expect((await w.http().post('/api/links/bulk-delete', { ids }).expect(400)).body).toEqual(bad('Maximum 100 links allowed per bulk delete'));
-    });
-
-    it('a malformed id → 400 naming it, nothing deleted', async () => {
-      const mine = (await w.http().post('/api/links', { templateId: template, originalUrl: 'https://example.com' }).expect(201)).body.id;
-      const res = await w.http().post('/api/links/bulk-delete', { ids: [mine, 42] }).expect(400);
-      expect(res.body).toEqual(bad('Validation error: ids[1]: Must be a valid UUID', { 'ids[1]': 'Must be a valid UUID' }));
-      expect(await w.env.prisma.link.count({ where: { id: mine } })).toBe(1);
-    });
-
     it('a Viewer → 403', async () => {
       await w.http(w.viewerA).post('/api/links/bulk-delete', { ids: [UNKNOWN] }).expect(403);
     });
-  });
-});
-
-describe('links: bulk create and the plan limit', () => {
-  let w: LinksWorld;
-  beforeAll(async () => {
-    w = await linksWorld({ tierA: Tier.FREE });
-  });
-  afterAll(() => w?.close());
-
-  it('a batch that would pass 1,000 links → 403, nothing written', async () => {
-    const org = w.a.organization.id;
-    await w.env.prisma.$executeRaw`
-      INSERT INTO links (organization_id, user_id, template_id, short_code, original_url)
-      SELECT ${org}::uuid, ${w.a.owner.user.id}::uuid, ${w.a.template.id}::uuid, 'bl' || g, 'https://example.com'
-      FROM generate_series(1, 950) g`;
-    const links = Array.from({ length: 51 }, () => ({ templateId: w.a.template.id, originalUrl: 'https://example.com' }));
-    const res = await w.http().post('/api/links/bulk-create', { links }).expect(403);
-    expect(res.body).toEqual(forbidden('Link limit exceeded for your organization'));
-    expect(await w.env.prisma.link.count({ where: { organizationId: org } })).toBe(950);
-    await w.http().post('/api/links/bulk-create', { links: links.slice(0, 50) }).expect(201);
-    expect(await w.env.prisma.link.count({ where: { organizationId: org } })).toBe(1000);
   });
 });

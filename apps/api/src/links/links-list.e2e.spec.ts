@@ -134,25 +134,11 @@ describe('links: list filters, pages and tags', () => {
   });
 
   it('bad values → 400 in the contract shape naming the parameter; a foreign project → 404', async () => {
-    const cursorMessage = 'Must be a cursor from a previous X-Next-Cursor header';
+    // One refusal of the query and one of the service over HTTP; every rule of the query is in
+    // links.dto.spec.ts (the pipe and the cursor).
     const cases: Array<[string, string, Record<string, string>]> = [
       ['?limit=0', 'Limit must be between 1 and 1000', { limit: 'Must be between 1 and 1000' }],
-      ['?limit=1001', 'Limit must be between 1 and 1000', { limit: 'Must be between 1 and 1000' }],
-      ['?limit=ten', 'Limit must be between 1 and 1000', { limit: 'Must be between 1 and 1000' }],
-      ['?limit=1.5', 'Limit must be between 1 and 1000', { limit: 'Must be between 1 and 1000' }],
-      ['?cursor=not-a-cursor', 'Validation error', { cursor: cursorMessage }],
-      [`?cursor=${Buffer.from('2026-01-01T00:00:00.000000Z|nope').toString('base64url')}`, 'Validation error', { cursor: cursorMessage }],
-      [`?cursor=${'A'.repeat(300)}`, 'Validation error', { cursor: cursorMessage }],
-      ['?cursor=a&cursor=b', 'Validation error', { cursor: cursorMessage }],
-      ['?projectId=42', 'Validation error', { projectId: 'Must be a valid UUID' }],
-      ['?isActive=yes', 'Validation error', { isActive: 'Must be true or false' }],
-      [`?tag=${'t'.repeat(41)}`, 'Validation error', { tag: 'Must be up to 20 tags of 1-40 characters' }],
-      ['?tag=', 'Validation error', { tag: 'Must be up to 20 tags of 1-40 characters' }],
-      [`?${Array.from({ length: 21 }, (_, i) => `tag=t${i}`).join('&')}`, 'Validation error', { tag: 'Must be up to 20 tags of 1-40 characters' }],
-      [`?search=${'s'.repeat(201)}`, 'Validation error', { search: 'Must be a string of at most 200 characters' }],
       ['?domain=http://x.test/a', 'Validation error', { domain: 'Must be a domain name' }],
-      ['?search=a%00b', 'Validation error', { search: expect.any(String) as unknown as string }],
-      ['?sort=asc', 'Validation error', { sort: 'Unknown field' }],
     ];
     for (const [query, message, validation] of cases) {
       const res = await as(a).get(`/api/links${query}`);
