@@ -9,6 +9,12 @@ describe(normalizeDomainName.name, () => {
     ['bücher.example', 'xn--bcher-kva.example'],
     ['xn--bcher-kva.example', 'xn--bcher-kva.example'],
     ['例え.テスト', 'xn--r8jz45g.xn--zckzah'],
+    ['straße.test', 'xn--strae-oqa.test'],
+    ['BÜCHER.example', 'xn--bcher-kva.example'],
+    ['Links\u3002Dots\u3002test', 'links.dots.test'], // ideographic full stops
+    // Spellings of another name: the service refuses its own hosts after this (domains.service.medium.spec.ts).
+    ['\uff33\uff28\uff2f\uff0e\uff32\uff34', 'sho.rt'], // fullwidth letters
+    ['sho.rt\u00ad', 'sho.rt'], // a soft hyphen
     [`${'a'.repeat(63)}.com`, `${'a'.repeat(63)}.com`],
   ])('accepts %s as %s', (input, stored) => {
     expect(normalizeDomainName(input)).toBe(stored);
@@ -40,6 +46,12 @@ describe(normalizeDomainName.name, () => {
     'go%2eacme.com',
     'a.123',
     '',
+    '192.0.2.10',
+    'intranet',
+    'xn--zz.test', // invalid punycode
+    'go.acme.test\uff1a8443', // a fullwidth colon port
+    'go\\acme.test',
+    `${'a.'.repeat(5120)}test`,
   ])('refuses %s', (input) => {
     expect(normalizeDomainName(input)).toBeNull();
   });

@@ -78,33 +78,13 @@ describe('domains: /api/domains (decisions §15)', () => {
   });
 
   const invalid = bad('Validation error', { domain: 'Must be a valid domain name' });
+  // One refusal of each kind over HTTP; every name rule: libs/domains/src/domain-name.spec.ts,
+  // the body's: domain.dto.spec.ts, the service's own hosts: domains.service.medium.spec.ts.
   it.each([
     ['a scheme', 'https://go.acme.test'],
-    ['a path', 'go.acme.test/spring'],
-    ['a port', 'go.acme.test:8443'],
-    ['a trailing dot', 'go.acme.test.'],
-    ['an IPv4 literal', '192.0.2.10'],
-    ['an IPv6 literal', '[2001:db8::1]'],
-    ['a single label', 'intranet'],
-    ['over 253 characters', `${'abcdefghij.'.repeat(23)}test`],
-    ['a 64-character label', `${'a'.repeat(64)}.test`],
-    ['whitespace', 'go acme.test'],
-    ['user info', 'me@go.acme.test'],
     ["the service's own short-link host", 'sho.rt'],
-    ["the service's own host in upper case", 'SHO.RT'],
     ['a host of SERVICE_HOSTS', 'links.sho.rt'],
-    ['an empty string', ''],
-    ['10 KB', `${'a'.repeat(10240)}.test`],
-    ['a 10 KB label list', `${'a.'.repeat(5120)}test`],
-    ['an invalid punycode label', 'xn--zz.test'],
-    ['a fullwidth colon port', 'go.acme.test\uff1a8443'],
-    ["the service's host in fullwidth letters", '\uff33\uff28\uff2f\uff0e\uff32\uff34'],
-    ["the service's host with a soft hyphen", 'sho.rt\u00ad'],
-    ['a percent-escape', 'go%2Eacme.test'],
-    ['a backslash', 'go\\acme.test'],
-    ['a number', 42],
     ['null', null],
-    ['an array', ['go.acme.test']],
   ])('refuses %s → 400 validation.domain', async (_label, domain) => {
     expect((await A().post('/api/domains', { domain }).expect(400)).body).toEqual(invalid);
   });
@@ -120,14 +100,6 @@ describe('domains: /api/domains (decisions §15)', () => {
       expect((await B.post('/api/domains', { domain: spelling }).expect(409)).body).toEqual(conflict("Domain 'xn--bcher-kva.example' is already in use"));
     }
     for (const d of [sharp.body, dots.body]) await B.del(`/api/domains/${d.id}`).expect(200);
-  });
-
-  it('refuses NUL in a name with the unstorable-text message, before any other rule', async () => {
-    const before = await env.prisma.domain.count();
-    expect((await A().post('/api/domains', { domain: 'go.acme.test\u0000' }).expect(400)).body).toEqual(
-      bad('Validation error', { domain: 'Must not contain NUL characters or unpaired surrogates' }),
-    );
-    expect(await env.prisma.domain.count()).toBe(before);
   });
 
   it('refuses a missing domain and unknown fields; nothing is written', async () => {
@@ -272,41 +244,16 @@ describe('domains: /api/domains (decisions §15)', () => {
     await A().del(`/api/domains/${d.id}`).expect(200);
   });
 
-  const badUrl = bad('Validation error', { notFoundUrl: 'Must be a valid URL' });
-  it.each([
-    ['no scheme', 'www.a.test/404'],
-    ['a relative path', '/404'],
-    ['another scheme', 'ftp://www.a.test/404'],
-    ['a data URL', 'data:text/html,<script>alert(1)</script>'],
-    ['no host', 'https://'],
-    ['whitespace', 'https://www.a.test/not found'],
-    ['a newline (header injection)', 'https://www.a.test/\r\nSet-Cookie: x=1'],
-    ['over 2,048 characters', `https://www.a.test/${'a'.repeat(2030)}`],
-    ['an empty string', ''],
-    ['a number', 42],
-    ['an object', { url: 'https://www.a.test/' }],
-    ['an array', ['https://www.a.test/']],
-    ['true', true],
-  ])('PATCH refuses a URL with %s → 400 validation, nothing written', async (_label, notFoundUrl) => {
+  it('PATCH refuses a bad URL beside a good one → 400, nothing written', async () => {
     const d = (await A().post('/api/domains', { domain: 'badurl.a.test' }).expect(201)).body;
     try {
       await A().patch(`/api/domains/${d.id}`, { rootRedirectUrl: 'https://www.a.test/' }).expect(200);
-      // A valid field beside the bad one is not written either.
-      expect((await A().patch(`/api/domains/${d.id}`, { rootRedirectUrl: 'https://www.a.test/new', notFoundUrl }).expect(400)).body).toEqual(badUrl);
+      const res = await A().patch(`/api/domains/${d.id}`, { rootRedirectUrl: 'https://www.a.test/new', notFoundUrl: 'https://www.a.test/\r\nSet-Cookie: x=1' }).expect(400);
+      expect(res.body).toEqual(bad('Validation error', { notFoundUrl: 'Must be a valid URL' }));
       expect((await A().get(`/api/domains/${d.id}`).expect(200)).body).toMatchObject({ rootRedirectUrl: 'https://www.a.test/', notFoundUrl: null });
     } finally {
       await A().del(`/api/domains/${d.id}`).expect(200);
     }
-  });
-
-  it('PATCH refuses NUL in a URL with the unstorable-text message; exactly 2,048 characters is accepted', async () => {
-    const d = (await A().post('/api/domains', { domain: 'nul.a.test' }).expect(201)).body;
-    expect((await A().patch(`/api/domains/${d.id}`, { notFoundUrl: 'https://www.a.test/\u0000' }).expect(400)).body).toEqual(
-      bad('Validation error', { notFoundUrl: 'Must not contain NUL characters or unpaired surrogates' }),
-    );
-    const longest = `https://www.a.test/${'a'.repeat(2048 - 'https://www.a.test/'.length)}`;
-    expect((await A().patch(`/api/domains/${d.id}`, { notFoundUrl: longest }).expect(200)).body.notFoundUrl).toBe(longest);
-    await A().del(`/api/domains/${d.id}`).expect(200);
   });
 
   it('a foreign or missing domain answers 404 Domain not found; a bad id 400', async () => {
