@@ -19,3 +19,4 @@ export * from './redirect.fixtures';
 export * from './route-fuzz';
 export * from './validation';
 export * from './validation-verdict';
+export * from './link-samples';

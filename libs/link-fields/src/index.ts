@@ -1,0 +1,3 @@
+export * from './link-field';
+export * from './link-fields';
+export * from './link-shapes';
