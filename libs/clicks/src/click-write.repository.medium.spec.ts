@@ -15,7 +15,7 @@ const READ = `SELECT id::text AS "id", organization_id::text AS "organizationId"
   is_bot AS "isBot", visitor_hash AS "visitorHash", fingerprint, variant_index AS "variantIndex", rule_index AS "ruleIndex"
   FROM clicks WHERE id = ANY($1::uuid[]) ORDER BY id`;
 
-describe('ClickWriteRepository.insertClicks (COPY, and the INSERT that skips stored clicks)', () => {
+describe(ClickWriteRepository.name, () => {
   let env: TestEnv;
   let repo: ClickWriteRepository;
   let geo: GeoIp;
@@ -77,6 +77,15 @@ describe('ClickWriteRepository.insertClicks (COPY, and the INSERT that skips sto
     expect(await insert(first)).toEqual([]);
     const { rows } = await pg.query<{ n: number }>('SELECT count(*)::int AS n FROM clicks WHERE id = ANY($1::uuid[])', [[...first, fresh].map((c) => c.id)]);
     expect(rows[0].n).toBe(4);
+  });
+
+  it("existingLinks answers a link only for its own organization: another organization's claim is missing", async () => {
+    const other = await new ClickFixtures(env.prisma).organization(Tier.PRO);
+    const claimed = new Map([[link.id, new Set([link.organizationId, other.id])]]);
+    const found = await repo.transaction((tx) => repo.existingLinks(tx, claimed));
+    expect([...found.entries()].map(([id, orgs]) => [id, [...orgs]])).toEqual([[link.id, [link.organizationId]]]);
+    const foreign = await repo.transaction((tx) => repo.existingLinks(tx, new Map([[link.id, new Set([other.id])]])));
+    expect(foreign.size).toBe(0);
   });
 
   it('a click with a NUL fails the statement with 22021 and stores nothing of the batch (the caller bisects)', async () => {
