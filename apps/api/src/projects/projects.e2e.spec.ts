@@ -42,15 +42,9 @@ describe('projects: /api/projects', () => {
     expect((await w.http().get(`/api/projects/${p.body.id}`).expect(404)).body).toEqual(notFound('Project not found'));
   });
 
-  it.each([
-    [{}, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: '   ' }, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: 'x'.repeat(101) }, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: ['x'] }, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: 'x', description: 5 }, { description: 'Must be a string of at most 1000 characters' }],
-    [{ name: 'x', color: 'red' }, { color: 'Unknown field' }],
-  ])('create %j → 400 Validation error', async (body, validation) => {
-    expect((await w.http().post('/api/projects', body).expect(400)).body).toEqual(bad('Validation error', validation));
+  // One refusal over HTTP; every rule of the bodies: libs/projects/src/project.dto.spec.ts.
+  it('create without a name → 400 Validation error', async () => {
+    expect((await w.http().post('/api/projects', {}).expect(400)).body).toEqual(bad('Validation error', { name: 'Must be a non-empty string of at most 100 characters' }));
   });
 
   it('update with an empty body → 400 No updates provided', async () => {

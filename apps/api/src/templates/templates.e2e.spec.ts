@@ -65,27 +65,10 @@ describe('templates: /api/templates', () => {
     expect((await w.http().get(`/api/templates/${t.body.id}`).expect(200)).body.linkCount).toBe(2);
   });
 
-  it.each([
-    [{}, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: '' }, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: 5 }, { name: 'Must be a non-empty string of at most 100 characters' }],
-    [{ name: 'x', slug: 'Bad Slug' }, { slug: 'Must be 1-64 lowercase letters, digits and single hyphens' }],
-    [{ name: 'x', description: 1 }, { description: 'Must be a string of at most 1000 characters' }],
-    [{ name: 'x', defaults: 'x' }, { defaults: 'Must be an object' }],
-    [{ name: 'x', defaults: { customCode: 'abcd' } }, { 'defaults.customCode': 'Unknown field' }],
-    [{ name: 'x', defaults: { projectId: UNKNOWN } }, { 'defaults.projectId': 'Unknown field' }],
-    [{ name: 'x', defaults: { expiresInDays: 0 } }, { 'defaults.expiresInDays': 'Must be between 1 and 3650' }],
-    [{ name: 'x', extra: 1 }, { extra: 'Unknown field' }],
-  ])('create %j → 400 Validation error', async (body, validation) => {
-    expect((await w.http().post('/api/templates', body).expect(400)).body).toEqual(bad('Validation error', validation));
-  });
-
-  it('invalid URL / attribution in defaults use the link messages', async () => {
+  // One refusal over HTTP; every rule of the bodies: libs/templates/src/template.dto.spec.ts.
+  it('a bad URL in the defaults → 400 with the link message', async () => {
     expect((await w.http().post('/api/templates', { name: 'x', defaults: { originalUrl: 'ftp://x' } }).expect(400)).body).toEqual(
       bad('Invalid URL format', { 'defaults.originalUrl': 'Must be a valid URL' }),
-    );
-    expect((await w.http().post('/api/templates', { name: 'x', defaults: { attributionWindowHours: 0 } }).expect(400)).body).toEqual(
-      bad('Attribution window must be between 1 and 2160 hours', { 'defaults.attributionWindowHours': 'Must be between 1 and 2160' }),
     );
   });
 
@@ -93,13 +76,10 @@ describe('templates: /api/templates', () => {
     expect((await w.http().put(`/api/templates/${w.a.template.id}`, {}).expect(400)).body).toEqual(bad('No updates provided'));
   });
 
-  it('update: null name or slug → 400 naming it, nothing changed; null defaults clears them', async () => {
+  it('update: a null name → 400, nothing changed; null defaults clears them', async () => {
     const t = await w.http().post('/api/templates', { name: 'Nulls', slug: 'nulls', defaults: { tags: ['x'] } }).expect(201);
     expect((await w.http().put(`/api/templates/${t.body.id}`, { name: null }).expect(400)).body).toEqual(
       bad('Validation error', { name: 'Must be a non-empty string of at most 100 characters' }),
-    );
-    expect((await w.http().put(`/api/templates/${t.body.id}`, { slug: null }).expect(400)).body).toEqual(
-      bad('Validation error', { slug: 'Must be 1-64 lowercase letters, digits and single hyphens' }),
     );
     expect((await w.http().get(`/api/templates/${t.body.id}`).expect(200)).body).toMatchObject({ name: 'Nulls', slug: 'nulls', defaults: { tags: ['x'] } });
     const cleared = await w.http().put(`/api/templates/${t.body.id}`, { defaults: null }).expect(200);

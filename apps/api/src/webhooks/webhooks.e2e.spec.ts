@@ -89,40 +89,10 @@ describe('webhooks API', () => {
       expect((await create({ url: 'https://example.com/p', events: ['link.clicked'], projectId: '6f1c1d3e-0000-4000-8000-000000000000' }).expect(404)).body).toEqual(notFound);
     });
 
-    it.each([
-      ['a non-URL', { url: 'not a url', events: ['link.clicked'] }, { url: 'Must be a valid URL' }],
-      ['a non-http(s) URL', { url: 'ftp://example.com/x', events: ['link.clicked'] }, { url: 'Must be an http or https URL' }],
-      ['a javascript: URL', { url: 'javascript:alert(1)', events: ['link.clicked'] }, { url: 'Must be an http or https URL' }],
-      ['credentials in the URL', { url: 'https://user:pw@example.com/x', events: ['link.clicked'] }, { url: 'Must not contain credentials' }],
-      ['a user name in the URL', { url: 'https://user@example.com/x', events: ['link.clicked'] }, { url: 'Must not contain credentials' }],
-      ['a URL that is too long', { url: `https://example.com/${'a'.repeat(2100)}`, events: ['link.clicked'] }, { url: 'Must be at most 2048 characters' }],
-      ['a number as URL', { url: 42, events: ['link.clicked'] }, { url: 'Must be a valid URL' }],
-      [
-        'an unknown event kind',
-        { url: 'https://example.com/x', events: ['link.clicked', 'link.exploded'] },
-        { events: 'Unknown event type; expected one of: link.clicked, link.created, link.updated, link.deleted, install.attributed, report.generated' },
-      ],
-      [
-        'no events',
-        { url: 'https://example.com/x', events: [] },
-        { events: 'Must be a non-empty array of: link.clicked, link.created, link.updated, link.deleted, install.attributed, report.generated' },
-      ],
-      [
-        'events not an array',
-        { url: 'https://example.com/x', events: 'link.clicked' },
-        { events: 'Must be a non-empty array of: link.clicked, link.created, link.updated, link.deleted, install.attributed, report.generated' },
-      ],
-      ['a projectId that is not a UUID', { url: 'https://example.com/x', events: ['link.clicked'], projectId: 'p1' }, { projectId: 'Must be a valid UUID' }],
-      ['an unknown field', { url: 'https://example.com/x', events: ['link.clicked'], secret: 'whsec_mine' }, { secret: 'Unknown field' }],
-    ])('refuses %s with 400 naming the field', async (_name, body, fields) => {
-      const res = await create(body).expect(400);
-      expect(res.body).toEqual(validation(fields));
-    });
-
-    it('names every bad field at once', async () => {
-      const res = await create({}).expect(400);
-      expect(res.body.message).toBe('Validation error');
-      expect(Object.keys(res.body.validation).sort()).toEqual(['events', 'url']);
+    // One refusal over HTTP; every rule of the body: libs/webhooks/src/webhooks.dto.spec.ts.
+    it('refuses credentials in the URL with 400 naming the field', async () => {
+      const res = await create({ url: 'https://user:pw@example.com/x', events: ['link.clicked'] }).expect(400);
+      expect(res.body).toEqual(validation({ url: 'Must not contain credentials' }));
     });
 
     it('de-duplicates event kinds', async () => {
