@@ -159,8 +159,9 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
       expect((await get(`/api/analytics/links/${l1.id}`, jwtA).expect(200)).body.totalClicks).toBe(5);
     });
 
-    it.each(['0', '366', 'abc', '1.5', '-3', ''])('refuses days=%s', async (days) => {
-      const res = await get(`/api/analytics/links/${l1.id}?days=${days}`).expect(400);
+    // One refusal over HTTP; every rule of the queries: libs/analytics/src/analytics.dto.spec.ts.
+    it('refuses days=366', async () => {
+      const res = await get(`/api/analytics/links/${l1.id}?days=366`).expect(400);
       expect(res.body).toEqual(bad('Days must be between 1 and 365', { days: 'Must be between 1 and 365' }));
     });
 
@@ -224,10 +225,8 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
     it('honours limit and its bounds', async () => {
       expect((await get(`/api/analytics/clicks/${l1.id}?limit=2`).expect(200)).body).toHaveLength(2);
       expect((await get(`/api/analytics/clicks/${l1.id}?limit=1000`).expect(200)).body).toHaveLength(6);
-      for (const limit of ['0', '1001', 'x']) {
-        const res = await get(`/api/analytics/clicks/${l1.id}?limit=${limit}`).expect(400);
-        expect(res.body).toEqual(bad('Limit must be between 1 and 1000', { limit: 'Must be between 1 and 1000' }));
-      }
+      const res = await get(`/api/analytics/clicks/${l1.id}?limit=1001`).expect(400);
+      expect(res.body).toEqual(bad('Limit must be between 1 and 1000', { limit: 'Must be between 1 and 1000' }));
     });
 
     it('answers 404 for another organization’s link and 400 for a malformed id', async () => {
