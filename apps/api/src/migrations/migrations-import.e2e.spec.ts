@@ -107,39 +107,12 @@ describe('migration import: POST /migrations/import', () => {
     expect(await count()).toBe(before + 1);
   });
 
-  it('overwrite never touches another organization’s link', async () => {
-    await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://b.example.com', customCode: 'OwnedByB1' }).expect(201);
-    const res = await upload('shortCode,webUrl\nOwnedByB1,https://example.com/steal\n', { ...fields(), conflictStrategy: 'overwrite' }).expect(200);
-    expect(res.body).toEqual({ imported: 0, skipped: 0, failed: 1, errors: [{ row: 1, message: "Short code 'OwnedByB1' is already in use" }] });
-    expect((await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'OwnedByB1', domainName: '' } })).originalUrl).toBe('https://b.example.com/');
-  });
-
-  it('a cell with a NUL byte fails its row only; the other rows are imported (decisions §14)', async () => {
-    const csv = 'originalUrl,title\nhttps://example.com/nul-ok,Fine\nhttps://example.com/nul-bad,Bad\u0000Title\n';
-    const res = await upload(csv, fields()).expect(200);
-    expect(res.body).toEqual({
-      imported: 1,
-      skipped: 0,
-      failed: 1,
-      errors: [{ row: 2, message: 'title: Must not contain NUL characters or unpaired surrogates' }],
-    });
-  });
-
   it('a broken CSV (unclosed quote) → 400, nothing written', async () => {
     const before = await count();
     const res = await upload('shortCode,webUrl\nGood0001,https://example.com\n"Broken,https://example.com\n', fields()).expect(400);
     expect(res.body.error).toBe('Bad Request');
     expect(res.body.message).toMatch(/^Invalid CSV: /);
     expect(await count()).toBe(before);
-  });
-
-  it('a wrong column set → 400', async () => {
-    const res = await upload('name,email\nx,y\n', fields()).expect(400);
-    expect(res.body).toEqual(bad(expect.stringMatching(/^Invalid CSV columns: /) as unknown as string));
-  });
-
-  it('an empty file → 400', async () => {
-    expect((await upload('', fields()).expect(400)).body).toEqual(bad('Invalid CSV: the file is empty'));
   });
 
   it('a 20 MB file → 413 Payload too large, nothing written', async () => {
@@ -152,16 +125,11 @@ describe('migration import: POST /migrations/import', () => {
     expect(await count()).toBe(before);
   }, 120_000);
 
-  it.each([
-    [{ platform: 'x' }, { templateId: 'Must be a valid UUID' }],
-    [{ templateId: 'x', platform: 'x' }, { templateId: 'Must be a valid UUID' }],
-    [{ templateId: 'T' }, { platform: 'Must be a non-empty string of at most 50 characters' }],
-    [{ templateId: 'T', platform: 'x', conflictStrategy: 'merge' }, { conflictStrategy: 'Must be skip, overwrite or rename' }],
-    [{ templateId: 'T', platform: 'x', projectId: 'p' }, { projectId: 'Must be a valid UUID' }],
-    [{ templateId: 'T', platform: 'x', extra: '1' }, { extra: 'Unknown field' }],
-  ])('form fields %j → 400 Validation error', async (form, validation) => {
-    const f = Object.fromEntries(Object.entries(form).map(([k, v]) => [k, v === 'T' ? w.a.template.id : v]));
-    expect((await upload('shortCode,webUrl\nAbcd1234,https://example.com\n', f).expect(400)).body).toEqual(bad('Validation error', validation));
+  // One refusal of the form over HTTP; every rule of the form and the rows:
+  // libs/links/src/import/links-import.service.medium.spec.ts.
+  it('a bad conflictStrategy → 400 Validation error', async () => {
+    const res = await upload('shortCode,webUrl\nAbcd1234,https://example.com\n', { ...fields(), conflictStrategy: 'merge' }).expect(400);
+    expect(res.body).toEqual(bad('Validation error', { conflictStrategy: 'Must be skip, overwrite or rename' }));
   });
 
   it('no file part or not multipart → 400', async () => {
