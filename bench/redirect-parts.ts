@@ -7,7 +7,7 @@
  *   facts and empty `query` the edge used to send vs without them (bench's visit: no referrer,
  *   no Accept-Language, no utm_*).
  * - the decision for a link with 5 redirect rules the visit misses and 2 A/B variants vs a plain
- *   link (bench/redirect.ts --controls' links and visit), a fresh `VisitFacts` per visit as the
+ *   link (bench/redirect.ts --controls' links and visit), a fresh `Visit` per visit as the
  *   edge makes them.
  * Figures are the best of --rounds rounds (the least disturbed by other processes), ns per item.
  *
@@ -16,7 +16,7 @@
 import { loadavg } from 'node:os';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { HTTP_DURATION_BUCKETS, HttpRequestMetrics } from '@dl/platform/observability';
-import { CountryLookup, decide, RedirectLinkSnapshot, RedirectRequest, VisitFacts } from '@dl/redirect';
+import { CountryLookup, decide, EdgeRequest, RedirectLinkSnapshot, Visit } from '@dl/redirect';
 import { IPHONE, MISSED_RULES } from './control-links';
 
 const i = process.argv.indexOf('--rounds');
@@ -97,16 +97,17 @@ function decision() {
     variants: [{ url: 'https://a.example/landing/1', weight: 50 }, { url: 'https://b.example/landing/1', weight: 50 }],
   };
   const countries = new CountryLookup(undefined);
-  const req: RedirectRequest = {
-    method: 'GET', shortCode: 'ctrl0001', query: 'ref=bench', socketAddress: '127.0.0.1',
+  const req: EdgeRequest = {
+    method: 'GET', url: '/ctrl0001?ref=bench', socket: { remoteAddress: '127.0.0.1' },
     headers: { host: '127.0.0.1', 'user-agent': IPHONE, 'accept-language': 'en-US,en;q=0.9' },
   };
+  const visitOf = (link: RedirectLinkSnapshot) => Object.assign(new Visit(req, 'ctrl0001', { countries, trustedIpHeader: undefined }), { link });
   const n = 200_000;
   const measure = (link: RedirectLinkSnapshot) => {
-    const first = decide(link, new VisitFacts(Date.now(), req, IPHONE, null, countries, undefined));
+    const first = decide(visitOf(link));
     if (first.kind !== 'redirect') throw new Error(`the ${link.shortCode} visit answered ${first.kind}`);
     return best(n, () => {
-      for (let k = 0; k < n; k++) decide(link, new VisitFacts(Date.now(), req, IPHONE, null, countries, undefined));
+      for (let k = 0; k < n; k++) decide(visitOf(link));
     });
   };
   const plainNs = measure(plain);

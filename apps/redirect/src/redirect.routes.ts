@@ -86,7 +86,7 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     method: ['GET', 'HEAD'],
     url: '/',
     exposeHeadRoute: false,
-    handler: (request, reply) => send(reply, edge.root(request.headers)),
+    handler: (request, reply) => send(reply, edge.root(request)),
   });
 
   // Caddy's on-demand TLS `ask` (decisions §15): 200 for a verified domain, or an invalid one that

@@ -1,7 +1,7 @@
 import { validateHeaderValue } from 'node:http';
 import fc from 'fast-check';
 import { buildAnswer } from './answer';
-import { decide, Visit } from './decision';
+import { decide, VisitFacts } from './decision';
 import { RedirectLinkSnapshot } from './redirect-link';
 
 /** Any UTF-16 units (lone surrogates, NUL, controls) and the characters that matter in URLs. */
@@ -56,9 +56,9 @@ const query = fc.oneof(
   fc.constantFrom('utm_source=a%00b', 'q=%ED%A0%80', 'x=%', 'dl_click=evil', 'a=1&a=2&utm_campaign=%E2%82%AC'),
 );
 
-const visit: fc.Arbitrary<Visit> = fc.record({
+const visit: fc.Arbitrary<Omit<VisitFacts, 'link'>> = fc.record({
   now: fc.integer({ min: 0, max: 2_000_000 }),
-  platform: fc.constantFrom('ios', 'android', 'web') as fc.Arbitrary<Visit['platform']>,
+  platform: fc.constantFrom('ios', 'android', 'web') as fc.Arbitrary<VisitFacts['platform']>,
   bot: fc.boolean(),
   country: fc.constantFrom(null, 'US', 'FR').map((c) => () => c),
   languages: fc.array(fc.constantFrom('en', 'fr'), { maxLength: 2 }).map((l) => () => l),
@@ -70,7 +70,7 @@ describe('redirect decision + answer builder (property-based, decisions §14)', 
   it('never throws, and every answer has header values Node writes', () => {
     fc.assert(
       fc.property(fc.option(snapshot, { nil: null }), visit, (link, v) => {
-        const answer = buildAnswer(decide(link, v));
+        const answer = buildAnswer(decide({ ...v, link }));
         for (const [name, value] of Object.entries(answer.headers)) {
           expect(() => validateHeaderValue(name, value)).not.toThrow();
           expect(/^[\x20-\x7e]*$/.test(value)).toBe(true);
@@ -88,7 +88,7 @@ describe('redirect decision + answer builder (property-based, decisions §14)', 
       fc.property(snapshot, fc.webUrl({ withQueryParameters: true }), (link, url) => {
         const href = new URL(url).href;
         const live = { ...link, isActive: true, expiresAt: null, cloak: false, targetingRules: null, iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null, ogTitle: null, ogDescription: null, ogImageUrl: null, originalUrl: href };
-        const answer = buildAnswer(decide(live, { now: 0, platform: 'web', bot: false, country: () => null, languages: () => [], query: '', pixelClickId: null }));
+        const answer = buildAnswer(decide({ link: live, now: 0, platform: 'web', bot: false, country: () => null, languages: () => [], query: '', pixelClickId: null }));
         expect(answer).toEqual({ status: 302, headers: { location: href, 'cache-control': 'no-store' }, body: '' });
       }),
       { numRuns: 500 },

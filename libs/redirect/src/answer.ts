@@ -1,6 +1,8 @@
 import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
 import { cloakPage, EXPIRED_PAGE, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
+import { publicStatsPage } from './public-stats';
+import { PublicStatsDto } from './public-stats.dto';
 
 export interface Answer {
   status: number;
@@ -9,48 +11,51 @@ export interface Answer {
   body: string;
 }
 
+/** Everything the edge answers: a decision's outcome, or one of its other pages. */
+export type EdgePage =
+  | Outcome
+  | { kind: 'stats'; stats: PublicStatsDto; shortUrl: string }
+  | { kind: 'association-file'; json: string };
+
+type Builders = { [K in EdgePage['kind']]: (page: Extract<EdgePage, { kind: K }>) => Answer };
+
 const HTML = 'text/html; charset=utf-8';
 const NO_STORE = 'no-store';
+const html = (status: number, body: string, extra: Record<string, string> = {}): Answer => ({
+  status,
+  headers: { 'content-type': HTML, 'cache-control': NO_STORE, ...extra },
+  body,
+});
+const redirect = (location: string): Answer => ({ status: 302, headers: { location: safeHeaderUrl(location), 'cache-control': NO_STORE }, body: '' });
 
 /**
- * The one place an outcome becomes an HTTP answer (status, headers, body). Every header
- * value it returns is one Node writes: a destination stored before URLs were normalised
- * (or a visitor's query composed into it) is made ASCII here (decisions §14).
+ * How each page is answered (status, headers, body). A new page (a warning or a report page) is
+ * an outcome kind or an `EdgePage` member plus its entry here: a kind without one does not compile.
+ * Every `Location` is one Node writes: a destination stored before URLs were normalised (or a
+ * visitor's query composed into it) is made ASCII here (decisions §14).
  */
-export function buildAnswer(outcome: Outcome): Answer {
-  switch (outcome.kind) {
-    case 'redirect':
-    case 'expired-redirect':
-      return { status: 302, headers: { location: safeHeaderUrl(outcome.location), 'cache-control': NO_STORE }, body: '' };
-    case 'password':
-      return {
-        status: outcome.wrong ? 401 : 200,
-        headers: { 'content-type': HTML, 'cache-control': NO_STORE },
-        body: passwordPage(outcome.wrong === true),
-      };
-    case 'too-many-tries':
-      return { status: 429, headers: { 'content-type': HTML, 'cache-control': NO_STORE, 'retry-after': '60' }, body: TOO_MANY_TRIES_PAGE };
-    case 'cloak':
-      return {
-        status: 200,
-        headers: { 'content-type': HTML, 'cache-control': NO_STORE },
-        body: cloakPage(outcome.link, outcome.location),
-      };
-    case 'preview':
-      return {
-        status: 200,
-        headers: { 'content-type': HTML, 'cache-control': NO_STORE },
-        body: previewPage(outcome.link, safeHeaderUrl(outcome.location)),
-      };
-    case 'expired':
-      return { status: 410, headers: { 'content-type': HTML, 'cache-control': NO_STORE }, body: EXPIRED_PAGE };
-    case 'unavailable':
-      return {
-        status: 503,
-        headers: { 'content-type': HTML, 'cache-control': NO_STORE, 'retry-after': '5' },
-        body: UNAVAILABLE_PAGE,
-      };
-    case 'not-found':
-      return { status: 404, headers: { 'content-type': HTML, 'cache-control': NO_STORE }, body: NOT_FOUND_PAGE };
-  }
+const BUILDERS: Builders = {
+  redirect: (o) => redirect(o.location),
+  'expired-redirect': (o) => redirect(o.location),
+  'not-found-redirect': (o) => redirect(o.location),
+  password: (o) => html(o.wrong ? 401 : 200, passwordPage(o.wrong === true)),
+  'too-many-tries': () => html(429, TOO_MANY_TRIES_PAGE, { 'retry-after': '60' }),
+  cloak: (o) => html(200, cloakPage(o.link, o.location)),
+  preview: (o) => html(200, previewPage(o.link, safeHeaderUrl(o.location))),
+  expired: () => html(410, EXPIRED_PAGE),
+  unavailable: () => html(503, UNAVAILABLE_PAGE, { 'retry-after': '5' }),
+  'not-found': () => html(404, NOT_FOUND_PAGE),
+  stats: (p) => ({
+    status: 200,
+    headers: { 'content-type': HTML, 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex' },
+    body: publicStatsPage(p.stats, p.shortUrl),
+  }),
+  'association-file': (p) => ({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' }, body: p.json }),
+};
+
+/** The one place an answer of the edge is made; `setCookie` goes on it as given (a proven password). */
+export function buildAnswer(page: EdgePage, setCookie: string | null = null): Answer {
+  const answer = (BUILDERS[page.kind] as (p: EdgePage) => Answer)(page);
+  if (setCookie !== null) answer.headers['set-cookie'] = setCookie;
+  return answer;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { composeDestination, decide, matchesTargeting, pickVariant, Visit } from './decision';
+import { composeDestination, decide as decideVisit, matchesTargeting, pickVariant, VisitFacts } from './decision';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, userAgentTraits } from './visitor';
 
@@ -30,8 +30,9 @@ const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot =>
   ...over,
 });
 
-const visit = (over: Partial<Visit> = {}): Visit => ({
+const visit = (over: Partial<VisitFacts> = {}): VisitFacts => ({
   now: 1_000_000,
+  link: null,
   platform: 'web',
   bot: false,
   country: () => null,
@@ -40,6 +41,9 @@ const visit = (over: Partial<Visit> = {}): Visit => ({
   pixelClickId: null,
   ...over,
 });
+
+/** The decision of a visit to `l`. */
+const decide = (l: RedirectLinkSnapshot | null, v: VisitFacts) => decideVisit({ ...v, link: l });
 
 describe('decide (decisions §7)', () => {
   it('unknown and inactive → not-found; expired → expired (checked at the given time)', () => {

@@ -3,9 +3,11 @@ import { UTM_KEYS } from '@dl/platform/validation';
 import { RedirectLinkSnapshot, RuleConditions } from './redirect-link';
 import { BrowserName, OsName, VisitorPlatform } from './visitor';
 
-/** What the edge knows about the visit, computed lazily where it costs (geo). */
-export interface Visit {
+/** What the decision reads of a visit (the edge's `Visit`; plain objects in tests), computed lazily where it costs (geo). */
+export interface VisitFacts {
   now: number;
+  /** The link of the visited (host, code), or null when there is none. */
+  link: RedirectLinkSnapshot | null;
   platform: VisitorPlatform;
   bot: boolean;
   /** ISO 3166-1 alpha-2 of the client IP, looked up only when a rule needs it. */
@@ -27,6 +29,8 @@ export interface Visit {
   capReached?: boolean;
   /** The visitor proved the link's password (form or signed cookie). */
   unlocked?: boolean;
+  /** Where the host sends a code it does not know (a branded domain's `notFoundUrl`); else the 404 page. */
+  notFoundUrl?: string | null;
 }
 
 /** Which variant and which rule chose the destination (recorded on the click). */
@@ -39,6 +43,7 @@ export type Outcome =
   | { kind: 'not-found' }
   | { kind: 'expired' }
   | { kind: 'unavailable' }
+  | { kind: 'not-found-redirect'; location: string }
   | { kind: 'expired-redirect'; location: string }
   | { kind: 'password'; link: RedirectLinkSnapshot; wrong?: boolean }
   | { kind: 'too-many-tries' }
@@ -52,12 +57,14 @@ export function isLive(link: RedirectLinkSnapshot | null, now: number): link is 
 }
 
 /**
- * The decision order of decisions §16 (replacing §7 steps 1-4): unknown/inactive → 404;
- * expired by date or clicks → `expiredUrl` or 410; password → form; crawler with Open Graph →
- * preview; redirect rules; targeting gate; variants; platform routing; cloak; UTM and query.
+ * The decision order of decisions §16 (replacing §7 steps 1-4): unknown/inactive → the host's
+ * `notFoundUrl` or 404; expired by date or clicks → `expiredUrl` or 410; password → form; crawler
+ * with Open Graph → preview; redirect rules; targeting gate; variants; platform routing; cloak;
+ * UTM and query.
  */
-export function decide(link: RedirectLinkSnapshot | null, visit: Visit): Outcome {
-  if (!link || !link.isActive) return { kind: 'not-found' };
+export function decide(visit: VisitFacts): Outcome {
+  const link = visit.link;
+  if (!link || !link.isActive) return visit.notFoundUrl ? { kind: 'not-found-redirect', location: visit.notFoundUrl } : { kind: 'not-found' };
   if ((link.expiresAt !== null && link.expiresAt <= visit.now) || visit.capReached) {
     return link.expiredUrl ? { kind: 'expired-redirect', location: link.expiredUrl } : { kind: 'expired' };
   }
@@ -87,7 +94,7 @@ export function isAppStore(url: string): boolean {
  * Redirect rules (first match wins), then the targeting gate (a visitor outside it goes to
  * `webFallbackUrl` and skips the rest), then variants (the web destination), then the platform.
  */
-export function destinationOf(link: RedirectLinkSnapshot, visit: Visit): { url: string; web: boolean; variant: number | null; rule: number | null } {
+export function destinationOf(link: RedirectLinkSnapshot, visit: VisitFacts): { url: string; web: boolean; variant: number | null; rule: number | null } {
   if (link.redirectRules) {
     const rules = rulesOf(link, link.redirectRules);
     for (let i = 0; i < rules.length; i++) {
@@ -162,7 +169,7 @@ function rulesOf(link: RedirectLinkSnapshot, rules: NonNullable<RedirectLinkSnap
 }
 
 /** Every condition given must hold; an unknown country, OS or browser matches no list. */
-function matchesCompiled(c: CompiledRule, visit: Visit): boolean {
+function matchesCompiled(c: CompiledRule, visit: VisitFacts): boolean {
   if (c.devices && !c.devices.includes(visit.platform)) return false;
   if (c.after !== null && visit.now < c.after) return false;
   if (c.before !== null && visit.now >= c.before) return false;
@@ -194,7 +201,7 @@ function matchesCompiled(c: CompiledRule, visit: Visit): boolean {
  * accepted languages is in `languages`, the platform (ios/android/web) is in `devices`.
  * An unknown country or a missing Accept-Language does not match a rule that needs it.
  */
-export function matchesTargeting(link: RedirectLinkSnapshot, visit: Visit): boolean {
+export function matchesTargeting(link: RedirectLinkSnapshot, visit: Pick<VisitFacts, 'platform' | 'languages' | 'country'>): boolean {
   const rules = link.targetingRules;
   if (!rules) return true;
   if (rules.devices?.length && !rules.devices.includes(visit.platform)) return false;

@@ -13,6 +13,7 @@ export * from './redirect-edge.module';
 export * from './redirect-link';
 export * from './redirect-store';
 export * from './redirect.service';
+export * from './visit';
 export * from './visitor';
 export * from './click-cap';
 export * from './link-password';

@@ -8,6 +8,7 @@ import { PixelSiteRepository } from './pixel-site.repository';
 import { RedirectService } from './redirect.service';
 import { RedirectStore } from './redirect-store';
 import { DomainTable } from './domain-table';
+import { PublicStatsModule } from './public-stats';
 
 /**
  * The edge's services. Postgres reads (link by short code, pixel flag) go through
@@ -15,6 +16,7 @@ import { DomainTable } from './domain-table';
  * app's global modules.
  */
 @Module({
+  imports: [PublicStatsModule],
   providers: [
     RedirectStore,
     PixelSiteRepository,

@@ -1,134 +1,44 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ClickCapturedJob, clickTimeIso, newClickId } from '@dl/platform/click-codec';
+import { newClickId } from '@dl/platform/click-codec';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { clientIp, stripUnstorable, verifySecret } from '@dl/platform/http';
+import { verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
-import { UTM_QUERY_KEYS } from '@dl/platform/validation';
-import { DomainTable, EdgeDomain } from './domain-table';
 import { Answer, buildAnswer } from './answer';
+import { ClickCap } from './click-cap';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';
-import { ClickCap } from './click-cap';
-import { decide, isLive, Outcome, Visit } from './decision';
+import { decide, isLive, Outcome } from './decision';
+import { DomainTable } from './domain-table';
 import { LinkPasswords } from './link-password';
-import { RedirectLinkCache } from './redirect-link.cache';
 import { PixelFlagCache } from './pixel-flag.cache';
+import { PublicStatsService } from './public-stats';
 import { RedirectLinkSnapshot } from './redirect-link';
-import { acceptedLanguages, BrowserName, OsName, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
+import { RedirectLinkCache } from './redirect-link.cache';
+import { EdgeRequest, Visit, VisitContext } from './visit';
 
 const NOT_FOUND = buildAnswer({ kind: 'not-found' });
 
 /** Codes the service can have issued (random base62, custom codes, imported codes). */
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
-/** Longest header value copied into a click. */
-const MAX_FACT_LENGTH = 2048;
 
-/** One visit to `/{shortCode}` as the HTTP layer sees it. */
-export interface RedirectRequest {
-  shortCode: string;
-  method: string;
-  headers: Record<string, string | string[] | undefined>;
-  socketAddress: string | undefined;
-  /** The query string of the short URL, without '?'. */
-  query: string;
-}
+/** A step of a live link's visit before the decision: it reads the visit and records what it learns, synchronously when it can. */
+type VisitStep = (visit: Visit) => void | Promise<void>;
 
-function header(headers: RedirectRequest['headers'], name: string): string | null {
-  const v = headers[name];
-  const value = Array.isArray(v) ? v[0] : v;
-  // What a visitor sends is cleaned, never refused: NUL and lone surrogates cannot be stored (decisions §14).
-  return value ? stripUnstorable(value.slice(0, MAX_FACT_LENGTH)) || null : null;
-}
-
-/** The `query` of a click without utm_* parameters (most): one shared object, never written to. */
-const NO_UTM: Record<string, string> = Object.freeze({});
-
-function utmOfQuery(query: string): Record<string, string> {
-  if (!query.includes('utm_')) return NO_UTM;
-  const out: Record<string, string> = {};
-  const params = new URLSearchParams(query);
-  for (const key of UTM_QUERY_KEYS) {
-    const value = params.get(key);
-    const clean = value && stripUnstorable(value.slice(0, 512));
-    if (clean) out[key] = clean;
-  }
-  return out;
-}
+/** Outcomes that send the visitor on, so the visit records its click. */
+const RECORDED = new Set<Outcome['kind']>(['redirect', 'cloak', 'preview']);
 
 /**
- * The facts of one visit the decision may ask for (decisions §16), each computed only when
- * asked: methods on one object per visit instead of a closure per fact. The client IP is
- * resolved once and shared with the click record. Exported for bench/redirect-parts.ts.
- */
-export class VisitFacts implements Visit {
-  readonly platform: Visit['platform'];
-  readonly bot: boolean;
-  readonly query: string;
-  unlocked = false;
-  capReached = false;
-  private clientIp: string | null | undefined = undefined;
-  // Each fact is computed the first time a rule asks (several rules may ask the same).
-  private countryCode: string | null | undefined = undefined;
-  private languageList: readonly string[] | undefined = undefined;
-  private osName: OsName | null | undefined = undefined;
-  private browserName: BrowserName | null | undefined = undefined;
-  private params: URLSearchParams | undefined = undefined;
-
-  constructor(
-    readonly now: number,
-    private readonly req: RedirectRequest,
-    readonly ua: string | null,
-    readonly pixelClickId: string | null,
-    private readonly countries: CountryLookup,
-    private readonly trustedIpHeader: string | undefined,
-  ) {
-    const traits = userAgentTraits(ua);
-    this.platform = traits.platform;
-    this.bot = traits.bot;
-    this.query = req.query;
-  }
-
-  ip(): string | null {
-    if (this.clientIp === undefined) this.clientIp = clientIp(this.req.headers, this.req.socketAddress, this.trustedIpHeader);
-    return this.clientIp;
-  }
-
-  country(): string | null {
-    if (this.countryCode === undefined) this.countryCode = this.countries.country(this.ip());
-    return this.countryCode;
-  }
-
-  languages(): readonly string[] {
-    return (this.languageList ??= acceptedLanguages(header(this.req.headers, 'accept-language')));
-  }
-
-  os(): OsName | null {
-    if (this.osName === undefined) this.osName = userAgentOs(this.ua);
-    return this.osName;
-  }
-
-  browser(): BrowserName | null {
-    if (this.browserName === undefined) this.browserName = userAgentBrowser(this.ua);
-    return this.browserName;
-  }
-
-  queryParams(): URLSearchParams {
-    return (this.params ??= new URLSearchParams(this.query));
-  }
-
-  visitorKey(): string {
-    return `${this.ip() ?? ''}\n${this.ua ?? ''}`;
-  }
-}
-
-/**
- * The short-link edge: lookup → decision (decisions §7) → click capture → answer.
+ * The short-link edge: host and code → link (cache-aside) → the live link's steps → decision
+ * (decisions §16) → answer → click capture. A `Visit` carries the request through every step.
  * Synchronous for a cached link (no promise, no I/O on the response path).
  */
 @Injectable()
 export class RedirectService {
   private readonly logger = new Logger('Redirect');
-  private readonly countries: CountryLookup;
+  private readonly context: VisitContext;
+  private readonly base: string;
+  /** In order: the click cap (when set), then the pixel flag (only for a visit that records a click under its cap). */
+  private readonly liveSteps: readonly VisitStep[] = [(visit) => this.clickCap(visit), (visit) => this.pixelFlag(visit)];
 
   constructor(
     private readonly links: RedirectLinkCache,
@@ -137,25 +47,27 @@ export class RedirectService {
     private readonly caps: ClickCap,
     private readonly passwords: LinkPasswords,
     private readonly domains: DomainTable,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly stats: PublicStatsService,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.countries = new CountryLookup(config.GEOIP_DATABASE_PATH);
+    this.context = { countries: new CountryLookup(config.GEOIP_DATABASE_PATH), trustedIpHeader: config.TRUSTED_CLIENT_IP_HEADER };
+    this.base = config.SHORT_LINK_BASE_URL.replace(/\/+$/, '');
   }
 
   /**
-   * `GET /<code>` by host (decisions §15): a service host resolves the links on no branded
-   * domain (as before domains), a branded host that domain's code (an unknown one → its
-   * `notFoundUrl` or the 404 page), an unknown host the 404 page.
+   * `GET|HEAD /<code>` by host (decisions §15): a service host resolves the links on no branded
+   * domain, a branded host that domain's code (an unknown one → its `notFoundUrl` or the 404
+   * page), an unknown host the 404 page. `/<code>+` is the link's public stats page.
    */
-  resolve(req: RedirectRequest): Answer | Promise<Answer> {
-    const place = this.domains.place(req.headers);
-    if (place === null) return NOT_FOUND;
-    if (!SHORT_CODE.test(req.shortCode)) return this.notFound(place);
+  visit(req: EdgeRequest, code: string): Answer | Promise<Answer> {
+    const visit = this.start(req, code);
+    if (code.length > 1 && code.endsWith('+')) return this.statsPage(visit);
+    if (visit.place === null || !SHORT_CODE.test(code)) return this.answer(visit);
     try {
-      const found = this.links.find(place === '' ? req.shortCode : `${place.domain}/${req.shortCode}`);
-      if (!(found instanceof Promise)) return this.answerFor(found, req, place);
+      const found = this.links.find(this.linkKey(visit));
+      if (!(found instanceof Promise)) return this.withLink(visit, found);
       return found.then(
-        (link) => this.answerFor(link, req, place),
+        (link) => this.withLink(visit, link),
         (err: unknown) => this.unavailable(err),
       );
     } catch (err) {
@@ -164,137 +76,124 @@ export class RedirectService {
   }
 
   /**
-   * `POST /{shortCode}` with the password form: right → the visit as a GET (click recorded)
-   * plus the unlock cookie; wrong → 401 form with "Wrong password"; past the try limit → 429.
+   * `POST /<code>` with the password form: right → the visit as a GET (click recorded) plus the
+   * unlock cookie; wrong → 401 form with "Wrong password"; past the try limit → 429.
    */
-  async unlock(req: RedirectRequest, password: unknown): Promise<Answer> {
-    const place = this.domains.place(req.headers);
-    if (place === null) return NOT_FOUND;
-    if (!SHORT_CODE.test(req.shortCode)) return NOT_FOUND;
+  async unlock(req: EdgeRequest, code: string, password: unknown): Promise<Answer> {
+    const visit = this.start(req, code);
+    if (visit.place === null || !SHORT_CODE.test(code)) return NOT_FOUND;
     let link: RedirectLinkSnapshot | null;
     try {
-      link = await this.links.find(place === '' ? req.shortCode : `${place.domain}/${req.shortCode}`);
+      link = await this.links.find(this.linkKey(visit));
     } catch (err) {
       return this.unavailable(err);
     }
-    const get = { ...req, method: 'GET' };
-    const now = Date.now();
     // Only password links take a POST: anything else answers like any other method (404 page).
     if (link && !link.passwordHash) return NOT_FOUND;
-    if (!isLive(link, now) || !link.passwordHash) return this.answerFor(link, get, place);
-    const ip = this.ip(req);
+    if (!isLive(link, visit.now) || !link.passwordHash) return this.answer(Object.assign(visit, { link }));
+    const ip = visit.ip();
     if (await this.passwords.blocked(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
     const given = typeof password === 'string' && password.length <= 128 ? password : null;
     if (!given || !(await verifySecret(given, link.passwordHash))) {
       if (await this.passwords.wrongTry(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
       return buildAnswer({ kind: 'password', link, wrong: true });
     }
-    const answer = await this.visitLive(link, get, now, true);
-    return { ...answer, headers: { ...answer.headers, 'set-cookie': this.passwords.unlockCookie(link, now) } };
+    visit.unlocked = true;
+    visit.setCookie = this.passwords.unlockCookie(link, visit.now);
+    return this.withLink(visit, link);
   }
 
   /** `GET /` (decisions §15): a branded host's `rootRedirectUrl`, else the 404 page. */
-  root(headers: RedirectRequest['headers']): Answer {
-    const place = this.domains.place(headers);
+  root(req: EdgeRequest): Answer {
+    const place = this.domains.place(req.headers);
     return place && place.rootRedirectUrl ? buildAnswer({ kind: 'redirect', location: place.rootRedirectUrl }) : NOT_FOUND;
   }
 
-  private notFound(place: '' | EdgeDomain): Answer {
-    return place !== '' && place.notFoundUrl ? buildAnswer({ kind: 'redirect', location: place.notFoundUrl }) : NOT_FOUND;
+  private start(req: EdgeRequest, code: string): Visit {
+    const visit = new Visit(req, code, this.context);
+    visit.place = this.domains.place(visit.headers);
+    return visit;
   }
 
-  private answerFor(link: RedirectLinkSnapshot | null, req: RedirectRequest, place: '' | EdgeDomain): Answer | Promise<Answer> {
-    const now = Date.now();
-    if (!isLive(link, now)) {
-      const outcome = decide(link, this.visit(req, now, null));
-      return outcome.kind === 'not-found' ? this.notFound(place) : buildAnswer(outcome);
-    }
-    const unlocked = !link.passwordHash || this.passwords.unlocked(link, header(req.headers, 'cookie'), now);
-    return this.visitLive(link, req, now, unlocked);
+  private linkKey(visit: Visit): string {
+    return visit.place ? `${visit.place.domain}/${visit.code}` : visit.code;
   }
 
-  /** A live link: the click cap (when set), the pixel flag, then the decision. */
-  private visitLive(link: RedirectLinkSnapshot, req: RedirectRequest, now: number, unlocked: boolean): Answer | Promise<Answer> {
+  /** The link found (or none): a live one goes through the steps, anything else is answered at once. */
+  private withLink(visit: Visit, link: RedirectLinkSnapshot | null): Answer | Promise<Answer> {
+    visit.link = link;
+    if (!isLive(link, visit.now)) return this.answer(visit);
+    if (!visit.unlocked) visit.unlocked = !link.passwordHash || this.passwords.unlocked(link, visit.header('cookie'), visit.now);
     // A HEAD fetches no page (link checkers) and a locked link shows its form: no click recorded.
-    const clickId = req.method === 'GET' && unlocked ? newClickId(now) : null;
-    if (link.maxClicks !== null) {
-      const known = this.caps.knownReached(link);
-      if (known) return this.withPixel(link, req, now, clickId, unlocked, true);
-      const counted = clickId !== null && !userAgentTraits(header(req.headers, 'user-agent')).bot;
-      return this.caps
-        .reached(link, counted)
-        .then((reached) => this.withPixel(link, req, now, clickId, unlocked, reached));
+    if (visit.method !== 'HEAD' && visit.unlocked) visit.clickId = newClickId(visit.now);
+    return this.steps(visit, 0);
+  }
+
+  private steps(visit: Visit, from: number): Answer | Promise<Answer> {
+    for (let i = from; i < this.liveSteps.length; i++) {
+      const pending = this.liveSteps[i](visit);
+      if (pending) return pending.then(() => this.steps(visit, i + 1));
     }
-    return this.withPixel(link, req, now, clickId, unlocked, false);
+    return this.finish(visit);
   }
 
-  private withPixel(
-    link: RedirectLinkSnapshot,
-    req: RedirectRequest,
-    now: number,
-    clickId: string | null,
-    unlocked: boolean,
-    capReached: boolean,
-  ): Answer | Promise<Answer> {
-    const pixel = clickId && !capReached ? this.pixels.hasPixelSite(link.organizationId) : false;
-    if (pixel instanceof Promise) return pixel.then((flag) => this.visitLink(link, req, now, clickId, flag, unlocked, capReached));
-    return this.visitLink(link, req, now, clickId, pixel, unlocked, capReached);
+  private clickCap(visit: Visit): void | Promise<void> {
+    const link = visit.link!;
+    if (link.maxClicks === null) return;
+    if (this.caps.knownReached(link)) {
+      visit.capReached = true;
+      return;
+    }
+    return this.caps.reached(link, visit.clickId !== null && !visit.bot).then((reached) => {
+      visit.capReached = reached;
+    });
   }
 
-  private visitLink(
-    link: RedirectLinkSnapshot,
-    req: RedirectRequest,
-    now: number,
-    clickId: string | null,
-    pixel: boolean,
-    unlocked: boolean,
-    capReached: boolean,
-  ): Answer {
-    const ua = header(req.headers, 'user-agent');
-    const visit = this.visit(req, now, pixel ? clickId : null, ua);
-    visit.unlocked = unlocked;
-    visit.capReached = capReached;
-    const outcome: Outcome = decide(link, visit);
-    // The answer first: a visit that could not be answered (it throws, or is a 5xx) records no click.
-    const answer = buildAnswer(outcome);
-    const recorded = outcome.kind === 'redirect' || outcome.kind === 'cloak' || outcome.kind === 'preview';
-    if (clickId && recorded && answer.status < 500) {
-      this.clicks.capture(this.click(clickId, link, req, now, visit, outcome.variant ?? null, outcome.rule ?? null));
+  private pixelFlag(visit: Visit): void | Promise<void> {
+    if (!visit.clickId || visit.capReached) return;
+    const flag = this.pixels.hasPixelSite(visit.link!.organizationId);
+    if (!(flag instanceof Promise)) {
+      visit.pixel = flag;
+      return;
+    }
+    return flag.then((value) => {
+      visit.pixel = value;
+    });
+  }
+
+  /** The decision, its answer, then the click: a visit that could not be answered (it throws, or is a 5xx) records none. */
+  private finish(visit: Visit): Answer {
+    const outcome = decide(visit);
+    const answer = buildAnswer(outcome, visit.setCookie);
+    if (visit.clickId && RECORDED.has(outcome.kind) && answer.status < 500) {
+      const choice = outcome as { variant?: number; rule?: number };
+      this.clicks.capture(visit.click(choice.variant ?? null, choice.rule ?? null));
     }
     return answer;
   }
 
-  private visit(req: RedirectRequest, now: number, pixelClickId: string | null, ua: string | null = header(req.headers, 'user-agent')): VisitFacts {
-    return new VisitFacts(now, req, ua, pixelClickId, this.countries, this.config.TRUSTED_CLIENT_IP_HEADER);
+  /** A visit answered without the live steps (no link, a dead one, an unknown host or code). */
+  private answer(visit: Visit): Answer {
+    return buildAnswer(decide(visit), visit.setCookie);
   }
 
-  /** Null facts and an empty `query` are left out (fewer bytes per click through the queue; the worker reads a missing one as null / {}). */
-  private click(
-    id: string,
-    link: RedirectLinkSnapshot,
-    req: RedirectRequest,
-    now: number,
-    visit: VisitFacts,
-    variantIndex: number | null,
-    ruleIndex: number | null,
-  ): ClickCapturedJob {
-    const click: ClickCapturedJob = { id, linkId: link.id, organizationId: link.organizationId, clickedAt: clickTimeIso(now) };
-    const ip = visit.ip();
-    if (ip !== null) click.ip = ip;
-    if (visit.ua !== null) click.userAgent = visit.ua;
-    const referrer = header(req.headers, 'referer');
-    if (referrer !== null) click.referrer = referrer;
-    const acceptLanguage = header(req.headers, 'accept-language');
-    if (acceptLanguage !== null) click.acceptLanguage = acceptLanguage;
-    const query = utmOfQuery(req.query);
-    if (query !== NO_UTM) click.query = query;
-    if (variantIndex !== null) click.variantIndex = variantIndex;
-    if (ruleIndex !== null) click.ruleIndex = ruleIndex;
-    return click;
-  }
-
-  private ip(req: RedirectRequest): string | null {
-    return clientIp(req.headers, req.socketAddress, this.config.TRUSTED_CLIENT_IP_HEADER);
+  /**
+   * `/<code>+`: the public stats page of a link with `publicStats` on (decisions §16). Anything
+   * else (unknown, inactive or private link) answers exactly what a missing code answers on that
+   * host, so the page reveals nothing about private links.
+   */
+  private async statsPage(visit: Visit): Promise<Answer> {
+    const place = visit.place;
+    const code = visit.code.slice(0, -1);
+    let found;
+    try {
+      found = place === null ? null : await this.stats.find(place === '' ? '' : place.domain, code);
+    } catch (err) {
+      return this.unavailable(err);
+    }
+    if (!found || place === null) return this.answer(visit);
+    const shortUrl = place === '' ? `${this.base}/${code}` : `https://${place.domain}/${code}`;
+    return buildAnswer({ kind: 'stats', stats: found, shortUrl });
   }
 
   /** Postgres unreachable and the link in no cache: an honest 503, never a 500. */
