@@ -2,11 +2,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
 import { RedirectModule } from './redirect.module';
-import { installRedirectFastPath } from './redirect.fast-path';
 import { registerRedirectRoutes, sendNotFoundPage } from './redirect.routes';
-
-/** Longest path segment routed to the lookup; longer paths get the 404 page without one. */
-const MAX_SHORT_CODE_PARAM = 256;
+import { installVisitRoute, MAX_SHORT_CODE_PARAM } from './visit.route';
 
 export async function createRedirectApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createHttpApp(RedirectModule.forRoot(config), config, 'redirect', {
@@ -15,7 +12,8 @@ export async function createRedirectApp(config: AppConfig): Promise<NestFastifyA
     // Malformed percent-encoding or an over-long segment: the 404 page, like any unknown path.
     frameworkErrors: (_err, _request, reply) => sendNotFoundPage(reply),
   });
+  // Before the Fastify routes: the visit learns which one-segment paths are theirs.
+  installVisitRoute(app);
   registerRedirectRoutes(app);
-  installRedirectFastPath(app);
   return app;
 }

@@ -49,7 +49,7 @@ describe('redirect edge: hostile destinations', () => {
     expect(after.headers.location).toBe('https://example.com/plain');
   });
 
-  it('answers the Fastify route (a percent-encoded code) with a valid Location too', async () => {
+  it('answers a percent-encoded code with a valid Location too', async () => {
     const cafe = await seedLink(env.prisma, org, { originalUrl: 'https://exämple.com/ü' });
     const encoded = cafe.shortCode.replace(/^t/, '%74');
     const res = await rawGet(`${server.url}/${encoded}`);

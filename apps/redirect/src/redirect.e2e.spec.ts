@@ -72,14 +72,18 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       }
     });
 
-    it('the same answer whether the code comes raw (fast path) or percent-encoded (Fastify route)', async () => {
+    it('the same answer whether the code comes plain, percent-encoded or with a trailing slash, with request ids and route metrics', async () => {
       const encoded = '/' + [...code].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
       const raw = await get(`/${code}?a=1`, UA.android).set('x-request-id', 'trace-123').expect(302);
-      const viaRouter = await get(`${encoded}?a=1`, UA.android).set('x-request-id', 'trace-456').expect(302);
+      const decoded = await get(`${encoded}?a=1`, UA.android).set('x-request-id', 'trace-456').expect(302);
+      const slash = await get(`/${code}/?a=1`, UA.android).expect(302);
       expect(raw.headers.location).toBe(`${ROUTED.androidUrl}&a=1`);
-      expect(viaRouter.headers.location).toBe(raw.headers.location);
+      expect(decoded.headers.location).toBe(raw.headers.location);
+      expect(slash.headers.location).toBe(raw.headers.location);
       expect(raw.headers['x-request-id']).toBe('trace-123');
-      expect(viaRouter.headers['x-request-id']).toBe('trace-456');
+      expect(decoded.headers['x-request-id']).toBe('trace-456');
+      expect(slash.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(raw.headers['content-type']).toBeUndefined();
       const metrics = await request(server.url).get('/metrics').expect(200);
       expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="\/:shortCode",status="302"\} \d+/);
     });

@@ -3,7 +3,7 @@ import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
 import { DATABASE_PING } from '@dl/platform/observability';
 import { QueueModule } from '@dl/platform/queue';
-import { PublicStatsModule, RedirectEdgeModule, RedirectStore } from '@dl/redirect';
+import { RedirectEdgeModule, RedirectStore } from '@dl/redirect';
 
 /** /health probes Postgres through the edge's own pool: the redirect process never runs a Prisma query. */
 @Global()
@@ -14,13 +14,13 @@ import { PublicStatsModule, RedirectEdgeModule, RedirectStore } from '@dl/redire
 })
 class RedirectHealthModule {}
 
-/** The short-link edge: cached lookup, decision, click capture, answer (routes: redirect.routes.ts). */
+/** The short-link edge: cached lookup, decision, click capture, answer (the visit: visit.route.ts; other routes: redirect.routes.ts). */
 @Module({})
 export class RedirectModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: RedirectModule,
-      imports: [PlatformModule.forRoot(config), QueueModule, RedirectEdgeModule, RedirectHealthModule, PublicStatsModule],
+      imports: [PlatformModule.forRoot(config), QueueModule, RedirectEdgeModule, RedirectHealthModule],
     };
   }
 }

@@ -2,7 +2,6 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig, normalizeHost } from '@dl/platform/config';
 import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, RedirectService } from '@dl/redirect';
-import { RedirectHandler } from './redirect.handler';
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
@@ -15,43 +14,23 @@ export function sendNotFoundPage(reply: FastifyReply): FastifyReply {
   return send(reply, NOT_FOUND);
 }
 
-function json(body: string): Answer {
-  return {
-    status: 200,
-    headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' },
-    body,
-  };
-}
-
 /**
- * The edge's routes, registered on Fastify directly (the hot path skips Nest's
- * per-request pipeline). `/health` and `/metrics` (static routes) win over `/:shortCode`;
- * anything else — other paths, other methods, over-long codes — gets the 404 page.
+ * The edge's routes other than the visit (`GET|HEAD /<code>`, visit.route.ts), registered on
+ * Fastify directly (Nest's per-request pipeline is not needed). `/health` and `/metrics` are
+ * Nest's; anything else (other paths, other methods) gets the 404 page.
  */
 export function registerRedirectRoutes(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   const edge = app.get(RedirectService);
-  const handler = new RedirectHandler(app);
   const files = associationFiles(app.get<AppConfig>(APP_CONFIG));
   const domains = app.get(DomainTable);
-  const notFound = NOT_FOUND;
 
   /** The .well-known files of the request's host: the service's, a branded domain's (its organization's apps), or none. */
   const filesOf = (request: FastifyRequest): AssociationFiles | null => {
     const place = domains.place(request.headers);
     return place === null ? null : place === '' ? files : place.files;
   };
-
-  fastify.route({
-    method: ['GET', 'HEAD'],
-    url: '/:shortCode',
-    exposeHeadRoute: false,
-    handler: (request: FastifyRequest<{ Params: { shortCode: string } }>, reply: FastifyReply) => {
-      const answer = handler.visit(request, request.params.shortCode);
-      if (answer instanceof Promise) return answer.then((a) => send(reply, a));
-      return send(reply, answer);
-    },
-  });
+  const associationFile = (json: string | null | undefined) => (json ? buildAnswer({ kind: 'association-file', json }) : NOT_FOUND);
 
   // The password form (decisions §16): `application/x-www-form-urlencoded`, parsed by Nest's adapter.
   fastify.route({
@@ -59,7 +38,7 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     url: '/:shortCode',
     handler: async (request: FastifyRequest<{ Params: { shortCode: string } }>, reply: FastifyReply) => {
       const body = request.body as Record<string, unknown> | undefined;
-      return send(reply, await handler.unlock(request, request.params.shortCode, body && typeof body === 'object' ? body.password : undefined));
+      return send(reply, await edge.unlock(request, request.params.shortCode, body && typeof body === 'object' ? body.password : undefined));
     },
   });
 
@@ -67,19 +46,13 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     method: ['GET', 'HEAD'],
     url: '/.well-known/apple-app-site-association',
     exposeHeadRoute: false,
-    handler: (request, reply) => {
-      const apple = filesOf(request)?.apple;
-      return send(reply, apple ? json(apple) : notFound);
-    },
+    handler: (request, reply) => send(reply, associationFile(filesOf(request)?.apple)),
   });
   fastify.route({
     method: ['GET', 'HEAD'],
     url: '/.well-known/assetlinks.json',
     exposeHeadRoute: false,
-    handler: (request, reply) => {
-      const android = filesOf(request)?.android;
-      return send(reply, android ? json(android) : notFound);
-    },
+    handler: (request, reply) => send(reply, associationFile(filesOf(request)?.android)),
   });
 
   fastify.route({
@@ -103,5 +76,5 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     },
   });
 
-  fastify.all('/*', (_request, reply) => send(reply, notFound));
+  fastify.all('/*', (_request, reply) => send(reply, NOT_FOUND));
 }
