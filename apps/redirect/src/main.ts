@@ -5,12 +5,11 @@ import { exitOnSignals, runProcesses } from '@dl/platform/http';
 import { createRedirectApp } from './app';
 
 /**
- * Old-generation growth of the redirect process. Under load most old-space garbage is the
- * short-lived stuff of requests and click batches that a scavenge happened to catch in
- * flight; with V8's default dynamic factor (up to 4× the live heap) the process grew from
- * ~160 MB to 300+ MB before a full collection. A fixed 50% keeps the next major GC close
- * to the live size (measured: resident memory flat, major GCs a few ms each, concurrent
- * marking). A flag V8 does not know is ignored.
+ * Old-generation growth of the redirect process. Under load most old-space garbage is
+ * short-lived request and click-batch objects that a scavenge caught in flight; with V8's
+ * default dynamic factor (up to 4× the live heap) the process grows far past its live size
+ * before a full collection. A fixed 50% keeps the next major collection close to the live size
+ * (short, concurrent). A flag V8 does not know is ignored.
  */
 export const REDIRECT_HEAP_GROWING_PERCENT = 50;
 

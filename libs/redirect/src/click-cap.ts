@@ -44,9 +44,9 @@ interface PendingAdmit {
  * the link changes (a new snapshot, e.g. a raised cap).
  *
  * The counted visits read in one turn of the event loop are admitted by one script call
- * (ADMIT, sent from `setImmediate`): an ioredis command costs the edge ~15 µs of CPU, most of
- * a plain redirect's, and under load a turn reads many visits (docs/performance.md, "Link
- * controls"). On Redis Cluster the counters live in different slots, so each visit is its own call.
+ * (ADMIT, sent from `setImmediate`): an ioredis command costs the edge about as much CPU as the
+ * rest of a plain redirect, and under load a turn reads many visits. On Redis Cluster the
+ * counters live in different slots, so each visit is its own call.
  */
 @Injectable()
 export class ClickCap implements OnModuleInit, OnModuleDestroy {
@@ -85,7 +85,7 @@ export class ClickCap implements OnModuleInit, OnModuleDestroy {
    * Is the cap reached for this visit? A counted visit (a non-bot GET that would redirect)
    * takes one unit when one is left; an uncounted one (bot, HEAD) only looks. Not `async`: on the
    * edge's hot path a plain promise chain costs less than an async function's awaits and
-   * resumptions (with the key made once per snapshot, 0.2-0.4 µs less a capped visit in process).
+   * resumptions (the key is made once per snapshot).
    */
   reached(link: RedirectLinkSnapshot, counted: boolean): Promise<boolean> {
     const max = link.maxClicks;

@@ -9,9 +9,9 @@ import { ClickFallbackStore } from './click-fallback.store';
 
 export const CAPTURE_LIMITS = {
   /**
-   * A batch leaves at most this long after its first click... 20 ms, not 5: under load a 5 ms
-   * window held ~35 clicks, and BullMQ's per-job cost (Job object, JSON + msgpack, one Lua call)
-   * was a fifth of the redirect's CPU per visit; 20 ms holds ~300 (docs/decisions/redirect.md).
+   * A batch leaves at most this long after its first click: long enough that a batch under load
+   * holds hundreds of clicks, so BullMQ's per-job cost (Job object, JSON + msgpack, one Lua call)
+   * is shared by many visits (docs/decisions/redirect.md).
    */
   flushDelayMs: 20,
   /** ...or as soon as it holds this many. */

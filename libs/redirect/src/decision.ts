@@ -114,8 +114,8 @@ export function destinationOf(link: RedirectLinkSnapshot, visit: VisitFacts): { 
 
 /**
  * Sticky A/B choice: the first 32 bits of md5(visitor, "\n", link id) onto 0-99, walked through
- * the weights. The bucket must never change (a visitor keeps its variant across deploys); the
- * one-shot hash gives the bytes `createHash('md5').update(…).digest()` gave, at a third of the cost.
+ * the weights. The bucket must never change (a visitor keeps its variant across deploys);
+ * `hash()` is the one-shot form of `createHash('md5')` (the same bytes, no Hash object).
  */
 export function pickVariant(link: Pick<RedirectLinkSnapshot, 'id' | 'variants'>, visitorKey: string): number {
   const variants = link.variants!;
@@ -223,7 +223,7 @@ const composedPlain = new WeakMap<RedirectLinkSnapshot, Map<string, string>>();
 /** (destination, visitor query) pairs remembered per snapshot, first seen first: unique queries (fbclid …) cannot grow it. */
 const COMPOSED_PER_LINK = 4;
 
-/** composeDestination without a click id, memoized per snapshot (the URL parse and serialization cost ~2-4 µs a visit). */
+/** composeDestination without a click id, memoized per snapshot (a URL parse and serialization per visit would cost more than the rest of the decision). */
 function composedFor(link: RedirectLinkSnapshot, destination: string, visitorQuery: string): string {
   const memos = visitorQuery ? composed : composedPlain;
   let memo = memos.get(link);

@@ -42,7 +42,7 @@ export class PixelFlagCache {
       })
       .catch((err: unknown) => {
         // Postgres unreachable: keep the last known flag (or none) rather than failing the redirect.
-        // One warning per 30 s while Postgres is down (it was one per redirect of each organization).
+        // One warning per 30 s while Postgres is down, not one per redirect.
         const dependency = infraDependency(err, 'postgres');
         if (dependency) reportOutage(dependency, err, 'pixel site lookup');
         else this.logger.warn({ err }, 'pixel site lookup failed');

@@ -40,8 +40,9 @@ const PIXEL_SITE_OF_ORG = 'SELECT 1 FROM pixel_sites WHERE organization_id = $1:
 
 /**
  * The edge's only Postgres reads, on a small `pg` pool of its own (cache misses only: a hot
- * link never reaches it). The redirect process does not run Prisma queries: its query
- * compiler and the links library cost ~100 MB of resident memory for these two statements.
+ * link never reaches it). The redirect process runs no Prisma query: Prisma's query compiler
+ * and the links library would take more resident memory than the rest of the edge for these two
+ * statements.
  */
 @Injectable()
 export class RedirectStore implements OnModuleDestroy {

@@ -60,8 +60,8 @@ const NO_LANGUAGES: readonly string[] = Object.freeze([]);
 
 /**
  * Primary language subtags of an Accept-Language header, in the visitor's order ("en-GB;q=0.8"
- * → "en"). Memoized per header (the parse cost ~1-2.5 µs a visit to a link with a language
- * rule): the list is shared and frozen.
+ * → "en"). Memoized per header (parsing it on every visit to a link with a language rule would
+ * cost more than the rule): the list is shared and frozen.
  */
 export function acceptedLanguages(header: string | null): readonly string[] {
   if (!header) return NO_LANGUAGES;
