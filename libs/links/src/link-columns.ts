@@ -1,45 +1,34 @@
 import { Prisma } from '@dl/platform/db';
+import { LINK_FIELD_KEYS, LINK_FIELDS, linkField, LinkFieldKind } from '@dl/link-fields';
 import { LinkRecord, LinkValues } from './link.types';
 
 type Cast = '' | '::jsonb' | '::text[]' | '::timestamptz' | '::uuid' | '::int' | '::boolean';
 
-export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 168;
+/** A field kind's SQL cast (the column's type). */
+const KIND_CASTS: Record<LinkFieldKind, Cast> = {
+  text: '',
+  url: '',
+  secret: '',
+  int: '::int',
+  boolean: '::boolean',
+  date: '::timestamptz',
+  tags: '::text[]',
+  json: '::jsonb',
+};
+
+export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = LINK_FIELDS.attributionWindowHours.fallback;
 
 /**
  * Editable link fields → [column, SQL cast, value when neither the request nor the template
- * gives one]: the one column list of the link shape. The insert, the update, the select, the
- * row mapper and the defaults of a new link are all built from it, so a new editable field is
- * one line here (plus its type in link.types.ts, its input rule in link-fields.dto.ts and its
- * line in each response class of link-response.dto.ts).
+ * gives one], from the fields' declaration (@dl/link-fields). The insert, the update, the
+ * select, the row mapper and the defaults of a new link are all built from it.
  */
-export const VALUE_COLUMNS: { [K in keyof LinkValues]: [string, Cast, LinkValues[K]] } = {
-  originalUrl: ['original_url', '', ''],
-  title: ['title', '', null],
-  description: ['description', '', null],
-  iosUrl: ['ios_url', '', null],
-  androidUrl: ['android_url', '', null],
-  webFallbackUrl: ['web_fallback_url', '', null],
-  appScheme: ['app_scheme', '', null],
-  iosUniversalLink: ['ios_universal_link', '', null],
-  androidAppLink: ['android_app_link', '', null],
-  deepLinkPath: ['deep_link_path', '', null],
-  deepLinkParameters: ['deep_link_parameters', '::jsonb', null],
-  attributionWindowHours: ['attribution_window_hours', '::int', DEFAULT_ATTRIBUTION_WINDOW_HOURS],
-  utmParameters: ['utm_parameters', '::jsonb', null],
-  targetingRules: ['targeting_rules', '::jsonb', null],
-  ogTitle: ['og_title', '', null],
-  ogDescription: ['og_description', '', null],
-  ogImageUrl: ['og_image_url', '', null],
-  tags: ['tags', '::text[]', []],
-  expiresAt: ['expires_at', '::timestamptz', null],
-  passwordHash: ['password_hash', '', null],
-  expiredUrl: ['expired_url', '', null],
-  maxClicks: ['max_clicks', '::int', null],
-  variants: ['variants', '::jsonb', null],
-  redirectRules: ['redirect_rules', '::jsonb', null],
-  cloak: ['cloak', '::boolean', false],
-  publicStats: ['public_stats', '::boolean', false],
-};
+export const VALUE_COLUMNS = Object.fromEntries(
+  LINK_FIELD_KEYS.map((key) => {
+    const field = linkField(key);
+    return [key, [field.column, KIND_CASTS[field.kind], field.fallback ?? null]];
+  }),
+) as { [K in keyof LinkValues]: [string, Cast, LinkValues[K]] };
 
 /** What an editable field is when neither the request nor the template gives it. */
 export const LINK_VALUE_FALLBACKS = Object.fromEntries(

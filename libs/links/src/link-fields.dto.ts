@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
 import {
@@ -16,9 +16,12 @@ import {
   IsStringMax,
   IsValidWhen,
   parseIsoDate,
+  MAX_URL_LENGTH,
 } from '@dl/platform/validation';
+import { LINK_FIELDS, LINK_PUBLIC_FIELDS, linkField, LinkFieldKeyOf, LinkFieldSpec } from '@dl/link-fields';
+import { decorate, definedOnly, FieldDecorator } from './field-decorators';
 
-export const ATTRIBUTION_MESSAGE = 'Must be between 1 and 2160';
+export const ATTRIBUTION_MESSAGE = LINK_FIELDS.attributionWindowHours.message;
 const UTM_MESSAGE = 'Must be a string of at most 255 characters';
 
 /** UTM parameters: create uses `utm_*` keys, update and reads use bare keys; both are accepted. */
@@ -139,99 +142,107 @@ export class RedirectRuleDto {
   @ApiProperty({ example: 'https://example.com/us' }) @IsHttpUrl() url!: string;
 }
 
+/** A json field's input: its schema, its rules (in decorator order) and the DTO type it validates into. */
+interface JsonInput<T> {
+  doc: ApiPropertyOptions;
+  rules: FieldDecorator[];
+  /** Type only. */
+  value?: T;
+}
+const jsonInput = <T>(doc: ApiPropertyOptions, rules: FieldDecorator[]): JsonInput<T> => ({ doc, rules });
+const VARIANTS_MESSAGE = 'Must be an array of 2-10 variants';
+const RULES_MESSAGE = 'Must be an array of at most 20 rules';
+
+/** The json fields' input rules (every other kind's rule follows from its declaration). */
+const JSON_INPUTS = {
+  utmParameters: jsonInput<UtmParametersDto>({ type: UtmParametersDto }, [
+    IsPlainObject(),
+    ValidateNested({ message: 'Must be an object' }),
+    Type(() => UtmParametersDto),
+  ]),
+  targetingRules: jsonInput<TargetingRulesDto>({ type: TargetingRulesDto }, [
+    IsPlainObject(),
+    ValidateNested({ message: 'Must be an object' }),
+    Type(() => TargetingRulesDto),
+  ]),
+  deepLinkParameters: jsonInput<Record<string, string | number | boolean>>({ type: 'object', additionalProperties: true }, [IsFlatParameters()]),
+  variants: jsonInput<LinkVariantDto[]>({ type: [LinkVariantDto], minItems: 2, maxItems: 10 }, [
+    IsArray({ message: VARIANTS_MESSAGE }),
+    ArrayMinSize(2, { message: VARIANTS_MESSAGE }),
+    ArrayMaxSize(10, { message: VARIANTS_MESSAGE }),
+    IsValidWhen(
+      (v) =>
+        !Array.isArray(v) || v.length < 2 || v.length > 10 || !v.every((x) => typeof x?.weight === 'number') ||
+        v.reduce((n, x) => n + x.weight, 0) === 100,
+      'Weights must sum to 100',
+    ),
+    ValidateNested({ each: true, message: 'Must be an object' }),
+    Type(() => LinkVariantDto),
+  ]),
+  redirectRules: jsonInput<RedirectRuleDto[]>({ type: [RedirectRuleDto], maxItems: 20 }, [
+    IsArray({ message: RULES_MESSAGE }),
+    ArrayMaxSize(20, { message: RULES_MESSAGE }),
+    ValidateNested({ each: true, message: 'Must be an object' }),
+    Type(() => RedirectRuleDto),
+  ]),
+} satisfies { [K in LinkFieldKeyOf<'json'>]: JsonInput<unknown> };
+
+const TAGS_MESSAGE = 'Must be an array of at most 10 strings of 1-40 characters';
+
+/** A scalar kind's schema and rule. */
+function scalarInput(field: LinkFieldSpec): { doc: ApiPropertyOptions; rules: FieldDecorator[] } {
+  const [min, max] = field.range ?? [0, 0];
+  switch (field.kind) {
+    case 'text':
+      return { doc: { type: String, maxLength: field.maxLength }, rules: [IsStringMax(field.maxLength as number)] };
+    case 'url':
+      return { doc: { type: String, maxLength: MAX_URL_LENGTH }, rules: [IsHttpUrl()] };
+    case 'int':
+      return { doc: { type: Number, minimum: min, maximum: max, default: field.fallback }, rules: [IsIntBetween(min, max, field.message as string)] };
+    case 'boolean':
+      return { doc: { type: Boolean, default: field.fallback }, rules: [IsStrictBoolean()] };
+    case 'date':
+      return { doc: { type: String, format: 'date-time' }, rules: [IsFutureIsoDate()] };
+    case 'tags':
+      return { doc: { type: [String], maxItems: 10 }, rules: [IsStringArrayOf((s) => s.trim().length > 0 && s.trim().length <= 40, TAGS_MESSAGE, 10)] };
+    default:
+      throw new Error(`${field.kind} fields have no scalar input`);
+  }
+}
+
+/**
+ * Whether a request may send null: yes for a field that is null when unset, and for booleans
+ * and tags (null puts the fallback back); not for fields that always have a value.
+ */
+const acceptsNull = (field: LinkFieldSpec) => field.fallback === undefined || field.kind === 'boolean' || field.kind === 'tags';
+
+type Fields = typeof LINK_FIELDS;
+type InputKey = (typeof LINK_PUBLIC_FIELDS)[number];
+type JsonKey = keyof typeof JSON_INPUTS;
+type ScalarInput<F> = F extends { kind: 'int' } ? number : F extends { kind: 'boolean' } ? boolean : F extends { kind: 'tags' } ? string[] : string;
+type InputValue<K extends InputKey> = K extends JsonKey
+  ? NonNullable<(typeof JSON_INPUTS)[K]['value']> | null
+  : ScalarInput<Fields[K]> | (Fields[K] extends { fallback: string | number } ? never : null);
+
+/** What a request may give for each field (every one optional; `null` on a nullable one means "unset"). */
+export type LinkFieldsInput = { [K in InputKey]?: InputValue<K> };
+
+/** The declared fields (@dl/link-fields) as a request gives them: rules and schema derived from each declaration. */
+export interface LinkValueFieldsDto extends LinkFieldsInput {}
+export class LinkValueFieldsDto {}
+
+for (const key of LINK_PUBLIC_FIELDS) {
+  const field = linkField(key);
+  const input = field.kind === 'json' ? JSON_INPUTS[key as JsonKey] : scalarInput(field);
+  const doc = definedOnly({ ...input.doc, nullable: acceptsNull(field) || undefined, description: field.description, example: field.example });
+  decorate(LinkValueFieldsDto.prototype, key, [ApiPropertyOptional(doc), IsOptional(), ...input.rules]);
+}
+
 /**
  * Every link field a create request, a template's defaults and an update share.
  * `null` on an optional field means "unset".
  */
-export class LinkFieldsDto {
-  @ApiPropertyOptional({ example: 'https://example.com/landing', maxLength: 2048 })
-  @IsOptional() @IsHttpUrl() originalUrl?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 }) @IsOptional() @IsStringMax(500) title?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 }) @IsOptional() @IsStringMax(2000) description?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Destination on iOS' }) @IsOptional() @IsHttpUrl() iosUrl?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Destination on Android' }) @IsOptional() @IsHttpUrl() androidUrl?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Destination on other devices' }) @IsOptional() @IsHttpUrl() webFallbackUrl?: string | null;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 2160, default: 168 })
-  @IsOptional()
-  @IsIntBetween(1, 2160, ATTRIBUTION_MESSAGE)
-  attributionWindowHours?: number;
-
-  @ApiPropertyOptional({ type: UtmParametersDto })
-  @IsOptional()
-  @IsPlainObject()
-  @ValidateNested({ message: 'Must be an object' })
-  @Type(() => UtmParametersDto)
-  utmParameters?: UtmParametersDto | null;
-
-  @ApiPropertyOptional({ type: TargetingRulesDto })
-  @IsOptional()
-  @IsPlainObject()
-  @ValidateNested({ message: 'Must be an object' })
-  @Type(() => TargetingRulesDto)
-  targetingRules?: TargetingRulesDto | null;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { product: '42' } })
-  @IsOptional() @IsFlatParameters() deepLinkParameters?: Record<string, string | number | boolean> | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'product/42' }) @IsOptional() @IsStringMax(500) deepLinkPath?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'myapp' }) @IsOptional() @IsStringMax(100) appScheme?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsHttpUrl() iosUniversalLink?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsHttpUrl() androidAppLink?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 300 }) @IsOptional() @IsStringMax(300) ogTitle?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 }) @IsOptional() @IsStringMax(1000) ogDescription?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true }) @IsOptional() @IsHttpUrl() ogImageUrl?: string | null;
-
-  @ApiPropertyOptional({ type: [String], maxItems: 10, description: 'Trimmed; case-insensitively unique' })
-  @IsOptional()
-  @IsStringArrayOf((s) => s.trim().length > 0 && s.trim().length <= 40, 'Must be an array of at most 10 strings of 1-40 characters', 10)
-  tags?: string[] | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time', description: 'ISO 8601, in the future' })
-  @IsOptional()
-  @IsFutureIsoDate()
-  expiresAt?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Where an expired link (by date or clicks) sends visitors instead of the 410 page' })
-  @IsOptional() @IsHttpUrl() expiredUrl?: string | null;
-
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: 1_000_000_000, description: 'The link expires after this many non-bot clicks' })
-  @IsOptional()
-  @IsIntBetween(1, 1_000_000_000, 'Must be an integer between 1 and 1000000000')
-  maxClicks?: number | null;
-
-  @ApiPropertyOptional({ type: [LinkVariantDto], nullable: true, minItems: 2, maxItems: 10, description: 'A/B test: weights sum to 100' })
-  @IsOptional()
-  @IsArray({ message: 'Must be an array of 2-10 variants' })
-  @ArrayMinSize(2, { message: 'Must be an array of 2-10 variants' })
-  @ArrayMaxSize(10, { message: 'Must be an array of 2-10 variants' })
-  @IsValidWhen(
-    (v) =>
-      !Array.isArray(v) || v.length < 2 || v.length > 10 || !v.every((x) => typeof x?.weight === 'number') ||
-      v.reduce((n, x) => n + x.weight, 0) === 100,
-    'Weights must sum to 100',
-  )
-  @ValidateNested({ each: true, message: 'Must be an object' })
-  @Type(() => LinkVariantDto)
-  variants?: LinkVariantDto[] | null;
-
-  @ApiPropertyOptional({ type: [RedirectRuleDto], nullable: true, maxItems: 20, description: 'Ordered; the first matching rule wins' })
-  @IsOptional()
-  @IsArray({ message: 'Must be an array of at most 20 rules' })
-  @ArrayMaxSize(20, { message: 'Must be an array of at most 20 rules' })
-  @ValidateNested({ each: true, message: 'Must be an object' })
-  @Type(() => RedirectRuleDto)
-  redirectRules?: RedirectRuleDto[] | null;
-
-  @ApiPropertyOptional({ description: 'Show web destinations in a full-page frame under the short URL' })
-  @IsOptional() @IsStrictBoolean() cloak?: boolean | null;
-
-  @ApiPropertyOptional({ description: 'Public stats page at /<code>+ and /api/public/stats/<domain>/<code>' })
-  @IsOptional() @IsStrictBoolean() publicStats?: boolean | null;
-
+export class LinkFieldsDto extends LinkValueFieldsDto {
   @ApiPropertyOptional({
     example: 'go.acme.com',
     description: "A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host",

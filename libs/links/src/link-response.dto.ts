@@ -1,4 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { LINK_PUBLIC_FIELDS, linkField, LinkFieldKey, LinkFieldKeyOf, LinkFieldKind, LinkValues } from '@dl/link-fields';
+import { definedOnly } from './field-decorators';
+import { snake, SnakeKeys } from './snake-case';
 
 const LINK_STATUSES = ['active', 'inactive', 'expired'];
 const nullableString = { type: String, nullable: true } as const;
@@ -58,11 +61,20 @@ export class MigrationMetadataResponseDto {
 
 /*
  * The link's response shapes: each class is both the TypeScript type the mapper
- * (link.mapper.ts) returns and the OpenAPI schema the controller declares, so a new
- * field is one line in each shape it appears in (the compiler checks the two agree).
+ * (link.mapper.ts) returns and the OpenAPI schema the controller declares. The link's own
+ * properties are written here; its declared fields (@dl/link-fields) are added to both
+ * shapes from their declaration (see the end of this file).
  */
 
+/** The declared fields as reads show them (dates as ISO 8601 text; never the secret). */
+type ShownValues = { [K in (typeof LINK_PUBLIC_FIELDS)[number]]: K extends LinkFieldKeyOf<'date'> ? string | null : LinkValues[K] };
+/** The editable values as reads show them, the password only as `hasPassword`. */
+export type LinkValuesResponse = ShownValues & { hasPassword: boolean };
+
 /** POST /api/links (and bulk-create items): the Cloud snake_case create shape. */
+export interface LinkCreateResponseDto extends SnakeKeys<Omit<ShownValues, 'utmParameters'>> {
+  utm_parameters: SnakeUtmParametersResponseDto | null;
+}
 export class LinkCreateResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
@@ -73,39 +85,15 @@ export class LinkCreateResponseDto {
   @ApiProperty({ format: 'uuid', type: String, nullable: true }) project_id!: string | null;
   @ApiProperty({ format: 'uuid' }) template_id!: string;
   @ApiProperty() template_slug!: string;
-  @ApiProperty() original_url!: string;
-  @ApiProperty(nullableString) title!: string | null;
-  @ApiProperty(nullableString) description!: string | null;
-  @ApiProperty(nullableString) ios_url!: string | null;
-  @ApiProperty(nullableString) android_url!: string | null;
-  @ApiProperty(nullableString) web_fallback_url!: string | null;
-  @ApiProperty(nullableString) app_scheme!: string | null;
-  @ApiProperty(nullableString) ios_universal_link!: string | null;
-  @ApiProperty(nullableString) android_app_link!: string | null;
-  @ApiProperty(nullableString) deep_link_path!: string | null;
-  @ApiProperty(deepLinkParameters) deep_link_parameters!: Record<string, string | number | boolean> | null;
-  @ApiProperty() attribution_window_hours!: number;
-  @ApiProperty({ type: SnakeUtmParametersResponseDto, nullable: true }) utm_parameters!: SnakeUtmParametersResponseDto | null;
-  @ApiProperty({ type: TargetingRulesResponseDto, nullable: true }) targeting_rules!: TargetingRulesResponseDto | null;
-  @ApiProperty(nullableString) og_title!: string | null;
-  @ApiProperty(nullableString) og_description!: string | null;
-  @ApiProperty(nullableString) og_image_url!: string | null;
-  @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty() is_active!: boolean;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expires_at!: string | null;
   @ApiProperty({ type: MigrationMetadataResponseDto, nullable: true }) migration_metadata!: MigrationMetadataResponseDto | null;
   @ApiProperty({ description: 'True when visitors must enter a password' }) has_password!: boolean;
-  @ApiProperty(nullableString) expired_url!: string | null;
-  @ApiProperty({ type: Number, nullable: true }) max_clicks!: number | null;
-  @ApiProperty({ type: [LinkVariantResponseDto], nullable: true }) variants!: LinkVariantResponseDto[] | null;
-  @ApiProperty({ type: [RedirectRuleResponseDto], nullable: true }) redirect_rules!: RedirectRuleResponseDto[] | null;
-  @ApiProperty() cloak!: boolean;
-  @ApiProperty() public_stats!: boolean;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
 /** GET/PUT /api/links/:id (and bulk-update items): the Cloud camelCase read shape. */
+export interface LinkResponseDto extends ShownValues {}
 export class LinkResponseDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) userId!: string;
@@ -116,38 +104,45 @@ export class LinkResponseDto {
   @ApiProperty({ example: 'go.acme.com', description: "The link's host: its branded domain, else the service host" }) domain!: string;
   @ApiProperty() shortCode!: string;
   @ApiProperty() shortUrl!: string;
-  @ApiProperty() originalUrl!: string;
-  @ApiProperty(nullableString) title!: string | null;
-  @ApiProperty(nullableString) description!: string | null;
-  @ApiProperty(nullableString) iosUrl!: string | null;
-  @ApiProperty(nullableString) androidUrl!: string | null;
-  @ApiProperty(nullableString) webFallbackUrl!: string | null;
-  @ApiProperty(nullableString) appScheme!: string | null;
-  @ApiProperty(nullableString) iosUniversalLink!: string | null;
-  @ApiProperty(nullableString) androidAppLink!: string | null;
-  @ApiProperty(nullableString) deepLinkPath!: string | null;
-  @ApiProperty(deepLinkParameters) deepLinkParameters!: Record<string, string | number | boolean> | null;
-  @ApiProperty({ type: UtmParametersResponseDto, nullable: true }) utmParameters!: UtmParametersResponseDto | null;
-  @ApiProperty({ type: TargetingRulesResponseDto, nullable: true }) targetingRules!: TargetingRulesResponseDto | null;
-  @ApiProperty() attributionWindowHours!: number;
-  @ApiProperty(nullableString) ogTitle!: string | null;
-  @ApiProperty(nullableString) ogDescription!: string | null;
-  @ApiProperty(nullableString) ogImageUrl!: string | null;
-  @ApiProperty({ type: [String] }) tags!: string[];
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt!: string | null;
   @ApiProperty() isActive!: boolean;
   @ApiProperty({ enum: LINK_STATUSES }) status!: 'active' | 'inactive' | 'expired';
   @ApiProperty() clickCount!: number;
   @ApiProperty({ type: MigrationMetadataResponseDto, nullable: true }) migrationMetadata!: MigrationMetadataResponseDto | null;
   @ApiProperty({ description: 'True when visitors must enter a password' }) hasPassword!: boolean;
-  @ApiProperty(nullableString) expiredUrl!: string | null;
-  @ApiProperty({ type: Number, nullable: true }) maxClicks!: number | null;
-  @ApiProperty({ type: [LinkVariantResponseDto], nullable: true }) variants!: LinkVariantResponseDto[] | null;
-  @ApiProperty({ type: [RedirectRuleResponseDto], nullable: true }) redirectRules!: RedirectRuleResponseDto[] | null;
-  @ApiProperty() cloak!: boolean;
-  @ApiProperty() publicStats!: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** The json fields' read schemas (every other kind's follows from its declaration). */
+const JSON_READS: { [K in LinkFieldKeyOf<'json'>]: ApiPropertyOptions } = {
+  utmParameters: { type: UtmParametersResponseDto },
+  targetingRules: { type: TargetingRulesResponseDto },
+  deepLinkParameters,
+  variants: { type: [LinkVariantResponseDto] },
+  redirectRules: { type: [RedirectRuleResponseDto] },
+};
+/** The create shape's UTM keys are `utm_*`. */
+const SNAKE_JSON_READS: Partial<typeof JSON_READS> = { utmParameters: { type: SnakeUtmParametersResponseDto } };
+
+/** A declared field's read schema: null when it has no fallback. */
+function readDoc(key: LinkFieldKey, snakeCase: boolean): ApiPropertyOptions {
+  const field = linkField(key);
+  const kinds: Record<Exclude<LinkFieldKind, 'json' | 'secret'>, ApiPropertyOptions> = {
+    text: { type: String },
+    url: { type: String },
+    int: { type: Number },
+    boolean: { type: Boolean },
+    date: { type: String, format: 'date-time' },
+    tags: { type: [String] },
+  };
+  const json = key as LinkFieldKeyOf<'json'>;
+  const base = field.kind === 'json' ? ((snakeCase && SNAKE_JSON_READS[json]) || JSON_READS[json]) : kinds[field.kind as keyof typeof kinds];
+  return definedOnly({ ...base, nullable: field.fallback === undefined || undefined, description: field.description });
+}
+
+for (const key of LINK_PUBLIC_FIELDS) {
+  ApiProperty(readDoc(key, false))(LinkResponseDto.prototype, key);
+  ApiProperty(readDoc(key, true))(LinkCreateResponseDto.prototype, snake(key));
 }
 
 /** GET /api/links items. */

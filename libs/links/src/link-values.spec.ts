@@ -1,6 +1,7 @@
 import { ValidationError } from '@dl/platform/http';
 import { isHttpUrl } from '@dl/platform/validation';
-import { LINK_URL_FIELDS, normalizeTargeting, normalizeUtm, resolveNewLink, suppliedFields, templateDefaultsFromFields, utmToSnake } from './link-values';
+import { LINK_URL_FIELDS } from '@dl/link-fields';
+import { normalizeTargeting, normalizeUtm, resolveNewLink, suppliedFields, templateDefaultsFromFields, utmToSnake } from './link-values';
 import { LinkFieldsDto } from './link-fields.dto';
 import { linkValidationMessage } from './validation-messages';
 

@@ -1,5 +1,6 @@
 import { hashSecret, normalizeUrl, ValidationError } from '@dl/platform/http';
 import { isPlainObject, parseIsoDate, URL_MESSAGE, UTM_KEYS, utmParameters } from '@dl/platform/validation';
+import { LINK_BOOLEAN_FIELDS, LINK_URL_FIELDS } from '@dl/link-fields';
 import { LINK_VALUE_FALLBACKS } from './link-columns';
 import { LinkFieldsDto, RedirectRuleDto, TargetingRulesDto, UtmParametersDto } from './link-fields.dto';
 import { CreateLinkDto } from './link.dto';
@@ -63,9 +64,6 @@ function normalizeRule(rule: RedirectRuleDto): RedirectRule {
   return { conditions, url: normalizeUrl(rule.url) };
 }
 
-/** Destination and image URL fields: stored in their WHATWG form (decisions §14). */
-export const LINK_URL_FIELDS = ['originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'iosUniversalLink', 'androidAppLink', 'ogImageUrl', 'expiredUrl'] as const;
-
 /** Fields of a validated DTO the caller supplied (null = unset), normalized (URLs as `new URL(v).href`). */
 export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
   const out: Record<string, unknown> = {};
@@ -81,8 +79,7 @@ export function suppliedFields(dto: LinkFieldsDto): Partial<LinkValues> {
   if (d.variants !== undefined) out.variants = dto.variants?.map((v) => ({ url: normalizeUrl(v.url), weight: v.weight })) ?? null;
   if (d.redirectRules !== undefined) out.redirectRules = dto.redirectRules?.map(normalizeRule) ?? null;
   // Booleans: null means "back to the default".
-  if (d.cloak === null) out.cloak = false;
-  if (d.publicStats === null) out.publicStats = false;
+  for (const key of LINK_BOOLEAN_FIELDS) if (d[key] === null) out[key] = LINK_VALUE_FALLBACKS[key];
   if (d.expiresAt !== undefined) out.expiresAt = dto.expiresAt === null ? null : parseIsoDate(dto.expiresAt);
   return out as Partial<LinkValues>;
 }

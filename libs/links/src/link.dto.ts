@@ -40,7 +40,7 @@ export class UpdateLinkDto extends LinkFieldsDto {
   @IsUuidField()
   templateId?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'null removes the link from its project' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null removes the link from its project' })
   @IsOptional()
   @IsUuidField()
   projectId?: string | null;

@@ -1,8 +1,9 @@
 import { LinkChangedWebhookData } from '@dl/platform/queue';
-import { VALUE_COLUMNS } from './link-columns';
-import { LinkCreateResponseDto, LinkResponseDto } from './link-response.dto';
+import { LINK_PUBLIC_FIELDS, linkField } from '@dl/link-fields';
+import { LinkCreateResponseDto, LinkResponseDto, LinkValuesResponse } from './link-response.dto';
 import { utmToSnake } from './link-values';
 import { LinkRecord, LinkValues } from './link.types';
+import { snake, Snake } from './snake-case';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -26,18 +27,11 @@ export function linkStatus(link: Pick<LinkRecord, 'isActive' | 'expiresAt'>, now
   return link.isActive ? 'active' : 'inactive';
 }
 
-/** The editable values as reads show them (dates as ISO 8601 text). */
-export type LinkValuesResponse = Omit<LinkValues, 'expiresAt' | 'passwordHash'> & { expiresAt: string | null; hasPassword: boolean };
-
-const VALUE_KEYS = Object.keys(VALUE_COLUMNS) as Array<keyof LinkValues>;
-
 /** The one mapping of the editable values to a response (every read shape spreads it). */
 export function toLinkValuesResponse(link: LinkValues): LinkValuesResponse {
+  // The password (even hashed) never leaves the service: only the fields reads show.
   const out: Record<string, unknown> = {};
-  for (const key of VALUE_KEYS) out[key] = link[key];
-  out.expiresAt = iso(link.expiresAt);
-  // The password (even hashed) never leaves the service.
-  delete out.passwordHash;
+  for (const key of LINK_PUBLIC_FIELDS) out[key] = linkField(key).kind === 'date' ? iso(link[key] as Date | null) : link[key];
   out.hasPassword = link.passwordHash !== null;
   return out as LinkValuesResponse;
 }
@@ -63,13 +57,6 @@ export function toLinkResponse(link: LinkRecord, baseUrl: string): LinkResponseD
     updatedAt: link.updatedAt.toISOString(),
   };
 }
-
-/** `camelCase` → `snake_case`, as a type. */
-type Snake<S extends string> = S extends `${infer H}${infer T}`
-  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}`
-  : S;
-
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The Cloud create shape: the read shape's top-level keys in snake_case, UTM keys as `utm_*`, no state counters. */
 export function toLinkCreateResponse(link: LinkRecord, baseUrl: string): LinkCreateResponseDto {

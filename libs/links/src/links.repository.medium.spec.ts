@@ -1,6 +1,8 @@
 import { PlansService } from '@dl/auth';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { LINK_FIELD_KEYS, linkField, LinkFieldKind } from '@dl/link-fields';
+import { createTestEnv, sampleLinkValues, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { LINK_VALUE_FALLBACKS } from './link-columns';
 import { resolveNewLink } from './link-values';
 import { NewLinkRow } from './link.types';
 import { LinkWriter } from './link-writer';
@@ -119,6 +121,34 @@ describe(LinksRepository.name, () => {
     expect(await repo.findByShortCodes(other.organization.id, ['RepoA001'])).toEqual([]);
     expect(await repo.findById(org.organization.id, 'not-a-uuid')).toBeNull();
     expect((await repo.findById(org.organization.id, link!.id))?.id).toBe(link!.id);
+  });
+
+  it('the declaration agrees with the table: each field has its column, of its kind\'s type, nullable exactly when it has no fallback', async () => {
+    const columns = await env.prisma.$queryRaw<Array<{ column_name: string; data_type: string; is_nullable: string }>>`
+      SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'links'`;
+    const byName = new Map(columns.map((c) => [c.column_name, c]));
+    const types: Record<LinkFieldKind, string> = {
+      text: 'text', url: 'text', secret: 'text', int: 'integer', boolean: 'boolean', date: 'timestamp with time zone', tags: 'ARRAY', json: 'jsonb',
+    };
+    for (const key of LINK_FIELD_KEYS) {
+      const field = linkField(key);
+      const column = byName.get(field.column);
+      // Prisma makes list columns nullable; the service never stores null in one (an unset list is '{}').
+      const nullable = field.kind === 'tags' ? column?.is_nullable : field.fallback === undefined ? 'YES' : 'NO';
+      expect({ key, type: column?.data_type, nullable: column?.is_nullable }).toEqual({ key, type: types[field.kind], nullable });
+    }
+  });
+
+  it('every declared field is written, read and updated through its column', async () => {
+    const samples = sampleLinkValues();
+    const [inserted] = await repo.insertLinks([row('RepoF001', true, samples)]);
+    expect(inserted).toMatchObject(samples);
+    expect(await repo.findById(org.organization.id, inserted!.id)).toMatchObject(samples);
+    // Every field back to its fallback in one update, then each one set again on its own.
+    const cleared = { ...LINK_VALUE_FALLBACKS, originalUrl: 'https://example.com/cleared' };
+    expect(await repo.updateLink(org.organization.id, inserted!.id, cleared)).toMatchObject(cleared);
+    for (const key of LINK_FIELD_KEYS) await repo.updateLink(org.organization.id, inserted!.id, { [key]: samples[key] });
+    expect(await repo.findById(org.organization.id, inserted!.id)).toMatchObject(samples);
   });
 
 });

@@ -2,6 +2,7 @@ import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { findReservedKey, flattenValidationErrors, RESERVED_KEY_MESSAGE, ValidationError, ValidationMap } from '@dl/platform/http';
 import { isPlainObject, URL_MESSAGE } from '@dl/platform/validation';
+import { LINK_URL_PATH } from './validation-messages';
 
 /** Validates one plain object against a DTO class with the global pipe's rules. */
 export function validateItem<T extends object>(cls: ClassConstructor<T>, plain: unknown): { value: T; errors: ValidationMap } {
@@ -16,13 +17,11 @@ export function validateItem<T extends object>(cls: ClassConstructor<T>, plain: 
   return { value, errors };
 }
 
-const URL_FIELDS = /(^|\.)(originalUrl|iosUrl|androidUrl|webFallbackUrl|iosUniversalLink|androidAppLink|ogImageUrl|expiredUrl|(variants|redirectRules)\[\d+\]\.url)$/;
-
 /** The field a batch error names first: a URL field, then the attribution window, then the first. */
 export function firstField(errors: ValidationMap): string {
   const keys = Object.keys(errors);
   return (
-    keys.find((k) => URL_FIELDS.test(k) && errors[k] === URL_MESSAGE) ??
+    keys.find((k) => LINK_URL_PATH.test(k) && errors[k] === URL_MESSAGE) ??
     keys.find((k) => /(^|\.)attributionWindowHours$/.test(k)) ??
     keys[0]
   );

@@ -1,86 +1,65 @@
-import { UtmKey, utmParameters } from '@dl/platform/validation';
+import { EdgeFieldKey, LINK_EDGE_FIELDS, linkField, LinkFieldKeyOf, LinkFieldKind, LinkValues, RedirectRuleConditions } from '@dl/link-fields';
+import { utmParameters } from '@dl/platform/validation';
 
-/** What the edge keeps of a link (the cached snapshot; JSON-safe, so it travels through Redis as is). */
-export interface RedirectLinkSnapshot {
+/** A declared edge field as the snapshot holds it: dates as epoch milliseconds, the rest as stored. */
+type EdgeValue<K extends EdgeFieldKey> = K extends LinkFieldKeyOf<'date'> ? number | null : LinkValues[K];
+
+/**
+ * What the edge keeps of a link (the cached snapshot; JSON-safe, so it travels through Redis as
+ * is): the link's identity and state, and every field declared `edge` (@dl/link-fields).
+ */
+export type RedirectLinkSnapshot = {
   id: string;
   organizationId: string;
   shortCode: string;
-  originalUrl: string;
-  iosUrl: string | null;
-  androidUrl: string | null;
-  webFallbackUrl: string | null;
-  /** Stored bare keys {source, medium, campaign, term, content}. */
-  utmParameters: Partial<Record<UtmKey, string>> | null;
-  /** Stored {countries, devices, languages}. */
-  targetingRules: { countries?: string[]; devices?: string[]; languages?: string[] } | null;
-  ogTitle: string | null;
-  ogDescription: string | null;
-  ogImageUrl: string | null;
   isActive: boolean;
-  /** Epoch milliseconds, or null for a link that never expires. */
-  expiresAt: number | null;
-  /** Shown on the cloak page (after ogTitle). */
-  title: string | null;
-  /** scrypt hash of the visitor password (decisions §16), or null. */
-  passwordHash: string | null;
-  expiredUrl: string | null;
-  maxClicks: number | null;
-  variants: Array<{ url: string; weight: number }> | null;
-  redirectRules: Array<{ conditions: RuleConditions; url: string }> | null;
-  cloak: boolean;
-  publicStats: boolean;
-}
+} & { [K in EdgeFieldKey]: EdgeValue<K> };
 
 /** A redirect rule's conditions as stored (validated at the API). */
-export interface RuleConditions {
-  countries?: string[];
-  languages?: string[];
-  devices?: string[];
-  os?: string[];
-  browsers?: string[];
-  query?: Record<string, string>;
-  after?: string;
-  before?: string;
-}
+export type RuleConditions = RedirectRuleConditions;
 
 /** The columns of `links` the snapshot is made of (RedirectStore selects exactly these). */
-export const SNAPSHOT_COLUMNS = [
-  'id', 'organization_id', 'short_code', 'original_url', 'ios_url', 'android_url', 'web_fallback_url',
-  'utm_parameters', 'targeting_rules', 'og_title', 'og_description', 'og_image_url', 'is_active', 'expires_at',
-  'title', 'password_hash', 'expired_url', 'max_clicks', 'variants', 'redirect_rules', 'cloak', 'public_stats',
-] as const;
+export const SNAPSHOT_COLUMNS = ['id', 'organization_id', 'short_code', 'is_active', ...LINK_EDGE_FIELDS.map((key) => linkField(key).column)];
 
 /** A row of SNAPSHOT_COLUMNS as `pg` returns it. */
-export type SnapshotRow = Record<(typeof SNAPSHOT_COLUMNS)[number], unknown>;
+export type SnapshotRow = Record<string, unknown>;
+
+/** How the edge reads each json field it caches (it trusts nothing of the stored shape). */
+const JSON_READERS: { [K in EdgeFieldKey & LinkFieldKeyOf<'json'>]: (v: unknown) => RedirectLinkSnapshot[K] } = {
+  utmParameters: (v) => utmParameters(v),
+  targetingRules: (v) => targetingOf(v),
+  variants: (v) => listOf(v) as RedirectLinkSnapshot['variants'],
+  redirectRules: (v) => listOf(v) as RedirectLinkSnapshot['redirectRules'],
+};
+
+/** How the edge reads a column of each kind. */
+const KIND_READERS: Record<Exclude<LinkFieldKind, 'json'>, (v: unknown) => unknown> = {
+  text: (v) => (typeof v === 'string' ? v : null),
+  url: (v) => (typeof v === 'string' ? v : null),
+  secret: (v) => (typeof v === 'string' ? v : null),
+  int: (v) => (typeof v === 'number' ? v : null),
+  boolean: (v) => v === true,
+  date: (v) => (v ? new Date(v as string | Date).getTime() : null),
+  tags: (v) => (Array.isArray(v) ? v : []),
+};
+
+/** Each edge field → [its key, its column, its reader]. */
+const EDGE_READERS = LINK_EDGE_FIELDS.map((key): [string, string, (v: unknown) => unknown] => {
+  const field = linkField(key);
+  const read = field.kind === 'json' ? JSON_READERS[key as keyof typeof JSON_READERS] : KIND_READERS[field.kind];
+  return [key, field.column, read];
+});
 
 /** The one mapper of a link row to the edge's snapshot. */
 export function toRedirectSnapshot(row: SnapshotRow): RedirectLinkSnapshot {
-  const text = (v: unknown) => (typeof v === 'string' ? v : null);
-  const expiresAt = row.expires_at ? new Date(row.expires_at as string | Date).getTime() : null;
-  return {
+  const out: Record<string, unknown> = {
     id: row.id as string,
     organizationId: row.organization_id as string,
     shortCode: row.short_code as string,
-    originalUrl: row.original_url as string,
-    iosUrl: text(row.ios_url),
-    androidUrl: text(row.android_url),
-    webFallbackUrl: text(row.web_fallback_url),
-    utmParameters: utmParameters(row.utm_parameters),
-    targetingRules: targetingOf(row.targeting_rules),
-    ogTitle: text(row.og_title),
-    ogDescription: text(row.og_description),
-    ogImageUrl: text(row.og_image_url),
     isActive: row.is_active === true,
-    expiresAt,
-    title: text(row.title),
-    passwordHash: text(row.password_hash),
-    expiredUrl: text(row.expired_url),
-    maxClicks: typeof row.max_clicks === 'number' ? row.max_clicks : null,
-    variants: listOf(row.variants) as RedirectLinkSnapshot['variants'],
-    redirectRules: listOf(row.redirect_rules) as RedirectLinkSnapshot['redirectRules'],
-    cloak: row.cloak === true,
-    publicStats: row.public_stats === true,
   };
+  for (const [key, column, read] of EDGE_READERS) out[key] = read(row[column]);
+  return out as RedirectLinkSnapshot;
 }
 
 function listOf(v: unknown): unknown[] | null {

@@ -1696,8 +1696,8 @@ export interface components {
             webFallbackUrl?: string | null;
             /** @default 168 */
             attributionWindowHours?: number;
-            utmParameters?: components["schemas"]["UtmParametersDto"];
-            targetingRules?: components["schemas"]["TargetingRulesDto"];
+            utmParameters?: components["schemas"]["UtmParametersDto"] | null;
+            targetingRules?: components["schemas"]["TargetingRulesDto"] | null;
             /**
              * @example {
              *       "product": "42"
@@ -1705,7 +1705,7 @@ export interface components {
              */
             deepLinkParameters?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @example product/42 */
             deepLinkPath?: string | null;
             /** @example myapp */
@@ -1716,10 +1716,10 @@ export interface components {
             ogDescription?: string | null;
             ogImageUrl?: string | null;
             /** @description Trimmed; case-insensitively unique */
-            tags?: string[];
+            tags?: string[] | null;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future
+             * @description When the link expires (ISO 8601; a new value must be in the future)
              */
             expiresAt?: string | null;
             /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
@@ -1730,10 +1730,16 @@ export interface components {
             variants?: components["schemas"]["LinkVariantDto"][] | null;
             /** @description Ordered; the first matching rule wins */
             redirectRules?: components["schemas"]["RedirectRuleDto"][] | null;
-            /** @description Show web destinations in a full-page frame under the short URL */
-            cloak?: Record<string, never>;
-            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
-            publicStats?: Record<string, never>;
+            /**
+             * @description Show web destinations in a full-page frame under the short URL
+             * @default false
+             */
+            cloak?: boolean | null;
+            /**
+             * @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code>
+             * @default false
+             */
+            publicStats?: boolean | null;
             /**
              * @description A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host
              * @example go.acme.com
@@ -1747,6 +1753,10 @@ export interface components {
             /** @description Visitors must enter it; stored hashed, reads show hasPassword */
             password?: string | null;
         };
+        MigrationMetadataResponseDto: {
+            competitorPlatform: string;
+            competitorId: string | null;
+        };
         SnakeUtmParametersResponseDto: {
             utm_source?: string;
             utm_medium?: string;
@@ -1758,10 +1768,6 @@ export interface components {
             countries?: string[];
             devices?: string[];
             languages?: string[];
-        };
-        MigrationMetadataResponseDto: {
-            competitorPlatform: string;
-            competitorId: string | null;
         };
         LinkVariantResponseDto: {
             url: string;
@@ -1805,42 +1811,55 @@ export interface components {
             /** Format: uuid */
             template_id: string;
             template_slug: string;
-            original_url: string;
-            title: string | null;
-            description: string | null;
-            ios_url: string | null;
-            android_url: string | null;
-            web_fallback_url: string | null;
-            app_scheme: string | null;
-            ios_universal_link: string | null;
-            android_app_link: string | null;
-            deep_link_path: string | null;
-            deep_link_parameters: {
-                [key: string]: string | number | boolean;
-            } | null;
-            attribution_window_hours: number;
-            utm_parameters: components["schemas"]["SnakeUtmParametersResponseDto"] | null;
-            targeting_rules: components["schemas"]["TargetingRulesResponseDto"] | null;
-            og_title: string | null;
-            og_description: string | null;
-            og_image_url: string | null;
-            tags: string[];
             is_active: boolean;
-            /** Format: date-time */
-            expires_at: string | null;
             migration_metadata: components["schemas"]["MigrationMetadataResponseDto"] | null;
             /** @description True when visitors must enter a password */
             has_password: boolean;
-            expired_url: string | null;
-            max_clicks: number | null;
-            variants: components["schemas"]["LinkVariantResponseDto"][] | null;
-            redirect_rules: components["schemas"]["RedirectRuleResponseDto"][] | null;
-            cloak: boolean;
-            public_stats: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            original_url: string;
+            title: string | null;
+            description: string | null;
+            /** @description Destination on iOS */
+            ios_url: string | null;
+            /** @description Destination on Android */
+            android_url: string | null;
+            /** @description Destination on other devices */
+            web_fallback_url: string | null;
+            attribution_window_hours: number;
+            utm_parameters: components["schemas"]["SnakeUtmParametersResponseDto"] | null;
+            targeting_rules: components["schemas"]["TargetingRulesResponseDto"] | null;
+            deep_link_parameters: {
+                [key: string]: string | number | boolean;
+            } | null;
+            deep_link_path: string | null;
+            app_scheme: string | null;
+            ios_universal_link: string | null;
+            android_app_link: string | null;
+            og_title: string | null;
+            og_description: string | null;
+            og_image_url: string | null;
+            /** @description Trimmed; case-insensitively unique */
+            tags: string[];
+            /**
+             * Format: date-time
+             * @description When the link expires (ISO 8601; a new value must be in the future)
+             */
+            expires_at: string | null;
+            /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
+            expired_url: string | null;
+            /** @description The link expires after this many non-bot clicks */
+            max_clicks: number | null;
+            /** @description A/B test: weights sum to 100 */
+            variants: components["schemas"]["LinkVariantResponseDto"][] | null;
+            /** @description Ordered; the first matching rule wins */
+            redirect_rules: components["schemas"]["RedirectRuleResponseDto"][] | null;
+            /** @description Show web destinations in a full-page frame under the short URL */
+            cloak: boolean;
+            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
+            public_stats: boolean;
         };
         LinkListItemDto: {
             /** Format: uuid */
@@ -1879,8 +1898,8 @@ export interface components {
             webFallbackUrl?: string | null;
             /** @default 168 */
             attributionWindowHours?: number;
-            utmParameters?: components["schemas"]["UtmParametersDto"];
-            targetingRules?: components["schemas"]["TargetingRulesDto"];
+            utmParameters?: components["schemas"]["UtmParametersDto"] | null;
+            targetingRules?: components["schemas"]["TargetingRulesDto"] | null;
             /**
              * @example {
              *       "product": "42"
@@ -1888,7 +1907,7 @@ export interface components {
              */
             deepLinkParameters?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @example product/42 */
             deepLinkPath?: string | null;
             /** @example myapp */
@@ -1899,10 +1918,10 @@ export interface components {
             ogDescription?: string | null;
             ogImageUrl?: string | null;
             /** @description Trimmed; case-insensitively unique */
-            tags?: string[];
+            tags?: string[] | null;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future
+             * @description When the link expires (ISO 8601; a new value must be in the future)
              */
             expiresAt?: string | null;
             /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
@@ -1913,10 +1932,16 @@ export interface components {
             variants?: components["schemas"]["LinkVariantDto"][] | null;
             /** @description Ordered; the first matching rule wins */
             redirectRules?: components["schemas"]["RedirectRuleDto"][] | null;
-            /** @description Show web destinations in a full-page frame under the short URL */
-            cloak?: Record<string, never>;
-            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
-            publicStats?: Record<string, never>;
+            /**
+             * @description Show web destinations in a full-page frame under the short URL
+             * @default false
+             */
+            cloak?: boolean | null;
+            /**
+             * @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code>
+             * @default false
+             */
+            publicStats?: boolean | null;
             /**
              * @description A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host
              * @example go.acme.com
@@ -1932,7 +1957,7 @@ export interface components {
              * Format: uuid
              * @description null removes the link from its project
              */
-            projectId?: Record<string, never> | null;
+            projectId?: string | null;
             /** @description null removes the password */
             password?: string | null;
         };
@@ -1970,28 +1995,6 @@ export interface components {
             domain: string;
             shortCode: string;
             shortUrl: string;
-            originalUrl: string;
-            title: string | null;
-            description: string | null;
-            iosUrl: string | null;
-            androidUrl: string | null;
-            webFallbackUrl: string | null;
-            appScheme: string | null;
-            iosUniversalLink: string | null;
-            androidAppLink: string | null;
-            deepLinkPath: string | null;
-            deepLinkParameters: {
-                [key: string]: string | number | boolean;
-            } | null;
-            utmParameters: components["schemas"]["UtmParametersResponseDto"] | null;
-            targetingRules: components["schemas"]["TargetingRulesResponseDto"] | null;
-            attributionWindowHours: number;
-            ogTitle: string | null;
-            ogDescription: string | null;
-            ogImageUrl: string | null;
-            tags: string[];
-            /** Format: date-time */
-            expiresAt: string | null;
             isActive: boolean;
             /** @enum {string} */
             status: "active" | "inactive" | "expired";
@@ -1999,16 +2002,51 @@ export interface components {
             migrationMetadata: components["schemas"]["MigrationMetadataResponseDto"] | null;
             /** @description True when visitors must enter a password */
             hasPassword: boolean;
-            expiredUrl: string | null;
-            maxClicks: number | null;
-            variants: components["schemas"]["LinkVariantResponseDto"][] | null;
-            redirectRules: components["schemas"]["RedirectRuleResponseDto"][] | null;
-            cloak: boolean;
-            publicStats: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            originalUrl: string;
+            title: string | null;
+            description: string | null;
+            /** @description Destination on iOS */
+            iosUrl: string | null;
+            /** @description Destination on Android */
+            androidUrl: string | null;
+            /** @description Destination on other devices */
+            webFallbackUrl: string | null;
+            attributionWindowHours: number;
+            utmParameters: components["schemas"]["UtmParametersResponseDto"] | null;
+            targetingRules: components["schemas"]["TargetingRulesResponseDto"] | null;
+            deepLinkParameters: {
+                [key: string]: string | number | boolean;
+            } | null;
+            deepLinkPath: string | null;
+            appScheme: string | null;
+            iosUniversalLink: string | null;
+            androidAppLink: string | null;
+            ogTitle: string | null;
+            ogDescription: string | null;
+            ogImageUrl: string | null;
+            /** @description Trimmed; case-insensitively unique */
+            tags: string[];
+            /**
+             * Format: date-time
+             * @description When the link expires (ISO 8601; a new value must be in the future)
+             */
+            expiresAt: string | null;
+            /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
+            expiredUrl: string | null;
+            /** @description The link expires after this many non-bot clicks */
+            maxClicks: number | null;
+            /** @description A/B test: weights sum to 100 */
+            variants: components["schemas"]["LinkVariantResponseDto"][] | null;
+            /** @description Ordered; the first matching rule wins */
+            redirectRules: components["schemas"]["RedirectRuleResponseDto"][] | null;
+            /** @description Show web destinations in a full-page frame under the short URL */
+            cloak: boolean;
+            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
+            publicStats: boolean;
         };
         BulkUpdateLinksResponseDto: {
             updated: number;
@@ -2075,8 +2113,8 @@ export interface components {
             webFallbackUrl?: string | null;
             /** @default 168 */
             attributionWindowHours?: number;
-            utmParameters?: components["schemas"]["UtmParametersDto"];
-            targetingRules?: components["schemas"]["TargetingRulesDto"];
+            utmParameters?: components["schemas"]["UtmParametersDto"] | null;
+            targetingRules?: components["schemas"]["TargetingRulesDto"] | null;
             /**
              * @example {
              *       "product": "42"
@@ -2084,7 +2122,7 @@ export interface components {
              */
             deepLinkParameters?: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @example product/42 */
             deepLinkPath?: string | null;
             /** @example myapp */
@@ -2095,10 +2133,10 @@ export interface components {
             ogDescription?: string | null;
             ogImageUrl?: string | null;
             /** @description Trimmed; case-insensitively unique */
-            tags?: string[];
+            tags?: string[] | null;
             /**
              * Format: date-time
-             * @description ISO 8601, in the future
+             * @description When the link expires (ISO 8601; a new value must be in the future)
              */
             expiresAt?: string | null;
             /** @description Where an expired link (by date or clicks) sends visitors instead of the 410 page */
@@ -2109,10 +2147,16 @@ export interface components {
             variants?: components["schemas"]["LinkVariantDto"][] | null;
             /** @description Ordered; the first matching rule wins */
             redirectRules?: components["schemas"]["RedirectRuleDto"][] | null;
-            /** @description Show web destinations in a full-page frame under the short URL */
-            cloak?: Record<string, never>;
-            /** @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code> */
-            publicStats?: Record<string, never>;
+            /**
+             * @description Show web destinations in a full-page frame under the short URL
+             * @default false
+             */
+            cloak?: boolean | null;
+            /**
+             * @description Public stats page at /<code>+ and /api/public/stats/<domain>/<code>
+             * @default false
+             */
+            publicStats?: boolean | null;
             /**
              * @description A verified domain of the organization (or the service's host); without it the organization's default domain, else the service host
              * @example go.acme.com
@@ -2343,9 +2387,9 @@ export type SchemaLinkVariantDto = components['schemas']['LinkVariantDto'];
 export type SchemaRedirectRuleConditionsDto = components['schemas']['RedirectRuleConditionsDto'];
 export type SchemaRedirectRuleDto = components['schemas']['RedirectRuleDto'];
 export type SchemaCreateLinkDto = components['schemas']['CreateLinkDto'];
+export type SchemaMigrationMetadataResponseDto = components['schemas']['MigrationMetadataResponseDto'];
 export type SchemaSnakeUtmParametersResponseDto = components['schemas']['SnakeUtmParametersResponseDto'];
 export type SchemaTargetingRulesResponseDto = components['schemas']['TargetingRulesResponseDto'];
-export type SchemaMigrationMetadataResponseDto = components['schemas']['MigrationMetadataResponseDto'];
 export type SchemaLinkVariantResponseDto = components['schemas']['LinkVariantResponseDto'];
 export type SchemaRedirectRuleConditionsResponseDto = components['schemas']['RedirectRuleConditionsResponseDto'];
 export type SchemaRedirectRuleResponseDto = components['schemas']['RedirectRuleResponseDto'];

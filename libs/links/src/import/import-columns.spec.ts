@@ -1,3 +1,5 @@
+import { LINK_CSV_COLUMNS, linkField, LinkFieldKey } from '@dl/link-fields';
+import { sampleLinkValues } from '@dl/testing';
 import { mapRow, planColumns } from './import-columns';
 
 describe('migration import columns', () => {
@@ -15,6 +17,24 @@ describe('migration import columns', () => {
         utmParameters: { source: 's', medium: 'm', campaign: 'c' },
       },
     });
+  });
+
+  it('every declared CSV column fills its field: text as is, numbers, booleans (yes/no), tags lists and JSON cells read', () => {
+    const samples = sampleLinkValues();
+    const fields = [...new Set(Object.values(LINK_CSV_COLUMNS))];
+    const cell = (key: LinkFieldKey): string => {
+      const value = samples[key];
+      if (linkField(key).kind === 'boolean') return value ? 'Yes' : 'no';
+      if (Array.isArray(value) && linkField(key).kind === 'tags') return value.join('; ');
+      return typeof value === 'string' ? ` ${value} ` : typeof value === 'number' ? String(value) : JSON.stringify(value);
+    };
+    const header = fields.map((key) => (linkField(key).csv as readonly string[])[0]);
+    const row = mapRow(planColumns(header), fields.map(cell));
+    expect(row.fields).toEqual(Object.fromEntries(fields.map((key) => [key, samples[key]])));
+    // Each of a field's column names is recognized, in any case.
+    for (const [name, key] of Object.entries(LINK_CSV_COLUMNS)) {
+      expect({ name, target: planColumns([name.toUpperCase(), 'url']).targets.get(0) }).toEqual({ name, target: key });
+    }
   });
 
   it('an unrecognized column set → 400', () => {

@@ -1,4 +1,5 @@
 import { BadRequestError } from '@dl/platform/http';
+import { LINK_CSV_COLUMNS, linkField, LinkFieldKey, LinkFieldKind, normalizeCsvHeader } from '@dl/link-fields';
 import { LinkValues, UtmParameters } from '../link.types';
 import { isPlainObject } from '@dl/platform/validation';
 
@@ -12,23 +13,23 @@ export interface MappedRow {
   fields: Partial<LinkValues> & { password?: string; domain?: string };
 }
 
-const norm = (h: string) => h.toLowerCase().replace(/[^a-z0-9$~]/g, '');
-
-/** Spec columns (case and punctuation ignored) → what they fill. */
+/**
+ * Spec columns (case and punctuation ignored) → what they fill: the declared fields' own
+ * columns (@dl/link-fields `csv`), and these.
+ */
 const SPEC_COLUMNS: Record<string, string> = {
+  ...LINK_CSV_COLUMNS,
   shortcode: 'shortCode', code: 'shortCode', alias: 'shortCode',
-  originalurl: 'originalUrl', url: 'originalUrl', destination: 'originalUrl', destinationurl: 'originalUrl',
-  iosurl: 'iosUrl', androidurl: 'androidUrl', weburl: 'webUrl', webfallbackurl: 'webUrl',
-  campaign: 'campaign', channel: 'channel', feature: 'feature', tags: 'tags',
-  title: 'title', description: 'description',
+  campaign: 'campaign', channel: 'channel', feature: 'feature',
   id: 'competitorId', competitorid: 'competitorId', linkid: 'competitorId',
   utmsource: 'utm_source', utmmedium: 'utm_medium', utmcampaign: 'utm_campaign', utmterm: 'utm_term', utmcontent: 'utm_content',
-  deeplinkpath: 'deepLinkPath',
-  // Link controls (decisions §16) and branded domains (§15).
-  password: 'password', expiredurl: 'expiredUrl', maxclicks: 'maxClicks', variants: 'variants',
-  redirectrules: 'redirectRules', rules: 'redirectRules', cloak: 'cloak', publicstats: 'publicStats', domain: 'domain',
+  // The visitor password (decisions §16) and the branded domain (§15).
+  password: 'password', domain: 'domain',
 };
-const SPEC_URL_KEYS = ['originalUrl', 'webUrl', 'iosUrl', 'androidUrl'];
+/** The declared fields a spec CSV can fill. */
+const CSV_FIELDS = [...new Set(Object.values(LINK_CSV_COLUMNS))];
+/** A spec CSV has at least one destination column. */
+const SPEC_URL_KEYS: LinkFieldKey[] = ['originalUrl', 'webFallbackUrl', 'iosUrl', 'androidUrl'];
 
 const BRANCH_REQUIRED = ['link_id', 'data'];
 
@@ -52,7 +53,7 @@ export function planColumns(header: string[]): ColumnPlan {
   }
   const targets = new Map<number, string>();
   header.forEach((h, i) => {
-    const target = SPEC_COLUMNS[norm(h)];
+    const target = SPEC_COLUMNS[normalizeCsvHeader(h)];
     if (target && ![...targets.values()].includes(target)) targets.set(i, target);
   });
   const values = new Set(targets.values());
@@ -126,37 +127,32 @@ function integerCell(raw: string | undefined): number | string | undefined {
   return /^\d{1,10}$/.test(t) ? Number(t) : t;
 }
 
+/** How a cell of each kind is read (a secret is never imported as is). */
+const CELLS: Record<LinkFieldKind, (raw: string | undefined, key: string) => unknown> = {
+  text: set,
+  url: set,
+  date: set,
+  int: integerCell,
+  boolean: booleanCell,
+  tags: tagsOf,
+  json: (raw, key) => jsonCell(key, raw),
+  secret: () => undefined,
+};
+
 function mapSpec(v: Record<string, string>): MappedRow {
+  const fields: Record<string, unknown> = {};
+  for (const key of CSV_FIELDS) fields[key] = CELLS[linkField(key).kind](v[key], key);
+  // A web URL alone is the destination too.
+  fields.originalUrl ??= fields.webFallbackUrl;
+  // Passwords keep their spaces; every other cell is trimmed.
+  fields.password = v.password === undefined || v.password === '' ? undefined : v.password;
+  fields.domain = set(v.domain);
   // Source-platform parameters: campaign → utm_campaign, channel → utm_medium, feature → utm_source.
+  fields.utmParameters = utm(v.utm_source ?? v.feature, v.utm_medium ?? v.channel, v.utm_campaign ?? v.campaign, v.utm_term, v.utm_content);
   return {
     shortCode: set(v.shortCode) ?? null,
     competitorId: set(v.competitorId) ?? null,
-    fields: compact({
-      originalUrl: set(v.originalUrl) ?? set(v.webUrl),
-      webFallbackUrl: set(v.webUrl),
-      iosUrl: set(v.iosUrl),
-      androidUrl: set(v.androidUrl),
-      title: set(v.title),
-      description: set(v.description),
-      deepLinkPath: set(v.deepLinkPath),
-      tags: tagsOf(v.tags),
-      // Passwords keep their spaces; every other cell is trimmed.
-      password: v.password === undefined || v.password === '' ? undefined : v.password,
-      expiredUrl: set(v.expiredUrl),
-      maxClicks: integerCell(v.maxClicks) as number | undefined,
-      variants: jsonCell('variants', v.variants) as LinkValues['variants'] | undefined,
-      redirectRules: jsonCell('redirectRules', v.redirectRules) as LinkValues['redirectRules'] | undefined,
-      cloak: booleanCell(v.cloak) as boolean | undefined,
-      publicStats: booleanCell(v.publicStats) as boolean | undefined,
-      domain: set(v.domain),
-      utmParameters: utm(
-        v.utm_source ?? v.feature,
-        v.utm_medium ?? v.channel,
-        v.utm_campaign ?? v.campaign,
-        v.utm_term,
-        v.utm_content,
-      ),
-    }),
+    fields: compact(fields) as MappedRow['fields'],
   };
 }
 
