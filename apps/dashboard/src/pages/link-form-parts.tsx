@@ -1,5 +1,11 @@
 import type { ReactNode } from 'react';
+import type { components } from '../api/schema';
 import { Field } from '../components/ui';
+
+type Conditions = components['schemas']['RedirectRuleConditionsDto'];
+type Device = NonNullable<Conditions['devices']>[number];
+type Os = NonNullable<Conditions['os']>[number];
+type Browser = NonNullable<Conditions['browsers']>[number];
 
 /** One A/B variant as the form holds it. */
 export interface VariantState {
@@ -12,9 +18,9 @@ export interface RuleState {
   url: string;
   countries: string;
   languages: string;
-  devices: string[];
-  os: string[];
-  browsers: string[];
+  devices: Device[];
+  os: Os[];
+  browsers: Browser[];
   query: string;
   after: string;
   before: string;
@@ -22,18 +28,77 @@ export interface RuleState {
 
 export const EMPTY_RULE: RuleState = { url: '', countries: '', languages: '', devices: [], os: [], browsers: [], query: '', after: '', before: '' };
 
-export const DEVICES = [
+/** Targeting as the form holds it (countries and languages as comma-separated text). */
+export interface TargetingState {
+  countries: string;
+  languages: string;
+  devices: Device[];
+}
+
+export const EMPTY_TARGETING: TargetingState = { countries: '', languages: '', devices: [] };
+
+export const DEVICES: ReadonlyArray<readonly [Device, string]> = [
   ['ios', 'iOS'],
   ['android', 'Android'],
   ['web', 'Web'],
-] as const;
-const OS = ['iOS', 'Android', 'Windows', 'macOS', 'Linux'] as const;
-const BROWSERS = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'] as const;
+];
+const OS: readonly Os[] = ['iOS', 'Android', 'Windows', 'macOS', 'Linux'];
+const BROWSERS: readonly Browser[] = ['Chrome', 'Safari', 'Firefox', 'Edge', 'Samsung Internet', 'Opera'];
+
+export const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** A `datetime-local` input's value for an ISO instant (in the viewer's zone). */
+export function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A saved rule as the form holds it. */
+export function ruleState(r: components['schemas']['RedirectRuleResponseDto']): RuleState {
+  const c = r.conditions;
+  return {
+    url: r.url,
+    countries: (c.countries ?? []).join(', '),
+    languages: (c.languages ?? []).join(', '),
+    devices: c.devices ?? [],
+    os: (c.os ?? []) as Os[],
+    browsers: (c.browsers ?? []) as Browser[],
+    query: Object.entries(c.query ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', '),
+    after: toLocalInput(c.after),
+    before: toLocalInput(c.before),
+  };
+}
+
+/** A rule as the API takes it: only the conditions the person filled in. */
+export function ruleBody(r: RuleState): components['schemas']['RedirectRuleDto'] {
+  const conditions: Conditions = {};
+  if (list(r.countries).length) conditions.countries = list(r.countries).map((c) => c.toUpperCase());
+  if (list(r.languages).length) conditions.languages = list(r.languages).map((c) => c.toLowerCase());
+  if (r.devices.length) conditions.devices = r.devices;
+  if (r.os.length) conditions.os = r.os;
+  if (r.browsers.length) conditions.browsers = r.browsers;
+  const query = list(r.query).map((pair) => {
+    const at = pair.indexOf('=');
+    return at < 0 ? [pair, ''] : [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+  });
+  if (query.length) conditions.query = Object.fromEntries(query);
+  if (r.after) conditions.after = new Date(r.after).toISOString();
+  if (r.before) conditions.before = new Date(r.before).toISOString();
+  return { conditions, url: r.url.trim() };
+}
 
 type ErrorOf = (path: string) => string | undefined;
 
 /** A group of checkboxes for a list field (devices, OS, browsers). */
-export function CheckGroup({
+export function CheckGroup<T extends string>({
   label,
   options,
   value,
@@ -41,9 +106,9 @@ export function CheckGroup({
   error,
 }: {
   label: string;
-  options: ReadonlyArray<readonly [string, string]>;
-  value: string[];
-  onChange: (next: string[]) => void;
+  options: ReadonlyArray<readonly [T, string]>;
+  value: T[];
+  onChange: (next: T[]) => void;
   error?: string;
 }) {
   return (

@@ -1,0 +1,28 @@
+import { Fragment } from 'react';
+import type { BodyKey, FormContext } from './link-form-editors';
+import { editorOf, LINK_FORM_SECTIONS, type FormState, type Section } from './link-form-fields';
+
+/** The form's fieldsets: each field's control where LINK_FORM_SECTIONS puts it. */
+export function LinkFormSections({ state, setField, ctx }: { state: FormState; setField: (key: BodyKey, value: unknown) => void; ctx: FormContext }) {
+  const part = (key: BodyKey, which: 'render' | 'below') => {
+    const render = editorOf(key)[which];
+    return <Fragment key={key}>{render?.({ value: state[key], set: (value) => setField(key, value), ctx })}</Fragment>;
+  };
+  const sections: readonly Section[] = LINK_FORM_SECTIONS;
+  return sections.map((section, i) => {
+    const rows = section.rows.map((row, j) => (
+      <Fragment key={j}>
+        {row.length > 1 ? <div className="form-row">{row.map((key) => part(key, 'render'))}</div> : part(row[0], 'render')}
+        {row.map((key) => part(key, 'below'))}
+      </Fragment>
+    ));
+    return section.legend ? (
+      <fieldset key={i}>
+        <legend>{section.legend}</legend>
+        {rows}
+      </fieldset>
+    ) : (
+      <Fragment key={i}>{rows}</Fragment>
+    );
+  });
+}
