@@ -1,15 +1,14 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, unwrap } from '../api/client';
-import type { components, paths } from '../api/schema';
-import { fmtDate, fmtNumber } from '../components/format';
+import type { paths } from '../api/schema';
+import { fmtNumber } from '../components/format';
 import { ConfirmDialog, Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
 import { useToast } from '../components/toasts';
+import { LinkFilters } from './links-filters';
+import { VirtualRows } from './links-rows';
 
-type LinkItem = components['schemas']['LinkListItemDto'];
-type UpdateBody = components['schemas']['UpdateLinkDto'];
 type ListQuery = paths['/api/links']['get']['parameters']['query'];
 const PAGE_SIZE = 1000;
 
@@ -25,129 +24,12 @@ function useDebounced<T>(value: T, ms: number): T {
 
 type SortKey = 'createdAt' | 'clickCount' | 'title' | 'shortCode';
 const BULK_MAX = 100;
-const ROW_HEIGHT = 56;
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
-
-/**
- * What a row shows, formatted once per link object (Intl formatting is the dearest part of a
- * row): a scroll frame that brings rows back into view formats nothing twice.
- */
-interface RowView {
-  title: string;
-  code: string;
-  url: string;
-  clicks: string;
-  created: string;
-}
-const views = new WeakMap<LinkItem, RowView>();
-function rowView(l: LinkItem): RowView {
-  let v = views.get(l);
-  if (!v) {
-    v = { title: l.title || l.shortCode, code: `/${l.shortCode}`, url: l.originalUrl, clicks: fmtNumber(l.clickCount), created: fmtDate(l.createdAt) };
-    views.set(l, v);
-  }
-  return v;
-}
-
-// React wants a handler on a controlled checkbox; the list's one delegated onChange does the work.
-const noop = () => undefined;
-const BASE = import.meta.env.BASE_URL;
-
-/**
- * One row of the virtualised list. Memoised on (link, position, selection) only: no per-row
- * closures (clicks and checkbox changes are handled once, on the list, by `data-*`), a plain
- * `<a href>` instead of the router's Link (whose hooks cost more than the rest of the row),
- * and `contain: strict` in the CSS so a row's layout never spills into its neighbours.
- */
-const LinkRow = memo(function LinkRow({ link, index, start, selected }: { link: LinkItem; index: number; start: number; selected: boolean }) {
-  const v = rowView(link);
-  return (
-    <div role="row" aria-rowindex={index + 2} className={selected ? 'table-row selected' : 'table-row'} style={{ transform: `translateY(${start}px)` }}>
-      <span role="cell" className="cell-check">
-        <input type="checkbox" aria-label={`Select ${link.shortCode}`} checked={selected} data-id={link.id} onChange={noop} />
-      </span>
-      <span role="cell" className="cell-main">
-        <a href={`${BASE}links/${link.id}`} className="row-title" data-nav={`/links/${link.id}`}>
-          {v.title}
-        </a>
-        <span className="row-sub">
-          <code>{v.code}</code> → <span className="truncate">{v.url}</span>
-        </span>
-      </span>
-      <span role="cell" className="cell-num">
-        {v.clicks}
-      </span>
-      <span role="cell" className="cell-date">
-        {v.created}
-      </span>
-    </div>
-  );
-});
-
-/**
- * The scrolling body: its own component, so a scroll frame re-renders the rows in view and
- * nothing else of the page (toolbar, filters and bulk bar stay as they are).
- */
-const VirtualRows = memo(function VirtualRows({
-  rows,
-  view,
-  selected,
-  onToggle,
-}: {
-  rows: LinkItem[];
-  /** The filters and order the rows answer: when it changes the list scrolls back to the top. */
-  view: string;
-  selected: Set<string>;
-  onToggle: (id: string) => void;
-}) {
-  const navigate = useNavigate();
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // Stable while the list is: a new function each render makes the virtualizer re-measure all 25,000 rows.
-  const getItemKey = useCallback((i: number) => rows[i].id, [rows]);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey,
-    overscan: 4,
-  });
-  // A new order or filter starts at the top (a data refresh of the same view keeps its place).
-  useEffect(() => {
-    if (scrollRef.current) scrollRef.current.scrollTop = 0;
-  }, [view]);
-  const onClick = useCallback(
-    (e: MouseEvent<HTMLDivElement>) => {
-      const a = (e.target as HTMLElement).closest<HTMLAnchorElement>('a[data-nav]');
-      // A plain left click navigates in the app; Ctrl/Cmd/Shift/Alt clicks keep the browser's behaviour.
-      if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      e.preventDefault();
-      void navigate(a.dataset.nav as string);
-    },
-    [navigate],
-  );
-  const onChange = useCallback(
-    (e: ChangeEvent<HTMLDivElement>) => {
-      const id = (e.target as HTMLElement).dataset.id;
-      if (id) onToggle(id);
-    },
-    [onToggle],
-  );
-  return (
-    <div ref={scrollRef} className="table-scroll" data-testid="links-scroll" onClick={onClick} onChange={onChange}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const link = rows[v.index];
-          return <LinkRow key={link.id} link={link} index={v.index} start={v.start} selected={selected.has(link.id)} />;
-        })}
-      </div>
-    </div>
-  );
-});
 
 export default function LinksPage() {
   const [params, setParams] = useSearchParams();
@@ -241,8 +123,7 @@ export default function LinksPage() {
         if (action.kind === 'delete') {
           done += (await unwrap(api.POST('/api/links/bulk-delete', { body: { ids: part } }))).deleted;
         } else {
-          // projectId is a nullable string; the document types it `object` (see link-form.tsx toBody).
-          const data = (action.kind === 'active' ? { isActive: action.value } : { projectId: action.projectId }) as UpdateBody;
+          const data = action.kind === 'active' ? { isActive: action.value } : { projectId: action.projectId };
           done += (await unwrap(api.POST('/api/links/bulk-update', { body: { updates: part.map((id) => ({ id, data })) } }))).updated;
         }
       }
@@ -286,71 +167,14 @@ export default function LinksPage() {
           New link
         </Link>
       </PageHeader>
-      <div className="toolbar" role="search">
-        <label className="grow">
-          <span className="visually-hidden">Search links</span>
-          <input
-            type="search"
-            placeholder="Search title, code or destination"
-            value={search}
-            onChange={(e) => setParam('q', e.target.value)}
-          />
-        </label>
-        <label>
-          <span className="visually-hidden">Project</span>
-          <select aria-label="Project" value={projectId} onChange={(e) => setParam('project', e.target.value)}>
-            <option value="">All projects</option>
-            {projects.data?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="visually-hidden">Template</span>
-          <select aria-label="Template" value={template} onChange={(e) => setParam('template', e.target.value)}>
-            <option value="">All templates</option>
-            {templates.data?.map((t) => (
-              <option key={t.id} value={t.slug}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="visually-hidden">Tag</span>
-          <select aria-label="Tag" value={tag} onChange={(e) => setParam('tag', e.target.value)}>
-            <option value="">All tags</option>
-            {tags.data?.tags.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name} ({fmtNumber(t.count)})
-              </option>
-            ))}
-          </select>
-        </label>
-        {(domains.data?.length ?? 0) > 0 && (
-          <label>
-            <span className="visually-hidden">Domain</span>
-            <select aria-label="Domain" value={domain} onChange={(e) => setParam('domain', e.target.value)}>
-              <option value="">All domains</option>
-              {domains.data?.map((d) => (
-                <option key={d.id} value={d.domain}>
-                  {d.domain}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        <label>
-          <span className="visually-hidden">Status</span>
-          <select aria-label="Status" value={active} onChange={(e) => setParam('active', e.target.value)}>
-            <option value="">Active and inactive</option>
-            <option value="true">Active only</option>
-            <option value="false">Inactive only</option>
-          </select>
-        </label>
-      </div>
+      <LinkFilters
+        values={{ search, projectId, template, tag, domain, active }}
+        setParam={setParam}
+        projects={projects.data ?? []}
+        templates={templates.data ?? []}
+        tags={tags.data?.tags ?? []}
+        domains={domains.data ?? []}
+      />
 
       {visibleSelected.length > 0 && (
         <div className="bulk-bar" role="region" aria-label="Bulk actions">
