@@ -76,7 +76,7 @@ function rethrowMissingReference(err: unknown): never {
 @Injectable()
 export class LinksRepository {
   /**
-   * Single creates outside a transaction (issue #19): rows of concurrent requests share one
+   * Single creates outside a transaction: rows of concurrent requests share one
    * multi-row INSERT, one statement and one commit, as soon as an insert slot is free (a group
    * commit: no added wait when idle). Each row is still its own: a taken code answers null for
    * that row only (ON CONFLICT DO NOTHING, also between rows of one batch), and a failed batch

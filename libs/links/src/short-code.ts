@@ -40,7 +40,7 @@ export function generateShortCode(length = SHORT_CODE_LENGTH): string {
 
 /**
  * CSPRNG bytes drawn 4 KB at a time: one `randomBytes` call per ~500 codes instead of one
- * per code (the call, not the randomness, was ~3% of a single create's CPU). Each byte is used once.
+ * per code (the call costs far more than the bytes it returns). Each byte is used once.
  */
 let pool = Buffer.alloc(0);
 let poolAt = 0;
