@@ -43,23 +43,33 @@ const KIND_READERS: Record<Exclude<LinkFieldKind, 'json'>, (v: unknown) => unkno
   tags: (v) => (Array.isArray(v) ? v : []),
 };
 
-/** Each edge field → [its key, its column, its reader]. */
-const EDGE_READERS = LINK_EDGE_FIELDS.map((key): [string, string, (v: unknown) => unknown] => {
+/** Each edge field's reader, in LINK_EDGE_FIELDS order. */
+const EDGE_READERS = LINK_EDGE_FIELDS.map((key): ((v: unknown) => unknown) => {
   const field = linkField(key);
-  const read = field.kind === 'json' ? JSON_READERS[key as keyof typeof JSON_READERS] : KIND_READERS[field.kind];
-  return [key, field.column, read];
+  return field.kind === 'json' ? JSON_READERS[key as keyof typeof JSON_READERS] : KIND_READERS[field.kind];
 });
+
+/**
+ * The mapper's body, written once from the declaration as one object literal, so every
+ * snapshot has one shape with its properties inside the object: what a visit reads fastest
+ * (an object filled key by key ends in V8's dictionary mode). Keys and columns come from the
+ * declaration, never from input.
+ */
+const buildSnapshot = new Function(
+  'row',
+  'readers',
+  `return {
+    id: row.id,
+    organizationId: row.organization_id,
+    shortCode: row.short_code,
+    isActive: row.is_active === true,
+    ${LINK_EDGE_FIELDS.map((key, i) => `${key}: readers[${i}](row[${JSON.stringify(linkField(key).column)}])`).join(',\n    ')}
+  };`,
+) as (row: SnapshotRow, readers: typeof EDGE_READERS) => RedirectLinkSnapshot;
 
 /** The one mapper of a link row to the edge's snapshot. */
 export function toRedirectSnapshot(row: SnapshotRow): RedirectLinkSnapshot {
-  const out: Record<string, unknown> = {
-    id: row.id as string,
-    organizationId: row.organization_id as string,
-    shortCode: row.short_code as string,
-    isActive: row.is_active === true,
-  };
-  for (const [key, column, read] of EDGE_READERS) out[key] = read(row[column]);
-  return out as RedirectLinkSnapshot;
+  return buildSnapshot(row, EDGE_READERS);
 }
 
 function listOf(v: unknown): unknown[] | null {
