@@ -1,8 +1,10 @@
 // Root jest config: every test of the repo in one run, as three projects named after the test
 // tiers (jest.preset.js): `--selectProjects unit` (or medium, e2e) runs one tier. One run shares
-// one global setup and lets jest schedule the slow e2e files beside the fast ones.
+// one global setup and lets jest schedule the slow e2e files beside the fast ones. With
+// TEST_REDIS_CLUSTER=1 (`npm test`, `npm run test:cluster`) a fourth project, `cluster`, runs the
+// Redis paths of decisions §18 again on a Redis Cluster, in the same run.
 const os = require('node:os');
-const { tierProjects } = require('./jest.preset');
+const { clusterProject, tierProjects } = require('./jest.preset');
 
 module.exports = {
   // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
@@ -16,5 +18,8 @@ module.exports = {
   workerIdleMemoryLimit: '1.5GB',
   // A global option: the projects' own testTimeout is ignored in a multi-project run.
   testTimeout: 30000,
-  projects: tierProjects({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'] }),
+  projects: [
+    ...tierProjects({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'] }),
+    ...(process.env.TEST_REDIS_CLUSTER === '1' ? [clusterProject({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs'] })] : []),
+  ],
 };

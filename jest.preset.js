@@ -43,9 +43,27 @@ function tierProjects(options) {
   return Object.entries(TIERS).map(([tier, settings]) => ({ ...base, ...settings, ...options, displayName: tier }));
 }
 
+/**
+ * The `cluster` project (decisions §18): the specs of tools/scripts/cluster-suites.js again, on one
+ * 6-node Redis Cluster its global setup starts. In the same jest run as the tiers (`npm test`), so
+ * jest schedules them beside the rest instead of after it; `npm run test:cluster` runs it alone.
+ */
+function clusterProject(options) {
+  const { CLUSTER_SUITES } = require('./tools/scripts/cluster-suites');
+  return {
+    ...base,
+    ...options,
+    displayName: 'cluster',
+    testMatch: CLUSTER_SUITES.map((s) => path.join(root, s)),
+    globalSetup: path.join(root, 'libs/testing/src/cluster-setup.js'),
+    globalTeardown: services.globalTeardown,
+    setupFiles: [...base.setupFiles, path.join(root, 'libs/testing/src/cluster-tier.js')],
+  };
+}
+
 /** A project's jest.config.js: its tests in the three tiers (`nx run <project>:test:unit`). */
 function projectConfig(rootDir, options = {}) {
   return { testTimeout: base.testTimeout, projects: tierProjects({ rootDir, ...options }) };
 }
 
-module.exports = { TIERS: Object.keys(TIERS), tierProjects, projectConfig };
+module.exports = { TIERS: Object.keys(TIERS), tierProjects, clusterProject, projectConfig };

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint (module boundaries), then the three test tiers (unit, medium,
-// e2e: jest.preset.js) in one jest run, so they share one global setup and jest schedules the
-// slow e2e files beside the fast ones (real Postgres and Redis; each test file gets its own
-// database and Redis prefix, so files run in parallel), then the Redis Cluster step.
+// e2e: jest.preset.js) and the `cluster` project (the Redis paths again on a Redis Cluster) in
+// one jest run, so jest schedules the slow files beside the fast ones (real Postgres and Redis;
+// each test file gets its own database and Redis prefix, so files run in parallel).
 // Extra arguments go to jest (`npm test -- --selectProjects unit`); one tier alone is
 // `npm run test:unit` (or test:medium, test:e2e).
 const { spawnSync } = require('node:child_process');
@@ -40,6 +40,7 @@ if (!jestArgs.length) {
   step('Dockerfile lint', bin('dockerfilelint'), ['Dockerfile']);
   step('lint (module boundaries)', bin('eslint'), ['apps', 'libs', 'tools', 'bench', '--max-warnings', '0', '--no-error-on-unmatched-pattern']);
 }
-step('tests (unit, medium, e2e)', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
-// The Redis paths again on a 6-node Redis Cluster, with a master failover (decisions §18).
-if (!jestArgs.length) step('tests on a Redis Cluster (npm run test:cluster)', process.execPath, [path.join(root, 'tools/scripts/test-cluster.js')]);
+// The whole run also repeats the Redis paths on a 6-node Redis Cluster, with a master failover
+// (decisions §18): the `cluster` project, scheduled beside the tiers in the same jest run.
+if (!jestArgs.length) env.TEST_REDIS_CLUSTER = '1';
+step(jestArgs.length ? 'tests' : 'tests (unit, medium, e2e; the Redis paths on a Redis Cluster)', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);

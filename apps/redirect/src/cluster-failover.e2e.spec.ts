@@ -11,10 +11,10 @@ import { createRedirectApp } from './app';
  * click queue hands over to its replica (`CLUSTER FAILOVER` on the replica) while visits keep
  * coming. No visit may fail (the edge answers from its caches and Postgres, and a click it cannot
  * queue goes to its disk fallback), and every answered visit is exactly one stored click.
- * Part of the cluster CI step (`npm run test:cluster`); it makes its own cluster, so the failover
+ * Part of the `cluster` jest project (`npm test`, `npm run test:cluster`); it makes its own cluster, so the failover
  * disturbs no other test file.
  */
-const describeCluster = process.env.TEST_REDIS_CLUSTER === '1' ? describe : describe.skip;
+const describeCluster = process.env.TEST_REDIS_CLUSTER_NODES ? describe : describe.skip;
 
 describeCluster('redirect on Redis Cluster: master failover under load', () => {
   let cluster: PrivateRedisCluster;
