@@ -353,35 +353,15 @@ describe('SDK ingestion (ingest app + worker)', () => {
 
   describe('bad input (clear 4xx, nothing stored)', () => {
     const installId = randomUUID();
+    // One refusal of the body and one of the service over HTTP; every rule of the bodies:
+    // libs/sdk/src/ingest.dto.spec.ts (nesting too), revenue and currency: event-rules.spec.ts.
     const cases: Array<[string, string, object, Record<string, string>]> = [
-      ['malformed installId', 'event', { installId: 'abc', eventName: 'x' }, { installId: 'Must be a valid UUID' }],
-      ['event name over 100 characters', 'event', { installId, eventName: 'e'.repeat(101) }, { eventName: 'Must be 1-100 characters' }],
-      ['properties over 32 KB', 'event', { installId, eventName: 'x', properties: { blob: 'x'.repeat(33 * 1024) } }, { properties: 'Must be at most 32 KB of JSON' }],
-      ['properties not an object', 'event', { installId, eventName: 'x', properties: [1, 2] }, { properties: 'Must be an object' }],
       ['timestamp 10 minutes ahead', 'event', { installId, eventName: 'x', timestamp: new Date(Date.now() + 600_000).toISOString() }, { timestamp: 'Must be within the last 30 days and at most 5 minutes in the future' }],
-      ['timestamp 31 days old', 'event', { installId, eventName: 'x', timestamp: new Date(Date.now() - 31 * 86400_000).toISOString() }, { timestamp: 'Must be within the last 30 days and at most 5 minutes in the future' }],
-      ['timestamp not ISO 8601', 'event', { installId, eventName: 'x', timestamp: 'yesterday' }, { timestamp: 'Must be an ISO 8601 timestamp' }],
-      ['non-numeric revenue', 'event', { installId, eventName: 'revenue', properties: { revenue: '9.99', currency: 'USD' } }, { 'properties.revenue': 'Must be a number' }],
       ['unknown currency', 'event', { installId, eventName: 'revenue', properties: { revenue: 1, currency: 'XYZ' } }, { 'properties.currency': 'Must be an ISO 4217 currency code' }],
-      ['unknown field', 'event', { installId, eventName: 'x', user: 'bob' }, { user: 'Unknown field' }],
-      ['install without osVersion', 'install', { installId, platform: 'ios' }, { osVersion: 'Must be 1-32 characters' }],
-      ['install on an unknown platform', 'install', { installId, platform: 'symbian', osVersion: '1' }, { platform: 'Must be one of: ios, android' }],
-      ['install with a malformed clickId', 'install', { installId, platform: 'ios', osVersion: '1', clickId: 'nope' }, { clickId: 'Must be a valid UUID' }],
     ];
     it.each(cases)('%s → 400', async (_name, path, body, validation) => {
       const res = await post(path, body).expect(400);
       expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
-    });
-
-    it('properties nested 20,000 deep → 400 naming where, never a stack overflow', async () => {
-      const nested = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000);
-      for (const [path, raw, field] of [
-        ['event', `{"installId":"${installId}","eventName":"x","properties":${nested}}`, 'properties' + '.a'.repeat(63)],
-        ['events', `{"events":[{"installId":"${installId}","eventName":"x","properties":${nested}}]}`, 'events[0].properties' + '.a'.repeat(61)],
-      ]) {
-        const res = await request(ingest.url).post(`/api/sdk/v1/${path}`).set('Authorization', `Bearer ${app.token}`).set('Content-Type', 'application/json').send(raw).expect(400);
-        expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { [field]: 'Must not be nested more than 64 levels deep' } });
-      }
     });
 
     it('stored nothing for any of them', async () => {
