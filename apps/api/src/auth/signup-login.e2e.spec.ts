@@ -78,15 +78,9 @@ describe('POST /auth/signup and /auth/login', () => {
       expect(await counts()).toEqual(before);
     });
 
+    // One refusal over HTTP; every rule of the body: auth.dto.spec.ts.
     it.each([
       ['missing everything', {}, { email: 'Must be a valid email address', password: 'Must be a string', name: 'Must be a string', organizationName: 'Must be a string' }],
-      ['a bad email', { email: 'not-an-email' }, { email: 'Must be a valid email address' }],
-      ['a weak (9 character) password', { password: '123456789' }, { password: 'Must be at least 10 characters' }],
-      ['a password that is not a string', { password: 12345678901 }, { password: 'Must be a string' }],
-      ['an empty name', { name: '' }, { name: 'Must be 1-100 characters' }],
-      ['an empty organization name', { organizationName: '' }, { organizationName: 'Must be 1-100 characters' }],
-      ['a blank name', { name: '  ' }, { name: 'Must be 1-100 characters' }],
-      ['an unknown field', { tier: 'UNLIMITED' }, { tier: 'Unknown field' }],
     ])('refuses %s with 400 and writes nothing', async (_label, patch, validation) => {
       const before = await counts();
       const body = Object.keys(patch).length ? { ...valid(), ...patch } : {};
@@ -163,8 +157,6 @@ describe('POST /auth/signup and /auth/login', () => {
 
     it.each([
       ['missing fields', {}, { email: 'Must be a valid email address', password: 'Must be a string' }],
-      ['a bad organizationId', { email: 'a@b.co', password: 'x', organizationId: 'nope' }, { organizationId: 'Must be a valid UUID' }],
-      ['an unknown field', { email: 'a@b.co', password: 'x', role: 'OWNER' }, { role: 'Unknown field' }],
     ])('refuses %s with 400', async (_label, body, validation) => {
       const res = await request(server.url).post('/auth/login').send(body).expect(400);
       expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });

@@ -1,0 +1,58 @@
+import { pipeRefusal } from '@dl/testing';
+import { CreateApiKeyDto, RenameApiKeyDto } from '../keys/keys.dto';
+import { AcceptInviteDto, LoginDto, SignupDto } from './auth.dto';
+
+const bad = (validation: Record<string, string>) => ({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
+const valid = { email: 'new@example.test', password: 'a-long-password', name: 'New', organizationName: 'New Org' };
+
+// The identity bodies as the api's validation pipe reads them (decisions §2, §20); each e2e spec
+// keeps one refusal over HTTP with nothing written.
+describe(SignupDto.name, () => {
+  it.each([
+    ['missing everything', {}, { email: 'Must be a valid email address', password: 'Must be a string', name: 'Must be a string', organizationName: 'Must be a string' }],
+    ['a bad email', { email: 'not-an-email' }, { email: 'Must be a valid email address' }],
+    ['a weak (9 character) password', { password: '123456789' }, { password: 'Must be at least 10 characters' }],
+    ['a password that is not a string', { password: 12345678901 }, { password: 'Must be a string' }],
+    ['an empty name', { name: '' }, { name: 'Must be 1-100 characters' }],
+    ['an empty organization name', { organizationName: '' }, { organizationName: 'Must be 1-100 characters' }],
+    ['a blank name', { name: '  ' }, { name: 'Must be 1-100 characters' }],
+    ['an unknown field', { tier: 'UNLIMITED' }, { tier: 'Unknown field' }],
+  ])('refuses %s', async (_label, patch, validation) => {
+    expect(await pipeRefusal(SignupDto, Object.keys(patch).length ? { ...valid, ...patch } : {})).toEqual(bad(validation));
+  });
+});
+
+describe(LoginDto.name, () => {
+  it.each([
+    ['missing fields', {}, { email: 'Must be a valid email address', password: 'Must be a string' }],
+    ['a bad organizationId', { email: 'a@b.co', password: 'x', organizationId: 'nope' }, { organizationId: 'Must be a valid UUID' }],
+    ['an unknown field', { email: 'a@b.co', password: 'x', role: 'OWNER' }, { role: 'Unknown field' }],
+  ])('refuses %s', async (_label, body, validation) => {
+    expect(await pipeRefusal(LoginDto, body)).toEqual(bad(validation));
+  });
+});
+
+describe(AcceptInviteDto.name, () => {
+  it.each([
+    ['no body', {}, { token: 'Must be a string', name: 'Must be a string', password: 'Must be a string' }],
+    ['a short password', { token: 'dli_x', name: 'X', password: 'short' }, { password: 'Must be at least 10 characters' }],
+    ['a blank name', { token: 'dli_x', name: '   ', password: 'long-enough-1' }, { name: 'Must be 1-100 characters' }],
+    ['an unknown field', { token: 'dli_x', name: 'X', password: 'long-enough-1', role: 'OWNER' }, { role: 'Unknown field' }],
+  ])('refuses %s', async (_label, body, validation) => {
+    expect(await pipeRefusal(AcceptInviteDto, body)).toEqual(bad(validation));
+  });
+});
+
+describe('API key names (create and rename)', () => {
+  it.each([
+    ['no name', {}, { name: 'Must be a string' }],
+    ['an empty name', { name: '' }, { name: 'Must be 1-100 characters' }],
+    ['a blank name', { name: '   ' }, { name: 'Must be 1-100 characters' }],
+    ['a 101-character name', { name: 'x'.repeat(101) }, { name: 'Must be 1-100 characters' }],
+    ['a number', { name: 5 }, { name: 'Must be a string' }],
+    ['an unknown field', { name: 'ok', scopes: ['links'] }, { scopes: 'Unknown field' }],
+  ])('refuses %s', async (_label, body, validation) => {
+    expect(await pipeRefusal(CreateApiKeyDto, body)).toEqual(bad(validation));
+    expect(await pipeRefusal(RenameApiKeyDto, body)).toEqual(bad(validation));
+  });
+});
