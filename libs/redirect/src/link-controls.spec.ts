@@ -1,4 +1,4 @@
-import { decide, pickVariant, Visit } from './decision';
+import { decide as decideVisit, pickVariant, VisitFacts } from './decision';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
 
@@ -17,6 +17,9 @@ const UA = {
   samsung: 'Mozilla/5.0 (Linux; Android 13; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36',
 };
 const NOW = Date.parse('2026-06-01T00:00:00Z');
+
+/** The decision for a link and a visit's facts. */
+const decide = (l: RedirectLinkSnapshot, v: Omit<VisitFacts, 'link'>) => decideVisit({ ...v, link: l });
 
 const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
   id: '6f1c1d3e-1111-4000-8000-000000000001',
@@ -45,7 +48,7 @@ const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot =>
 });
 
 /** A visit as the edge builds it from a request's headers. */
-function visit(ua: string, o: { country?: string | null; acceptLanguage?: string; query?: string; ip?: string; over?: Partial<Visit> } = {}): Visit {
+function visit(ua: string, o: { country?: string | null; acceptLanguage?: string; query?: string; ip?: string; over?: Partial<VisitFacts> } = {}): Omit<VisitFacts, 'link'> {
   const traits = userAgentTraits(ua);
   const query = o.query ?? '';
   return {
