@@ -45,7 +45,7 @@ export class LinksController {
     body: CreateLinkDto,
     errors: WRITE_ERRORS,
   })
-  // Readonly<>: the global pipe leaves the body to CreateLinkBodyPipe (same rules, fast path for common bodies).
+  // Readonly<>: the global pipe leaves the body to CreateLinkBodyPipe (the same rules, compiled from the DTO once).
   create(@CurrentPrincipal() principal: Principal, @Body(CreateLinkBodyPipe) dto: Readonly<CreateLinkDto>): Promise<LinkCreateResponseDto> {
     return this.links.create(principal, dto);
   }
