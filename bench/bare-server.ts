@@ -1,10 +1,7 @@
 /**
- * The ceiling of this machine for a redirect: a bare `node:http` server answering a fixed 302
- * from an in-memory map, in its own process (so the load generator never shares its event loop).
- *
- *   const bare = await serveBare(new Map([['abc', 'https://example.com/']])); … await bare.stop();
- *
- * Run directly with DL_BENCH_MAP_FILE set (the child): listens on a free loopback port and prints `READY <url>`.
+ * The floor of a redirect on this machine: a bare `node:http` server answering a fixed 302 from an
+ * in-memory map, in its own process. Run directly with DL_BENCH_MAP_FILE set (the child), it
+ * listens on a free loopback port and prints `READY <url>`.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,17 +15,30 @@ export interface BareServer {
   stop(): Promise<void>;
 }
 
-/** SIGTERM to a child process; resolves once it has exited. */
-export function stopChild(proc: ChildProcess): Promise<void> {
-  return new Promise<void>((done) => {
-    if (proc.exitCode !== null) return done();
-    proc.once('exit', () => done());
-    proc.kill('SIGTERM');
+/** Starts the bare server for `map` (short code → location). */
+export function serveBare(map: Map<string, string>): Promise<BareServer> {
+  const root = join(__dirname, '..');
+  // The map in a file: thousands of links overflow one environment variable.
+  const dir = mkdtempSync(join(tmpdir(), 'dl-bare-'));
+  writeFileSync(join(dir, 'map.json'), JSON.stringify([...map]));
+  const proc = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), __filename], { cwd: root, env: { ...process.env, DL_BENCH_MAP_FILE: join(dir, 'map.json') }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve(rmSync(dir, { recursive: true, force: true }))));
+  const stop = async () => {
+    if (proc.exitCode === null) proc.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let out = '';
+    void exited.then(() => reject(new Error('bare server exited')));
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      const m = /READY (\S+)/.exec((out += chunk.toString()));
+      if (m) resolve({ url: m[1], proc, stop });
+    });
   });
 }
 
-function bareChild(): void {
-  const map = new Map<string, string>(JSON.parse(readFileSync(process.env.DL_BENCH_MAP_FILE!, 'utf8')) as Array<[string, string]>);
+if (process.argv[1] === __filename && process.env.DL_BENCH_MAP_FILE) {
+  const map = new Map<string, string>(JSON.parse(readFileSync(process.env.DL_BENCH_MAP_FILE, 'utf8')) as Array<[string, string]>);
   const server = createServer((req, res) => {
     const location = map.get((req.url ?? '/').slice(1).split('?')[0]);
     if (location) res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
@@ -40,31 +50,3 @@ function bareChild(): void {
     process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
   });
 }
-
-/** Starts the bare server for `map` (short code → location); `nodeArgs` e.g. `--cpu-prof`. */
-export function serveBare(map: Map<string, string>, nodeArgs: string[] = []): Promise<BareServer> {
-  const root = join(__dirname, '..');
-  // The map in a file: thousands of links overflow one environment variable (E2BIG).
-  const dir = mkdtempSync(join(tmpdir(), 'dl-bare-'));
-  writeFileSync(join(dir, 'map.json'), JSON.stringify([...map]));
-  const proc = spawn(process.execPath, [...nodeArgs, join(root, 'tools/scripts/run.js'), __filename], {
-    cwd: root,
-    env: { ...process.env, DL_BENCH_MAP_FILE: join(dir, 'map.json') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  proc.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const stop = () => stopChild(proc);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (!m) return;
-      proc.removeAllListeners('exit');
-      resolve({ url: m[1], proc, stop });
-    });
-  });
-}
-
-if (process.argv[1] === __filename && process.env.DL_BENCH_MAP_FILE) bareChild();

@@ -11,11 +11,11 @@
  *       [--webhook-drain-seconds 60]
  *
  * `--pg-seconds 300` is the 5-minute Postgres trial. Bounded in time: every wait has a deadline.
- * `webhooks` (its own table): four organizations, each with a link under light redirect load and a
+ * `webhooks` (its own rows): four organizations, each with a link under light redirect load and a
  * `link.clicked` webhook whose receiver is healthy, hangs, answers 500 or answers 410; it shows the
  * healthy receiver served on the first attempt while the others fail, retry or get disabled.
  */
-import { Agent, createServer, get as httpGet, request as httpRequest, Server } from 'node:http';
+import { Agent, createServer, get as httpGet, IncomingMessage, request as httpRequest, RequestOptions, Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,34 +23,22 @@ import { randomUUID } from 'node:crypto';
 import { PrismaService, Tier } from '@dl/platform/db';
 import { generateWebhookSecret } from '@dl/webhooks';
 import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, productionWorkerNice, SdkFixtures, spawnApp, testConfig } from '@dl/testing';
+import { arg, argText, log, print, runBench, sleep } from './kit';
 
 type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-}
-const SECONDS = Number(arg('seconds', '10'));
-const PG_SECONDS = Number(arg('pg-seconds', '30'));
-const OUTAGE_SECONDS = Number(arg('outage-seconds', '10'));
-const CONCURRENCY = Number(arg('concurrency', '8'));
-const TRIALS = arg('trials', 'redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api').split(',');
+const SECONDS = arg('seconds', 10);
+const PG_SECONDS = arg('pg-seconds', 30);
+const OUTAGE_SECONDS = arg('outage-seconds', 10);
+const CONCURRENCY = arg('concurrency', 8);
+const TRIALS = argText('trials', 'redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api').split(',');
 const DRAIN_DEADLINE_MS = 180_000;
-const WEBHOOK_DRAIN_SECONDS = Number(arg('webhook-drain-seconds', '60'));
+const WEBHOOK_DRAIN_SECONDS = arg('webhook-drain-seconds', 60);
 const WEBHOOK_KINDS = ['healthy', 'hanging', '500', '410'] as const;
 type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Tally {
-  sent: number;
-  answered: number;
-  fiveXx: number;
-  /** Of the 5xx: 503 with a Retry-After (the answer decisions §14 asks for while a dependency is down). */
-  unavailable: number;
-  resets: number;
-  refused: number;
-}
+/** Requests of one load; `unavailable`: the 5xx that were 503 with a Retry-After (the answer while a dependency is down). */
+type Tally = { sent: number; answered: number; fiveXx: number; unavailable: number; resets: number; refused: number };
 const tally = (): Tally => ({ sent: 0, answered: 0, fiveXx: 0, unavailable: 0, resets: 0, refused: 0 });
 const count5xx = (t: Tally, status: number, retryAfter: unknown) => {
   if (status < 500) return;
@@ -58,24 +46,13 @@ const count5xx = (t: Tally, status: number, retryAfter: unknown) => {
   if (status === 503 && retryAfter !== undefined) t.unavailable++;
 };
 
-interface Row {
-  trial: string;
-  redirect: Tally;
-  sdk: Tally;
-  clicksServed: number;
-  clicksStored: number;
-  duplicates: number;
-  eventsAccepted: number;
-  eventsStored: number;
-  seconds: number;
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dl-chaos-'));
   const redis = await PrivateRedis.create(dir, { appendonly: true });
   const pg = await PrivatePostgres.create();
   const apps = new Map<AppName, AppProcess>();
-  const rows: Row[] = [];
+  const rows: Array<Record<string, unknown>> = [];
+  let webhooks: Array<Record<string, unknown>> | undefined;
   try {
     const url = await pg.createDatabase();
     const config = testConfig(url, {
@@ -112,7 +89,7 @@ async function main(): Promise<void> {
 
     for (const trial of TRIALS) {
       if (trial === 'webhooks') {
-        await webhookTrial(prisma, fx, apps.get('redirect')!.port);
+        webhooks = await webhookTrial(prisma, fx, apps.get('redirect')!.port);
         continue;
       }
       const link = await fx.link(org.id);
@@ -125,47 +102,34 @@ async function main(): Promise<void> {
       const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
       const target = (name: AppName) => apps.get(name)?.port ?? 0;
 
-      const visit = () =>
+      /** One request of a load loop, counted in `t`; refused connections (an app restarting) back off 50 ms. */
+      const hit = (t: Tally, opts: RequestOptions, body: string | undefined, onAnswer: (res: IncomingMessage) => void) =>
         new Promise<void>((resolve) => {
-          redirectTally.sent++;
-          const req = httpGet({ host: '127.0.0.1', port: target('redirect'), path: `/${link.shortCode}`, agent, headers: { 'user-agent': 'chaos/1.0' } }, (res) => {
-            redirectTally.answered++;
-            count5xx(redirectTally, res.statusCode!, res.headers['retry-after']);
-            const location = res.headers.location;
-            if (res.statusCode === 302 && location) {
-              const id = new URL(location).searchParams.get('dl_click');
-              if (id) served.add(id);
-            }
+          t.sent++;
+          const req = httpRequest({ host: '127.0.0.1', agent, ...opts }, (res) => {
+            t.answered++;
+            count5xx(t, res.statusCode!, res.headers['retry-after']);
+            onAnswer(res);
             res.resume();
             res.on('end', resolve);
           });
           req.on('error', (err: NodeJS.ErrnoException) => {
-            if (err.code === 'ECONNREFUSED') redirectTally.refused++;
-            else redirectTally.resets++;
-            setTimeout(resolve, err.code === 'ECONNREFUSED' ? 50 : 0);
-          });
-        });
-      const event = () =>
-        new Promise<void>((resolve) => {
-          sdkTally.sent++;
-          const body = JSON.stringify({ installId, eventName: `chaos_${trial}` });
-          const req = httpRequest(
-            { host: '127.0.0.1', port: target('ingest'), path: '/api/sdk/v1/event', method: 'POST', agent,
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${sdkApp.token}`, 'content-length': Buffer.byteLength(body) } },
-            (res) => {
-              sdkTally.answered++;
-              count5xx(sdkTally, res.statusCode!, res.headers['retry-after']);
-              if (res.statusCode === 202) eventsAccepted++;
-              res.resume();
-              res.on('end', resolve);
-            },
-          );
-          req.on('error', (err: NodeJS.ErrnoException) => {
-            if (err.code === 'ECONNREFUSED') sdkTally.refused++;
-            else sdkTally.resets++;
+            if (err.code === 'ECONNREFUSED') t.refused++;
+            else t.resets++;
             setTimeout(resolve, err.code === 'ECONNREFUSED' ? 50 : 0);
           });
           req.end(body);
+        });
+      const visit = () =>
+        hit(redirectTally, { port: target('redirect'), path: `/${link.shortCode}`, headers: { 'user-agent': 'chaos/1.0' } }, undefined, (res) => {
+          const id = res.statusCode === 302 && res.headers.location ? new URL(res.headers.location).searchParams.get('dl_click') : null;
+          if (id) served.add(id);
+        });
+      const eventBody = JSON.stringify({ installId, eventName: `chaos_${trial}` });
+      const eventHeaders = { 'content-type': 'application/json', authorization: `Bearer ${sdkApp.token}`, 'content-length': Buffer.byteLength(eventBody) };
+      const event = () =>
+        hit(sdkTally, { port: target('ingest'), path: '/api/sdk/v1/event', method: 'POST', headers: eventHeaders }, eventBody, (res) => {
+          if (res.statusCode === 202) eventsAccepted++;
         });
       const loops = [
         ...Array.from({ length: CONCURRENCY }, async () => {
@@ -236,8 +200,9 @@ async function main(): Promise<void> {
         eventsStored,
         seconds: Math.round((Date.now() - started) / 1000),
       });
-      printRow(rows[rows.length - 1], rows.length === 1);
+      log('trial', rows[rows.length - 1]);
     }
+    print({ bench: 'chaos', seconds: SECONDS, concurrency: CONCURRENCY, trials: rows, ...(webhooks ? { webhooks } : {}) });
     await prisma.$disconnect();
   } finally {
     for (const app of apps.values()) await app.stop('SIGTERM').catch(() => undefined);
@@ -247,16 +212,8 @@ async function main(): Promise<void> {
   }
 }
 
-interface Receiver {
-  kind: WebhookKind;
-  server: Server;
-  port: number;
-  /** Requests received, and distinct `webhook-id`s (healthy: answered 200). */
-  requests: number;
-  ids: Set<string>;
-  /** Healthy: ms from the click's 302 to its delivery, per delivery. */
-  lagMs: number[];
-}
+/** Requests received, distinct `webhook-id`s, and (healthy) ms from each click's 302 to its delivery. */
+type Receiver = { kind: WebhookKind; server: Server; port: number; requests: number; ids: Set<string>; lagMs: number[] };
 
 async function startReceiver(kind: WebhookKind, clickedAt: Map<string, number>): Promise<Receiver> {
   const r: Receiver = { kind, server: undefined as unknown as Server, port: 0, requests: 0, ids: new Set(), lagMs: [] };
@@ -288,7 +245,7 @@ async function startReceiver(kind: WebhookKind, clickedAt: Map<string, number>):
  * webhook of its own organization whose link gets ~4 visits a second for `--seconds`. Waits until
  * the healthy receiver has every click (or `--webhook-drain-seconds`), then prints one row per receiver.
  */
-async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPort: number): Promise<void> {
+async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPort: number): Promise<Array<Record<string, unknown>>> {
   const clickedAt = new Map<string, number>();
   const receivers = new Map<WebhookKind, Receiver>();
   const setup = new Map<WebhookKind, { link: { id: string; shortCode: string }; webhookId: string }>();
@@ -334,51 +291,28 @@ async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPo
   // Give the failing receivers the same time as the healthy one had, at least 20 s (retries, the 410's disable).
   await sleep(Math.max(0, 20_000 - (Date.now() - loadEnded)));
 
-  process.stdout.write(
-    '\n| receiver | clicks | deliveries | delivered (2xx) | first attempt | attempts | requests received | lag p50 s | lag max s | webhook active |\n' +
-      '|---|---|---|---|---|---|---|---|---|---|\n',
-  );
+  const out: Array<Record<string, unknown>> = [];
   for (const kind of WEBHOOK_KINDS) {
     const { link, webhookId } = setup.get(kind)!;
-    const clicks = await prisma.click.count({ where: { linkId: link.id } });
     const deliveries = await prisma.webhookDelivery.findMany({ where: { webhookId }, select: { status: true, attempts: true } });
-    const attempts = await prisma.webhookAttempt.count({ where: { delivery: { webhookId } } });
-    const firstAttempt = await prisma.webhookDelivery.count({ where: { webhookId, status: 'success', attempts: 1 } });
-    const delivered = deliveries.filter((d) => d.status === 'success').length;
-    const active = (await prisma.webhook.findUniqueOrThrow({ where: { id: webhookId } })).isActive;
-    const r = receivers.get(kind)!;
-    const lags = [...r.lagMs].sort((a, b) => a - b);
-    const p50 = lags.length ? (lags[Math.floor(lags.length / 2)] / 1000).toFixed(1) : '-';
-    const max = lags.length ? (lags[lags.length - 1] / 1000).toFixed(1) : '-';
-    process.stdout.write(
-      `| ${kind} | ${clicks} | ${deliveries.length} | ${delivered} | ${firstAttempt} | ${attempts} | ${r.requests} | ${p50} | ${max} | ${active} |\n`,
-    );
+    const lags = [...receivers.get(kind)!.lagMs].sort((a, b) => a - b);
+    out.push({
+      receiver: kind,
+      clicks: await prisma.click.count({ where: { linkId: link.id } }),
+      deliveries: deliveries.length,
+      delivered: deliveries.filter((d) => d.status === 'success').length,
+      firstAttempt: await prisma.webhookDelivery.count({ where: { webhookId, status: 'success', attempts: 1 } }),
+      attempts: await prisma.webhookAttempt.count({ where: { delivery: { webhookId } } }),
+      requestsReceived: receivers.get(kind)!.requests,
+      lagSeconds: lags.length ? { p50: lags[Math.floor(lags.length / 2)] / 1000, max: lags[lags.length - 1] / 1000 } : null,
+      webhookActive: (await prisma.webhook.findUniqueOrThrow({ where: { id: webhookId } })).isActive,
+    });
   }
-  process.stdout.write(`(load ${SECONDS} s, ${Math.round((Date.now() - started) / 1000)} s in all)\n`);
   for (const r of receivers.values()) {
     r.server.closeAllConnections();
     r.server.close();
   }
+  return out;
 }
 
-function printRow(r: Row, header: boolean): void {
-  if (header) {
-    process.stdout.write(
-      '| trial | redirect sent | answered | 5xx (503 + Retry-After) | reset | refused | SDK sent | answered | 5xx (503 + Retry-After) | clicks served | stored | duplicates | events accepted | stored | s |\n' +
-        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
-    );
-  }
-  const t = r.redirect;
-  const s = r.sdk;
-  process.stdout.write(
-    `| ${r.trial} | ${t.sent} | ${t.answered} | ${t.fiveXx} (${t.unavailable}) | ${t.resets} | ${t.refused} | ${s.sent} | ${s.answered} | ${s.fiveXx} (${s.unavailable}) | ${r.clicksServed} | ${r.clicksStored} | ${r.duplicates} | ${r.eventsAccepted} | ${r.eventsStored} | ${r.seconds} |\n`,
-  );
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    process.stderr.write(`chaos failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -1,12 +1,11 @@
 /**
- * POST /api/links/bulk-create with 100 links per request (goal: under 150 ms).
- * Sequential timed requests on loopback against the api in a child process,
- * bounded by --seconds (at most 20).
+ * POST /api/links/bulk-create with 100 links a request (goal: under 150 ms): sequential timed
+ * requests against the api's production entry, bounded by --seconds.
  *
  *   node tools/scripts/run.js bench/links-bulk-create.ts [--requests 50] [--seconds 15]
  */
-import { performance } from 'node:perf_hooks';
-import { arg, log, percentile, startLinksBench } from './links-support';
+import { arg, print, round, runBench } from './kit';
+import { percentile, startLinksBench } from './links-support';
 
 async function main(): Promise<void> {
   const requests = arg('requests', 50);
@@ -22,34 +21,28 @@ async function main(): Promise<void> {
           utmParameters: { utm_source: 'bench', utm_campaign: `c${i}` },
         })),
       });
-    // Warm-up (JIT, connection pools).
-    for (let i = 0; i < 3; i++) await fetch(`${bench.url}/api/links/bulk-create`, { method: 'POST', headers: bench.auth, body: body(-i - 1) });
+    const post = async (i: number) => {
+      const res = await fetch(`${bench.url}/api/links/bulk-create`, { method: 'POST', headers: bench.auth, body: body(i) });
+      await res.arrayBuffer();
+      if (res.status !== 201) throw new Error(`bulk-create answered ${res.status}`);
+    };
+    for (let i = 1; i <= 3; i++) await post(-i);
     const times: number[] = [];
     const until = performance.now() + seconds * 1000;
     for (let i = 0; i < requests && performance.now() < until; i++) {
-      const payload = body(i);
       const t = performance.now();
-      const res = await fetch(`${bench.url}/api/links/bulk-create`, { method: 'POST', headers: bench.auth, body: payload });
-      await res.arrayBuffer();
+      await post(i);
       times.push(performance.now() - t);
-      if (res.status !== 201) throw new Error(`bulk-create answered ${res.status}`);
     }
     times.sort((a, b) => a - b);
-    const created = await bench.env.prisma.link.count({ where: { organizationId: bench.org.organization.id } });
-    log('done', { created });
-    const r = (x: number) => Math.round(x * 10) / 10;
-    process.stdout.write(
-      `${JSON.stringify({ bench: 'POST /api/links/bulk-create (100 links)', requests: times.length, latencyMs: { p50: r(percentile(times, 50)), p90: r(percentile(times, 90)), p99: r(percentile(times, 99)), max: r(times[times.length - 1]) } }, null, 2)}\n`,
-    );
+    print({
+      bench: 'links-bulk-create',
+      requests: times.length,
+      latencyMs: { p50: round(percentile(times, 50)), p90: round(percentile(times, 90)), p99: round(percentile(times, 99)), max: round(times[times.length - 1]) },
+    });
   } finally {
     await bench.close();
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

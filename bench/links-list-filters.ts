@@ -2,7 +2,7 @@
  * GET /api/links filters and pages (decisions §16) on a large organization: seeds links with
  * SQL (default 100,000 in the measured organization plus 25,000 in another), prints the plan of
  * each filter's statement (EXPLAIN ANALYZE: which index, how long) and the api's latency over
- * sequential requests.
+ * sequential requests (`--plans` prints each plan).
  *
  *   node tools/scripts/run.js bench/links-list-filters.ts [--links 100000] [--requests 20]
  */
@@ -10,7 +10,8 @@ import { Pool } from 'pg';
 import { Tier } from '@dl/platform/db';
 import { LinkListFilter, LinksPg } from '@dl/links';
 import { seedOrganization } from '@dl/testing';
-import { arg, log, startLinksBench } from './links-support';
+import { arg, flag, log, print, round, runBench } from './kit';
+import { startLinksBench } from './links-support';
 
 async function main(): Promise<void> {
   const links = arg('links', 100_000);
@@ -81,10 +82,10 @@ async function main(): Promise<void> {
           times.push(performance.now() - t0);
         }
         times.sort((x, y) => x - y);
-        http = { p50: Math.round(times[Math.floor(times.length / 2)] * 10) / 10, max: Math.round(times[times.length - 1] * 10) / 10 };
+        http = { p50: round(times[Math.floor(times.length / 2)]), max: round(times[times.length - 1]) };
       }
       rows.push({ filter: c.name, indexes: indexes.map((s) => s.replace(/^.* (using|on) /, '')), seqScan, sqlMs: execMs, httpMs: http });
-      if (process.argv.includes('--plans')) process.stderr.write(`\n-- ${c.name}\n${plan.join('\n')}\n`);
+      if (flag('plans')) process.stderr.write(`\n-- ${c.name}\n${plan.join('\n')}\n`);
     }
     const tagsPlan = (await pool.query<{ 'QUERY PLAN': string }>(
       `EXPLAIN (ANALYZE, COSTS OFF) SELECT lower(tag), count(*) FROM links l, unnest(l.tags) tag WHERE l.organization_id = $1 AND cardinality(l.tags) > 0 GROUP BY 1`,
@@ -92,12 +93,8 @@ async function main(): Promise<void> {
     )).rows.map((r) => r['QUERY PLAN']);
     const t0 = performance.now();
     for (let i = 0; i < requests; i++) await (await fetch(`${bench.url}/api/tags`, { headers: bench.auth })).text();
-    rows.push({
-      filter: 'GET /api/tags',
-      sqlMs: Number(/Execution Time: ([\d.]+)/.exec(tagsPlan.join('\n'))?.[1]),
-      httpMs: { mean: Math.round(((performance.now() - t0) / requests) * 10) / 10 },
-    });
-    process.stdout.write(`${JSON.stringify({ bench: 'GET /api/links filters', links, otherOrganization: Math.round(links / 4), rows }, null, 2)}\n`);
+    rows.push({ filter: 'GET /api/tags', sqlMs: Number(/Execution Time: ([\d.]+)/.exec(tagsPlan.join('\n'))?.[1]), httpMs: { mean: round((performance.now() - t0) / requests) } });
+    print({ bench: 'links-list-filters', links, otherOrganization: Math.round(links / 4), rows });
   } finally {
     await pg.onModuleDestroy();
     await pool.end();
@@ -105,10 +102,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

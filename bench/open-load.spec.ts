@@ -1,6 +1,6 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { arrivalSchedule, openLoad, readAnswer, summarize } from './open-load';
+import { arrivalSchedule, openLoad, readAnswer } from './open-load';
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; seen: string[] }> {
   const seen: string[] = [];
@@ -54,14 +54,6 @@ describe('arrivalSchedule', () => {
   });
 });
 
-describe('summarize', () => {
-  it('gives the percentiles of the values', () => {
-    const values = Float64Array.from({ length: 100 }, (_, i) => 100 - i);
-    expect(summarize(values)).toEqual({ p50: 51, p90: 91, p99: 100, max: 100 });
-    expect(summarize(new Float64Array(0))).toEqual({ p50: 0, p90: 0, p99: 0, max: 0 });
-  });
-});
-
 describe('openLoad', () => {
   it('sends every scheduled request once and counts the answers', async () => {
     const { url, server, seen } = await serve((req, res) => (req.url === '/missing' ? res.writeHead(404).end('no') : redirect(req, res)));
@@ -70,56 +62,9 @@ describe('openLoad', () => {
       const result = await openLoad({ url, rate: 400, seconds: 1, arrivals: 'uniform', ok: (s) => s === 302, request: (i) => ({ method: 'GET', path: paths[i % 4], headers: {} }) });
       expect(result).toMatchObject({ sent: 400, ok: 300, notOk: 100, errors: 0 });
       expect(seen).toHaveLength(400);
-      // Each path as often as scheduled (order across sockets is the network's).
       expect(paths.map((p) => seen.filter((s) => s === p).length)).toEqual([100, 100, 100, 100]);
       expect(result.latency.p50).toBeGreaterThan(0);
       expect(result.latency.p99).toBeGreaterThanOrEqual(result.fromWrite.p99 - 0.01);
-    } finally {
-      await close(server);
-    }
-  });
-
-  it('sends on schedule while answers are slow: on more sockets, then pipelined, never waiting for them', async () => {
-    const arrived: number[] = [];
-    const answered: number[] = [];
-    const { url, server } = await serve((req, res) => {
-      arrived.push(performance.now());
-      setTimeout(() => {
-        answered.push(performance.now());
-        redirect(req, res);
-      }, 200);
-    });
-    try {
-      const started = performance.now();
-      const result = await openLoad({ url, rate: 200, seconds: 0.5, arrivals: 'uniform', maxSockets: 2, ok: (s) => s === 302, request: () => ({ method: 'GET', path: '/slow', headers: {} }) });
-      expect(result).toMatchObject({ sent: 100, ok: 100, notOk: 0, errors: 0, sockets: 2 });
-      // Each answer takes 200 ms and the requests kept coming every 5 ms: many were in flight at once.
-      expect(result.maxInFlight).toBeGreaterThan(30);
-      expect(result.latency.p50).toBeGreaterThan(195);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(690);
-      // Before the first answer left the server, a closed loop on 2 sockets would have sent 2.
-      expect(arrived.filter((t) => t < answered[0]).length).toBeGreaterThan(5);
-    } finally {
-      await close(server);
-    }
-  });
-
-  it('sends a body with its length', async () => {
-    const bodies: string[] = [];
-    const { url, server } = await serve((req, res) => {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        bodies.push(body);
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      });
-    });
-    try {
-      const result = await openLoad({ url, rate: 50, seconds: 0.2, request: (i) => ({ method: 'POST', path: '/e', headers: { 'content-type': 'application/json' }, body: `{"n":${i},"é":1}` }) });
-      expect(result).toMatchObject({ sent: 10, ok: 10, errors: 0 });
-      // Each body once (order across sockets is the network's).
-      expect(bodies.map((b) => JSON.parse(b).n).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      expect(bodies.every((b) => JSON.parse(b)['é'] === 1)).toBe(true);
     } finally {
       await close(server);
     }
@@ -131,8 +76,7 @@ describe('openLoad', () => {
       const paths = ['/ok', '/drop', '/hang', '/ok'];
       const result = await openLoad({ url, rate: 40, seconds: 0.5, arrivals: 'uniform', drainMs: 300, ok: (s) => s === 302, request: (i) => ({ method: 'GET', path: paths[i % 4], headers: {} }) });
       expect(result.sent).toBe(20);
-      // Every request is accounted for: the dropped and the unanswered ones (5 each) as errors, and
-      // an /ok written on a socket just before its close arrived too (a loaded machine's timing).
+      // The dropped and the unanswered ones (5 each) are errors; an /ok may arrive on a closing socket.
       expect(result.ok + result.notOk + result.errors).toBe(20);
       expect(result.notOk).toBe(0);
       expect(result.errors).toBeGreaterThanOrEqual(10);

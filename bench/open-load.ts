@@ -1,28 +1,19 @@
 /**
- * Open-loop load at a fixed mean arrival rate (wrk2's model): request i leaves at its scheduled
- * time whatever the answers before it did, and its latency counts from that scheduled time, so a
- * slow answer is never hidden by the sends it would have delayed (coordinated omission).
+ * Open-loop load at a fixed mean arrival rate, for latency at a rate below the ceiling: request i
+ * leaves at its scheduled time whatever the answers before it did, and its latency counts from
+ * that time, so a slow answer is never hidden by the sends it would have delayed (coordinated
+ * omission). `wrk` keeps a fixed number of requests in flight instead, which measures throughput.
  *
- * Why not a library: autocannon's `overallRate` lets each connection send its share of a second
- * back to back at the start of the second (a closed-loop burst at full speed, then idle), so its
- * "half rate" p99 is the full-load p99; loadtest's `--rps` spins on `setImmediate` (a whole core
- * of a 2-core machine) and its raw-TCP client ignores the rate; wrk2 and vegeta are not packaged.
- *
- * Raw keep-alive sockets and one small response reader instead of `node:http`: the generator
- * shares the cores with what it measures, so its own CPU per request must stay small. Idle
- * sockets are reused oldest first (every one stays warm, none reaches the server's keep-alive
- * timeout); when every socket is busy a new one opens, up to `maxSockets`, then requests are
- * pipelined. Sends keep to their schedule within about 0.2 ms: the generator naps on a futex
- * between them rather than on Node's 1 ms timers, and reads the answers between naps. Bounded: answers still missing `drainMs` after the last send count as errors.
+ * Raw keep-alive sockets and a small response reader instead of `node:http`, so the generator's
+ * own CPU per request stays small: idle sockets are reused oldest first, a new one opens when all
+ * are busy (up to `maxSockets`), then requests are pipelined. Sends keep to their schedule within
+ * about 0.2 ms: the generator naps on a futex between them rather than on Node's 1 ms timers.
+ * Bounded: answers still missing `drainMs` after the last send count as errors.
  */
 import { connect, Socket } from 'node:net';
 
-export interface OpenLoadRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
+export type OpenLoadRequest = { method: string; path: string; headers: Record<string, string>; body?: string };
+export type LatencySummary = { p50: number; p90: number; p99: number; max: number };
 
 export interface OpenLoadOptions {
   url: string;
@@ -31,20 +22,13 @@ export interface OpenLoadOptions {
   seconds: number;
   /** Exponential gaps (a Poisson process, what a fleet of independent devices sends) or a fixed gap. */
   arrivals?: 'poisson' | 'uniform';
-  /** Keep-alive sockets the client may open (default 256; more are never needed than requests in flight). */
+  /** Keep-alive sockets the client may open (default 256). */
   maxSockets?: number;
   request: (i: number) => OpenLoadRequest;
   /** Statuses that count as answered (default 2xx); the rest count in `notOk`. */
   ok?: (status: number) => boolean;
   /** How long answers may still arrive after the last scheduled send (default 30 s). */
   drainMs?: number;
-}
-
-export interface LatencySummary {
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
 }
 
 export interface OpenLoadResult {
@@ -54,23 +38,18 @@ export interface OpenLoadResult {
   /** Connection errors and answers that never came. */
   errors: number;
   achievedRate: number;
-  /** From each request's SCHEDULED send time to its complete answer (ms), answered requests only. */
+  /** From each request's scheduled send to its complete answer (ms), answered requests only. */
   latency: LatencySummary;
-  /** How late the generator's own timer sent requests after their scheduled time (ms): part of `latency`, not the server's. */
+  /** How late the generator itself sent requests (ms): part of `latency`, not the server's. */
   sendLag: LatencySummary;
-  /** From each request's actual write to its complete answer (ms): `latency` without the send lag. */
+  /** From each request's actual write to its answer (ms): `latency` without the send lag. */
   fromWrite: LatencySummary;
   maxInFlight: number;
   sockets: number;
 }
 
-interface Conn {
-  socket: Socket;
-  /** Request indexes written on this socket and not yet answered, oldest first. */
-  pending: number[];
-  buffered: Buffer | null;
-  closed: boolean;
-}
+/** A socket, the request indexes written on it and not yet answered (oldest first), and unread bytes. */
+type Conn = { socket: Socket; pending: number[]; buffered: Buffer | null; closed: boolean };
 
 /** The longest the generator sleeps between looks at its schedule and its sockets (ms). */
 const NAP_MS = 0.2;
@@ -97,7 +76,7 @@ export function arrivalSchedule(rate: number, seconds: number, arrivals: 'poisso
   return schedule;
 }
 
-export function summarize(values: Float64Array): LatencySummary {
+function summarize(values: Float64Array): LatencySummary {
   if (values.length === 0) return { p50: 0, p90: 0, p99: 0, max: 0 };
   const sorted = values.slice().sort();
   const round = (x: number) => Math.round(x * 100) / 100;
@@ -207,16 +186,11 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
             return reject(err);
           }
           if (!answer) break;
+          // An answer nobody asked for puts the connection out of step: it is closed like one that asked to be.
           const i = c.pending.shift();
-          if (i === undefined) {
-            // An answer nobody asked for: the connection is out of step.
-            c.socket.destroy();
-            drop(c);
-            return;
-          }
-          settle(i, answer.status);
+          if (i !== undefined) settle(i, answer.status);
           buf = buf.subarray(answer.length);
-          if (answer.close) {
+          if (i === undefined || answer.close) {
             c.socket.destroy();
             drop(c);
             return;
@@ -272,23 +246,8 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
   });
 }
 
-/** Visits of the redirect benches: GETs of `paths` in turn at `rate`, a 302 counting as answered; `headers` the same for every visit or per visit. */
-export function openLoadRedirects(o: {
-  url: string;
-  paths: string[];
-  headers: Record<string, string> | ((i: number) => Record<string, string>);
-  rate: number;
-  seconds: number;
-  maxSockets: number;
-}): Promise<OpenLoadResult> {
-  const headers = o.headers;
-  return openLoad({
-    url: o.url,
-    rate: o.rate,
-    seconds: o.seconds,
-    maxSockets: o.maxSockets,
-    ok: (status) => status === 302,
-    request: (i) => ({ method: 'GET', path: o.paths[i % o.paths.length], headers: typeof headers === 'function' ? headers(i) : headers }),
-  });
+/** Visits of the redirect benches: GETs of `paths` in turn at `rate`, a 302 counting as answered; `headers` per visit. */
+export function openLoadRedirects(o: { url: string; paths: string[]; headers: (i: number) => Record<string, string>; rate: number; seconds: number; maxSockets: number }): Promise<OpenLoadResult> {
+  const request = (i: number) => ({ method: 'GET', path: o.paths[i % o.paths.length], headers: o.headers(i) });
+  return openLoad({ url: o.url, rate: o.rate, seconds: o.seconds, maxSockets: o.maxSockets, ok: (status) => status === 302, request });
 }
-

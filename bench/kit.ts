@@ -1,0 +1,282 @@
+/**
+ * What the benches share: one argument parser, progress lines on stderr (stdout carries the
+ * result), `wrk` as the load generator for throughput, CPU time and memory from /proc, and the
+ * links and clicks the redirect and worker benches run on.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Queue } from 'bullmq';
+import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
+import { Client } from 'pg';
+import { adminUrl, databaseUrl, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+
+function rawArg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+/** `--name <number>`, else `fallback`. */
+export const arg = (name: string, fallback: number): number => Number(rawArg(name) ?? fallback);
+/** `--name <text>`, else `fallback`. */
+export const argText = (name: string, fallback: string): string => rawArg(name) ?? fallback;
+/** Whether `--name` was given. */
+export const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+
+/** A progress line on stderr. */
+export const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+/** `min-max` of a few runs, the range a noisy host gives. */
+export const span = (xs: number[]) => `${Math.min(...xs)}-${Math.max(...xs)}`;
+/** Prints the result as JSON on stdout, with the 1-minute load average: the host is shared. */
+export const print = (result: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ...result, loadAverage: round(loadavg()[0]) }, null, 2)}\n`);
+
+/** Runs a bench's main and exits with its outcome (0, or 1 with the error printed). */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of several processes together. */
+export const cpuSecondsOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+
+/** CPU µs per request, to one decimal. */
+export const microsPer = (cpuSecondsUsed: number, requests: number) => round((cpuSecondsUsed * 1e6) / Math.max(1, requests));
+
+/** Resident memory of a process in MB, now and at its peak (0 once it is gone). */
+export function memoryMb(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
+/**
+ * CPU seconds so far of the Postgres backends serving the bench's own database (never the other
+ * databases of a shared server). Read before and after: a backend that connects meanwhile counts whole.
+ */
+export async function databaseCpuSeconds(env: TestEnv): Promise<number> {
+  const rows = await env.prisma.$queryRaw<Array<{ pid: number }>>`
+    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+  return cpuSecondsOf(rows.map((r) => r.pid));
+}
+
+export interface WrkOptions {
+  url: string;
+  /** Paths requested in turn (default: the URL's own). */
+  paths?: string[];
+  method?: string;
+  headers?: Record<string, string>;
+  /** Header sets sent in turn instead of `headers` (visits from many browsers and addresses). */
+  headerSets?: Array<Record<string, string>>;
+  body?: string;
+  connections: number;
+  seconds: number;
+  /** wrk's threads (default 1: one core for the load, the other for the server). */
+  threads?: number;
+}
+
+export interface WrkResult {
+  requests: number;
+  requestsPerSecond: number;
+  /** Answers other than 2xx and 3xx. */
+  notOk: number;
+  /** Connect, read and write errors and timeouts. */
+  errors: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+}
+
+/** A Lua string literal; a `host` header is wrk's own `Host` (else the request carries two). */
+const luaKey = (k: string) => luaString(k.toLowerCase() === 'host' ? 'Host' : k);
+const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+/** A closed-loop load of `connections` for `seconds` by `wrk` (Debian's package), which needs far less CPU per request than any server here. */
+export function wrk(o: WrkOptions): Promise<WrkResult> {
+  if (!existsSync('/usr/bin/wrk')) throw new Error('wrk is not installed: apt-get install -y wrk');
+  const lines = [
+    ...(o.method ? [`wrk.method = ${luaString(o.method)}`] : []),
+    ...(o.body ? [`wrk.body = ${luaString(o.body)}`] : []),
+    ...Object.entries(o.headers ?? {}).map(([k, v]) => `wrk.headers[${luaKey(k)}] = ${luaString(v)}`),
+  ];
+  const table = (h: Record<string, string>) => `{${Object.entries(h).map(([k, v]) => `[${luaKey(k)}] = ${luaString(v)}`).join(', ')}}`;
+  if ((o.paths && o.paths.length > 1) || o.headerSets) {
+    lines.push(`local paths = {${(o.paths ?? [new URL(o.url).pathname]).map(luaString).join(', ')}}`, 'local i = 0');
+    if (!o.headerSets) lines.push('request = function() i = i + 1; return wrk.format(nil, paths[i % #paths + 1]) end');
+    else {
+      lines.push(`local sets = {${o.headerSets.map(table).join(',\n')}}`);
+      lines.push('request = function() i = i + 1; return wrk.format(nil, paths[i % #paths + 1], sets[i % #sets + 1]) end');
+    }
+  }
+  lines.push(
+    'done = function(s, lat)',
+    `  io.write(string.format('WRK_RESULT {"requests":%d,"us":%d,"errors":%d,"status":%d,"p50":%d,"p90":%d,"p99":%d,"max":%d}\\n',`,
+    '    s.requests, s.duration, s.errors.connect + s.errors.read + s.errors.write + s.errors.timeout, s.errors.status,',
+    '    lat:percentile(50), lat:percentile(90), lat:percentile(99), lat.max))',
+    'end',
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'dl-wrk-'));
+  writeFileSync(join(dir, 'bench.lua'), lines.join('\n'));
+  const url = o.paths?.length === 1 ? new URL(o.paths[0], o.url).href : o.url;
+  const threads = String(o.threads ?? 1);
+  const args = ['-t', threads, '-c', String(Math.max(o.connections, Number(threads))), '-d', `${o.seconds}s`, '--timeout', '10s', '-s', join(dir, 'bench.lua'), url];
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => {
+      rmSync(dir, { recursive: true, force: true });
+      const m = /WRK_RESULT (\{.*\})/.exec(out);
+      if (code !== 0 || !m) return reject(new Error(`wrk exited with ${code}: ${out}`));
+      const r = JSON.parse(m[1]) as Record<string, number>;
+      const ms = (us: number) => round(us / 1000, 2);
+      resolve({
+        requests: r.requests,
+        requestsPerSecond: Math.round(r.requests / (r.us / 1e6)),
+        notOk: r.status,
+        errors: r.errors,
+        latencyMs: { p50: ms(r.p50), p90: ms(r.p90), p99: ms(r.p99), max: ms(r.max) },
+      });
+    });
+  });
+}
+
+/** Runs `wrk` and reads the CPU time the `pids` used meanwhile: requests per second and CPU µs per request. */
+export async function wrkWithCpu(pids: number[], o: WrkOptions): Promise<WrkResult & { cpuMicrosPerRequest: number }> {
+  const before = cpuSecondsOf(pids);
+  const r = await wrk(o);
+  return { ...r, cpuMicrosPerRequest: microsPer(cpuSecondsOf(pids) - before, r.requests) };
+}
+
+/** The redirect benches' visitor: an iPhone, so platform routing applies. */
+export const VISIT_HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
+
+/**
+ * A database the bench keeps between runs (`name`, cloned from the migrated template), so only the
+ * first run pays for seeding a large data set; `--fresh` rebuilds it. Its URL.
+ */
+export async function keptDatabase(name: string): Promise<string> {
+  const admin = new Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    if (flag('fresh')) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    if (!(await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName()}"`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrl(name);
+}
+
+export interface BenchLinks {
+  organizationId: string;
+  links: Array<{ shortCode: string; iosUrl: string; originalUrl: string }>;
+  /** `/<code>?ref=bench` of every link. */
+  paths: string[];
+}
+
+/** One organization with `count` links (`<prefix>0000`…), each with an App Store URL and UTM. */
+export async function seedRedirectLinks(env: TestEnv, count: number, prefix = 'bench'): Promise<BenchLinks & { rows: Array<Record<string, unknown>> }> {
+  const org = await env.prisma.organization.create({ data: { name: 'Bench', slug: `bench-${Date.now()}` } });
+  const user = await env.prisma.user.create({ data: { email: `bench-${Date.now()}@example.com`, name: 'B', passwordHash: 'x' } });
+  const template = await env.prisma.template.create({ data: { organizationId: org.id, name: 'T', slug: 't' } });
+  const rows = Array.from({ length: count }, (_, i) => ({
+    organizationId: org.id,
+    userId: user.id,
+    templateId: template.id,
+    shortCode: `${prefix}${i.toString().padStart(4, '0')}`,
+    originalUrl: `https://example.com/landing/${i}`,
+    iosUrl: `https://apps.apple.com/app/id${100000 + i}`,
+    utmParameters: { source: 'bench', medium: 'loopback' },
+  }));
+  await env.prisma.link.createMany({ data: rows });
+  return { organizationId: org.id, links: rows, paths: rows.map((l) => `/${l.shortCode}?ref=bench`), rows };
+}
+
+/**
+ * Click `i` of varied live traffic over `links`: real browsers (user agent versions varied so the
+ * parser cache is not trivial), 2% bots, IPs GeoLite2 resolves and others, referrers, UTM on one
+ * in five, skewed over links (a few hot ones), clicked in the last ten minutes.
+ */
+export function benchClick(links: Array<{ id: string; organizationId: string }>, now = Date.now()): (i: number) => ClickCapturedJob {
+  const humans = [USER_AGENTS.iPhone, USER_AGENTS.androidPhone, USER_AGENTS.iPad, USER_AGENTS.windowsChrome, USER_AGENTS.macSafari, USER_AGENTS.linuxFirefox];
+  const known = Object.values(KNOWN_IPS);
+  const referrers = [null, null, 'https://www.google.com/', 'https://t.co/abc', 'https://www.instagram.com/'];
+  return (i) =>
+    rawClick(links[Math.floor(links.length * ((i * 0.6180339887) % 1) ** 2)], {
+      clickedAt: new Date(now - (i % 600) * 1000).toISOString(),
+      ip: i % 4 === 0 ? known[i % known.length] : `${1 + (i % 223)}.${(i >> 8) % 256}.${(i >> 3) % 256}.${i % 256}`,
+      userAgent: i % 50 === 0 ? USER_AGENTS.googlebot : humans[i % humans.length].replace(/(\d+)\.0\.0\.0/, `$1.0.${i % 400}.0`),
+      referrer: referrers[i % referrers.length],
+      acceptLanguage: i % 3 ? 'en-US,en;q=0.9' : 'de-DE,de;q=0.8',
+      query: i % 5 === 0 ? { utm_source: 'newsletter', utm_campaign: `c${i % 10}` } : {},
+    });
+}
+
+/** Queues clicks `offset`…`offset + total - 1` as the edge does: `click.batch` jobs of `perJob`, job ids derived from their clicks. */
+export async function queueClickBatches(queue: Queue, click: (i: number) => ClickCapturedJob, total: number, perJob: number, offset = 0): Promise<void> {
+  for (let start = 0; start < total; start += 10 * perJob) {
+    const jobs = [];
+    for (let i = start; i < Math.min(start + 10 * perJob, total); i += perJob) {
+      const clicks = Array.from({ length: Math.min(perJob, total - i) }, (_, k) => click(offset + i + k));
+      jobs.push({ name: 'click.batch', data: packClickBatch(clicks), opts: { jobId: clickBatchJobId(clicks) } });
+    }
+    await queue.addBulk(jobs);
+  }
+}
+
+/** Stored clicks of the bench's database (of one organization when given). */
+export async function storedClicks(env: TestEnv, organizationId?: string): Promise<number> {
+  const rows = organizationId
+    ? await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks WHERE organization_id = ${organizationId}::uuid`
+    : await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks`;
+  return rows[0].n;
+}
+
+/** Waits until `expected` clicks are stored; the seconds it took. Fails on more (a duplicate) or after `deadlineMs`. */
+export async function drained(count: () => Promise<number>, expected: number, deadlineMs = 180_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const n = await count();
+    if (n === expected) return (Date.now() - started) / 1000;
+    if (n > expected) throw new Error(`stored ${n} clicks for ${expected}: duplicates`);
+    if (Date.now() - started > deadlineMs) throw new Error(`only ${n} of ${expected} clicks stored after ${deadlineMs} ms`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Samples `count()` every 250 ms until it reaches `total` or `maxSeconds` pass. The steady rate is
+ * taken between 10% and 90% of what was stored, leaving boot and tail out.
+ */
+export async function watchDrain(count: () => Promise<number>, total: number, maxSeconds: number): Promise<{ stored: number; seconds: number; steadyPerSecond: number | null }> {
+  const t = Date.now();
+  const samples: Array<[number, number]> = [];
+  let stored = 0;
+  while (stored < total && Date.now() - t < maxSeconds * 1000) {
+    await sleep(250);
+    samples.push([Date.now() - t, (stored = await count())]);
+  }
+  const at = (frac: number) => samples.find(([, n]) => n >= frac * stored) ?? samples[samples.length - 1];
+  const [[t10, n10], [t90, n90]] = [at(0.1), at(0.9)];
+  return { stored, seconds: (Date.now() - t) / 1000, steadyPerSecond: t90 > t10 ? Math.round((n90 - n10) / ((t90 - t10) / 1000)) : null };
+}
