@@ -37,5 +37,6 @@ USER node
 EXPOSE 3000 3001 3002 3003
 HEALTHCHECK --interval=10s --timeout=3s --retries=6 \
   CMD ["node", "tools/scripts/healthcheck.js"]
+# The entry starts each app with its runtime profile (tools/scripts/runtime-profile.js).
 ENTRYPOINT ["node", "tools/scripts/container.js"]
 CMD ["api"]

@@ -1,13 +1,13 @@
 /**
  * The redirect edge as the redirect and pipeline benches run it: a private redis-server (queued
  * clicks never land in the shared Redis), a database of its own with one organization's links,
- * the redirect's production entry (and the worker's, for the pipeline) each in a session of its
- * own as `npm start` runs them, and the bare `node:http` server with the same links for the floor.
+ * the redirect's production entry (and the worker's, for the pipeline) as `npm start` runs them
+ * (runtime profile and priority, a session each), and the bare `node:http` server for the floor.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp, TestEnv } from '@dl/testing';
+import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp, TestEnv } from '@dl/testing';
 import { BareServer, serveBare } from './bare-server';
 import { BenchLinks, seedRedirectLinks } from './kit';
 
@@ -19,7 +19,7 @@ export async function startEdgeBench(o: { links: number; worker?: boolean; confi
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-edge-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...productionWorkerNice(), ...o.config });
+  const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...o.config });
   const apps: AppProcess[] = [];
   let bare: BareServer | undefined;
   const stop = async () => {
@@ -34,9 +34,9 @@ export async function startEdgeBench(o: { links: number; worker?: boolean; confi
     await o.beforeApps?.(env, links);
     // DL_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=<dir>`) goes to the apps.
     const appEnv = { ...configEnv(env.config), ...(process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : {}) };
-    const redirect = await spawnApp('redirect', appEnv, undefined, { ownSession: true });
+    const redirect = await spawnApp('redirect', appEnv, undefined, { production: true });
     apps.push(redirect);
-    const worker = o.worker ? await spawnApp('worker', appEnv, undefined, { ownSession: true }) : null;
+    const worker = o.worker ? await spawnApp('worker', appEnv, undefined, { production: true }) : null;
     if (worker) apps.push(worker);
     bare = await serveBare(new Map(links.links.map((l) => [l.shortCode, l.iosUrl])));
     return { env, ...links, redirect, worker, bare, redisPid: redis.pid!, stop };

@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, productionWorkerNice, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
+import { AppProcess, ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, spawnApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { arg, benchClick, cpuSecondsOf, databaseCpuSeconds, log, print, queueClickBatches, runBench, sleep, storedClicks, watchDrain, wrk } from './kit';
 
 /** CPU use while `work` runs: the app's processes and Postgres in % of one core. */
@@ -45,7 +45,7 @@ async function cpuDuring<T>(env: TestEnv, app: AppProcess, work: () => Promise<T
 }
 
 async function spawnN(app: 'worker' | 'redirect', env: Record<string, string>, n: number): Promise<AppProcess> {
-  const proc = await spawnApp(app, { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(n) }, 120_000, { ownSession: true });
+  const proc = await spawnApp(app, { ...env, LOG_LEVEL: 'info', WEB_CONCURRENCY: String(n) }, 120_000, { production: true });
   const deadline = Date.now() + 60_000;
   while (proc.output().split(`${app} listening`).length - 1 < n) {
     if (Date.now() > deadline) throw new Error(`${app}: ${n} processes not listening`);
@@ -55,7 +55,7 @@ async function spawnN(app: 'worker' | 'redirect', env: Record<string, string>, n
 }
 
 async function drainRun(processes: number, total: number, perJob: number, maxSeconds: number): Promise<Record<string, unknown>> {
-  const env = await createTestEnv(productionWorkerNice());
+  const env = await createTestEnv();
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   let worker: AppProcess | undefined;
   try {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, productionWorkerNice, spawnApp } from '@dl/testing';
+import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
 import { arg, benchClick, cpuSeconds, databaseCpuSeconds, drained, log, memoryMb, print, queueClickBatches, runBench, sleep, storedClicks } from './kit';
 
 async function main(): Promise<void> {
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-worker-drain-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: 'warn', ...productionWorkerNice() });
+  const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: 'warn' });
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   try {
     const fx = new ClickFixtures(env.prisma);
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const extra: Record<string, string> = process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : {};
     const rows: Array<Record<string, number>> = [];
     for (let run = 1; run <= runs; run++) {
-      const worker = await spawnApp('worker', { ...configEnv(env.config), ...extra }, undefined, { ownSession: true });
+      const worker = await spawnApp('worker', { ...configEnv(env.config), ...extra }, undefined, { production: true });
       try {
         const pid = worker.proc.pid!;
         await sleep(2_000);

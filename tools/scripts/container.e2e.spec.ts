@@ -1,10 +1,11 @@
 /**
- * The image's entry point (`docker run IMAGE worker`, tools/scripts/container.js) starts an
- * app with the node flags it needs at start (tools/scripts/node-args.js): the worker runs as a
- * child with them, gets the signals the container gets, and its exit code is the container's.
+ * The image's entry point (`docker run IMAGE worker`, tools/scripts/container.js) starts an app
+ * with its runtime profile (tools/scripts/runtime-profile.js): the worker runs as a child, gets
+ * the signals the container gets, and its exit code is the container's.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { configEnv, createTestEnv, freePort, TestEnv, waitUntil } from '@dl/testing';
 
@@ -36,12 +37,6 @@ function childArgv(parent: number): string[][] {
   return childPids(parent).map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
 }
 
-/** The environment a process was started with. */
-function environOf(pid: number): Record<string, string> {
-  const vars = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-  return Object.fromEntries(vars.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]));
-}
-
 describe('the image entry point (tools/scripts/container.js)', () => {
   let env: TestEnv;
 
@@ -53,7 +48,7 @@ describe('the image entry point (tools/scripts/container.js)', () => {
     await env?.teardown();
   });
 
-  it('runs the worker as a child started with --max-semi-space-size=8 and two malloc arenas, and stops it with the container on SIGTERM (exit 0)', async () => {
+  it('runs the worker as a child at the priority of its runtime profile, and stops it with the container on SIGTERM (exit 0)', async () => {
     const port = await freePort();
     const run = container(['worker'], { PATH: process.env.PATH, ...configEnv(env.config), HOST: '127.0.0.1', WORKER_PORT: String(port) });
     try {
@@ -64,8 +59,9 @@ describe('the image entry point (tools/scripts/container.js)', () => {
       );
       const children = childArgv(run.child.pid!);
       expect(children).toHaveLength(1);
-      expect(children[0]).toEqual([process.execPath, '--max-semi-space-size=8', join(root, 'tools/scripts/container.js'), 'worker']);
-      expect(environOf(childPids(run.child.pid!)[0])).toMatchObject({ MALLOC_ARENA_MAX: '2', WORKER_PORT: String(port) });
+      expect(children[0][0]).toBe(process.execPath);
+      expect(children[0].slice(-2)).toEqual([join(root, 'tools/scripts/container.js'), 'worker']);
+      expect(getPriority(childPids(run.child.pid!)[0])).toBe(10);
       run.child.kill('SIGTERM');
       expect(await run.exit).toBe(0);
       expect(await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false)).toBe(false);

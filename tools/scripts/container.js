@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process');
 const os = require('node:os');
 const path = require('node:path');
-const { appEnv, appNodeArgs } = require('./node-args');
+const { appCommand, profileOf } = require('./runtime-profile');
 
 const root = path.resolve(__dirname, '..', '..');
 const APPS = ['api', 'redirect', 'ingest', 'worker'];
@@ -19,20 +19,24 @@ function run(entry, entryArgs) {
 }
 
 /**
- * An app whose flags or environment (node-args.js) this process was not started with runs as a
- * child that has them (the environment's own values win): signals go to it, its exit code is ours.
+ * An app whose runtime profile (runtime-profile.js: flags, environment, priority) this process was
+ * not started with runs as a child that has it (the environment's own values win): signals go to
+ * it, its exit code is ours. In a container the priority counts against the container's other
+ * processes only; between containers the CPU weight docker-compose.yml gives the worker does.
  */
-function runWithNodeArgs(nodeArgs, env) {
-  const child = spawn(process.execPath, [...nodeArgs, __filename, command, ...args], { stdio: 'inherit', env: { ...env, ...process.env } });
+function runWithProfile() {
+  const start = appCommand(command, [__filename, command, ...args], process.env);
+  const child = spawn(start.command, start.args, { stdio: 'inherit', env: start.env });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
 }
 
 if (APPS.includes(command)) {
-  const nodeArgs = appNodeArgs(command);
-  const env = appEnv(command);
-  if (nodeArgs.every((arg) => process.execArgv.includes(arg)) && Object.keys(env).every((name) => name in process.env)) run(`apps/${command}/src/main.ts`, args);
-  else runWithNodeArgs(nodeArgs, env);
+  const profile = profileOf(command);
+  const applied =
+    profile.nodeArgs.every((arg) => process.execArgv.includes(arg)) && Object.keys(profile.env).every((name) => name in process.env) && os.getPriority() >= profile.nice;
+  if (applied) run(`apps/${command}/src/main.ts`, args);
+  else runWithProfile();
 } else if (command === 'migrate') {
   run('tools/db/migrate.ts', ['deploy', ...args]);
 } else if (command === 'cli') {

@@ -2,7 +2,7 @@
  * Runs each app as its own process (`node tools/scripts/run.js apps/<app>/src/main.ts`,
  * the production entry), restarts one that dies with a growing delay, and stops them
  * all together. One process per app keeps the worker's click batches off the
- * redirect's event loop (issue #17: p99 94 ms in one process, 21 ms apart).
+ * redirect's event loop.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -37,17 +37,18 @@ class Supervised {
 
   start(): void {
     this.startedAt = Date.now();
-    // The node flags and environment the app needs at start (tools/scripts/node-args.js, as the
-    // image and the test harness); the operator's own environment wins.
-    const { appNodeArgs, appEnv } = require(join(this.root, 'tools/scripts/node-args.js')) as typeof import('../scripts/node-args');
-    const entry = [join(this.root, 'tools/scripts/run.js'), `apps/${this.spec.name}/src/main.ts`];
-    const child = spawn(process.execPath, [...appNodeArgs(this.spec.name), ...entry], {
+    // The app's runtime profile (tools/scripts/runtime-profile.js: flags, environment, priority),
+    // as the image and the test harness apply it; the operator's own environment wins.
+    const { appCommand, lowerAutogroup } = require(join(this.root, 'tools/scripts/runtime-profile.js')) as typeof import('../scripts/runtime-profile');
+    const start = appCommand(this.spec.name, [join(this.root, 'tools/scripts/run.js'), `apps/${this.spec.name}/src/main.ts`], this.env);
+    const child = spawn(start.command, start.args, {
       cwd: this.root,
-      env: { ...appEnv(this.spec.name), ...this.env },
+      env: start.env,
       // Own process group: Ctrl-C reaches the supervisor only, which stops everything in order.
       detached: true,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
+    if (child.pid) lowerAutogroup(child.pid, this.spec.name);
     this.child = child;
     child.once('exit', (code, signal) => {
       this.child = null;

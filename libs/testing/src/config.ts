@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppConfig, DEFAULT_WORKER_NICE, loadConfig } from '@dl/platform/config';
+import { AppConfig, loadConfig } from '@dl/platform/config';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -24,17 +24,6 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     // Tests read the live month right after changing its data: no cache unless a test sets one.
     REPORT_LIVE_CACHE_SECONDS: '0',
-    // A test run's own processes fill the cores: a worker at its production priority would wait
-    // behind them. The spec of the priority and the benches (productionWorkerNice) set it.
-    WORKER_NICE: '0',
     ...overrides,
   });
-}
-
-/**
- * For a bench: the worker at its production CPU priority, as `npm start` and the image run it
- * (tests run it at 0); `WORKER_NICE=<n>` in the bench's own environment measures another.
- */
-export function productionWorkerNice(): Record<string, string> {
-  return { WORKER_NICE: process.env.WORKER_NICE ?? String(DEFAULT_WORKER_NICE) };
 }

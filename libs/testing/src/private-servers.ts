@@ -183,29 +183,25 @@ const ROOT = `${__dirname}/../../..`;
  * process on a free loopback port, with `env` (a test config's variables), and waits until it
  * answers HTTP. Stopped by its PID.
  *
- * `ownSession`: in a session of its own, as `npm start` starts each app. With the kernel's
- * autogroups CPU is shared between sessions first, so a benchmark of apps sharing the cores wants
- * the production layout (otherwise the redirect, the worker and the load generator share one
- * session's weight). Tests leave it off: a child in the test's session gets a terminal's Ctrl-C too.
+ * The app's runtime profile (tools/scripts/runtime-profile.js) gives its node flags and environment.
+ * `production`: also its priority, in a session of its own, as `npm start` runs it (benchmarks of
+ * apps sharing the cores). Tests leave it off: every app at the test run's priority, in its session.
  */
 export async function spawnApp(
   app: 'api' | 'redirect' | 'ingest' | 'worker',
   env: Record<string, string>,
   timeoutMs = 60_000,
-  { ownSession = false }: { ownSession?: boolean } = {},
+  { production = false }: { production?: boolean } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   const portVar = { api: 'API_PORT', redirect: 'REDIRECT_PORT', ingest: 'INGEST_PORT', worker: 'WORKER_PORT' }[app];
   // DL_NODE_ARGS: node flags NODE_OPTIONS refuses (benchmarks pass `--cpu-prof --cpu-prof-dir=<dir>`).
   const nodeArgs = env.DL_NODE_ARGS ? env.DL_NODE_ARGS.split(' ') : [];
-  // The flags production starts the app with (tools/scripts/node-args.js), then the caller's.
-  const { appNodeArgs, appEnv } = require(`${ROOT}/tools/scripts/node-args.js`) as typeof import('../../../tools/scripts/node-args');
-  const proc = spawn(process.execPath, [...appNodeArgs(app), ...nodeArgs, 'tools/scripts/run.js', `apps/${app}/src/main.ts`], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...appEnv(app), ...env, [portVar]: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: ownSession,
-  });
+  const { appCommand, lowerAutogroup } = require(`${ROOT}/tools/scripts/runtime-profile.js`) as typeof import('../../../tools/scripts/runtime-profile');
+  const entry = [...nodeArgs, 'tools/scripts/run.js', `apps/${app}/src/main.ts`];
+  const start = appCommand(app, entry, { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, [portVar]: String(port) }, { priority: production });
+  const proc = spawn(start.command, start.args, { cwd: ROOT, env: start.env, stdio: ['ignore', 'pipe', 'pipe'], detached: production });
+  if (production && proc.pid) lowerAutogroup(proc.pid, app);
   let out = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));

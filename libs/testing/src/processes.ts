@@ -1,5 +1,4 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppProcess } from './private-servers';
 
@@ -24,23 +23,6 @@ export function childPids(p: AppProcess): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
-
-/** Nice value of each thread of a process, main thread first (field 19 of /proc/<pid>/task/<tid>/stat). */
-export function threadNices(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`)
-    .sort((a, b) => Number(a) - Number(b))
-    .map((tid) => {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    });
-}
-
-/** Whether this kernel shares CPU between sessions by autogroup (then a nice value counts inside its session). */
-export const autogroupsOn = (): boolean =>
-  existsSync('/proc/self/autogroup') && readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
-
-/** The nice value of a process's autogroup (/proc/<pid>/autogroup). */
-export const autogroupNice = (pid: number): number => Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))![1]);
 
 /** What one run of the operator CLI printed and how it ended (`json`: stdout parsed, when it is JSON). */
 export interface CliRun {

@@ -50,11 +50,4 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ ...base, SERVICE_HOSTS: 'dl.example.com, links.example.com' }).SERVICE_HOSTS).toBe('dl.example.com, links.example.com');
     expect(() => loadConfig({ ...base, SERVICE_HOSTS: 'https://x.example/' })).toThrow(/SERVICE_HOSTS/);
   });
-
-  it('takes WORKER_NICE from 0 to 19, 10 unless set', () => {
-    expect(loadConfig(base).WORKER_NICE).toBe(10);
-    expect(loadConfig({ ...base, WORKER_NICE: '0' }).WORKER_NICE).toBe(0);
-    expect(loadConfig({ ...base, WORKER_NICE: '19' }).WORKER_NICE).toBe(19);
-    for (const bad of ['20', '-1', '2.5', 'low']) expect(() => loadConfig({ ...base, WORKER_NICE: bad })).toThrow(/WORKER_NICE/);
-  });
 });

@@ -36,9 +36,6 @@ export enum NodeEnv {
  * Every environment variable the apps read, validated once at boot.
  * No other file reads process.env: apps receive an AppConfig.
  */
-/** The worker's CPU priority unless WORKER_NICE says otherwise (see the setting). */
-export const DEFAULT_WORKER_NICE = 10;
-
 export class EnvironmentVariables {
   @IsEnum(NodeEnv)
   NODE_ENV: NodeEnv = NodeEnv.Development;
@@ -272,19 +269,6 @@ export class EnvironmentVariables {
   @Transform(toBool)
   @IsBoolean()
   WORKER_SCHEDULES_ENABLED = true;
-
-  /**
-   * The worker's CPU priority as a nice value (0 leaves it as started, 19 is the lowest): on a
-   * host the worker shares with the redirect or the API, its click batches wait for a core
-   * rather than the requests (issue #19). Click processing still gets a share of the CPU under
-   * load (a tenth of a busy nice-0 process's at 10), so the click queue drains as before once
-   * the cores are free.
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(19)
-  WORKER_NICE = DEFAULT_WORKER_NICE;
 }
 
 export type AppConfig = Readonly<EnvironmentVariables>;

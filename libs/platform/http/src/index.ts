@@ -16,7 +16,6 @@ export * from './shutdown';
 export * from './csv';
 export * from './secret-hash';
 export * from './processes';
-export * from './cpu-priority';
 export * from './client-ip';
 export * from './raw-http';
 export * from './body-validator';
