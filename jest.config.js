@@ -8,13 +8,12 @@ const { clusterProject, tierProjects } = require('./jest.preset');
 
 module.exports = {
   // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
-  // processes, and one worker (jest's 50% of 2 cores) left the machine idle half the run.
+  // processes, and one worker (jest's 50% of 2 cores) would leave the machine idle half the run.
   maxWorkers: process.env.JEST_MAX_WORKERS || (os.cpus().length <= 4 ? 2 : '50%'),
   // A safety net: a worker whose heap passes 1.5 GB after a test file is replaced. Each file has its
   // own module registry, and anything the process keeps (a PerformanceObserver, a pending timer)
-  // that reaches into one keeps all of it: prom-client's GC observer and the shutdown deadline's
-  // timer kept about 120 MB per e2e file until both workers reached V8's 4 GB heap and crashed
-  // (both fixed: MetricsService disconnects its observers, the deadline timer is cleared).
+  // that reaches into one keeps all of it; closed apps release theirs (MetricsService disconnects
+  // its observers, the shutdown deadline's timer is cleared), and this bounds what anything else keeps.
   workerIdleMemoryLimit: '1.5GB',
   // A global option: the projects' own testTimeout is ignored in a multi-project run.
   testTimeout: 30000,

@@ -5,7 +5,7 @@
 // Transpiled files are kept in node_modules/.cache/dl-ts (keyed by path, source and
 // SWC options), and SWC itself is only loaded on a miss: a process that finds every
 // file there never maps SWC's native binding, which with its transform buffers costs
-// ~40 MB of resident memory per process (measured on the redirect app).
+// tens of MB of resident memory per process.
 const Module = require('node:module');
 const fs = require('node:fs');
 const path = require('node:path');

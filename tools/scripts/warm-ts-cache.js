@@ -2,8 +2,7 @@
 // Fills the require hook's transpile cache (node_modules/.cache/dl-ts) with every source file
 // the apps, the CLI and the migrations can load, without running any of them. Run when the
 // image is built: otherwise each process's first start after a deploy transpiles its files and
-// keeps SWC's native binding mapped for its lifetime (~40 MB resident, measured on the worker:
-// idle 186 MB on a cold cache against 146 MB on a warm one).
+// keeps SWC's native binding mapped for its lifetime (about 40 MB resident).
 //   node tools/scripts/warm-ts-cache.js
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,5 +1,5 @@
 /**
- * `npm start` on a bare machine (issue #17, decisions §19): no DATABASE_URL/REDIS_URL
+ * `npm start` on a bare machine (decisions §19): no DATABASE_URL/REDIS_URL
  * and nothing listening at the default Postgres and Redis addresses (moved to free
  * ports here with DL_DEFAULT_PG_PORT/DL_DEFAULT_REDIS_PORT, so the shared servers on
  * 5432/6379 are not seen), the apps on free ports, var/ in a temporary directory.

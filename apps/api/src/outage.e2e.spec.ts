@@ -5,7 +5,7 @@ import { createApiApp } from './app';
 
 /**
  * Postgres (a private cluster) down: every api answer that needs it is 503 with `Retry-After`
- * and the contract's error body (it was a 500), the process keeps serving, and answers are 200
+ * and the contract's error body (never a 500), the process keeps serving, and answers are 200
  * again once Postgres is back.
  */
 describe('api: Postgres outage', () => {

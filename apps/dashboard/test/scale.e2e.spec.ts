@@ -34,7 +34,7 @@ function longestRendererTask(trace: Trace): { cpuMs: number; wallMs: number; tas
   return best;
 }
 
-// The budgets of issue 16: the first page loads under 250 KB of JavaScript gzipped, and
+// The dashboard's budgets: the first page loads under 250 KB of JavaScript gzipped, and
 // the links list of 25,000 rows scrolls without a long task over 100 ms. Both printed.
 describe('dashboard budgets (Chromium)', () => {
   let w: World;
@@ -89,7 +89,7 @@ describe('dashboard budgets (Chromium)', () => {
     expect(rendered).toBeLessThan(100); // virtualised: a screenful, not 25,000 rows
 
     // Two figures of the same scroll: the Performance API's long tasks (wall clock, what the
-    // issue asks for) and, from a Chromium trace, the CPU time of the renderer's longest task.
+    // budget names) and, from a Chromium trace, the CPU time of the renderer's longest task.
     // On a machine whose cores are shared with other runs the wall clock of a 20 ms task
     // stretches to 200 ms while the page does the same work; the CPU figure does not.
     await w.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });

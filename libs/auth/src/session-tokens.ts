@@ -14,7 +14,7 @@ export interface SessionClaims {
 const ROLES = new Set(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']);
 /**
  * The only header this service issues (what `@nestjs/jwt` writes for HS256). Anything else
- * (alg none, HS512, RS256, kid...) is refused before the library is asked, as it always was.
+ * (alg none, HS512, RS256, kid...) is refused before the library is asked.
  */
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 /** Clock skew tolerated on iat/nbf (never on exp). */
@@ -36,7 +36,7 @@ export function sessionSecret(config: AppConfig): string {
 /**
  * Options of the AuthModule's `JwtModule`: HS256 with JWT_SECRET, `expiresIn` JWT_TTL_SECONDS.
  * The secret is handed over as a KeyObject: given a string, jsonwebtoken builds one on every
- * call, which made a verification ~50× slower (~500 µs instead of ~10 µs per token here).
+ * call, which makes a verification about 50 times slower.
  */
 export function jwtModuleOptions(config: AppConfig): JwtModuleOptions {
   return {

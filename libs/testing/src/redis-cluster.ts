@@ -39,7 +39,7 @@ export async function nodeCommand(port: number, ...args: string[]): Promise<unkn
  * A private Redis Cluster on loopback for tests and benches: `masters` masters with one replica
  * each (6 nodes by default), each a `redis-server --cluster-enabled yes` child process on a free
  * port with its own temporary directory, joined by `redis-cli --cluster create`. Stopped by PID
- * (never by name: other engineers' servers run on this machine). No persistence: a test cluster.
+ * (never by name: other redis-server processes may run on the host). No persistence: a test cluster.
  */
 export class PrivateRedisCluster {
   readonly nodes: ClusterNode[] = [];

@@ -63,8 +63,8 @@ function readerOf(file: string): Reader<CityResponse> | null {
 /**
  * The one GeoIP reader of the service: a MaxMind-format database (GeoIP2/GeoLite2 City or
  * Country) read with `maxmind`'s raw records (the `@maxmind/geoip2-node` wrapper's camelCase
- * model objects and its exception per unknown address were a third of a click's enrichment
- * cost). `GeoIp.city` (the worker: the contract's country, region, city, timezone and
+ * model objects and its exception per unknown address would cost about a third of a click's
+ * enrichment). `GeoIp.city` (the worker: the contract's country, region, city, timezone and
  * coordinates) opens `GEOIP_DATABASE_PATH` or the bundled City database; `GeoIp.country` (the
  * edge's country rules) the same path, else the City database when this process already has it
  * open, else the bundled Country database. Each file is read once per process, lookups are

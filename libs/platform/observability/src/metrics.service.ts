@@ -6,9 +6,9 @@ import { HttpRequestMetrics } from './http-metrics';
 /**
  * prom-client's default metrics, and the PerformanceObservers they start (its GC histogram
  * observes `gc` entries and never disconnects). An observer stays registered with the process
- * for good, and its callback keeps its registry, and with it the app's module graph, alive:
- * in the tests every file's whole graph (about 120 MB a file, until a jest worker ran out of
- * heap). The observers are caught as they are made so the app can disconnect them on close.
+ * for good, and its callback keeps its registry, and with it the app's whole module graph, alive
+ * after the app closed (in tests, one graph per test file). The observers are caught as they are
+ * made so the app can disconnect them on close.
  */
 function collectDefaults(registry: Registry): PerformanceObserver[] {
   const observers: PerformanceObserver[] = [];

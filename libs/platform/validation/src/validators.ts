@@ -116,8 +116,8 @@ export function IsStringArrayOf(
 
 /**
  * An optional field that has no null: left out, it is not checked; `null` is checked by its other
- * validators, which refuse it. (`@IsOptional()` passes null through, where a non-nullable
- * field's `null` reached the service: `name: null` on an update was a 500.)
+ * validators, which refuse it. (`@IsOptional()` would pass a null through to a service that
+ * cannot store it.)
  */
 export function IsOmittable(): PropertyDecorator {
   return ValidateIf((_object, value) => value !== undefined);
