@@ -1,7 +1,7 @@
 /**
- * The worker's production process draining a fixed backlog (goal: peak resident memory under
- * 250 MB), on a private redis-server and its own database: the figures that stay comparable on a
- * busy host, CPU time per click from /proc and memory, where throughput does not.
+ * The worker's production process (at the bench's priority) draining a fixed backlog (goal: peak
+ * resident memory under 250 MB), on a private redis-server and its own database: CPU time per click
+ * from /proc and memory stay comparable on a busy host, where throughput does not.
  *
  *   node tools/scripts/run.js bench/worker-drain.ts [--clicks 100000] [--batch 500] [--runs 2]
  *
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const extra: Record<string, string> = process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : {};
     const rows: Array<Record<string, number>> = [];
     for (let run = 1; run <= runs; run++) {
-      const worker = await spawnApp('worker', { ...configEnv(env.config), ...extra }, undefined, { production: true });
+      const worker = await spawnApp('worker', { ...configEnv(env.config), ...extra });
       try {
         const pid = worker.proc.pid!;
         await sleep(2_000);
