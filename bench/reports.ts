@@ -135,7 +135,7 @@ async function measure(prisma: PrismaService, config: AppConfig, orgId: string, 
     firstReadStoreMs: Math.round(firstRead),
     storedReadMs: Math.round(storedRead),
   };
-  print(result);
+  print({ bench: 'reports', ...result });
 }
 
 runBench(main);
