@@ -16,8 +16,10 @@ describe(runCommand.name, () => {
   const cli = async (...argv: string[]) => {
     let stdout = '';
     let stderr = '';
-    const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL, REDIS_CLUSTER_NODES } = env.config;
-    const code = await runCommand(argv, { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL, REDIS_CLUSTER_NODES }, {
+    const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL, REDIS_CLUSTER_NODES, PASSWORD_SCRYPT_LOG2N } = env.config;
+    // The harness's password cost (the CLI process in cli.e2e runs at the default one).
+    const vars = { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL, REDIS_CLUSTER_NODES, PASSWORD_SCRYPT_LOG2N: String(PASSWORD_SCRYPT_LOG2N) };
+    const code = await runCommand(argv, vars, {
       stdout: (t) => void (stdout += t),
       stderr: (t) => void (stderr += t),
     });
@@ -39,7 +41,7 @@ describe(runCommand.name, () => {
     expect(wrongPassword.stderr).toContain('password: Does not match the existing account of this email');
     const notMember = await cli('key:create', 'taken', '--email', 'works@cli.test', '--name', 'k');
     expect([notMember.code, notMember.stderr.trim()]).toEqual([1, 'Error: No member with email works@cli.test in this organization']);
-  });
+  }, 120_000);
 
   it('refuses bad usage with exit 2 and the command usage, writing nothing', async () => {
     const runs = [
