@@ -84,7 +84,8 @@ type SlidingWindowRedis = {
 };
 
 /**
- * Requests per minute per organization and plan (decisions §5), one counter shared
+ * Requests per minute per organization and plan (decisions §5) for API keys, and per user and
+ * organization for dashboard sessions (decisions §20), one counter shared
  * by every api instance. If Redis cannot answer within RATE_LIMIT_REDIS_TIMEOUT_MS (250 ms) the limiter degrades
  * to the same window kept in this process: never a 500.
  *
@@ -109,6 +110,8 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   readonly windowMs: number;
   /** How long a request waits for Redis before this process counts alone (RATE_LIMIT_REDIS_TIMEOUT_MS). */
   private readonly redisTimeoutMs: number;
+  /** The budget of one user's dashboard sessions in one organization (decisions §20). */
+  private readonly sessionLimit: number;
   /**
    * Its own connection with auto-pipelining: the scripts of concurrent requests leave
    * in one write instead of one round trip each.
@@ -123,6 +126,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     this.enabled = config.RATE_LIMIT_ENABLED;
     this.windowMs = config.RATE_LIMIT_WINDOW_MS ?? RATE_LIMIT_WINDOW_MS;
     this.redisTimeoutMs = config.RATE_LIMIT_REDIS_TIMEOUT_MS ?? 250;
+    this.sessionLimit = config.DASHBOARD_RATE_LIMIT_PER_MINUTE ?? 300;
     if (this.enabled) {
       this.client = redis.duplicate({ enableAutoPipelining: true });
       this.client.defineCommand('dlSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
@@ -138,9 +142,19 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
     this.client?.disconnect();
   }
 
+  /**
+   * Which window a request counts in (decisions §20): API keys share their organization's plan
+   * limit; dashboard sessions (JWT) have their own budget per user and organization.
+   */
+  windowOf(principal: Principal): { key: string; limit: number } {
+    if (principal.kind === 'session') {
+      return { key: this.redis.key('rl', 's', principal.organizationId, principal.userId), limit: this.sessionLimit };
+    }
+    return { key: this.redis.key('rl', principal.organizationId), limit: this.plans.limits(principal.tier).requestsPerMinute };
+  }
+
   async consume(principal: Principal): Promise<RateLimitResult> {
-    const limit = this.plans.limits(principal.tier).requestsPerMinute;
-    const key = this.redis.key('rl', principal.organizationId);
+    const { key, limit } = this.windowOf(principal);
     if (this.client?.status === 'ready') {
       const batchKey = `${key}|${limit}`;
       const full = this.full.get(batchKey);

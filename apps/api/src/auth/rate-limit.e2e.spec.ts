@@ -78,8 +78,9 @@ describe('rate limits per organization and plan', () => {
     expect(res.body.retryAfter).toBeLessThanOrEqual(60);
     expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
     expectHeaders(res, 10, 0);
-    // Sessions of the same organization share the counter.
-    await request(a.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(429);
+    // The dashboard (JWT) has its own budget (decisions §20): a full API window does not lock it out.
+    const dashboard = await request(a.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(200);
+    expectHeaders(dashboard, 300, 299);
   });
 
   it('two api instances share one counter', async () => {
@@ -115,8 +116,8 @@ describe('rate limits per organization and plan', () => {
       expect(res.body.retryAfter).toBeGreaterThanOrEqual(1);
       expect(res.body.retryAfter).toBeLessThanOrEqual(60);
     }
-    // A session of the same organization counts against the same full window.
-    await request(a.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(429);
+    // A session of the same organization counts in its own window, not this full one.
+    await request(a.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(200);
   });
 
   it('counts per organization, with each plan’s limit', async () => {
@@ -144,20 +145,47 @@ describe('rate limits per organization and plan', () => {
     const viewer = await addMember(env, org.organization.id, 'VIEWER');
     const roleRefused = await request(a.url).get('/api/organization/members').set(authHeader(viewer.jwt)).expect(403);
     expect(roleRefused.body.message).toBe('Your role does not allow this action');
-    expect(roleRefused.headers['x-ratelimit-remaining']).toBe('8');
+    expect(roleRefused.headers['x-ratelimit-limit']).toBe('300');
+    expect(roleRefused.headers['x-ratelimit-remaining']).toBe('299');
   });
 
   it('error answers of counted requests carry the headers too', async () => {
     const org = await seedOrganization(env);
     const res = await request(a.url).delete('/api/keys/00000000-0000-4000-8000-000000000000').set(authHeader(org.owner.jwt)).expect(404);
-    expectHeaders(res, 10, 9);
+    expectHeaders(res, 300, 299);
     const bad = await request(a.url).post('/api/keys').set(authHeader(org.owner.jwt)).send({}).expect(400);
-    expectHeaders(bad, 10, 8);
+    expectHeaders(bad, 300, 298);
+    const missing = await request(a.url).get('/api/links/00000000-0000-4000-8000-000000000000').set(authHeader(org.owner.apiKey)).expect(404);
+    expectHeaders(missing, 10, 9);
   });
 
   it('health and docs are not counted', async () => {
     const res = await request(a.url).get('/health').expect(200);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it("a FREE organization's dashboard has 300 requests a minute per user, then the same 429", async () => {
+    const org = await seedOrganization(env);
+    const member = await addMember(env, org.organization.id, 'MEMBER');
+    const pages = ['/api/usage', '/api/links', '/api/keys', '/api/organization/members', '/api/webhooks', '/api/apps', '/api/pixels'];
+    for (let i = 0; i < 40; i++) {
+      const res = await request(a.url).get(pages[i % pages.length]).set(authHeader(org.owner.jwt));
+      expect(res.status).toBe(200);
+      expectHeaders(res, 300, 299 - i);
+    }
+    const small = await startApp(createApiApp, env.withOverrides({ DASHBOARD_RATE_LIMIT_PER_MINUTE: '41' }));
+    try {
+      await request(small.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(200);
+      const res = await request(small.url).get('/api/usage').set(authHeader(org.owner.jwt)).expect(429);
+      expect(res.body).toEqual({ error: 'Too Many Requests', message: 'Too many requests, please retry later', statusCode: 429, retryAfter: expect.any(Number) });
+      expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
+      expectHeaders(res, 41, 0);
+      // Another member of the organization and its API keys are not affected.
+      expectHeaders(await request(small.url).get('/api/usage').set(authHeader(member.jwt)).expect(200), 41, 40);
+      expectHeaders(await request(small.url).get('/api/usage').set(authHeader(org.owner.apiKey)).expect(200), 10, 9);
+    } finally {
+      await small.close();
+    }
   });
 
   it('follows RATE_LIMIT_ENABLED=false and PLAN_LIMITS', async () => {

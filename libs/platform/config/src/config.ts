@@ -226,6 +226,12 @@ export class EnvironmentVariables {
   @Max(10_000)
   RATE_LIMIT_REDIS_TIMEOUT_MS = 250;
 
+  /** Requests a minute of one user's dashboard sessions (JWT) in one organization (decisions §20); plan limits count API keys. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DASHBOARD_RATE_LIMIT_PER_MINUTE = 300;
+
   /** Login and signup attempts a minute per client IP (decisions §14), shared through Redis. */
   @Transform(toInt)
   @IsInt()
