@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { billingProblems } from './stripe-prices';
 import {
   IsBoolean,
   IsEnum,
@@ -252,6 +253,34 @@ export class EnvironmentVariables {
   @MinLength(16, { message: 'must be at least 16 characters' })
   METRICS_TOKEN?: string;
 
+  /** Stripe secret key (decisions §21): with STRIPE_WEBHOOK_SECRET it turns billing on; unset, tiers stay operator-set. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(sk|rk)_[A-Za-z0-9_]{8,}$/, { message: 'must be a Stripe secret key (sk_… or rk_…)' })
+  STRIPE_SECRET_KEY?: string;
+
+  /** The signing secret of the Stripe webhook endpoint (`whsec_…`). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^whsec_[A-Za-z0-9+/=_-]{8,}$/, { message: 'must be a Stripe webhook signing secret (whsec_…)' })
+  STRIPE_WEBHOOK_SECRET?: string;
+
+  /** Prices of the paid tiers, JSON: {"PRO":{"month":{"price":"price_…","amount":1900,"currency":"usd"},"year":{…}},…}. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() STRIPE_PRICES?: string;
+
+  /** Base URL of the Stripe API the `stripe` client calls (tests: a loopback server); unset: Stripe's own. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  STRIPE_API_BASE?: string;
+
+  /** The dashboard's base URL: Stripe Checkout and the customer portal return there. */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  DASHBOARD_URL = 'http://localhost:3000/app';
+
+  /** How often an api process looks for organizations whose past-due grace (7 days) has ended. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000) BILLING_GRACE_SWEEP_MS = 60000;
+
   /** JSON overrides of plan limits, e.g. {"FREE":{"requestsPerMinute":20}}. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() PLAN_LIMITS?: string;
 
@@ -313,6 +342,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   if (config.NODE_ENV === NodeEnv.Production && !config.JWT_SECRET) {
     problems.push('JWT_SECRET is required in production');
   }
+  problems.push(...billingProblems(config));
   if (problems.length) throw new ConfigError(problems);
   return Object.freeze(config);
 }

@@ -1,3 +1,4 @@
 export * from './config';
 export * from './config.module';
 export * from './service-hosts';
+export * from './stripe-prices';
