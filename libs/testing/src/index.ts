@@ -20,3 +20,5 @@ export * from './route-fuzz';
 export * from './validation';
 export * from './validation-verdict';
 export * from './link-samples';
+export * from './stripe-server';
+export * from './stripe-events';
