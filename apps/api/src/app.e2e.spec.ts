@@ -1,43 +1,20 @@
 import request from 'supertest';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { describeAppBasics } from '@dl/testing';
 import { createApiApp } from './app';
 
-describe('api app', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    server = await startApp(createApiApp, env.config);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
-
-  it('GET /health answers ok', async () => {
-    const res = await request(server.url).get('/health').expect(200);
-    expect(res.body).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
-  });
-
-  it('GET /metrics answers in Prometheus text format', async () => {
-    const res = await request(server.url).get('/metrics').expect(200);
-    expect(res.text).toContain('# TYPE http_requests_total counter');
-  });
-
+describeAppBasics('api app', createApiApp, (server) => {
   it('serves /openapi.json and /docs', async () => {
-    const res = await request(server.url).get('/openapi.json').expect(200);
+    const res = await request(server().url).get('/openapi.json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.info.title).toBe('Deeplink API');
-    const docs = await request(server.url).get('/docs');
+    const docs = await request(server().url).get('/docs');
     expect([200, 301, 302]).toContain(docs.status);
   });
 
   // Every route is in /openapi.json with a documented success response, so customers can
   // generate clients from it. A new route without response docs fails here.
   it('documents a success response for every operation', async () => {
-    const doc = (await request(server.url).get('/openapi.json').expect(200)).body as {
+    const doc = (await request(server().url).get('/openapi.json').expect(200)).body as {
       paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
     };
     const undocumented: string[] = [];

@@ -1,21 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sqlState } from '@dl/platform/db';
-import { createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { rejectionOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { ApiKeysRepository } from './api-keys.repository';
 
 const hash = () => createHash('sha256').update(randomBytes(16)).digest('hex');
 
 describe(ApiKeysRepository.name, () => {
-  let env: TestEnv;
-  let repo: ApiKeysRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new ApiKeysRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: ApiKeysRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new ApiKeysRepository(prisma))));
   afterAll(() => env?.teardown());
 
   const create = (organizationId: string, userId: string, name: string, keyHash = hash()) =>

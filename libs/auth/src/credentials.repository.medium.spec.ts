@@ -1,21 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Role, sqlState } from '@dl/platform/db';
-import { addMember, createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { addMember, rejectionOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { CredentialsRepository } from './credentials.repository';
 
 const sha = (key: string) => createHash('sha256').update(key).digest('hex');
 
 describe(CredentialsRepository.name, () => {
-  let env: TestEnv;
-  let repo: CredentialsRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new CredentialsRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: CredentialsRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new CredentialsRepository(prisma))));
   afterAll(() => env?.teardown());
 
   it("finds a key by its hash with its creator's role and the organization's tier", async () => {

@@ -1,18 +1,10 @@
 import { Role, sqlState } from '@dl/platform/db';
-import { addMember, createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { addMember, rejectionOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { MembersRepository } from './members.repository';
 
 describe(MembersRepository.name, () => {
-  let env: TestEnv;
-  let repo: MembersRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new MembersRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: MembersRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new MembersRepository(prisma))));
   afterAll(() => env?.teardown());
 
   it('adds a member, lists oldest first, changes the role and removes them with their keys', async () => {

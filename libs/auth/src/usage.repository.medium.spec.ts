@@ -1,18 +1,10 @@
 import { sqlState } from '@dl/platform/db';
-import { createTestEnv, rejectionOf, ReportFixtures, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { rejectionOf, ReportFixtures, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { UsageRepository } from './usage.repository';
 
 describe(UsageRepository.name, () => {
-  let env: TestEnv;
-  let repo: UsageRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new UsageRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: UsageRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new UsageRepository(prisma))));
   afterAll(() => env?.teardown());
 
   it("counts the organization's links, live keys and this month's clicks, nothing of another organization", async () => {

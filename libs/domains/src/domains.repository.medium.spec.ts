@@ -1,20 +1,12 @@
 import { DomainStatus, sqlState } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { ClickFixtures, rejectionOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { DomainsRepository } from './domains.repository';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';
 
 describe(DomainsRepository.name, () => {
-  let env: TestEnv;
-  let repo: DomainsRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new DomainsRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: DomainsRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new DomainsRepository(prisma))));
   afterAll(() => env?.teardown());
 
   const create = async (organizationId: string, domain: string) => {

@@ -1,18 +1,10 @@
 import { sqlState } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { ClickFixtures, rejectionOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { ProjectsRepository } from './projects.repository';
 
 describe(ProjectsRepository.name, () => {
-  let env: TestEnv;
-  let repo: ProjectsRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new ProjectsRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: ProjectsRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new ProjectsRepository(prisma))));
   afterAll(() => env?.teardown());
 
   it('creates, finds, lists newest first, updates and deletes, unassigning the links', async () => {

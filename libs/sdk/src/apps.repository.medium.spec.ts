@@ -1,19 +1,13 @@
 import { sqlState } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, rejectionOf, TestEnv } from '@dl/testing';
+import { rejectionOf, repositoryEnv, TestEnv } from '@dl/testing';
 import { AppsRepository, NewApp } from './apps.repository';
 import { generateAppToken, hashToken, tokenPrefix } from './tokens';
 
 describe(AppsRepository.name, () => {
-  let env: TestEnv;
-  let repo: AppsRepository;
-  let acme: string;
-  let other: string;
+  let env: TestEnv, repo: AppsRepository, acme: string, other: string;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new AppsRepository(env.prisma);
-    const fx = new ClickFixtures(env.prisma);
-    [acme, other] = [(await fx.organization()).id, (await fx.organization()).id];
+    ({ env, repo, acmeId: acme, otherId: other } = await repositoryEnv((prisma) => new AppsRepository(prisma)));
   });
   afterAll(() => env?.teardown());
 

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sqlState } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, rejectionOf, SdkFixtures, TestEnv } from '@dl/testing';
+import { rejectionOf, repositoryEnv, SdkFixtures, TestEnv } from '@dl/testing';
 import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository';
 
 describe(InAppEventsRepository.name, () => {
-  let env: TestEnv;
-  let repo: InAppEventsRepository;
-  let acme: string;
-  let other: string;
+  let env: TestEnv, repo: InAppEventsRepository, acme: string, other: string;
   let app: string;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new InAppEventsRepository(env.prisma);
-    const fx = new ClickFixtures(env.prisma);
-    [acme, other] = [(await fx.organization()).id, (await fx.organization()).id];
+    ({ env, repo, acmeId: acme, otherId: other } = await repositoryEnv((prisma) => new InAppEventsRepository(prisma)));
     app = (await new SdkFixtures(env.prisma).app(acme)).id;
   });
   afterAll(() => env?.teardown());

@@ -1,19 +1,13 @@
 import { sqlState } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, rejectionOf, TestEnv } from '@dl/testing';
+import { rejectionOf, repositoryEnv, TestEnv } from '@dl/testing';
 import { PixelSitesRepository } from './pixel-sites.repository';
 import { generateSiteKey } from './tokens';
 
 describe(PixelSitesRepository.name, () => {
-  let env: TestEnv;
-  let repo: PixelSitesRepository;
-  let acme: string;
-  let other: string;
+  let env: TestEnv, repo: PixelSitesRepository, acme: string, other: string;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new PixelSitesRepository(env.prisma);
-    const fx = new ClickFixtures(env.prisma);
-    [acme, other] = [(await fx.organization()).id, (await fx.organization()).id];
+    ({ env, repo, acmeId: acme, otherId: other } = await repositoryEnv((prisma) => new PixelSitesRepository(prisma)));
   });
   afterAll(() => env?.teardown());
 

@@ -1,17 +1,9 @@
-import { ClickFixtures, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { ClickFixtures, errorBodyOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { TemplatesRepository } from './templates.repository';
 
 describe(TemplatesRepository.name, () => {
-  let env: TestEnv;
-  let repo: TemplatesRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new TemplatesRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  let env: TestEnv, repo: TemplatesRepository, acme: SeededOrganization, other: SeededOrganization;
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new TemplatesRepository(prisma))));
   afterAll(() => env?.teardown());
 
   it('creates, counts the links of each template, updates and deletes an unused one', async () => {

@@ -22,3 +22,4 @@ export * from './validation-verdict';
 export * from './link-samples';
 export * from './stripe-server';
 export * from './stripe-events';
+export * from './suites';

@@ -1,19 +1,12 @@
 import { sqlState } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { ClickFixtures, rejectionOf, repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { WebhooksRepository } from './webhooks.repository';
 
 describe(WebhooksRepository.name, () => {
-  let env: TestEnv;
-  let repo: WebhooksRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, repo: WebhooksRepository, acme: SeededOrganization, other: SeededOrganization;
   const hook = (url = 'https://hooks.example.com/a') => ({ url, events: ['link.created'], projectId: null, secret: 'whsec_dGVzdA==' });
 
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new WebhooksRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  });
+  beforeAll(async () => ({ env, repo, acme, other } = await repositoryEnv((prisma) => new WebhooksRepository(prisma))));
   afterAll(() => env?.teardown());
 
   it('creates without exposing the secret, lists newest first, disables by hand once and re-enables', async () => {
