@@ -300,6 +300,18 @@ export class EnvironmentVariables {
   @Max(64)
   WEB_CONCURRENCY = 1;
 
+  /**
+   * Threat feeds screening every stored destination (decisions §22): comma-separated file paths,
+   * each URLhaus CSV, one URL a line, one domain a line or hosts-file lines (mixed is fine).
+   */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() THREAT_FEEDS?: string;
+
+  /** How often the feed files are checked for changes (a change takes effect within 30 s). */
+  @Transform(toInt) @IsInt() @Min(100) @Max(30_000) THREAT_FEEDS_POLL_MS = 5000;
+
+  /** Brands whose IDN look-alikes are suspicious: comma-separated domains (`paypal.com`) or names. */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() PROTECTED_BRANDS?: string;
+
   /** Run schedules (monthly reports, retention) in this worker. */
   @Transform(toBool)
   @IsBoolean()
