@@ -44,7 +44,7 @@ const boundaries = (depConstraints, allow = []) => ({
 });
 
 export default [
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'var/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'var/**', 'coverage/**', '**/*.js', '**/*.mjs', '!**/jest.config.js'] },
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
