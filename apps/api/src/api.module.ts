@@ -12,6 +12,7 @@ import { UsageApiModule } from './usage/usage-api.module';
 import { AppsApiModule } from './apps/apps-api.module';
 import { PixelsApiModule } from './pixels/pixels-api.module';
 import { EventAnalyticsApiModule } from './event-analytics/event-analytics-api.module';
+import { ConversionsApiModule } from './conversions/conversions-api.module';
 import { WebhooksApiModule } from './webhooks/webhooks-api.module';
 import { ReportsApiModule } from './reports/reports-api.module';
 import { LinksApiModule } from './links/links-api.module';
@@ -39,6 +40,7 @@ export class ApiModule {
         AppsApiModule,
         PixelsApiModule,
         EventAnalyticsApiModule,
+        ConversionsApiModule,
         WebhooksApiModule,
         ReportsApiModule,
         LinkAnalyticsApiModule,

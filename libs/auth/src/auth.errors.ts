@@ -11,6 +11,7 @@ export const AuthMessages = {
   dashboardOnly: 'This endpoint requires a dashboard session',
   role: 'Your role does not allow this action',
   planEventAnalytics: 'Event analytics is not available on your plan',
+  planConversions: 'Conversions require a paid plan',
   keyLimit: 'API key limit reached for your plan',
   emailTaken: 'An account with this email already exists',
   keyNotFound: 'API key not found',

@@ -82,9 +82,8 @@ export class AuthGuard implements CanActivate {
   private authorize(principal: Principal, { permission }: AuthMetadata): void {
     if (!permission) return;
     if (!roleAllows(principal.role, permission)) throw new InsufficientRoleError();
-    if (PLAN_GATED_PERMISSIONS.has(permission) && !this.plans.limits(principal.tier).eventAnalytics) {
-      throw new PlanFeatureError();
-    }
+    const planMessage = PLAN_GATED_PERMISSIONS.get(permission);
+    if (planMessage && !this.plans.limits(principal.tier).eventAnalytics) throw new PlanFeatureError(planMessage);
   }
 
   /** Route metadata, read once per handler. */

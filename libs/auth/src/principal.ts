@@ -40,5 +40,11 @@ export const Permissions = {
   /** create, update, verify and delete branded domains (decisions §15) */
   domainsManage: 'domains:manage',
   keysManage: 'keys:manage',
+  /** read conversions, customers and their export (decisions §23; paid plans) */
+  conversionsRead: 'conversions:read',
+  /** send leads, sales and refunds: /api/track/* (decisions §23; paid plans) */
+  conversionsWrite: 'conversions:write',
+  /** set up and turn off the Stripe and Shopify integrations (decisions §23; paid plans) */
+  integrationsManage: 'integrations:manage',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];

@@ -20,6 +20,9 @@ describe('role permissions (decisions §3)', () => {
     ['members', P.membersManage, false, false, true, true],
     ['domains', P.domainsManage, false, false, true, true],
     ['own API keys', P.keysManage, true, true, true, true],
+    ['read conversions', P.conversionsRead, true, true, true, true],
+    ['track conversions', P.conversionsWrite, false, true, true, true],
+    ['integrations', P.integrationsManage, false, false, true, true],
   ];
   it.each(table)('%s', (_label, permission, viewer, member, admin, owner) => {
     expect(

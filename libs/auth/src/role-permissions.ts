@@ -1,9 +1,10 @@
 import { Role, Tier } from '@dl/platform/db';
+import { AuthMessages } from './auth.errors';
 import { Permission, Permissions } from './principal';
 
 const P = Permissions;
-const VIEWER: Permission[] = [P.read, P.keysManage];
-const MEMBER: Permission[] = [...VIEWER, P.linksWrite, P.templatesWrite, P.projectsWrite, P.analyticsEvents];
+const VIEWER: Permission[] = [P.read, P.keysManage, P.conversionsRead];
+const MEMBER: Permission[] = [...VIEWER, P.linksWrite, P.templatesWrite, P.projectsWrite, P.analyticsEvents, P.conversionsWrite];
 const ADMIN: Permission[] = [
   ...MEMBER,
   P.templatesDelete,
@@ -14,6 +15,7 @@ const ADMIN: Permission[] = [
   P.analyticsExport,
   P.membersManage,
   P.domainsManage,
+  P.integrationsManage,
 ];
 const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate];
 
@@ -29,8 +31,17 @@ export function roleAllows(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role]?.has(permission) ?? false;
 }
 
-/** Permissions that also need a plan feature (decisions §5: event analytics on paid plans). */
-export const PLAN_GATED_PERMISSIONS: ReadonlySet<Permission> = new Set([P.analyticsEvents, P.analyticsExport]);
+/**
+ * Permissions that also need a paid plan, with the 403 message each answers on FREE
+ * (decisions §5: event analytics; §23: conversions).
+ */
+export const PLAN_GATED_PERMISSIONS: ReadonlyMap<Permission, string> = new Map([
+  [P.analyticsEvents, AuthMessages.planEventAnalytics],
+  [P.analyticsExport, AuthMessages.planEventAnalytics],
+  [P.conversionsRead, AuthMessages.planConversions],
+  [P.conversionsWrite, AuthMessages.planConversions],
+  [P.integrationsManage, AuthMessages.planConversions],
+]);
 
 export const ROLES: readonly Role[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'];
 export const TIERS: readonly Tier[] = ['FREE', 'PRO', 'BUSINESS', 'UNLIMITED'];

@@ -13,6 +13,9 @@ const RESOURCE: Record<Exclude<WebhookEventType, 'link.clicked'>, string> = {
   'link.deleted': 'link',
   'install.attributed': 'install',
   'report.generated': 'report',
+  // decisions §23: `{event, data: {customer, lead | sale, linkId}}`.
+  'lead.created': 'data',
+  'sale.created': 'data',
 };
 
 /**

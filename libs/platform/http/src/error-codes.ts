@@ -70,6 +70,14 @@ export const ERROR_STATUS = {
   ORIGIN_NOT_ALLOWED: 403,
   INGEST_UNAVAILABLE: 503,
 
+  // Conversions: customers, leads, sales, refunds and their integrations (libs/conversions).
+  CLICK_NOT_FOUND: 404,
+  CUSTOMER_NOT_FOUND: 404,
+  SALE_NOT_FOUND: 404,
+  INTEGRATION_NOT_FOUND: 404,
+  INVALID_INTEGRATION_SIGNATURE: 400,
+  INVALID_SHOPIFY_SIGNATURE: 401,
+
   // Monthly reports (libs/reports): the contract shows these codes in `error` (CODES_SHOWN_AS_ERROR).
   INVALID_PERIOD: 400,
   PERIOD_IN_FUTURE: 400,

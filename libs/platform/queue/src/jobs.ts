@@ -40,6 +40,8 @@ export const WebhookEventTypes = [
   'link.deleted',
   'install.attributed',
   'report.generated',
+  'lead.created',
+  'sale.created',
 ] as const;
 export type WebhookEventType = (typeof WebhookEventTypes)[number];
 
@@ -91,6 +93,20 @@ export interface ReportGeneratedWebhookData {
   url: string;
 }
 
+/** `data` of `lead.created` (decisions §23): shaped as the tracking API's answer, plus the link. */
+export interface LeadCreatedWebhookData {
+  customer: { id: string; externalId: string; linkId: string | null; clickId: string | null };
+  lead: { id: string; eventName: string; createdAt: string };
+  linkId: string | null;
+}
+
+/** `data` of `sale.created` (decisions §23): shaped as the tracking API's answer, plus the link. */
+export interface SaleCreatedWebhookData {
+  customer: { id: string; externalId: string } | null;
+  sale: { id: string; amount: number; currency: string; linkId: string | null; customerId: string | null; invoiceId: string | null; createdAt: string };
+  linkId: string | null;
+}
+
 /** Event type → its `data`. */
 export interface WebhookEventData {
   'link.clicked': LinkClickedWebhookData;
@@ -99,6 +115,8 @@ export interface WebhookEventData {
   'link.deleted': LinkChangedWebhookData;
   'install.attributed': InstallAttributedWebhookData;
   'report.generated': ReportGeneratedWebhookData;
+  'lead.created': LeadCreatedWebhookData;
+  'sale.created': SaleCreatedWebhookData;
 }
 
 /** One delivery of one event to one webhook (a `webhook_deliveries` row); produced by the worker's fan-out and the test endpoint. */

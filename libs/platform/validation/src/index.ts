@@ -4,3 +4,4 @@ export * from './http-url';
 // A DTO's rules compiled once from that metadata (the ValidationPipe's verdict without its per-call cost).
 export * from './compiled-dto';
 export * from './utm';
+export * from './currencies';

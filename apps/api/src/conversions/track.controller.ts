@@ -1,0 +1,66 @@
+import { Body, Controller, Post, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import {
+  TrackLeadDto,
+  TrackLeadResponseDto,
+  TrackRefundDto,
+  TrackRefundResponseDto,
+  TrackSaleDto,
+  TrackSaleResponseDto,
+  TrackService,
+  Tracked,
+} from '@dl/conversions';
+import { Endpoint } from '@dl/platform/http';
+
+const PLAN = 'Your role does not allow this action, or Conversions require a paid plan';
+
+/** 201 for a new row, 200 for the one already tracked (idempotent retries). */
+function answer<T>(reply: FastifyReply, tracked: Tracked<T>): T {
+  reply.status(tracked.created ? 201 : 200);
+  return tracked.body;
+}
+
+/** The tracking API (decisions §23): a `dl_` key or a session of a Member and above, on a paid plan. */
+@ApiTags('conversions')
+@Controller('api/track')
+@Auth(Permissions.conversionsWrite)
+export class TrackController {
+  constructor(private readonly track: TrackService) {}
+
+  @Post('lead')
+  @Endpoint({
+    summary: 'Track a lead: the customer (by your own id) and the click that brought them',
+    description: '201 with a new lead; 200 with the existing one when this customer already has a lead of this event name.',
+    status: 201,
+    response: TrackLeadResponseDto,
+    errors: { 400: 'Validation error', 403: PLAN, 404: 'Click not found', 503: 'Storage unavailable: retry' },
+  })
+  async lead(@CurrentPrincipal() p: Principal, @Body() dto: TrackLeadDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TrackLeadResponseDto> {
+    return answer(reply, await this.track.lead(p.organizationId, dto));
+  }
+
+  @Post('sale')
+  @Endpoint({
+    summary: "Track a sale of a customer, in the currency's minor units",
+    description: '201 with a new sale (stored durably); 200 with the existing sale of a repeated `invoiceId`.',
+    status: 201,
+    response: TrackSaleResponseDto,
+    errors: { 400: 'Validation error', 403: PLAN, 404: 'Customer not found', 503: 'Storage unavailable: retry' },
+  })
+  async sale(@CurrentPrincipal() p: Principal, @Body() dto: TrackSaleDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TrackSaleResponseDto> {
+    return answer(reply, await this.track.sale(p.organizationId, dto));
+  }
+
+  @Post('refund')
+  @Endpoint({
+    summary: 'Refund a sale by its invoice id (by default what is left of it)',
+    status: 201,
+    response: TrackRefundResponseDto,
+    errors: { 400: 'Validation error (more than was paid)', 403: PLAN, 404: 'Sale not found', 503: 'Storage unavailable: retry' },
+  })
+  async refund(@CurrentPrincipal() p: Principal, @Body() dto: TrackRefundDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TrackRefundResponseDto> {
+    return answer(reply, await this.track.refund(p.organizationId, dto));
+  }
+}

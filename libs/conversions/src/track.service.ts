@@ -1,0 +1,144 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Batcher } from '@dl/platform/batch';
+import { isDataError } from '@dl/platform/db';
+import { ValidationError } from '@dl/platform/http';
+import { CustomerRecord, LeadRecord, SaleSource } from './conversion.records';
+import { ConversionEventsService } from './conversion-events.service';
+import { ClickNotFoundError, CustomerNotFoundError, SaleNotFoundError } from './conversions.errors';
+import { LeadsRepository } from './leads.repository';
+import { SaleInput, SaleOutcome, SalesRepository } from './sales.repository';
+import { TrackLeadDto, TrackRefundDto, TrackSaleDto } from './track.dto';
+import { toTrackLeadResponse, toTrackRefundResponse, toTrackSaleResponse } from './track.mapper';
+import { TrackLeadResponseDto, TrackRefundResponseDto, TrackSaleResponseDto } from './track-response.dto';
+
+/** An answer and whether it made something new (201) or found what was there (200). */
+export interface Tracked<T> {
+  created: boolean;
+  body: T;
+}
+
+export const DEFAULT_SALE_EVENT = 'Purchase';
+/** Sales per statement: bounds one batch's parameters and its time under a lock of the rollup rows. */
+const SALE_BATCH = 500;
+
+type FailedSale = { kind: 'failed'; err: unknown };
+
+/**
+ * The tracking API (decisions §23). Sales share round trips: concurrent calls go into one
+ * multi-row statement (group commit, as the SDK ingest path batches), and each call is answered
+ * only once its batch committed, so a 201 means the row is durable.
+ */
+@Injectable()
+export class TrackService implements OnModuleDestroy {
+  private readonly sales = new Batcher<SaleInput, SaleOutcome | FailedSale>({
+    write: (items) => this.writeSales(items),
+    maxSize: SALE_BATCH,
+    maxConcurrent: 2,
+  });
+
+  constructor(
+    private readonly leads: LeadsRepository,
+    private readonly salesRepo: SalesRepository,
+    private readonly events: ConversionEventsService,
+  ) {}
+
+  async onModuleDestroy(): Promise<void> {
+    await this.sales.close();
+  }
+
+  /**
+   * A customer's lead, attributed to the organization's click: a click older than its link's
+   * attribution window still makes the customer, without a link.
+   */
+  async lead(organizationId: string, dto: TrackLeadDto, now = new Date()): Promise<Tracked<TrackLeadResponseDto>> {
+    const click = await this.leads.findClick(organizationId, dto.clickId);
+    if (!click) throw new ClickNotFoundError();
+    const inWindow = now.getTime() - click.clickedAt.getTime() <= click.attributionWindowHours * 3_600_000;
+    const outcome = await this.leads.trackLead(organizationId, {
+      externalId: dto.customerExternalId,
+      name: dto.customerName ?? null,
+      email: dto.customerEmail ?? null,
+      clickId: click.clickId,
+      linkId: inWindow ? click.linkId : null,
+      clickedAt: click.clickedAt,
+      countryCode: click.countryCode,
+      utmCampaign: click.utmCampaign,
+      eventName: dto.eventName.trim(),
+      metadata: dto.metadata ?? null,
+      source: 'api',
+    });
+    if (outcome.created) await this.events.leadCreated(organizationId, outcome.customer, outcome.lead);
+    return { created: outcome.created, body: toTrackLeadResponse(outcome.customer, outcome.lead) };
+  }
+
+  async sale(organizationId: string, dto: TrackSaleDto, source: SaleSource = 'api'): Promise<Tracked<TrackSaleResponseDto>> {
+    const outcome = await this.store({
+      organizationId,
+      customerExternalId: dto.customerExternalId,
+      linkId: null,
+      countryCode: null,
+      utmCampaign: null,
+      amount: dto.amount,
+      currency: dto.currency.toUpperCase(),
+      eventName: dto.eventName?.trim() || DEFAULT_SALE_EVENT,
+      invoiceId: dto.invoiceId ?? null,
+      paymentProcessor: dto.paymentProcessor ?? null,
+      source,
+      metadata: dto.metadata ?? null,
+      createdAt: new Date(),
+    });
+    if (outcome.kind === 'unknownCustomer') throw new CustomerNotFoundError();
+    return { created: outcome.kind === 'created', body: toTrackSaleResponse(outcome.sale) };
+  }
+
+  /**
+   * Stores one sale through the shared batches (the integrations, pixel and SDK use it too) and
+   * sends `sale.created` for a new one.
+   */
+  async store(input: SaleInput, customer?: CustomerRecord | null): Promise<SaleOutcome> {
+    const outcome = await this.sales.add(input);
+    if (outcome.kind === 'failed') throw outcome.err;
+    if (outcome.kind === 'created') {
+      const known = customer ?? (input.customerExternalId ? await this.leads.findCustomer(input.organizationId, input.customerExternalId) : null);
+      await this.events.saleCreated(input.organizationId, known, outcome.sale);
+    }
+    return outcome;
+  }
+
+  /** A lead from an integration (Stripe, Shopify): the customer and its lead, with the event. */
+  async integrationLead(organizationId: string, input: Parameters<LeadsRepository['trackLead']>[1]): Promise<{ customer: CustomerRecord; lead: LeadRecord }> {
+    const outcome = await this.leads.trackLead(organizationId, input);
+    if (outcome.created) await this.events.leadCreated(organizationId, outcome.customer, outcome.lead);
+    return outcome;
+  }
+
+  async refund(organizationId: string, dto: TrackRefundDto): Promise<Tracked<TrackRefundResponseDto>> {
+    const outcome = await this.salesRepo.refund(organizationId, dto.invoiceId, dto.amount ?? null, null);
+    if (outcome.kind === 'unknownSale') throw new SaleNotFoundError();
+    if (outcome.kind === 'tooMuch') {
+      throw new ValidationError({ amount: `Must not be more than what is left to refund (${outcome.remaining})` });
+    }
+    return { created: outcome.kind === 'created', body: toTrackRefundResponse(outcome.refund, outcome.sale) };
+  }
+
+  /**
+   * One statement for the batch; when the database refuses its data, each sale is written alone
+   * so one bad row fails only its own call.
+   */
+  private async writeSales(items: SaleInput[]): Promise<Array<SaleOutcome | FailedSale>> {
+    try {
+      return await this.salesRepo.insertBatch(items);
+    } catch (err) {
+      if (!isDataError(err) || items.length === 1) throw err;
+      return Promise.all(
+        items.map((item) =>
+          this.salesRepo.insertBatch([item]).then(
+            ([outcome]) => outcome,
+            (e: unknown) => ({ kind: 'failed' as const, err: e }),
+          ),
+        ),
+      );
+    }
+  }
+}
+
