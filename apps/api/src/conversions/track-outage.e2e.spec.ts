@@ -1,0 +1,45 @@
+import request from 'supertest';
+import { Tier } from '@dl/platform/db';
+import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
+import { createApiApp } from '../app';
+
+/** A sale sent while Postgres is down answers 503 so the sender retries; the retry stores it once. */
+describe('Tracking API: Postgres outage', () => {
+  let env: PrivatePostgresEnv;
+  let server: RunningApp;
+
+  beforeAll(async () => {
+    env = await createPrivatePostgresEnv({ RATE_LIMIT_ENABLED: 'false' });
+    server = await startApp(createApiApp, env.config);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await env?.teardown();
+  });
+
+  it('503 + Retry-After while Postgres is down; the retried sale is stored once', async () => {
+    const fx = new ClickFixtures(env.prisma);
+    const org = await fx.organization(Tier.PRO);
+    const { key } = await fx.apiKey(org.id);
+    const link = await fx.link(org.id);
+    const click = await fx.click({ id: link.id, organizationId: org.id });
+    const post = (path: string, body: object) => request(server.url).post(`/api/track/${path}`).set('Authorization', `Bearer ${key}`).send(body);
+    await post('lead', { clickId: click.id, eventName: 'Sign up', customerExternalId: 'c1' }).expect(201);
+    const sale = { customerExternalId: 'c1', amount: 1200, currency: 'USD', invoiceId: 'inv_outage' };
+
+    await env.pg.stop('fast');
+    try {
+      for (const res of [await post('sale', sale), await post('lead', { clickId: click.id, eventName: 'Trial', customerExternalId: 'c1' })]) {
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.body).toEqual({ error: 'Service Unavailable', message: 'Service temporarily unavailable, please retry', statusCode: 503, retryAfter: 5 });
+      }
+    } finally {
+      await env.pg.start();
+    }
+    await post('sale', sale).expect(201);
+    await post('sale', sale).expect(200);
+    expect(await env.prisma.sale.count({ where: { organizationId: org.id } })).toBe(1);
+  }, 120_000);
+});
