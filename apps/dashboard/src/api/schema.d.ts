@@ -383,6 +383,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/track/lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Track a lead: the customer (by your own id) and the click that brought them
+         * @description 201 with a new lead; 200 with the existing one when this customer already has a lead of this event name.
+         */
+        post: operations["TrackController_lead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/track/sale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Track a sale of a customer, in the currency's minor units
+         * @description 201 with a new sale (stored durably); 200 with the existing sale of a repeated `invoiceId`.
+         */
+        post: operations["TrackController_sale"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/track/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a sale by its invoice id (by default what is left of it) */
+        post: operations["TrackController_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -1215,10 +1272,109 @@ export interface components {
         EventNamesResponseDto: {
             eventNames: components["schemas"]["EventNameCountDto"][];
         };
+        TrackLeadDto: {
+            /**
+             * Format: uuid
+             * @description The `dl_click` value the redirect appended to the destination
+             */
+            clickId: string;
+            /** @example Sign up */
+            eventName: string;
+            /** @description The organization's own id for the customer */
+            customerExternalId: string;
+            customerName?: Record<string, never> | null;
+            customerEmail?: Record<string, never> | null;
+            /** @description At most 20 keys and 2048 bytes of JSON */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        TrackedCustomerDto: {
+            /** Format: uuid */
+            id: string;
+            externalId: string;
+            /**
+             * Format: uuid
+             * @description Null when the click was outside its link’s attribution window
+             */
+            linkId: string | null;
+            /** Format: uuid */
+            clickId: string | null;
+        };
+        TrackedLeadDto: {
+            /** Format: uuid */
+            id: string;
+            eventName: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TrackLeadResponseDto: {
+            customer: components["schemas"]["TrackedCustomerDto"];
+            lead: components["schemas"]["TrackedLeadDto"];
+        };
+        TrackSaleDto: {
+            customerExternalId: string;
+            /** @description In the currency's minor units (cents) */
+            amount: number;
+            /**
+             * @description ISO 4217
+             * @example USD
+             */
+            currency: string;
+            /** @default Purchase */
+            eventName?: string;
+            /** @description A repeated invoice id answers the existing sale */
+            invoiceId?: Record<string, never> | null;
+            /** @example stripe */
+            paymentProcessor?: Record<string, never> | null;
+            /** @description At most 20 keys and 2048 bytes of JSON */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        TrackedSaleDto: {
+            /** Format: uuid */
+            id: string;
+            /** @description Minor units of the currency */
+            amount: number;
+            /** @example USD */
+            currency: string;
+            /** Format: uuid */
+            linkId: string | null;
+            /** Format: uuid */
+            customerId: string | null;
+            invoiceId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TrackSaleResponseDto: {
+            sale: components["schemas"]["TrackedSaleDto"];
+        };
+        TrackRefundDto: {
+            invoiceId: string;
+            /** @description Default: what is left of the sale */
+            amount?: number;
+        };
+        TrackedRefundDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            saleId: string;
+            invoiceId: string;
+            amount: number;
+            currency: string;
+            /** @description All refunds of the sale so far */
+            saleRefunded: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TrackRefundResponseDto: {
+            refund: components["schemas"]["TrackedRefundDto"];
+        };
         CreateWebhookDto: {
             /** @example https://example.com/hooks/deeplink */
             url: string;
-            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated")[];
+            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
             /**
              * Format: uuid
              * @description Only events of this project
@@ -1229,7 +1385,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated")[];
+            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
             /** Format: uuid */
             projectId: string | null;
             isActive: boolean;
@@ -1247,7 +1403,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated")[];
+            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
             /** Format: uuid */
             projectId: string | null;
             isActive: boolean;
@@ -1261,7 +1417,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             url?: string;
-            events?: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated")[];
+            events?: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
             /**
              * Format: uuid
              * @description null removes the project filter
@@ -2338,6 +2494,16 @@ export type SchemaEventTimelineResponseDto = components['schemas']['EventTimelin
 export type SchemaEventListResponseDto = components['schemas']['EventListResponseDto'];
 export type SchemaEventNameCountDto = components['schemas']['EventNameCountDto'];
 export type SchemaEventNamesResponseDto = components['schemas']['EventNamesResponseDto'];
+export type SchemaTrackLeadDto = components['schemas']['TrackLeadDto'];
+export type SchemaTrackedCustomerDto = components['schemas']['TrackedCustomerDto'];
+export type SchemaTrackedLeadDto = components['schemas']['TrackedLeadDto'];
+export type SchemaTrackLeadResponseDto = components['schemas']['TrackLeadResponseDto'];
+export type SchemaTrackSaleDto = components['schemas']['TrackSaleDto'];
+export type SchemaTrackedSaleDto = components['schemas']['TrackedSaleDto'];
+export type SchemaTrackSaleResponseDto = components['schemas']['TrackSaleResponseDto'];
+export type SchemaTrackRefundDto = components['schemas']['TrackRefundDto'];
+export type SchemaTrackedRefundDto = components['schemas']['TrackedRefundDto'];
+export type SchemaTrackRefundResponseDto = components['schemas']['TrackRefundResponseDto'];
 export type SchemaCreateWebhookDto = components['schemas']['CreateWebhookDto'];
 export type SchemaCreatedWebhookResponse = components['schemas']['CreatedWebhookResponse'];
 export type SchemaWebhookResponse = components['schemas']['WebhookResponse'];
@@ -3905,6 +4071,237 @@ export interface operations {
             };
             /** @description Rate limit of the plan exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TrackController_lead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackLeadDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackLeadResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action, or Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Click not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Storage unavailable: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TrackController_sale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackSaleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackSaleResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action, or Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Storage unavailable: retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TrackController_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackRefundDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackRefundResponseDto"];
+                };
+            };
+            /** @description Validation error (more than was paid) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action, or Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Sale not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Storage unavailable: retry */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
