@@ -56,7 +56,7 @@ export interface paths {
         put?: never;
         /**
          * A fresh dashboard session from the refresh cookie (the dashboard's reload)
-         * @description Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member's current role, renewing the cookie. Not readable cross-origin (CORS never allows credentials).
+         * @description Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member's current role, rotating the cookie: a cookie already rotated away and presented again ends the session (decisions §20). Sessions end after 30 days unused or 90 days in all. Not readable cross-origin (CORS never allows credentials).
          */
         post: operations["AuthController_refresh"];
         delete?: never;
@@ -74,7 +74,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out of the dashboard: clears the refresh cookie */
+        /** Sign out of the dashboard: ends the cookie's session and clears the cookie */
         post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
@@ -97,6 +97,40 @@ export interface paths {
          */
         post: operations["AuthController_acceptInvite"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in dashboards of this account */
+        get: operations["SessionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign a session out: its refresh cookie and access tokens stop working */
+        delete: operations["SessionsController_revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1003,6 +1037,24 @@ export interface components {
             name: string;
             /** @description The new account's password (or the existing account's) */
             password: string;
+        };
+        SessionItemDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last sign-in or refresh
+             */
+            lastUsedAt: string;
+            userAgent: string | null;
+            ip: string | null;
+            /** @description The session of this request */
+            current: boolean;
+        };
+        SessionListResponseDto: {
+            sessions: components["schemas"]["SessionItemDto"][];
         };
         ApiKeyResponseDto: {
             /** Format: uuid */
@@ -2463,6 +2515,8 @@ export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaLoginDto = components['schemas']['LoginDto'];
 export type SchemaSessionResponseDto = components['schemas']['SessionResponseDto'];
 export type SchemaAcceptInviteDto = components['schemas']['AcceptInviteDto'];
+export type SchemaSessionItemDto = components['schemas']['SessionItemDto'];
+export type SchemaSessionListResponseDto = components['schemas']['SessionListResponseDto'];
 export type SchemaApiKeyResponseDto = components['schemas']['ApiKeyResponseDto'];
 export type SchemaApiKeyListResponseDto = components['schemas']['ApiKeyListResponseDto'];
 export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
@@ -2710,8 +2764,17 @@ export interface operations {
                     "application/json": components["schemas"]["SessionResponseDto"];
                 };
             };
-            /** @description Invalid or expired session (no cookie, expired, or no longer a member) */
+            /** @description Invalid or expired session (no cookie, expired, revoked, replayed, or no longer a member) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Cross-site request refused (an Origin of another site) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2745,6 +2808,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Cross-site request refused (an Origin of another site) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
             };
             /** @description Rate limit exceeded */
             429: {
@@ -2806,6 +2878,117 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SessionsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionListResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SessionsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
