@@ -6,7 +6,7 @@ import { EmailTakenError, InvalidLoginError, OrganizationNotFoundError, UserNotF
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
-import { SessionTokens } from './session-tokens';
+import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
 
 export interface SignupInput {
   email: string;
@@ -17,8 +17,7 @@ export interface SignupInput {
 }
 
 export interface SignupResult {
-  accessToken: string;
-  expiresIn: number;
+  session: IssuedSession;
   user: UserRow;
   organization: OrganizationRow;
   /** The organization's `default` template. */
@@ -48,14 +47,14 @@ export class AccountsService {
 
   constructor(
     private readonly accounts: AccountsRepository,
-    private readonly tokens: SessionTokens,
+    private readonly sessions: SessionsService,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
     private readonly passwords: PasswordHasher,
     @Optional() private readonly throttle?: LoginThrottle,
   ) {}
 
   /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
-  async signup(input: SignupInput): Promise<SignupResult> {
+  async signup(input: SignupInput, meta: SessionMeta = {}): Promise<SignupResult> {
     const email = normalizeEmail(input.email);
     // The email first: a taken address costs a lookup, not a slow hash (decisions §14).
     if (await this.accounts.findUserByEmail(email)) throw new EmailTakenError();
@@ -76,10 +75,8 @@ export class AccountsService {
           return { user, ...org };
         });
         if (!created) continue;
-        const accessToken = this.tokens.sign({ sub: created.user.id, org: created.organization.id, role: 'OWNER' });
         return {
-          accessToken,
-          expiresIn: this.tokens.ttlSeconds,
+          session: await this.sessions.start(created.user.id, created.organization.id, 'OWNER', meta),
           user: created.user,
           organization: created.organization,
           templateId: created.templateId,
@@ -93,7 +90,7 @@ export class AccountsService {
   }
 
   /** Email + password → session for the given organization (default: the user's first). */
-  async login(input: { email: string; password: string; organizationId?: string }): Promise<{ accessToken: string; expiresIn: number }> {
+  async login(input: { email: string; password: string; organizationId?: string }, meta: SessionMeta = {}): Promise<IssuedSession> {
     const email = normalizeEmail(input.email);
     await this.throttle?.assertAllowed(email);
     const user = await this.accounts.findUserByEmail(email);
@@ -109,10 +106,7 @@ export class AccountsService {
     if (!membership) throw new InvalidLoginError();
     await this.throttle?.succeeded(email);
     if (this.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user.id, user.passwordHash, input.password);
-    return {
-      accessToken: this.tokens.sign({ sub: user.id, org: membership.organizationId, role: membership.role }),
-      expiresIn: this.tokens.ttlSeconds,
-    };
+    return this.sessions.start(user.id, membership.organizationId, membership.role, meta);
   }
 
   /**

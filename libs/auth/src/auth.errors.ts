@@ -21,6 +21,10 @@ export const AuthMessages = {
   ownerOnly: 'Only an owner can grant or remove the owner role',
   invalidInvitation: 'Invalid or expired invitation',
   invitationNotFound: 'Invitation not found',
+  invalidToken: 'Invalid or expired token',
+  sessionNotFound: 'Session not found',
+  crossSite: 'Cross-site request refused',
+  inviteSignIn: 'Sign in as the invited email to accept',
 } as const;
 
 export class MissingCredentialError extends DomainError {
@@ -66,3 +70,10 @@ export class LastOwnerError extends domainError('LAST_OWNER', AuthMessages.lastO
 export class AlreadyMemberError extends domainError('ALREADY_MEMBER', AuthMessages.alreadyMember) {}
 export class InvalidInvitationError extends domainError('INVALID_INVITATION', AuthMessages.invalidInvitation) {}
 export class InvitationNotFoundError extends domainError('INVITATION_NOT_FOUND', AuthMessages.invitationNotFound) {}
+/** A `dlv_` or `dlr_` token that is malformed, unknown, used or expired (decisions §20). */
+export class InvalidEmailTokenError extends domainError('INVALID_EMAIL_TOKEN', AuthMessages.invalidToken) {}
+export class SessionNotFoundError extends domainError('SESSION_NOT_FOUND', AuthMessages.sessionNotFound) {}
+/** A cookie-authenticated /auth POST from another site's page (decisions §20). */
+export class CrossSiteRequestError extends domainError('CROSS_SITE_REQUEST', AuthMessages.crossSite) {}
+/** Accepting an invitation for an existing verified account needs that account's session. */
+export class InviteSignInRequiredError extends domainError('INVITE_SIGN_IN_REQUIRED', AuthMessages.inviteSignIn) {}

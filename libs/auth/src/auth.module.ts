@@ -22,7 +22,8 @@ import { PlansService } from './plans';
 import { PrincipalCache } from './principal-cache';
 import { RateLimiter } from './rate-limiter.service';
 import { jwtModuleOptions, SessionTokens } from './session-tokens';
-import { SessionRefreshService } from './session-refresh.service';
+import { SessionsRepository } from './sessions.repository';
+import { SessionsService } from './sessions.service';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
 
@@ -41,7 +42,8 @@ import { UsageService } from './usage.service';
     PrincipalCache,
     { provide: CREDENTIAL_INVALIDATION, useClass: CachedCredentialInvalidation },
     SessionTokens,
-    SessionRefreshService,
+    SessionsRepository,
+    SessionsService,
     Authenticator,
     BearerStrategy,
     PlansService,
@@ -69,7 +71,7 @@ import { UsageService } from './usage.service';
     RateLimiter,
     PlansService,
     SessionTokens,
-    SessionRefreshService,
+    SessionsService,
     CREDENTIAL_INVALIDATION,
     AccountsService,
     ApiKeysService,

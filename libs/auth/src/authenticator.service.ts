@@ -27,8 +27,9 @@ export interface CachedCredential {
 export function apiKeyCacheKey(keyHash: string): string {
   return `k:${keyHash}`;
 }
-export function sessionCacheKey(organizationId: string, userId: string): string {
-  return `s:${organizationId}:${userId}`;
+/** A session's access tokens share one entry: its membership and whether the session is live. */
+export function sessionCacheKey(organizationId: string, userId: string, sessionId: string): string {
+  return `s:${organizationId}:${userId}:${sessionId}`;
 }
 
 /**
@@ -68,7 +69,8 @@ export class Authenticator {
     }
     const verified = this.tokens.verifiedClaims(token);
     if (!verified) return undefined;
-    return { cacheKey: sessionCacheKey(verified.claims.org, verified.claims.sub), validUntilMs: verified.exp * 1000 };
+    const { org, sub, sid } = verified.claims;
+    return { cacheKey: sessionCacheKey(org, sub, sid), validUntilMs: verified.exp * 1000 };
   }
 
   /**
@@ -114,13 +116,20 @@ export class Authenticator {
   private async fromSession(token: string): Promise<Principal> {
     const claims = this.tokens.verify(token);
     if (!claims) throw new InvalidSessionError();
-    const state = await this.cache.get(sessionCacheKey(claims.org, claims.sub), async () => {
-      const m = await this.credentials.findMembership(claims.org, claims.sub);
+    const state = await this.cache.get(sessionCacheKey(claims.org, claims.sub, claims.sid), async () => {
+      const m = await this.credentials.findSessionMembership(claims.org, claims.sub, claims.sid);
       if (!m) return { status: 'revoked', organizationId: claims.org };
-      const principal: Principal = { kind: 'session', userId: claims.sub, organizationId: claims.org, role: m.role, tier: m.tier };
+      const principal: Principal = {
+        kind: 'session',
+        userId: claims.sub,
+        organizationId: claims.org,
+        role: m.role,
+        tier: m.tier,
+        sessionId: claims.sid,
+      };
       return { status: 'ok', principal };
     });
-    // A token of an organization the user has left is no longer a session.
+    // A token of an organization the user has left, or of a revoked or expired session, is no longer a session.
     if (state.status !== 'ok') throw new InvalidSessionError();
     return state.principal;
   }

@@ -44,6 +44,22 @@ export class CredentialsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * The member's role in a live session of theirs (not revoked, used within 30 days, younger than
+   * 90): what a dashboard JWT is worth on a cache miss. One indexed join.
+   */
+  async findSessionMembership(organizationId: string, userId: string, sessionId: string): Promise<MembershipCredentialRow | null> {
+    const rows = await this.prisma.$queryRaw<MembershipCredentialRow[]>(Prisma.sql`
+      SELECT m.role::text AS role, o.tier::text AS tier
+        FROM sessions s
+        JOIN memberships m ON m.organization_id = s.organization_id AND m.user_id = s.user_id
+        JOIN organizations o ON o.id = s.organization_id
+       WHERE s.id = ${sessionId}::uuid AND s.organization_id = ${organizationId}::uuid AND s.user_id = ${userId}::uuid
+         AND s.revoked_at IS NULL
+         AND s.last_used_at > now() - interval '30 days' AND s.created_at > now() - interval '90 days'`);
+    return rows[0] ?? null;
+  }
+
   /** Sets lastUsedAt unless it was set less than a minute ago (a no-op matches no row). */
   async touchApiKey(organizationId: string, apiKeyId: string, at: Date): Promise<void> {
     await this.prisma.$executeRaw(Prisma.sql`

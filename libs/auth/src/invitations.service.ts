@@ -15,7 +15,7 @@ import { toInvitationCreatedResponse, toInvitationResponse } from './member.mapp
 import { MembersRepository } from './members.repository';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
-import { SessionTokens } from './session-tokens';
+import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
 
 /** What the invitation email says. The app decides how it is sent (the report mailer in the api). */
 export interface InvitationMail {
@@ -54,7 +54,7 @@ export class InvitationsService {
     private readonly invitations: InvitationsRepository,
     private readonly accounts: AccountsRepository,
     private readonly members: MembersRepository,
-    private readonly tokens: SessionTokens,
+    private readonly sessions: SessionsService,
     private readonly passwords: PasswordHasher,
     @Optional() @Inject(INVITATION_MAILER) private readonly mailer?: InvitationMailer,
   ) {}
@@ -90,7 +90,7 @@ export class InvitationsService {
    * the membership, and answers like login for the inviting organization. The token is
    * consumed in the same transaction as the membership: used once, or not at all.
    */
-  async accept(input: AcceptInvitationInput): Promise<{ accessToken: string; expiresIn: number }> {
+  async accept(input: AcceptInvitationInput, meta: SessionMeta = {}): Promise<IssuedSession> {
     if (!isWellFormedInvitationToken(input.token)) throw new InvalidInvitationError();
     const invitation = await this.invitations.findUsable(hashInvitationToken(input.token), new Date());
     if (!invitation) throw new InvalidInvitationError();
@@ -109,10 +109,7 @@ export class InvitationsService {
         await this.members.add(tx, invitation.organizationId, user.id, invitation.role);
         return user.id;
       });
-      return {
-        accessToken: this.tokens.sign({ sub: userId, org: invitation.organizationId, role: invitation.role }),
-        expiresIn: this.tokens.ttlSeconds,
-      };
+      return await this.sessions.start(userId, invitation.organizationId, invitation.role, meta);
     } catch (err) {
       // The email signed up between our read and the insert: nothing was written (rolled back).
       if (this.accounts.isUniqueViolation(err)) throw new InvalidInvitationError();

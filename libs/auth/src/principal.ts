@@ -12,6 +12,8 @@ export interface Principal {
   tier: Tier;
   /** Set for API-key calls. */
   apiKeyId?: string;
+  /** Set for dashboard sessions: the `sessions` row of the JWT. */
+  sessionId?: string;
 }
 
 /**

@@ -4,13 +4,13 @@ import { SessionTokens } from './session-tokens';
 
 const SECRET = 's'.repeat(48);
 const config = (over: Partial<AppConfig> = {}) => ({ JWT_SECRET: SECRET, JWT_TTL_SECONDS: 3600, ...over }) as AppConfig;
-const claims = { sub: '11111111-1111-4111-8111-111111111111', org: '22222222-2222-4222-8222-222222222222', role: 'ADMIN' as const };
+const claims = { sub: '11111111-1111-4111-8111-111111111111', org: '22222222-2222-4222-8222-222222222222', role: 'ADMIN' as const, sid: '33333333-3333-4333-8333-333333333333' };
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 describe(SessionTokens.name, () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('signs standard HS256 JWTs with @nestjs/jwt: sub, org, role, iat, exp = iat + JWT_TTL_SECONDS', () => {
+  it('signs standard HS256 JWTs with @nestjs/jwt: sub, org, role, sid, iat, exp = iat + JWT_TTL_SECONDS', () => {
     const token = new SessionTokens(config()).sign(claims, 1_900_000_000);
     const [header, payload] = token.split('.');
     expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
@@ -57,6 +57,8 @@ describe(SessionTokens.name, () => {
       ['nbf beyond the leeway', () => other.sign({ ...body, nbf: now + 120 })],
       ['a role outside the set', () => other.sign({ ...body, role: 'ROOT' })],
       ['a sub that is not a UUID', () => other.sign({ ...body, sub: 'admin' })],
+      ['no session id (sid)', () => other.sign({ sub: claims.sub, org: claims.org, role: claims.role, iat: now, exp: now + 60 })],
+      ['a sid that is not a UUID', () => other.sign({ ...body, sid: 'x' })],
       ['three parts of garbage', () => 'aaa.bbb.ccc'],
     ])('%s', (_label, token) => {
       expect(new SessionTokens(config()).verify(token(), now)).toBeNull();

@@ -9,6 +9,8 @@ export interface SessionClaims {
   sub: string;
   org: string;
   role: Role;
+  /** The `sessions` row the token was issued from: revoking it stops the token (decisions §20). */
+  sid: string;
 }
 
 const ROLES = new Set(['OWNER', 'ADMIN', 'MEMBER', 'VIEWER']);
@@ -47,7 +49,7 @@ export function jwtModuleOptions(config: AppConfig): JwtModuleOptions {
 }
 
 /**
- * Dashboard sessions: HS256 JWTs signed with JWT_SECRET, claims sub/org/role, 1 hour
+ * Dashboard sessions: HS256 JWTs signed with JWT_SECRET, claims sub/org/role/sid, 1 hour
  * (decisions §2), signed and verified by `@nestjs/jwt`. A verified token is remembered
  * until its expiry, so the library's cost is paid once per token per process, not on
  * every request of a session.
@@ -69,7 +71,7 @@ export class SessionTokens {
 
   sign(claims: SessionClaims, now: number = Math.floor(Date.now() / 1000)): string {
     // HS256 and expiresIn come from the module options; the library computes exp from this iat.
-    return this.jwt.sign({ sub: claims.sub, org: claims.org, role: claims.role, iat: now });
+    return this.jwt.sign({ sub: claims.sub, org: claims.org, role: claims.role, sid: claims.sid, iat: now });
   }
 
   /** Claims and exp of a token verified before by this process and not expired (no verification work), else null. */
@@ -109,12 +111,12 @@ export class SessionTokens {
       return null;
     }
     if (!claims || typeof claims !== 'object') return null;
-    const { sub, org, role, exp, iat, nbf } = claims;
+    const { sub, org, role, sid, exp, iat, nbf } = claims;
     if (typeof exp !== 'number' || exp <= now) return null;
     if (typeof iat === 'number' && iat > now + LEEWAY_SECONDS) return null;
     if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now + LEEWAY_SECONDS)) return null;
-    if (typeof sub !== 'string' || typeof org !== 'string' || typeof role !== 'string') return null;
-    if (!isUuid(sub) || !isUuid(org) || !ROLES.has(role)) return null;
-    return { claims: { sub, org, role: role as Role }, exp };
+    if (typeof sub !== 'string' || typeof org !== 'string' || typeof role !== 'string' || typeof sid !== 'string') return null;
+    if (!isUuid(sub) || !isUuid(org) || !isUuid(sid) || !ROLES.has(role)) return null;
+    return { claims: { sub, org, role: role as Role, sid }, exp };
   }
 }

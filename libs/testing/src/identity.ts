@@ -11,6 +11,8 @@ import {
   PasswordHasher,
   PlansService,
   Principal,
+  SessionsRepository,
+  SessionsService,
   SessionTokens,
 } from '@dl/auth';
 import { Role, Tier } from '@dl/platform/db';
@@ -22,7 +24,7 @@ export const SEED_PASSWORD = 'correct-horse-battery-staple';
 export interface SeededUser {
   user: { id: string; email: string; name: string };
   role: Role;
-  /** Dashboard session (HS256 with env.config.JWT_SECRET). */
+  /** Dashboard session (HS256 with env.config.JWT_SECRET) of a `sessions` row of its own. */
   jwt: string;
   /** A `dl_` key acting as this user. */
   apiKey: string;
@@ -56,11 +58,12 @@ function services(env: TestEnv) {
   const accountsRepo = new AccountsRepository(env.prisma);
   const tokens = new SessionTokens(env.config);
   // Seeding only creates rows, so there is nothing cached to invalidate.
+  const sessions = new SessionsService(env.config, tokens, new SessionsRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS);
   const passwords = new SeedPasswordHasher(env.config);
-  const accounts = new AccountsService(accountsRepo, tokens, NO_CACHED_CREDENTIALS, passwords);
+  const accounts = new AccountsService(accountsRepo, sessions, NO_CACHED_CREDENTIALS, passwords);
   const members = new MembersService(new MembersRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS, passwords);
   const keys = new ApiKeysService(new ApiKeysRepository(env.prisma), new PlansService(env.config), NO_CACHED_CREDENTIALS);
-  return { accounts, members, keys, tokens };
+  return { accounts, members, keys, sessions };
 }
 
 function unique(): string {
@@ -88,7 +91,7 @@ export async function seedOrganization(
   const key = await keys.issue(signup.organization.id, signup.user.id, signup.organization.tier, 'seed key');
   return {
     organization: signup.organization,
-    owner: { user: signup.user, role: 'OWNER', jwt: signup.accessToken, apiKey: key.key, apiKeyId: key.id },
+    owner: { user: signup.user, role: 'OWNER', jwt: signup.session.accessToken, apiKey: key.key, apiKeyId: key.id },
     template: { id: signup.templateId, slug: 'default' },
   };
 }
@@ -99,7 +102,7 @@ export async function seedOrganization(
  * organization need keys too), so it is written through the repository directly.
  */
 export async function addMember(env: TestEnv, organizationId: string, role: Role): Promise<SeededUser> {
-  const { members, tokens } = services(env);
+  const { members, sessions } = services(env);
   const id = unique();
   const member = await members.addToOrganization(
     organizationId,
@@ -115,7 +118,7 @@ export async function addMember(env: TestEnv, organizationId: string, role: Role
   return {
     user: { id: member.userId, email: member.email, name: member.name },
     role,
-    jwt: tokens.sign({ sub: member.userId, org: organizationId, role }),
+    jwt: (await sessions.start(member.userId, organizationId, role)).accessToken,
     apiKey: key.key,
     apiKeyId: key.id,
   };

@@ -1,16 +1,27 @@
 import { Body, Controller, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccountsService, InvitationsService, SessionRefreshService, SessionResponseDto, SignupResponseDto, toSignupResponse } from '@dl/auth';
+import {
+  AccountsService,
+  InvitationsService,
+  SessionResponseDto,
+  SessionsService,
+  SignupResponseDto,
+  toSessionResponse,
+  toSignupResponse,
+} from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Endpoint } from '@dl/platform/http';
 import { AcceptInviteDto, LoginDto, SignupDto } from './auth.dto';
 import { AuthIpLimitGuard } from './auth-ip-limit.guard';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
+import { SameOriginGuard } from './same-origin.guard';
+import { sessionMeta } from './session-meta';
 
 const REFRESH_NOTE =
   'Also sets the dashboard\'s refresh cookie (`dl_refresh`: HttpOnly, SameSite=Strict, Path=/auth), used by POST /auth/refresh.';
 const RATE_LIMITED = { 429: 'Rate limit exceeded' } as const;
+const CROSS_SITE = { 403: 'Cross-site request refused (an Origin of another site)' } as const;
 
 /**
  * Dashboard sessions (decisions §2). Not under /api: no credential, not rate limited by plan;
@@ -21,7 +32,7 @@ const RATE_LIMITED = { 429: 'Rate limit exceeded' } as const;
 export class AuthController {
   constructor(
     private readonly accounts: AccountsService,
-    private readonly refreshes: SessionRefreshService,
+    private readonly sessions: SessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly invitations: InvitationsService,
   ) {}
@@ -36,9 +47,9 @@ export class AuthController {
     response: SignupResponseDto,
     errors: { ...RATE_LIMITED, 400: 'Validation error', 409: 'An account with this email already exists' },
   })
-  async signup(@Body() body: SignupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignupResponseDto> {
-    const result = await this.accounts.signup(body);
-    setRefreshCookie(reply, this.config, this.refreshes.issue(result.user.id, result.organization.id));
+  async signup(@Body() body: SignupDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignupResponseDto> {
+    const result = await this.accounts.signup(body, sessionMeta(request, this.config));
+    setRefreshCookie(reply, this.config, result.session);
     return toSignupResponse(result);
   }
 
@@ -51,26 +62,29 @@ export class AuthController {
     response: SessionResponseDto,
     errors: { ...RATE_LIMITED, 400: 'Validation error', 401: 'Invalid email or password' },
   })
-  async login(@Body() body: LoginDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponseDto> {
-    const session = await this.accounts.login(body);
-    this.startRefresh(reply, session.accessToken);
-    return session;
+  async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponseDto> {
+    const session = await this.accounts.login(body, sessionMeta(request, this.config));
+    setRefreshCookie(reply, this.config, session);
+    return toSessionResponse(session);
   }
 
   @Post('refresh')
+  @UseGuards(SameOriginGuard)
   @Endpoint({
     summary: "A fresh dashboard session from the refresh cookie (the dashboard's reload)",
     description:
-      'Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member\'s current role, renewing the cookie. Not readable cross-origin (CORS never allows credentials).',
+      'Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member\'s current role, ' +
+      'rotating the cookie: a cookie already rotated away and presented again ends the session (decisions §20). ' +
+      'Sessions end after 30 days unused or 90 days in all. Not readable cross-origin (CORS never allows credentials).',
     public: true,
     response: SessionResponseDto,
-    errors: { ...RATE_LIMITED, 401: 'Invalid or expired session (no cookie, expired, or no longer a member)' },
+    errors: { ...RATE_LIMITED, ...CROSS_SITE, 401: 'Invalid or expired session (no cookie, expired, revoked, replayed, or no longer a member)' },
   })
   async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponseDto> {
     try {
-      const result = await this.refreshes.refresh(readRefreshCookie(request));
-      setRefreshCookie(reply, this.config, result.refresh);
-      return { accessToken: result.accessToken, expiresIn: result.expiresIn };
+      const session = await this.sessions.refresh(readRefreshCookie(request));
+      setRefreshCookie(reply, this.config, session);
+      return toSessionResponse(session);
     } catch (err) {
       clearRefreshCookie(reply, this.config);
       throw err;
@@ -78,14 +92,16 @@ export class AuthController {
   }
 
   @Post('logout')
+  @UseGuards(SameOriginGuard)
   @Endpoint({
-    summary: 'Sign out of the dashboard: clears the refresh cookie',
+    summary: "Sign out of the dashboard: ends the cookie's session and clears the cookie",
     public: true,
     status: 204,
     success: { description: 'Signed out' },
-    errors: RATE_LIMITED,
+    errors: { ...RATE_LIMITED, ...CROSS_SITE },
   })
-  logout(@Res({ passthrough: true }) reply: FastifyReply): void {
+  async logout(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.sessions.signOut(readRefreshCookie(request));
     clearRefreshCookie(reply, this.config);
   }
 
@@ -106,15 +122,13 @@ export class AuthController {
       409: 'This user is already a member of the organization',
     },
   })
-  async acceptInvite(@Body() body: AcceptInviteDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponseDto> {
-    const session = await this.invitations.accept(body);
-    this.startRefresh(reply, session.accessToken);
-    return session;
-  }
-
-  /** Sets the refresh cookie for the member and organization of a session just issued. */
-  private startRefresh(reply: FastifyReply, accessToken: string): void {
-    const claims = this.refreshes.claimsOf(accessToken);
-    if (claims) setRefreshCookie(reply, this.config, this.refreshes.issue(claims.sub, claims.org));
+  async acceptInvite(
+    @Body() body: AcceptInviteDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionResponseDto> {
+    const session = await this.invitations.accept(body, sessionMeta(request, this.config));
+    setRefreshCookie(reply, this.config, session);
+    return toSessionResponse(session);
   }
 }

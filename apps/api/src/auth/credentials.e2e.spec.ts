@@ -129,7 +129,14 @@ describe('bearer credentials (@Auth guard)', () => {
       apiKeyId: org.owner.apiKeyId,
     });
     const bySession = await get('/t/read', `Bearer ${org.owner.jwt}`).expect(200);
-    expect(bySession.body).toEqual({ kind: 'session', userId: org.owner.user.id, organizationId: org.organization.id, role: 'OWNER', tier: 'FREE' });
+    expect(bySession.body).toEqual({
+      kind: 'session',
+      userId: org.owner.user.id,
+      organizationId: org.organization.id,
+      role: 'OWNER',
+      tier: 'FREE',
+      sessionId: JSON.parse(Buffer.from(org.owner.jwt.split('.')[1], 'base64url').toString()).sid,
+    });
     await get('/t/read', `bearer ${org.owner.apiKey}`).expect(200);
   });
 
@@ -224,7 +231,8 @@ describe('bearer credentials (@Auth guard)', () => {
   });
 
   describe('sessions', () => {
-    const claims = () => ({ sub: org.owner.user.id, org: org.organization.id, role: 'OWNER', iat: now(), exp: now() + 3600 });
+    const sid = () => JSON.parse(Buffer.from(org.owner.jwt.split('.')[1], 'base64url').toString()).sid as string;
+    const claims = () => ({ sub: org.owner.user.id, org: org.organization.id, role: 'OWNER', sid: sid(), iat: now(), exp: now() + 3600 });
 
     it('accepts a token signed with JWT_SECRET (HS256)', async () => {
       await get('/t/read', `Bearer ${jwt({ alg: 'HS256', typ: 'JWT' }, claims())}`).expect(200);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IssuedSession } from '@dl/auth';
 import { AppConfig } from '@dl/platform/config';
-import { REFRESH_TTL_SECONDS } from '@dl/auth';
 
 /** The dashboard's refresh credential: HttpOnly (no script reads it), sent only to /auth, never cross-site. */
 export const REFRESH_COOKIE = 'dl_refresh';
@@ -10,8 +10,9 @@ function attributes(config: AppConfig, maxAge: number): string {
   return `Path=/auth; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
 }
 
-export function setRefreshCookie(reply: FastifyReply, config: AppConfig, value: string): void {
-  reply.header('Set-Cookie', `${REFRESH_COOKIE}=${value}; ${attributes(config, REFRESH_TTL_SECONDS)}`);
+/** The cookie of a session just started or refreshed: its next refresh credential, for as long as the session may live. */
+export function setRefreshCookie(reply: FastifyReply, config: AppConfig, session: IssuedSession): void {
+  reply.header('Set-Cookie', `${REFRESH_COOKIE}=${session.refreshToken}; ${attributes(config, session.refreshMaxAge)}`);
   reply.header('Cache-Control', 'no-store');
 }
 

@@ -37,11 +37,11 @@ describe('POST /auth/refresh and /auth/logout', () => {
   it('signup and login set an HttpOnly, SameSite=Strict cookie on /auth only', async () => {
     const res = await signup();
     const cookie = cookieOf(res);
-    expect(cookie).toMatch(/^dl_refresh=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; /);
+    expect(cookie).toMatch(/^dl_refresh=[0-9a-f-]{36}\.0\.[A-Za-z0-9_-]{43}; /);
     expect(cookie).toContain('Path=/auth');
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
-    expect(cookie).toContain(`Max-Age=${14 * 24 * 3600}`);
+    expect(cookie).toContain(`Max-Age=${30 * 24 * 3600}`);
     expect(res.headers['cache-control']).toBe('no-store');
     // The body is the contract's, unchanged.
     expect(Object.keys(res.body).sort()).toEqual(['accessToken', 'expiresIn', 'organization', 'user']);
@@ -71,7 +71,7 @@ describe('POST /auth/refresh and /auth/logout', () => {
     expect(payloadOf(viewer.body.accessToken).role).toBe('VIEWER');
 
     await env.prisma.membership.deleteMany({ where: { userId, organizationId } });
-    const gone = await request(server.url).post('/auth/refresh').set('Cookie', cookie).expect(401);
+    const gone = await request(server.url).post('/auth/refresh').set('Cookie', valueOf(cookieOf(viewer))).expect(401);
     expect(gone.body).toEqual({ error: 'Unauthorized', message: 'Invalid or expired session', statusCode: 401 });
     expect(cookieOf(gone)).toContain('Max-Age=0');
   });
@@ -79,13 +79,15 @@ describe('POST /auth/refresh and /auth/logout', () => {
   it('answers 401 without a cookie, or with a forged, tampered or foreign credential', async () => {
     const res = await signup();
     const good = valueOf(cookieOf(res)).slice('dl_refresh='.length);
-    const [body, mac] = good.split('.');
-    const other = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), org: '00000000-0000-4000-8000-000000000000' })).toString('base64url');
+    const [sid, generation, mac] = good.split('.');
+    const body = `${sid}.${generation}`;
     const bad = [
       undefined,
       'dl_refresh=',
       'dl_refresh=garbage',
-      `dl_refresh=${other}.${mac}`,
+      `dl_refresh=00000000-0000-4000-8000-000000000000.0.${mac}`,
+      `dl_refresh=${sid}.1.${mac}`,
+      `dl_refresh=${sid}.-1.${mac}`,
       // Always a different MAC: the old one could already end in AA (1 in 4,096).
       `dl_refresh=${body}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`,
       `dl_refresh=${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`,

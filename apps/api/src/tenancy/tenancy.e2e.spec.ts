@@ -66,6 +66,12 @@ const invitation = async (a: OrgClient): Promise<Params> => {
   return { id: res.body.invitationId };
 };
 
+/** Another dashboard session of A's owner (not the one the sweep signs in with). */
+const session = async (a: OrgClient): Promise<Params> => {
+  const row = await a.env.prisma.session.create({ data: { userId: a.org.owner.user.id, organizationId: a.org.organization.id } });
+  return { id: row.id };
+};
+
 const unique = () => Math.random().toString(36).slice(2, 10);
 const apiKey = created('/api/keys', { name: 'tenancy' });
 const link = (param = 'id') => created('/api/links', (a) => ({ templateId: a.org.template.id, originalUrl: 'https://example.com' }), param);
@@ -82,6 +88,7 @@ const COVERAGE: Record<string, Row> = {
   'PATCH /api/organization/members/:userId': row(newMember, 'Member not found', { body: { role: 'VIEWER' } }),
   'DELETE /api/organization/members/:userId': row(newMember, 'Member not found'),
   'DELETE /api/organization/invitations/:id': row(invitation, 'Invitation not found'),
+  'DELETE /auth/sessions/:id': row(session, 'Session not found'),
   'GET /api/links/:id': row(link(), 'Link not found'),
   'PUT /api/links/:id': row(link(), 'Link not found', { body: { title: 'Renamed' } }),
   'DELETE /api/links/:id': row(link(), 'Link not found'),

@@ -36,6 +36,10 @@ export const ERROR_STATUS = {
   EMAIL_TAKEN: 409,
   LAST_OWNER: 409,
   ALREADY_MEMBER: 409,
+  INVALID_EMAIL_TOKEN: 400,
+  SESSION_NOT_FOUND: 404,
+  CROSS_SITE_REQUEST: 403,
+  INVITE_SIGN_IN_REQUIRED: 401,
 
   // Links and the resources links refer to (libs/links, shared by projects, templates, analytics, webhooks).
   LINK_NOT_FOUND: 404,

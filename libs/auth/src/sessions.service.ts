@@ -1,0 +1,166 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { Role } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
+import { AccountsRepository } from './accounts.repository';
+import { InvalidSessionError, SessionNotFoundError } from './auth.errors';
+import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SessionRow, SessionsRepository } from './sessions.repository';
+import { sessionSecret, SessionTokens } from './session-tokens';
+
+/** Where a sign-in came from, shown in the session list. */
+export interface SessionMeta {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
+/** A signed-in dashboard: the access token (JWT) and the refresh credential for the cookie. */
+export interface IssuedSession {
+  accessToken: string;
+  expiresIn: number;
+  sessionId: string;
+  refreshToken: string;
+  /** Seconds the refresh cookie may live: the idle period, cut at the absolute end. */
+  refreshMaxAge: number;
+}
+
+export interface SessionListItem {
+  id: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+  userAgent: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+const USER_AGENT_MAX = 300;
+
+/**
+ * Dashboard sessions (decisions §20). Each sign-in is a `sessions` row; its access tokens carry
+ * the row's id (`sid`), so revoking the row stops them (through the credential cache, see
+ * Authenticator). The refresh credential is `<sid>.<generation>.<HMAC>` under a key derived from
+ * JWT_SECRET for this purpose only: every refresh moves the row to the next generation and
+ * answers that generation's credential; an older generation presented again is a stolen copy in
+ * use, and revokes the session.
+ */
+@Injectable()
+export class SessionsService {
+  private readonly key: Buffer;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly tokens: SessionTokens,
+    private readonly sessions: SessionsRepository,
+    private readonly accounts: AccountsRepository,
+    @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+  ) {
+    this.key = createHmac('sha256', sessionSecret(config)).update('dl-dashboard-refresh-v2').digest();
+  }
+
+  /** A new session of the user in the organization. */
+  async start(userId: string, organizationId: string, role: Role, meta: SessionMeta = {}): Promise<IssuedSession> {
+    const row = await this.sessions.create({
+      userId,
+      organizationId,
+      userAgent: meta.userAgent ? meta.userAgent.slice(0, USER_AGENT_MAX) : null,
+      ip: meta.ip ?? null,
+    });
+    return this.issue(row, role, new Date());
+  }
+
+  /** A new access token and the next refresh credential, or InvalidSessionError. */
+  async refresh(credential: string | undefined, now: Date = new Date()): Promise<IssuedSession> {
+    const parsed = credential ? this.parse(credential) : null;
+    if (!parsed) throw new InvalidSessionError();
+    const rotated = await this.sessions.rotate(parsed.sid, parsed.generation, now);
+    if (!rotated) {
+      const row = await this.sessions.find(parsed.sid);
+      // A generation already rotated away: someone else holds a copy. End the session for both.
+      if (row && !row.revokedAt && row.generation > parsed.generation) await this.end(row, now);
+      throw new InvalidSessionError();
+    }
+    const membership = (await this.accounts.membershipsOfUser(rotated.userId)).find((m) => m.organizationId === rotated.organizationId);
+    if (!membership) {
+      await this.end(rotated, now);
+      throw new InvalidSessionError();
+    }
+    return this.issue(rotated, membership.role, now);
+  }
+
+  /** The session a refresh credential names (a valid MAC), for sign-out. */
+  sessionIdOf(credential: string | undefined): string | null {
+    return (credential && this.parse(credential)?.sid) || null;
+  }
+
+  /** Signs out: revokes the session of this refresh credential, if it is one. */
+  async signOut(credential: string | undefined, now: Date = new Date()): Promise<void> {
+    const sid = this.sessionIdOf(credential);
+    const row = sid ? await this.sessions.find(sid) : null;
+    if (row && !row.revokedAt) await this.end(row, now);
+  }
+
+  async list(userId: string, currentSessionId: string | undefined, now: Date = new Date()): Promise<SessionListItem[]> {
+    const rows = await this.sessions.listLive(userId, now);
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+      userAgent: r.userAgent,
+      ip: r.ip,
+      current: r.id === currentSessionId,
+    }));
+  }
+
+  /** Ends one of the user's sessions (404 for another's, an unknown or an ended one). */
+  async revoke(userId: string, sessionId: string, now: Date = new Date()): Promise<void> {
+    const row = isUuid(sessionId) ? await this.sessions.revoke(userId, sessionId, now) : null;
+    if (!row) throw new SessionNotFoundError();
+    await this.invalidation.revokedSessions([row]);
+  }
+
+  /** Ends every session of the user but `exceptSessionId` (password reset and change). */
+  async revokeAllOfUser(userId: string, exceptSessionId?: string, now: Date = new Date()): Promise<void> {
+    const rows = await this.sessions.revokeAllOfUser(userId, now, exceptSessionId);
+    await this.invalidation.revokedSessions(rows);
+  }
+
+  private async end(row: SessionRow, now: Date): Promise<void> {
+    await this.sessions.revoke(row.userId, row.id, now);
+    await this.invalidation.revokedSessions([row]);
+  }
+
+  private issue(row: SessionRow, role: Role, now: Date): IssuedSession {
+    const accessToken = this.tokens.sign({ sub: row.userId, org: row.organizationId, role, sid: row.id }, Math.floor(now.getTime() / 1000));
+    const absoluteEnd = row.createdAt.getTime() + SESSION_ABSOLUTE_MS;
+    const maxAgeMs = Math.min(SESSION_IDLE_MS, absoluteEnd - now.getTime());
+    return {
+      accessToken,
+      expiresIn: this.tokens.ttlSeconds,
+      sessionId: row.id,
+      refreshToken: this.credential(row.id, row.generation),
+      refreshMaxAge: Math.max(0, Math.floor(maxAgeMs / 1000)),
+    };
+  }
+
+  private credential(sid: string, generation: number): string {
+    const body = `${sid}.${generation}`;
+    return `${body}.${this.mac(body)}`;
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.key).update(body).digest('base64url');
+  }
+
+  private parse(credential: string): { sid: string; generation: number } | null {
+    if (credential.length > 200) return null;
+    const parts = credential.split('.');
+    if (parts.length !== 3) return null;
+    const [sid, gen, mac] = parts;
+    if (!isUuid(sid) || !/^\d{1,9}$/.test(gen)) return null;
+    const expected = Buffer.from(this.mac(`${sid}.${gen}`));
+    const given = Buffer.from(mac);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    return { sid, generation: Number(gen) };
+  }
+}
