@@ -57,6 +57,7 @@ export class RedirectRuleResponseDto {
 export class MigrationMetadataResponseDto {
   @ApiProperty() competitorPlatform!: string;
   @ApiProperty(nullableString) competitorId!: string | null;
+  @ApiPropertyOptional({ description: "The source platform's click count, when its export had one" }) clicks?: number;
 }
 
 /*

@@ -5,6 +5,8 @@ export type { LinkValues, LinkVariant, RedirectRule, RedirectRuleConditions, Tar
 export interface MigrationMetadata {
   competitorPlatform: string;
   competitorId: string | null;
+  /** The source platform's click count when its export has one. */
+  clicks?: number;
 }
 
 /** A link row as the repository returns it (with its template's slug). */
@@ -41,4 +43,6 @@ export interface NewLinkRow extends LinkValues {
   /** True when the caller chose the code: a conflict is a 409, not a retry. */
   custom: boolean;
   migrationMetadata: MigrationMetadata | null;
+  /** A creation date carried over by an import; null or absent: now. */
+  createdAt?: Date | null;
 }

@@ -36,7 +36,7 @@ export type LinkPatch = Partial<LinkValues> & {
 
 /** Columns an insert writes, in order (the domain is chosen by the statement, see insertLinks). */
 const INSERT_COLUMNS = [
-  'id', 'organization_id', 'user_id', 'project_id', 'template_id', 'domain_id', 'domain_name', 'short_code', 'migration_metadata',
+  'id', 'organization_id', 'user_id', 'project_id', 'template_id', 'domain_id', 'domain_name', 'short_code', 'migration_metadata', 'created_at',
   ...Object.values(VALUE_COLUMNS).map(([c]) => c),
 ];
 const INSERT_SELECT = INSERT_COLUMNS.map((c) =>
@@ -44,7 +44,9 @@ const INSERT_SELECT = INSERT_COLUMNS.map((c) =>
     ? 'CASE WHEN r.domain_name IS NULL THEN d.id ELSE r.domain_id END'
     : c === 'domain_name'
       ? "CASE WHEN r.domain_name IS NULL THEN coalesce(d.domain, '') ELSE r.domain_name END"
-      : `r.${c}`,
+      : c === 'created_at'
+        ? 'coalesce(r.created_at, now())'
+        : `r.${c}`,
 ).join(', ');
 /**
  * The one insert of new links: rows travel as one JSON parameter expanded by Postgres
@@ -159,6 +161,8 @@ export class LinksRepository {
           domain_name: r.domainName,
           short_code: r.shortCode,
           migration_metadata: r.migrationMetadata,
+          // An import keeps the source platform's creation date; else the statement's now().
+          created_at: r.createdAt ? r.createdAt.toISOString() : null,
         };
         for (const [key, [column]] of Object.entries(VALUE_COLUMNS)) {
           const value = r[key as keyof LinkValues];

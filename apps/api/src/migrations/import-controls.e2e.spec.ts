@@ -81,7 +81,7 @@ describe('migration import: link controls and domain columns', () => {
 
   it('conflicts are per domain: skip and overwrite look at the row\'s own domain', async () => {
     const csv = 'shortCode,url,domain,maxClicks\nimp1,https://example.com/new,go.import.test,7\nimp9,https://example.com/9,go.import.test,\n';
-    expect((await upload(csv).expect(200)).body).toEqual({ imported: 1, skipped: 1, failed: 0, errors: [] });
+    expect((await upload(csv).expect(200)).body).toEqual({ imported: 1, skipped: 1, failed: 0, errors: [{ row: 1, message: "Short code 'imp1' is already in use: skipped" }] });
     expect((await upload(csv, 'overwrite').expect(200)).body).toEqual({ imported: 2, skipped: 0, failed: 0, errors: [] });
     expect(await linkOf('go.import.test', 'imp1')).toMatchObject({ originalUrl: 'https://example.com/new', maxClicks: 7, passwordHash: null });
     expect(await linkOf('', 'imp1')).toMatchObject({ originalUrl: 'https://example.com/1-host' });

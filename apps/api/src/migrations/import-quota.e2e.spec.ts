@@ -45,7 +45,12 @@ describe('migration import: plan quota up front, event loop free (decisions §14
     expect(await count()).toBe(2);
     // Codes that exist already are skipped (or overwrite), so they take no quota ...
     const again = 'shortCode,webUrl\nQuota1,https://example.com/1b\nQuota2,https://example.com/2b\nQuota3,https://example.com/3\nQuota3,https://example.com/3-dup\n';
-    expect((await upload(again).expect(200)).body).toEqual({ imported: 1, skipped: 3, failed: 0, errors: [] });
+    expect((await upload(again).expect(200)).body).toEqual({
+      imported: 1,
+      skipped: 3,
+      failed: 0,
+      errors: [1, 2, 4].map((row) => ({ row, message: `Short code '${['', 'Quota1', 'Quota2', '', 'Quota3'][row]}' is already in use: skipped` })),
+    });
     expect((await upload(again, 'overwrite').expect(200)).body).toMatchObject({ imported: 3, skipped: 0 });
     expect(await count()).toBe(3);
     // ... but with `rename` every row is a new link.

@@ -98,7 +98,12 @@ describe('migration import: POST /migrations/import', () => {
     const csv = 'shortCode,webUrl\nConflict1,https://example.com/v1\n';
     expect((await upload(csv, fields()).expect(200)).body).toMatchObject({ imported: 1, skipped: 0, failed: 0 });
     const v2 = 'shortCode,webUrl\nConflict1,https://example.com/v2\n';
-    expect((await upload(v2, fields()).expect(200)).body).toEqual({ imported: 0, skipped: 1, failed: 0, errors: [] });
+    expect((await upload(v2, fields()).expect(200)).body).toEqual({
+      imported: 0,
+      skipped: 1,
+      failed: 0,
+      errors: [{ row: 1, message: "Short code 'Conflict1' is already in use: skipped" }],
+    });
     expect((await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'Conflict1', domainName: '' } })).originalUrl).toBe('https://example.com/v1');
     expect((await upload(v2, { ...fields(), conflictStrategy: 'overwrite' }).expect(200)).body).toEqual({ imported: 1, skipped: 0, failed: 0, errors: [] });
     expect((await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'Conflict1', domainName: '' } })).originalUrl).toBe('https://example.com/v2');

@@ -14,7 +14,7 @@ export class MigrationsController {
   @Post('import')
   @Auth(Permissions.linksWrite)
   @Endpoint({
-    summary: 'Import links from a CSV export of another platform (spec columns or a Branch export)',
+    summary: 'Import links from a CSV export of another platform (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS, Firebase Dynamic Links, Branch, or the generic columns)',
     consumes: ['multipart/form-data'],
     body: {
       schema: {
@@ -22,17 +22,18 @@ export class MigrationsController {
         required: ['file', 'platform', 'templateId'],
         properties: {
           file: { type: 'string', format: 'binary', description: 'CSV, at most 10 MB' },
-          platform: { type: 'string', example: 'branch' },
+          platform: { type: 'string', example: 'auto', description: '`auto` recognizes the export from its header, or one of bitly, rebrandly, shortio, dub, shlink, kutt, yourls, firebase' },
           conflictStrategy: { type: 'string', enum: ['skip', 'overwrite', 'rename'], default: 'skip' },
           templateId: { type: 'string', format: 'uuid' },
           projectId: { type: 'string', format: 'uuid' },
+          domain: { type: 'string', description: 'A verified domain of the organization: rows without a domain cell keep their codes there' },
         },
       },
     },
     response: ImportResultDto,
     success: { description: 'Per-row outcome; failed rows are listed in errors' },
     errors: {
-      400: 'Missing file or field, bad CSV or unknown platform',
+      400: 'Missing file or field, bad CSV, or a file no known export matches (platform auto: validation.file names them)',
       404: 'Template or project not found',
       413: 'File larger than 10 MB',
     },

@@ -1,17 +1,12 @@
-import { BadRequestError } from '@dl/platform/http';
 import { LINK_CSV_COLUMNS, linkField, LinkFieldKey, LinkFieldKind, normalizeCsvHeader } from '@dl/link-fields';
-import { LinkValues, UtmParameters } from '../link.types';
+import { BadRequestError, ValidationError } from '@dl/platform/http';
 import { isPlainObject } from '@dl/platform/validation';
+import { compact, set, tagsOf, utm } from './import-cells';
+import { MappedRow } from './mapped-row';
+import { detectPlatform, matchPlatform, PLATFORM_FORMATS, PlatformFormat, platformFormat } from './platform-formats';
 
-export type CsvFormat = 'spec' | 'branch';
-
-/** One CSV row mapped to link fields, before validation and template defaults. */
-export interface MappedRow {
-  shortCode: string | null;
-  competitorId: string | null;
-  /** LinkValues plus `password` and `domain`, as the row gives them (validated like a create body). */
-  fields: Partial<LinkValues> & { password?: string; domain?: string };
-}
+export type { MappedRow } from './mapped-row';
+export type CsvFormat = 'spec' | 'branch' | 'platform';
 
 /**
  * Spec columns (case and punctuation ignored) → what they fill: the declared fields' own
@@ -35,6 +30,8 @@ const BRANCH_REQUIRED = ['link_id', 'data'];
 
 export interface ColumnPlan {
   format: CsvFormat;
+  /** The platform export the header was recognized as (format `platform`). */
+  platform?: PlatformFormat;
   /** Header index → target key. */
   targets: Map<number, string>;
   width: number;
@@ -43,8 +40,29 @@ export interface ColumnPlan {
 export const COLUMNS_MESSAGE =
   'Invalid CSV columns: expected shortCode, originalUrl (or url), iosUrl, androidUrl, webUrl, campaign, channel, feature, tags, or a Branch link export (link_id, data, alias, url, ...)';
 
+/** What `platform: auto` answers for a header it does not recognize (400 `validation.file`). */
+export const AUTO_FORMATS_MESSAGE = `Unrecognized export: expected the link export of ${PLATFORM_FORMATS.map((f) => f.label).join(', ')}, a Branch link export, or the generic columns (shortCode, originalUrl, iosUrl, androidUrl, webUrl, tags, ...)`;
+
+/**
+ * Plans a file's columns for the form's `platform`: `auto` recognizes any known export from the
+ * header (else 400 `validation.file` naming them); a platform's name reads that platform's export,
+ * and a file with the generic or Branch columns as before (decisions: import.md).
+ */
+export function planColumns(header: string[], platform = 'csv'): ColumnPlan {
+  const named = platformFormat(platform);
+  const detected = named ? matchPlatform(named, header) : platform === 'auto' ? detectPlatform(header) : null;
+  if (detected) return { format: 'platform', platform: detected.format, targets: detected.keys, width: header.length };
+  if (platform !== 'auto') return planGeneric(header);
+  try {
+    return planGeneric(header);
+  } catch (err) {
+    if (err instanceof BadRequestError) throw new ValidationError({ file: AUTO_FORMATS_MESSAGE });
+    throw err;
+  }
+}
+
 /** Recognizes the spec's columns or a Branch link export; 400 for any other column set. */
-export function planColumns(header: string[]): ColumnPlan {
+function planGeneric(header: string[]): ColumnPlan {
   const lower = header.map((h) => h.trim().toLowerCase());
   if (BRANCH_REQUIRED.every((c) => lower.includes(c))) {
     const targets = new Map<number, string>();
@@ -61,43 +79,14 @@ export function planColumns(header: string[]): ColumnPlan {
   return { format: 'spec', targets, width: header.length };
 }
 
-function tagsOf(raw: string | undefined): string[] | undefined {
-  if (!raw) return undefined;
-  const trimmed = raw.trim();
-  if (trimmed.startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(trimmed);
-      if (Array.isArray(parsed)) return parsed.map((t) => String(t).trim()).filter(Boolean);
-    } catch {
-      /* fall through to a separated list */
-    }
-  }
-  return trimmed.split(/[,;|]/).map((t) => t.trim()).filter(Boolean);
-}
-
-const set = (v: string | undefined) => (v && v.trim() ? v.trim() : undefined);
-
-function utm(source?: string, medium?: string, campaign?: string, term?: string, content?: string): UtmParameters | undefined {
-  const out: UtmParameters = {};
-  if (set(source)) out.source = set(source);
-  if (set(medium)) out.medium = set(medium);
-  if (set(campaign)) out.campaign = set(campaign);
-  if (set(term)) out.term = set(term);
-  if (set(content)) out.content = set(content);
-  return Object.keys(out).length ? out : undefined;
-}
-
-function compact<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /** Maps one row (cells in header order). Throws an Error whose message is the row's error. */
-export function mapRow(plan: ColumnPlan, cells: string[]): MappedRow {
+export function mapRow(plan: ColumnPlan, cells: string[], now = new Date()): MappedRow {
   if (cells.length !== plan.width) throw new Error(`Row has ${cells.length} columns, expected ${plan.width}`);
   const v: Record<string, string> = {};
   plan.targets.forEach((target, i) => {
     if (cells[i] !== undefined && cells[i] !== '') v[target] = cells[i];
   });
+  if (plan.platform) return plan.platform.map(v, now);
   return plan.format === 'branch' ? mapBranch(v) : mapSpec(v);
 }
 

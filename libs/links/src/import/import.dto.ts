@@ -7,7 +7,10 @@ export type ConflictStrategy = (typeof CONFLICT_STRATEGIES)[number];
 
 /** The form fields of POST /migrations/import (the `file` part is the CSV). */
 export class ImportOptionsDto {
-  @ApiProperty({ example: 'branch', description: 'The platform the links come from' })
+  @ApiProperty({
+    example: 'auto',
+    description: 'The platform the links come from: `auto` recognizes the export from its header; bitly, rebrandly, shortio, dub, shlink, kutt, yourls, firebase read that export',
+  })
   @IsNonEmptyStringMax(50)
   platform: string;
 
@@ -24,6 +27,11 @@ export class ImportOptionsDto {
   @IsOptional()
   @IsUuidField()
   projectId?: string;
+
+  @ApiPropertyOptional({ example: 'go.example.com', description: 'A verified domain of the organization: rows without a domain cell keep their codes there' })
+  @IsOptional()
+  @IsNonEmptyStringMax(253)
+  domain?: string;
 }
 
 export class ImportRowErrorDto {

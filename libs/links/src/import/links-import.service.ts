@@ -86,7 +86,8 @@ export class LinksImportService {
 
   async import(principal: Principal, options: ImportOptionsDto, table: CsvTable): Promise<ImportResultDto> {
     const { defaults, templateSlug } = await this.prepare(principal, options);
-    const plan = planColumns(table.header);
+    const plan = planColumns(table.header, options.platform);
+    const competitorPlatform = plan.platform?.platform ?? (options.platform !== 'auto' ? options.platform : plan.format === 'branch' ? 'branch' : 'csv');
     const result: ImportResultDto = { imported: 0, skipped: 0, failed: 0, errors: [] };
     const fail = (row: number, message: string) => {
       result.failed++;
@@ -95,6 +96,8 @@ export class LinksImportService {
     const candidates: Candidate[] = [];
     const now = new Date();
     const places = new Map<string, Promise<LinkPlace>>();
+    // The form's `domain` is where rows without a domain cell land (their codes kept there).
+    const defaultPlace = options.domain === undefined ? SERVICE_HOST_PLACE : await this.domains.resolve(principal.organizationId, options.domain);
     const placeOf = (name: string): Promise<LinkPlace> => {
       const key = name.trim().toLowerCase();
       if (!places.has(key)) places.set(key, this.domains.resolve(principal.organizationId, name));
@@ -104,7 +107,7 @@ export class LinksImportService {
     for (const { row, cells } of table.rows) {
       if (++validated % YIELD_EVERY === 0) await yieldToEventLoop();
       try {
-        const mapped = mapRow(plan, cells);
+        const mapped = mapRow(plan, cells, now);
         const unstorable = findUnstorableText({ shortCode: mapped.shortCode, ...mapped.fields });
         if (unstorable !== null) throw new Error(`${unstorable}: ${UNSTORABLE_TEXT_MESSAGE}`);
         if (mapped.shortCode !== null && !IMPORT_CODE.test(mapped.shortCode)) {
@@ -116,10 +119,11 @@ export class LinksImportService {
           throw new Error(`${first}: ${errors[first]}`);
         }
         // A `domain` cell puts the row on that verified domain of the organization (decisions §15).
-        const place = value.domain === undefined ? SERVICE_HOST_PLACE : await placeOf(value.domain);
+        const place = value.domain === undefined ? defaultPlace : await placeOf(value.domain);
         const values = resolveNewLink(defaults, suppliedFields(value), now);
         values.passwordHash = (await passwordHashOf(value.password)) ?? null;
-        const migrationMetadata: MigrationMetadata = { competitorPlatform: options.platform, competitorId: mapped.competitorId };
+        const migrationMetadata: MigrationMetadata = { competitorPlatform, competitorId: mapped.competitorId };
+        if (mapped.clicks !== undefined && mapped.clicks !== null) migrationMetadata.clicks = mapped.clicks;
         candidates.push({
           row,
           shortCode: mapped.shortCode,
@@ -134,6 +138,7 @@ export class LinksImportService {
             domainId: place.domainId,
             domainName: place.domainName,
             migrationMetadata,
+            createdAt: mapped.createdAt ?? null,
           },
         });
       } catch (err) {
@@ -206,6 +211,7 @@ export class LinksImportService {
         inserts.push({ row: c.row, link: { ...c.link, shortCode: code ?? generateShortCode(), custom: code !== null } });
       } else if (strategy === 'skip') {
         result.skipped++;
+        result.errors.push({ row: c.row, message: `Short code '${code}' is already in use: skipped` });
       } else if (strategy === 'rename') {
         inserts.push({ row: c.row, link: { ...c.link, shortCode: generateShortCode(), custom: false } });
       } else if (ours.has(key) && !inBatch.has(key)) {
@@ -220,7 +226,8 @@ export class LinksImportService {
     result.imported += created.length;
     const updated: LinkRecord[] = [];
     for (const o of overwrites) {
-      const { organizationId: _o, userId: _u, templateSlug: _s, ...values } = o.values;
+      // An overwritten link keeps its own creation date.
+      const { organizationId: _o, userId: _u, templateSlug: _s, createdAt: _c, ...values } = o.values;
       const link = await this.repo.updateLink(org, o.link.id, values);
       if (link) updated.push(link);
       else fail(o.row, `Short code '${o.link.shortCode}' is already in use`);
