@@ -889,7 +889,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import links from a CSV export of another platform (spec columns or a Branch export) */
+        /** Import links from a CSV export of another platform (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS, Firebase Dynamic Links, Branch, or the generic columns) */
         post: operations["MigrationsController_import"];
         delete?: never;
         options?: never;
@@ -1964,6 +1964,8 @@ export interface components {
         MigrationMetadataResponseDto: {
             competitorPlatform: string;
             competitorId: string | null;
+            /** @description The source platform's click count, when its export had one */
+            clicks?: number;
         };
         SnakeUtmParametersResponseDto: {
             utm_source?: string;
@@ -6678,7 +6680,10 @@ export interface operations {
                      * @description CSV, at most 10 MB
                      */
                     file: string;
-                    /** @example branch */
+                    /**
+                     * @description `auto` recognizes the export from its header, or one of bitly, rebrandly, shortio, dub, shlink, kutt, yourls, firebase
+                     * @example auto
+                     */
                     platform: string;
                     /**
                      * @default skip
@@ -6689,6 +6694,8 @@ export interface operations {
                     templateId: string;
                     /** Format: uuid */
                     projectId?: string;
+                    /** @description A verified domain of the organization: rows without a domain cell keep their codes there */
+                    domain?: string;
                 };
             };
         };
@@ -6702,7 +6709,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResultDto"];
                 };
             };
-            /** @description Missing file or field, bad CSV or unknown platform */
+            /** @description Missing file or field, bad CSV, or a file no known export matches (platform auto: validation.file names them) */
             400: {
                 headers: {
                     [name: string]: unknown;
