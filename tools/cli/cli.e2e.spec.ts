@@ -1,19 +1,12 @@
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
-import { authHeader, CliRun, createTestEnv, runCli, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { appEnv, authHeader, CliRun, closeAll, runCli, RunningApp, TestEnv } from '@dl/testing';
 
 describe('operator CLI (npm run cli)', () => {
-  let env: TestEnv;
-  let api: RunningApp;
+  let env: TestEnv, api: RunningApp;
 
-  beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-    api = await startApp(createApiApp, env.config);
-  });
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  beforeAll(async () => ({ env, server: api } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' })));
+  afterAll(() => closeAll(api, env));
 
   const cli = (...args: string[]): Promise<CliRun> => runCli(env.config, args);
 

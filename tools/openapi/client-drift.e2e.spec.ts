@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { appEnv, closeAll, RunningApp, TestEnv } from '@dl/testing';
 import { DOCUMENT_FILE, documentText, TYPES_FILE, typesFor } from './client-files';
 
 const FIX = 'run `npm run openapi:generate` and commit apps/dashboard/src/api/';
@@ -10,20 +10,14 @@ const FIX = 'run `npm run openapi:generate` and commit apps/dashboard/src/api/';
 // The committed document and types must be what the api serves today: a route, DTO or
 // response doc changed without regenerating them fails here.
 describe('dashboard API client', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let served: unknown;
+  let env: TestEnv, server: RunningApp, served: unknown;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    server = await startApp(createApiApp, env.config);
+    ({ env, server } = await appEnv(createApiApp));
     served = (await request(server.url).get('/openapi.json').expect(200)).body;
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('was generated from the document the api serves', () => {
     const committed = readFileSync(DOCUMENT_FILE, 'utf8');

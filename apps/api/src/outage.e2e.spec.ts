@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, closeAll, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
 import { createApiApp } from './app';
 
 /**
@@ -9,18 +9,14 @@ import { createApiApp } from './app';
  * again once Postgres is back.
  */
 describe('api: Postgres outage', () => {
-  let env: PrivatePostgresEnv;
-  let server: RunningApp;
+  let env: PrivatePostgresEnv, server: RunningApp;
 
   beforeAll(async () => {
     env = await createPrivatePostgresEnv();
     server = await startApp(createApiApp, env.config);
   }, 120_000);
 
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('answers 503 + Retry-After while Postgres is down, 200 after', async () => {
     const fx = new ClickFixtures(env.prisma);

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { appEnv, closeAll, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { LinkNotFoundError } from '@dl/links';
 import { createHttpApp, PlatformModule } from '@dl/platform/http';
 
@@ -53,18 +53,11 @@ function probeApp(config: AppConfig) {
 // The platform's HTTP behaviours every app shares, on a probe module (kept here, not in
 // libs/platform/http, because the test harness depends on domain libraries).
 describe('platform http (errors, health, metrics)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
 
-  beforeAll(async () => {
-    env = await createTestEnv();
-    server = await startApp(probeApp, env.config);
-  });
+  beforeAll(async () => ({ env, server } = await appEnv(probeApp)));
 
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('GET /health answers ok with both checks up', async () => {
     const res = await request(server.url).get('/health').expect(200);

@@ -8,15 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, FuzzRoute, fuzzRoutes, nullEveryField, recordRoutes, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, FuzzRoute, fuzzRoutes, nullEveryField, recordRoutes, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
 import { createIngestApp } from './app';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 const device = { platform: 'ios', osVersion: '17.5', deviceModel: 'iPhone15,2', language: 'en-US', appVersion: '2.1.0' };
 
 describe('hostile input: no ingest route answers 5xx or an error outside the contract (property-based)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
   const routes: FuzzRoute[] = [];
   let token = '';
   let siteKey = '';
@@ -39,10 +38,7 @@ describe('hostile input: no ingest route answers 5xx or an error outside the con
     token = (await fx.app(orgId)).token;
     siteKey = (await fx.site(orgId)).siteKey;
   });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('discovers the SDK and pixel routes', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(Object.keys(bases())));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, SdkFixtures, startApp } from '@dl/testing';
+import { ClickFixtures, closeAll, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, SdkFixtures, startApp } from '@dl/testing';
 import { createIngestApp } from './app';
 
 const device = { platform: 'ios', osVersion: '17.5', language: 'en-US' };
@@ -11,18 +11,14 @@ const device = { platform: 'ios', osVersion: '17.5', language: 'en-US' };
  * contract's error body, never a 500; the app keeps serving and answers 200 again once it is back.
  */
 describe('ingest: Postgres outage', () => {
-  let env: PrivatePostgresEnv;
-  let server: RunningApp;
+  let env: PrivatePostgresEnv, server: RunningApp;
 
   beforeAll(async () => {
     env = await createPrivatePostgresEnv();
     server = await startApp(createIngestApp, env.config);
   }, 60_000);
 
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('answers install with 503 + Retry-After while Postgres is down, 200 after', async () => {
     const org = await new ClickFixtures(env.prisma).organization(Tier.PRO);

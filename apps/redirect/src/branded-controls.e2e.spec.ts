@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { Prisma } from '@dl/platform/db';
 import { hashSecret } from '@dl/platform/http';
-import { clicksQueue, createTestEnv, eventuallyMatches, queuedClicks, randomCode, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { clicksQueue, closeAll, createTestEnv, eventuallyMatches, queuedClicks, randomCode, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /**
@@ -13,11 +13,7 @@ import { createRedirectApp } from './app';
  * same code on another host.
  */
 describe('redirect edge: link controls on branded hosts', () => {
-  let env: TestEnv;
-  let edge: RunningApp;
-  let a: SeededOrg;
-  let b: SeededOrg;
-  let queue: Queue;
+  let env: TestEnv, edge: RunningApp, a: SeededOrg, b: SeededOrg, queue: Queue;
   const domains: Record<string, { id: string; domain: string }> = {};
 
   const on = (host: string) => ({
@@ -55,11 +51,7 @@ describe('redirect edge: link controls on branded hosts', () => {
     queue = clicksQueue(env.config);
   });
 
-  afterAll(async () => {
-    await queue?.close();
-    await edge?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(queue, edge, env));
 
   describe('passwords', () => {
     const ids: Record<string, string> = {};

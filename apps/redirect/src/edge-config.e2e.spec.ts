@@ -3,21 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { clicksQueue, createTestEnv, eventuallyMatches, queuedClicks, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv } from '@dl/testing';
+import { appEnv, clicksQueue, closeAll, createTestEnv, eventuallyMatches, queuedClicks, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /** What the edge's configuration decides: whose client IP it trusts, and the association files it serves. */
 describe('redirect edge: client IP and association files', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let queue: Queue;
-  let fallbackDir: string;
+  let env: TestEnv, server: RunningApp, queue: Queue, fallbackDir: string;
 
   beforeAll(async () => {
     fallbackDir = mkdtempSync(join(tmpdir(), 'dl-redirect-'));
     // No trusted header, no association-file configuration.
-    env = await createTestEnv({ CLICK_FALLBACK_DIR: fallbackDir });
-    server = await startApp(createRedirectApp, env.config);
+    ({ env, server } = await appEnv(createRedirectApp, { CLICK_FALLBACK_DIR: fallbackDir }));
     queue = clicksQueue(env.config);
   });
 
@@ -51,8 +47,7 @@ describe('redirect edge: client IP and association files', () => {
 });
 
 describe('redirect edge: association files when configured', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
 
   beforeAll(async () => {
     env = await createTestEnv({
@@ -64,10 +59,7 @@ describe('redirect edge: association files when configured', () => {
     server = await startApp(createRedirectApp, env.config);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('serves apple-app-site-association', async () => {
     const res = await request(server.url).get('/.well-known/apple-app-site-association').expect(200);

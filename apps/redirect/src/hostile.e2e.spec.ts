@@ -1,5 +1,5 @@
 import { get as httpGet, validateHeaderValue } from 'node:http';
-import { createTestEnv, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv } from '@dl/testing';
+import { appEnv, closeAll, RunningApp, SeededOrg, seedLink, seedRedirectOrg, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /** A raw GET (supertest would refuse some of these values): status, headers, and whether the socket failed. */
@@ -19,20 +19,14 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
  * and the process keeps serving.
  */
 describe('redirect edge: hostile destinations', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let org: SeededOrg;
+  let env: TestEnv, server: RunningApp, org: SeededOrg;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    server = await startApp(createRedirectApp, env.config);
+    ({ env, server } = await appEnv(createRedirectApp));
     org = await seedRedirectOrg(env.prisma);
   });
 
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('answers an old café/€ row with a percent-encoded Location and keeps serving', async () => {
     const cafe = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/café/€' });

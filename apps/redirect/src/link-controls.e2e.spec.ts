@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import request from 'supertest';
 import { hashSecret } from '@dl/platform/http';
 import { createRedisClient } from '@dl/platform/redis';
-import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { appEnv, clicksQueue, closeAll, eventuallyMatches, publishInvalidation, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /**
@@ -11,23 +11,15 @@ import { createRedirectApp } from './app';
  * match, the targeting gate, the variant split): libs/redirect/src/link-controls.spec.ts.
  */
 describe('redirect edge: link controls', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let org: SeededOrg;
-  let queue: Queue;
+  let env: TestEnv, server: RunningApp, org: SeededOrg, queue: Queue;
 
   beforeAll(async () => {
-    env = await createTestEnv({ TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' });
-    server = await startApp(createRedirectApp, env.config);
+    ({ env, server } = await appEnv(createRedirectApp, { TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' }));
     org = await seedRedirectOrg(env.prisma);
     queue = clicksQueue(env.config);
   });
 
-  afterAll(async () => {
-    await queue?.close();
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(queue, server, env));
 
   const get = (path: string, ua: string = UA.windowsChrome) => request(server.url).get(path).set('User-Agent', ua).redirects(0);
   const clicksOf = async (linkId: string) => (await queuedClicks(queue)).filter((c) => c.linkId === linkId);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createTestEnv, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { closeAll, createTestEnv, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 const MIGRATION = join(__dirname, '..', '..', '..', 'prisma', 'migrations', '20261125030000_normalize_stored_urls', 'migration.sql');
@@ -19,16 +19,12 @@ async function applyMigration(databaseUrl: string): Promise<void> {
 }
 
 describe('migration 20261125030000_normalize_stored_urls on rows stored before normalisation (decisions §14)', () => {
-  let env: TestEnv;
-  let redirect: RunningApp;
+  let env: TestEnv, redirect: RunningApp;
 
   beforeAll(async () => {
     env = await createTestEnv();
   });
-  afterAll(async () => {
-    await redirect?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(redirect, env));
 
   it('percent-encodes non-ASCII, trims controls, leaves ASCII alone; the redirect then answers a valid Location', async () => {
     const org = await seedRedirectOrg(env.prisma);

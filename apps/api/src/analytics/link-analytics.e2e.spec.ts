@@ -5,20 +5,13 @@ import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Role, Tier } from '@dl/platform/db';
-import { addMember, ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, seedOrganization, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
+import { addMember, ClickFixtures, closeAll, createTestEnv, KNOWN_IPS, rawClick, RunningApp, seedOrganization, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const DAY = 24 * 3600 * 1000;
 const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let worker: RunningApp;
-  let fx: ClickFixtures;
-  let keyA: string;
-  let jwtA: string;
-  let viewerA: string;
-  let keyB: string;
+  let env: TestEnv, api: RunningApp, worker: RunningApp, fx: ClickFixtures, keyA: string, jwtA: string, viewerA: string, keyB: string;
   let orgA: { id: string };
   let orgB: { id: string };
   let project: { id: string };
@@ -82,11 +75,7 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
     await worker.app.get(ClickPipeline).store(clicks);
   });
 
-  afterAll(async () => {
-    await worker?.close();
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(worker, api, env));
 
   describe('links/:linkId', () => {
     it('answers the full summary from rollups, bots excluded', async () => {

@@ -4,17 +4,7 @@ import request from 'supertest';
 import { Auth, CredentialsRepository, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { AppConfig } from '@dl/platform/config';
 import { createHttpApp } from '@dl/platform/http';
-import {
-  addMember,
-  authHeader,
-  createTestEnv,
-  RunningApp,
-  SeededOrganization,
-  seedOrganization,
-  startApp,
-  TEST_JWT_SECRET,
-  TestEnv,
-} from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, RunningApp, SeededOrganization, seedOrganization, startApp, TEST_JWT_SECRET, TestEnv } from '@dl/testing';
 import { ApiModule } from '../api.module';
 import { createApiApp } from '../app';
 
@@ -95,23 +85,15 @@ const err = (statusCode: number, message: string) => ({
 });
 
 describe('bearer credentials (@Auth guard)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let second: RunningApp;
-  let org: SeededOrganization;
+  let env: TestEnv, server: RunningApp, second: RunningApp, org: SeededOrganization;
   const now = () => Math.floor(Date.now() / 1000);
 
   beforeAll(async () => {
-    env = await createTestEnv({ PLAN_LIMITS: JSON.stringify({ FREE: { requestsPerMinute: 1000 }, PRO: { requestsPerMinute: 1000 } }) });
-    server = await startApp(probeApp, env.config);
+    ({ env, server } = await appEnv(probeApp, { PLAN_LIMITS: JSON.stringify({ FREE: { requestsPerMinute: 1000 }, PRO: { requestsPerMinute: 1000 } }) }));
     second = await startApp(createApiApp, env.config);
     org = await seedOrganization(env);
   });
-  afterAll(async () => {
-    await server?.close();
-    await second?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, second, env));
 
   const get = (path: string, authorization?: string) => {
     const r = request(server.url).get(path);

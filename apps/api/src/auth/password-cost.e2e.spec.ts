@@ -1,21 +1,14 @@
 import request from 'supertest';
 import { hashPassword } from '@dl/auth';
-import { createTestEnv, RunningApp, SEED_PASSWORD, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { appEnv, closeAll, RunningApp, SEED_PASSWORD, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 // Decisions §14: scrypt N = 2^17 for new hashes; older hashes are upgraded at login.
 describe('password cost (scrypt N = 2^17, upgraded at login)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
 
-  beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', PASSWORD_SCRYPT_LOG2N: '17' });
-    server = await startApp(createApiApp, env.config);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  beforeAll(async () => ({ env, server } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false', PASSWORD_SCRYPT_LOG2N: '17' })));
+  afterAll(() => closeAll(server, env));
 
   const storedHash = async (email: string) => (await env.prisma.user.findUniqueOrThrow({ where: { email } })).passwordHash;
 

@@ -1,6 +1,6 @@
 import { createServer, Server, Socket, connect } from 'node:net';
 import request from 'supertest';
-import { addMember, authHeader, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 /** A TCP relay in front of Redis that the test can cut, to take Redis away from a running app. */
@@ -44,22 +44,15 @@ function expectHeaders(res: request.Response, limit: number, remaining: number):
 }
 
 describe('rate limits per organization and plan', () => {
-  let env: TestEnv;
-  let a: RunningApp;
-  let b: RunningApp;
+  let env: TestEnv, a: RunningApp, b: RunningApp;
 
   beforeAll(async () => {
     // A loaded CI host can keep Redis past the limiter's 250 ms, and a request that stops
     // waiting is admitted uncounted (fail open): this spec is about exact counts, so it waits.
-    env = await createTestEnv({ RATE_LIMIT_REDIS_TIMEOUT_MS: '5000' });
-    a = await startApp(createApiApp, env.config);
+    ({ env, server: a } = await appEnv(createApiApp, { RATE_LIMIT_REDIS_TIMEOUT_MS: '5000' }));
     b = await startApp(createApiApp, env.withOverrides({}));
   });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(a, b, env));
 
   it('the 11th request of a FREE organization within a minute gets 429 with every header', async () => {
     const org = await seedOrganization(env);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { appEnv, closeAll, RunningApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 function cookieOf(res: request.Response): string {
@@ -15,8 +15,7 @@ const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'ba
 // The dashboard keeps its JWT in memory; a reload gets a new one from POST /auth/refresh,
 // which reads an HttpOnly, SameSite=Strict, Path=/auth cookie set by signup and login.
 describe('POST /auth/refresh and /auth/logout', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
   let n = 0;
   const signup = () =>
     request(server.url)
@@ -26,13 +25,9 @@ describe('POST /auth/refresh and /auth/logout', () => {
 
   beforeAll(async () => {
     // A listed origin: even it cannot read a refresh answer with credentials.
-    env = await createTestEnv({ CORS_ORIGIN: 'https://partner.example' });
-    server = await startApp(createApiApp, env.config);
+    ({ env, server } = await appEnv(createApiApp, { CORS_ORIGIN: 'https://partner.example' }));
   });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('signup and login set an HttpOnly, SameSite=Strict cookie on /auth only', async () => {
     const res = await signup();

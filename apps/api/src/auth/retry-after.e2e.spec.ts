@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AccountsService } from '@dl/auth';
-import { authHeader, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { authHeader, closeAll, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -9,8 +9,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // `Retry-After` must be the time until enough of them have left, so that a client that
 // waits exactly that long and retries once is admitted. A 6-second window keeps it fast.
 describe('Retry-After when more than the limit are in the window (downgrade)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
 
   beforeAll(async () => {
     env = await createTestEnv({
@@ -19,10 +18,7 @@ describe('Retry-After when more than the limit are in the window (downgrade)', (
     });
     server = await startApp(createApiApp, env.config);
   });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   it('a FREE organization downgraded from PRO that waits exactly retryAfter and retries once is admitted', async () => {
     const org = await seedOrganization(env, { tier: 'PRO' });

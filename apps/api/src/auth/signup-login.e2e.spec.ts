@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestEnv, RunningApp, seedOrganization, SEED_PASSWORD, startApp, TestEnv, authHeader } from '@dl/testing';
+import { appEnv, authHeader, closeAll, RunningApp, SEED_PASSWORD, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 function decode(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
@@ -13,8 +13,7 @@ function decode(token: string): { header: Record<string, unknown>; payload: Reco
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('POST /auth/signup and /auth/login', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
   let n = 0;
   const email = () => `user${++n}-${Date.now()}@example.test`;
   const valid = () => ({ email: email(), password: 'a-long-password', name: 'Ada Lovelace', organizationName: 'Analytical Engines' });
@@ -25,14 +24,8 @@ describe('POST /auth/signup and /auth/login', () => {
     templates: await env.prisma.template.count(),
   });
 
-  beforeAll(async () => {
-    env = await createTestEnv();
-    server = await startApp(createApiApp, env.config);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  beforeAll(async () => ({ env, server } = await appEnv(createApiApp)));
+  afterAll(() => closeAll(server, env));
 
   describe('signup', () => {
     it('creates a FREE organization, its owner and the default template, and answers a 1 h session', async () => {

@@ -5,15 +5,12 @@ import { createApiApp } from '@dl/apps/api';
 import { CSV_HEADER } from '@dl/event-analytics';
 import { PrismaService } from '@dl/platform/db';
 import { InAppEventRow, InAppEventsRepository } from '@dl/sdk';
-import { addMember, authHeader, createTestEnv, RunningApp, seedOrganization, SeededOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, RunningApp, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 
 const DAY = 86_400_000;
 
 describe('Event analytics (api)', () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let org: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, api: RunningApp, org: SeededOrganization, other: SeededOrganization;
   let keys: { owner: string; admin: string; member: string; viewer: string; jwt: string };
   let link: { id: string; shortCode: string };
   const todayStart = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`).getTime();
@@ -51,8 +48,7 @@ describe('Event analytics (api)', () => {
   }
 
   beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-    api = await startApp(createApiApp, env.config);
+    ({ env, server: api } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' }));
     org = await seedOrganization(env, { tier: 'PRO' });
     other = await seedOrganization(env, { tier: 'BUSINESS' });
     keys = {
@@ -81,10 +77,7 @@ describe('Event analytics (api)', () => {
     await seed(other, otherLink.id, Array.from({ length: 4 }, () => ({ name: 'secret_event', at: todayTs() })));
   });
 
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(api, env));
 
   const get = (path: string, key = keys.owner) => request(api.url).get(`/api/analytics/events/${path}`).set(authHeader(key));
 

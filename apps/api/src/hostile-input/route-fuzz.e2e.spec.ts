@@ -8,23 +8,7 @@
  */
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
-import {
-  authHeader,
-  contractBreach,
-  createTestEnv,
-  FuzzRoute,
-  fuzzRoutes,
-  nullEveryField,
-  openApiNames,
-  recordRoutes,
-  RunningApp,
-  SeededOrganization,
-  seedOrganization,
-  startApp,
-  startDnsServer,
-  TestDnsServer,
-  TestEnv,
-} from '@dl/testing';
+import { authHeader, closeAll, contractBreach, createTestEnv, FuzzRoute, fuzzRoutes, nullEveryField, openApiNames, recordRoutes, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 /** Inputs per route (about 0.25 s each for the ~70 routes); `FUZZ_RUNS=600` hunts longer. */
@@ -90,10 +74,7 @@ const BASES: Record<string, (t: Seeded) => unknown> = {
 };
 
 describe('hostile input: no route answers 5xx or an error outside the contract (property-based)', () => {
-  let env: TestEnv;
-  let dns: TestDnsServer;
-  let server: RunningApp;
-  let org: SeededOrganization;
+  let env: TestEnv, dns: TestDnsServer, server: RunningApp, org: SeededOrganization;
   const routes: FuzzRoute[] = [];
   let fields: string[] = [];
   let queryNames: string[] = [];
@@ -139,11 +120,7 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
     own = { links: link.id, projects: project.id, templates: template.id, webhooks: webhook.id, domains: domain.id, keys: org.owner.apiKeyId, members: joined.body.userId as string };
     seeded = { template: org.template.id, link: link.id, project: project.id };
   });
-  afterAll(async () => {
-    await server?.close();
-    await dns?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, dns, env));
 
   it('discovers the route table and the field names', () => {
     expect(routes.length).toBeGreaterThan(40);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { addMember, authHeader, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, RunningApp, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -8,19 +8,13 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const notFound = { error: 'Not Found', message: 'API key not found', statusCode: 404 };
 
 describe('API keys (/api/keys)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let pro: SeededOrganization;
+  let env: TestEnv, server: RunningApp, pro: SeededOrganization;
 
   beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-    server = await startApp(createApiApp, env.config);
+    ({ env, server } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' }));
     pro = await seedOrganization(env, { tier: 'PRO' });
   });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   const api = (jwt: string) => ({
     get: (p: string) => request(server.url).get(p).set(authHeader(jwt)),

@@ -5,14 +5,10 @@ const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('links: POST/GET/PUT/DELETE /api/links', () => {
-  let w: LinksWorld;
-  let templateA: string;
-  let templateB: string;
-
+  let w: LinksWorld, templateA: string, templateB: string;
   beforeAll(async () => {
     w = await linksWorld();
-    templateA = w.a.template.id;
-    templateB = w.b.template.id;
+    [templateA, templateB] = [w.a.template.id, w.b.template.id];
   });
   afterAll(() => w?.close());
 

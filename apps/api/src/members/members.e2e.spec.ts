@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { addMember, authHeader, createTestEnv, RunningApp, SeededOrganization, SEED_PASSWORD, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, RunningApp, SEED_PASSWORD, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -9,19 +9,12 @@ const lastOwner = { error: 'Conflict', message: 'An organization must keep at le
 const PATH = '/api/organization/members';
 
 describe('members (/api/organization/members)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
   let n = 0;
   const email = () => `new${++n}-${Date.now()}@example.test`;
 
-  beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-    server = await startApp(createApiApp, env.config);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  beforeAll(async () => ({ env, server } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' })));
+  afterAll(() => closeAll(server, env));
 
   const as = (token: string) => ({
     get: (p = PATH) => request(server.url).get(p).set(authHeader(token)),

@@ -1,17 +1,14 @@
 import request from 'supertest';
 import { createApiApp } from '../app';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 /** Escapes one CSV cell (quotes doubled, the cell quoted). */
 const cell = (v: string) => `"${v.replace(/"/g, '""')}"`;
 
 /** decisions §16 and §15 on the migration import: the link controls and `domain` per row, validated like a create. */
 describe('migration import: link controls and domain columns', () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let org: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, api: RunningApp, org: SeededOrganization, other: SeededOrganization;
   const upload = (csv: string, conflictStrategy = 'skip') =>
     request(api.url)
       .post('/migrations/import')
@@ -39,10 +36,7 @@ describe('migration import: link controls and domain columns', () => {
     });
     api = await startApp(createApiApp, env.config);
   });
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(api, env));
 
   it('stores every control column (password hashed) and puts rows on their domain; the same code may live on two hosts', async () => {
     const csv = [

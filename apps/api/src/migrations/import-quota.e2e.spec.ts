@@ -1,16 +1,14 @@
 import request from 'supertest';
 import { createApiApp } from '../app';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 const LIMIT = 5;
 /** Rows of the large file: 80 yields to the event loop at the importer's 250 rows between two. */
 const ROWS = 20_000;
 
 describe('migration import: plan quota up front, event loop free (decisions §14)', () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let org: SeededOrganization;
+  let env: TestEnv, api: RunningApp, org: SeededOrganization;
   const upload = (csv: string, conflictStrategy = 'skip') =>
     request(api.url)
       .post('/migrations/import')
@@ -31,10 +29,7 @@ describe('migration import: plan quota up front, event loop free (decisions §14
     org = await seedOrganization(env, { tier: Tier.FREE });
     api = await startApp(createApiApp, env.config);
   });
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(api, env));
 
   it('refuses a file that would pass the link limit before writing any row, naming how many fit', async () => {
     const first = await upload('shortCode,webUrl\nQuota1,https://example.com/1\nQuota2,https://example.com/2\n').expect(200);

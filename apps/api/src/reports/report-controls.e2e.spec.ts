@@ -1,21 +1,17 @@
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
 import { Clock, renderReportEmail } from '@dl/reports';
-import { authHeader, createTestEnv, ReportFixtures, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { appEnv, authHeader, closeAll, ReportFixtures, RunningApp, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const NOW = new Date('2026-12-15T12:00:00Z');
 
 /** decisions §16: the monthly report's top links carry their A/B variants and redirect rules, in the JSON and the email. */
 describe('monthly report: variants and rules of top links', () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let fx: ReportFixtures;
-  let org: SeededOrganization;
+  let env: TestEnv, api: RunningApp, fx: ReportFixtures, org: SeededOrganization;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    api = await startApp(createApiApp, env.config);
+    ({ env, server: api } = await appEnv(createApiApp));
     jest.spyOn(api.app.get(Clock), 'now').mockImplementation(() => NOW);
     fx = new ReportFixtures(env.prisma);
     org = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Split Co' });
@@ -42,10 +38,7 @@ describe('monthly report: variants and rules of top links', () => {
     const plain = (await fx.link(o, { shortCode: 'plainlink', title: 'Plain', createdAt: new Date('2026-02-01T00:00:00Z') })).id;
     await fx.rollup(o, plain, '2026-11-07', 10);
   });
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(api, env));
 
   it('JSON: variants (current and removed) and rules (with no rule) with clicks and their share of the link; plain links unchanged', async () => {
     const res = await request(api.url).get('/api/reports/monthly/2026-11').set(authHeader(org.owner.jwt)).expect(200);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { Role, Tier } from '@dl/platform/db';
 import { Clock } from '@dl/reports';
-import { addMember, authHeader, createTestEnv, ReportFixtures, RunningApp, SeededOrganization, SeededUser, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, ReportFixtures, RunningApp, SeededOrganization, SeededUser, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const NOW = new Date('2026-12-15T12:00:00Z');
@@ -26,8 +26,7 @@ describe('GET /api/reports/monthly', () => {
   const get = (path: string, token: string) => request(api.url).get(path).set(authHeader(token));
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    api = await startApp(createApiApp, env.config);
+    ({ env, server: api } = await appEnv(createApiApp));
     jest.spyOn(api.app.get(Clock), 'now').mockImplementation(() => NOW);
     fx = new ReportFixtures(env.prisma);
     acme = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Acme Inc' });
@@ -41,10 +40,7 @@ describe('GET /api/reports/monthly', () => {
     await fx.rollup(acme.organization.id, linkId, '2026-12-03', 7);
   });
 
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(api, env));
 
   it('needs a credential', async () => {
     const res = await request(api.url).get('/api/reports/monthly').expect(401);

@@ -18,7 +18,7 @@
  */
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
-import { authHeader, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { authHeader, closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 type Params = Record<string, string>;
@@ -120,11 +120,9 @@ const COVERAGE: Record<string, Row> = {
 const ID_PARAM = /:(id|[a-z][A-Za-z0-9]*Id)\b/;
 
 describe('tenancy: every id route answers 404 to another organization', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
   const routes: Array<{ method: string; url: string }> = [];
-  let a: OrgClient;
-  let b: SeededOrganization;
+  let a: OrgClient, b: SeededOrganization;
 
   beforeAll(async () => {
     env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
@@ -147,10 +145,7 @@ describe('tenancy: every id route answers 404 to another organization', () => {
       post: (path, body) => request(server.url).post(path).set(authHeader(orgA.owner.jwt)).send(body ?? {}),
     };
   });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(server, env));
 
   const idRoutes = () => routes.filter((r) => ID_PARAM.test(r.url)).map((r) => `${r.method} ${r.url}`);
 

@@ -1,20 +1,13 @@
 import request from 'supertest';
 import { AccountsService } from '@dl/auth';
-import { authHeader, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { appEnv, authHeader, closeAll, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 describe('GET /api/usage', () => {
-  let env: TestEnv;
-  let server: RunningApp;
+  let env: TestEnv, server: RunningApp;
 
-  beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-    server = await startApp(createApiApp, env.config);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await env?.teardown();
-  });
+  beforeAll(async () => ({ env, server } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' })));
+  afterAll(() => closeAll(server, env));
 
   async function addLink(org: SeededOrganization, code: string): Promise<string> {
     const link = await env.prisma.link.create({

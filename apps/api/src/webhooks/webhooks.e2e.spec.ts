@@ -2,17 +2,7 @@ import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { createApiApp } from '@dl/apps/api';
 import { createWorkerApp } from '@dl/apps/worker';
-import {
-  addMember,
-  authHeader,
-  createTestEnv,
-  RunningApp,
-  SeededOrganization,
-  SeededUser,
-  seedOrganization,
-  startApp,
-  TestEnv,
-} from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, RunningApp, SeededOrganization, SeededUser, seedOrganization, startApp, TestEnv } from '@dl/testing';
 
 const WEBHOOK_NOT_FOUND = { error: 'Not Found', message: 'Webhook not found', statusCode: 404 };
 const FORBIDDEN = { error: 'Forbidden', message: 'Your role does not allow this action', statusCode: 403 };
@@ -23,19 +13,12 @@ function validation(fields: Record<string, string>, message = 'Validation error'
 }
 
 describe('webhooks API', () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
-  let admin: SeededUser;
-  let member: SeededUser;
-  let viewer: SeededUser;
+  let env: TestEnv, api: RunningApp, acme: SeededOrganization, other: SeededOrganization, admin: SeededUser, member: SeededUser, viewer: SeededUser;
   let owner: { Authorization: string };
 
   beforeAll(async () => {
     // Rate limits are not under test here (FREE allows 10 requests a minute).
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-    api = await startApp(createApiApp, env.config);
+    ({ env, server: api } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' }));
     acme = await seedOrganization(env, { tier: 'PRO', name: 'Acme' });
     other = await seedOrganization(env, { tier: 'PRO', name: 'Other' });
     admin = await addMember(env, acme.organization.id, 'ADMIN');
@@ -44,10 +27,7 @@ describe('webhooks API', () => {
     owner = authHeader(acme.owner.apiKey);
   });
 
-  afterAll(async () => {
-    await api?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(api, env));
 
   const create = (body: object, auth = owner) => request(api.url).post('/api/webhooks').set(auth).send(body);
 

@@ -1,28 +1,21 @@
 import request from 'supertest';
 import { createWorkerApp } from '@dl/apps/worker';
-import { ClickFixtures, createTestEnv, eventually, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
+import { appEnv, ClickFixtures, closeAll, eventually, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
 import { createIngestApp } from '../app';
 
 const FORBIDDEN = { error: 'Forbidden', message: 'Origin not allowed for this site', statusCode: 403 };
 
 describe('pixel events: Origin/Referer on the site domain, value bounded (decisions §14)', () => {
-  let env: TestEnv;
-  let ingest: RunningApp;
-  let worker: RunningApp;
+  let env: TestEnv, ingest: RunningApp, worker: RunningApp;
   let site: { id: string; siteKey: string };
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    ingest = await startApp(createIngestApp, env.config);
+    ({ env, server: ingest } = await appEnv(createIngestApp));
     worker = await startApp(createWorkerApp, env.config);
     const org = await new ClickFixtures(env.prisma).organization();
     site = await new SdkFixtures(env.prisma).site(org.id, 'shop.example.com');
   });
-  afterAll(async () => {
-    await worker?.close();
-    await ingest?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(worker, ingest, env));
 
   const send = (headers: Record<string, string>, body: Record<string, unknown> = {}) => {
     let req = request(ingest.url).post('/api/pixel/v1/event');

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
 import { ClickPipeline } from '@dl/clicks';
-import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
+import { appEnv, ClickFixtures, closeAll, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv } from '@dl/testing';
 
 /** Runs the served pixel script in a bare page context whose fetch is the real one. */
 function loadPage(script: string, scriptSrc: string, siteKey: string, href: string, storage: Map<string, string>) {
@@ -23,21 +23,14 @@ function loadPage(script: string, scriptSrc: string, siteKey: string, href: stri
 }
 
 describe('pixel script (served by the ingest app)', () => {
-  let env: TestEnv;
-  let ingest: RunningApp;
-  let worker: RunningApp;
+  let env: TestEnv, ingest: RunningApp, worker: RunningApp;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    ingest = await startApp(createIngestApp, env.config);
+    ({ env, server: ingest } = await appEnv(createIngestApp));
     worker = await startApp(createWorkerApp, env.config);
   });
 
-  afterAll(async () => {
-    await ingest?.close();
-    await worker?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(ingest, worker, env));
 
   it('records a page view with dl_click, remembers it, and ties a later conversion to the link', async () => {
     const fx = new ClickFixtures(env.prisma);

@@ -7,17 +7,12 @@ import { ClickPipeline } from '@dl/clicks';
 import { Tier } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
 import { hashToken, InstallAnswerStore } from '@dl/sdk';
-import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
+import { appEnv, ClickFixtures, closeAll, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 const IP_HEADER = 'x-test-client-ip';
 
 describe('SDK ingestion (ingest app + worker)', () => {
-  let env: TestEnv;
-  let ingest: RunningApp;
-  let worker: RunningApp;
-  let clicksFx: ClickFixtures;
-  let sdkFx: SdkFixtures;
-  let orgId: string;
+  let env: TestEnv, ingest: RunningApp, worker: RunningApp, clicksFx: ClickFixtures, sdkFx: SdkFixtures, orgId: string;
   let app: { id: string; token: string };
 
   const device = { platform: 'ios', osVersion: '17.5', language: 'en-US' };
@@ -32,8 +27,7 @@ describe('SDK ingestion (ingest app + worker)', () => {
   }
 
   beforeAll(async () => {
-    env = await createTestEnv({ TRUSTED_CLIENT_IP_HEADER: IP_HEADER });
-    ingest = await startApp(createIngestApp, env.config);
+    ({ env, server: ingest } = await appEnv(createIngestApp, { TRUSTED_CLIENT_IP_HEADER: IP_HEADER }));
     worker = await startApp(createWorkerApp, env.config);
     clicksFx = new ClickFixtures(env.prisma);
     sdkFx = new SdkFixtures(env.prisma);
@@ -41,11 +35,7 @@ describe('SDK ingestion (ingest app + worker)', () => {
     app = await sdkFx.app(orgId);
   });
 
-  afterAll(async () => {
-    await ingest?.close();
-    await worker?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(ingest, worker, env));
 
   async function deepLink(opts: { windowHours?: number } = {}) {
     const link = await clicksFx.link(orgId);

@@ -4,7 +4,7 @@ import { createWorkerApp } from '@dl/apps/worker';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, createTestEnv, KNOWN_IPS, rawClick, RunningApp, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, KNOWN_IPS, rawClick, RunningApp, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -17,11 +17,7 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 }
 
 describe('worker: click consumer', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
-  let clicks: Queue;
-  let webhooks: Queue;
-  let fx: ClickFixtures;
+  let env: TestEnv, worker: RunningApp, clicks: Queue, webhooks: Queue, fx: ClickFixtures;
   let org: { id: string };
 
   const enqueue = (jobs: ClickCapturedJob[], jobIds = true) =>
@@ -48,12 +44,7 @@ describe('worker: click consumer', () => {
     webhooks = new Queue(Queues.webhooks, bullOptions(env.config));
   });
 
-  afterAll(async () => {
-    await clicks?.close();
-    await webhooks?.close();
-    await worker?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(clicks, webhooks, worker, env));
 
   it('stores the variant and rule the edge chose, and null facts as NULL', async () => {
     const link = await fx.link(org.id);

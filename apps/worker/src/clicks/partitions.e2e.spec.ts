@@ -4,15 +4,12 @@ import { createWorkerApp } from '@dl/apps/worker';
 import { clickIdTime, newClickId } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { CLICKS_PARTITIONS_SCHEDULE } from './maintenance.processor';
 
 /** The monthly partitions of `clicks`: replays stay exact across a month boundary, the worker makes months ahead. */
 describe('worker: partitioned clicks', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
-  let maintenance: Queue;
-  let fx: ClickFixtures;
+  let env: TestEnv, worker: RunningApp, maintenance: Queue, fx: ClickFixtures;
 
   beforeAll(async () => {
     env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true' });
@@ -21,11 +18,7 @@ describe('worker: partitioned clicks', () => {
     maintenance = new Queue(Queues.maintenance, bullOptions(env.config));
   });
 
-  afterAll(async () => {
-    await maintenance?.close();
-    await worker?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(maintenance, worker, env));
 
   const run = async (name: 'clicks.partitions' | 'clicks.prune', data: object): Promise<unknown> => {
     const job = await maintenance.add(name, data);

@@ -3,16 +3,13 @@ import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { CLICKS_PARTITIONS_SCHEDULE, CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
 
 const DAY = 24 * 3600 * 1000;
 
 describe('worker: raw click retention per plan', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
-  let maintenance: Queue;
-  let fx: ClickFixtures;
+  let env: TestEnv, worker: RunningApp, maintenance: Queue, fx: ClickFixtures;
 
   beforeAll(async () => {
     env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true' });
@@ -21,11 +18,7 @@ describe('worker: raw click retention per plan', () => {
     maintenance = new Queue(Queues.maintenance, bullOptions(env.config));
   });
 
-  afterAll(async () => {
-    await maintenance?.close();
-    await worker?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(maintenance, worker, env));
 
   it('registers the daily prune schedule when schedules are enabled', async () => {
     const schedulers = await maintenance.getJobSchedulers();

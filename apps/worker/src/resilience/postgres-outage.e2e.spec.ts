@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, rawClick, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, closeAll, createPrivatePostgresEnv, PrivatePostgresEnv, rawClick, RunningApp, startApp } from '@dl/testing';
 import { createWorkerApp } from '../app';
 import { DependencyGate } from './dependency-gate';
 
@@ -26,9 +26,7 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
  * attempts, and once Postgres is back stores every click exactly once; no job fails.
  */
 describe('worker: Postgres outage', () => {
-  let env: PrivatePostgresEnv;
-  let worker: RunningApp;
-  let queue: Queue;
+  let env: PrivatePostgresEnv, worker: RunningApp, queue: Queue;
 
   beforeAll(async () => {
     env = await createPrivatePostgresEnv();
@@ -36,11 +34,7 @@ describe('worker: Postgres outage', () => {
     worker = await startApp(createWorkerApp, env.config);
   }, 60_000);
 
-  afterAll(async () => {
-    await worker?.close();
-    await queue?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(worker, queue, env));
 
   it('loses nothing, stores nothing twice, fails no job and spends no attempt', async () => {
     const fx = new ClickFixtures(env.prisma);

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { createWorkerApp } from '../app';
 
 async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
@@ -21,18 +21,14 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
  * every click exactly once.
  */
 describe('worker: graceful shutdown mid-drain', () => {
-  let env: TestEnv;
-  let queue: Queue;
+  let env: TestEnv, queue: Queue;
 
   beforeAll(async () => {
     env = await createTestEnv();
     queue = new Queue(Queues.clicks, bullOptions(env.config));
   });
 
-  afterAll(async () => {
-    await queue?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(queue, env));
 
   it('fails no job, spends no attempt and loses nothing', async () => {
     const fx = new ClickFixtures(env.prisma);

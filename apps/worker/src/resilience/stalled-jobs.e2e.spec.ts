@@ -1,20 +1,13 @@
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { appEnv, closeAll, RunningApp, TestEnv } from '@dl/testing';
 import { createWorkerApp } from '../app';
 import { ClicksProcessor } from '../clicks/clicks.processor';
 import { IngestProcessor } from '../ingest/ingest.processor';
 
 describe('stalled jobs of the idempotent queues (worker kill -9)', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
+  let env: TestEnv, worker: RunningApp;
 
-  beforeAll(async () => {
-    env = await createTestEnv();
-    worker = await startApp(createWorkerApp, env.config);
-  });
-  afterAll(async () => {
-    await worker?.close();
-    await env?.teardown();
-  });
+  beforeAll(async () => ({ env, server: worker } = await appEnv(createWorkerApp)));
+  afterAll(() => closeAll(worker, env));
 
   it.each([
     ['clicks', ClicksProcessor],

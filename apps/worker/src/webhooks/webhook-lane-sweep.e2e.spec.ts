@@ -1,6 +1,6 @@
 import { Tier } from '@dl/platform/db';
 import { RedisService } from '@dl/platform/redis';
-import { ClickFixtures, createTestEnv, Receiver, RunningApp, startApp, startReceiver, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, Receiver, RunningApp, startApp, startReceiver, TestEnv } from '@dl/testing';
 import { WebhookRateGate } from '@dl/webhooks';
 import { createWorkerApp } from '../app';
 import { WebhookLaneSweeper } from './webhook-lane.sweeper';
@@ -11,9 +11,7 @@ import { WebhookLaneSweeper } from './webhook-lane.sweeper';
  * for the webhook's next event; a lane with a live drain is left alone.
  */
 describe('webhook lane sweep', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
-  let receiver: Receiver;
+  let env: TestEnv, worker: RunningApp, receiver: Receiver;
 
   beforeAll(async () => {
     env = await createTestEnv({ WEBHOOK_LANE_SWEEP_MS: '600000' });
@@ -21,11 +19,7 @@ describe('webhook lane sweep', () => {
     worker = await startApp(createWorkerApp, env.config);
   });
 
-  afterAll(async () => {
-    await worker?.close();
-    await receiver?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(worker, receiver, env));
 
   it('re-queues an orphaned lane once, and its deliveries go out', async () => {
     const fx = new ClickFixtures(env.prisma);

@@ -2,29 +2,20 @@ import { Webhook } from 'standardwebhooks';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, Receiver, RunningApp, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
+import { appEnv, ClickFixtures, closeAll, Receiver, RunningApp, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 
 describe('link.clicked end to end: redirect → click consumer → webhook delivery', () => {
-  let env: TestEnv;
-  let redirect: RunningApp;
-  let worker: RunningApp;
-  let receiver: Receiver;
+  let env: TestEnv, redirect: RunningApp, worker: RunningApp, receiver: Receiver;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    redirect = await startApp(createRedirectApp, env.config);
+    ({ env, server: redirect } = await appEnv(createRedirectApp));
     worker = await startApp(createWorkerApp, env.config);
     receiver = await startReceiver();
   });
 
-  afterAll(async () => {
-    await redirect?.close();
-    await worker?.close();
-    await receiver?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(redirect, worker, receiver, env));
 
   it('a burst of 100 clicks reaches the receiver as 100 signed spec bodies, at most 10 per second', async () => {
     const fx = new ClickFixtures(env.prisma);

@@ -1,12 +1,9 @@
 import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
-import { clickEvent, createTestEnv, deliveriesOf, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
+import { clickEvent, closeAll, createTestEnv, deliveriesOf, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 describe('webhook delivery SSRF guard (WEBHOOK_ALLOW_CIDRS empty)', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
-  let queue: Queue;
-  let receiver: Receiver;
+  let env: TestEnv, worker: RunningApp, queue: Queue, receiver: Receiver;
 
   beforeAll(async () => {
     env = await createTestEnv({ WEBHOOK_RETRY_BASE_MS: '20' });
@@ -16,12 +13,7 @@ describe('webhook delivery SSRF guard (WEBHOOK_ALLOW_CIDRS empty)', () => {
     receiver = await startReceiver();
   });
 
-  afterAll(async () => {
-    await queue?.close();
-    await worker?.close();
-    await receiver?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(queue, worker, receiver, env));
 
   const cases: Array<[string, (port: number) => string, string]> = [
     ['127.0.0.1', (p) => `http://127.0.0.1:${p}/hook`, 'Destination refused: 127.0.0.1 is a loopback address'],
