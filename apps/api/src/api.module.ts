@@ -21,6 +21,7 @@ import { TemplatesApiModule } from './templates/templates-api.module';
 import { ProjectsApiModule } from './projects/projects-api.module';
 import { MigrationsApiModule } from './migrations/migrations-api.module';
 import { DomainsApiModule } from './domains/domains-api.module';
+import { BillingApiModule } from './billing/billing-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -50,6 +51,7 @@ export class ApiModule {
         ProjectsApiModule,
         MigrationsApiModule,
         DomainsApiModule,
+        BillingApiModule,
       ],
     };
   }

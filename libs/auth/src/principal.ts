@@ -48,5 +48,9 @@ export const Permissions = {
   conversionsWrite: 'conversions:write',
   /** set up and turn off the Stripe and Shopify integrations (decisions §23; paid plans) */
   integrationsManage: 'integrations:manage',
+  /** Checkout and the customer portal (decisions §21: Owner) */
+  billingManage: 'billing:manage',
+  /** the invoices list (decisions §21: Owner, Admin) */
+  billingInvoices: 'billing:invoices',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];

@@ -16,8 +16,9 @@ const ADMIN: Permission[] = [
   P.membersManage,
   P.domainsManage,
   P.integrationsManage,
+  P.billingInvoices,
 ];
-const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate];
+const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate, P.billingManage];
 
 /** The permission matrix of decisions §3. Every role may manage its own API keys. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {

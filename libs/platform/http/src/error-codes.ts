@@ -81,6 +81,12 @@ export const ERROR_STATUS = {
   INTEGRATION_NOT_FOUND: 404,
   INVALID_INTEGRATION_SIGNATURE: 400,
   INVALID_SHOPIFY_SIGNATURE: 401,
+  // Billing (libs/billing, decisions §21).
+  BILLING_NOT_ENABLED: 404,
+  ALREADY_ON_PLAN: 409,
+  NO_BILLING_ACCOUNT: 409,
+  BILLING_UNAVAILABLE: 503,
+  INVALID_STRIPE_SIGNATURE: 400,
 
   // Monthly reports (libs/reports): the contract shows these codes in `error` (CODES_SHOWN_AS_ERROR).
   INVALID_PERIOD: 400,

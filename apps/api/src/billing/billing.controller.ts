@@ -1,0 +1,49 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import { BillingRedirectDto, BillingResponseDto, BillingService, CheckoutDto, InvoiceListDto } from '@dl/billing';
+import { Endpoint } from '@dl/platform/http';
+
+const OFF = { 404: 'Billing is not enabled' } as const;
+
+@ApiTags('billing')
+@Controller('api/billing')
+export class BillingController {
+  constructor(private readonly billing: BillingService) {}
+
+  @Get()
+  @Auth(Permissions.read)
+  @Endpoint({ summary: 'The plan, its status and the plans on sale', response: BillingResponseDto, errors: OFF })
+  get(@CurrentPrincipal() principal: Principal): Promise<BillingResponseDto> {
+    return this.billing.get(principal);
+  }
+
+  @Post('checkout')
+  @Auth(Permissions.billingManage)
+  @Endpoint({
+    summary: 'Start a Stripe Checkout session for a plan (Owner)',
+    response: BillingRedirectDto,
+    errors: { 400: 'Validation error', ...OFF, 409: 'Your organization is already on the PRO plan', 503: 'Billing is temporarily unavailable, please retry later' },
+  })
+  checkout(@CurrentPrincipal() principal: Principal, @Body() dto: CheckoutDto): Promise<BillingRedirectDto> {
+    return this.billing.checkout(principal, dto);
+  }
+
+  @Post('portal')
+  @Auth(Permissions.billingManage)
+  @Endpoint({
+    summary: 'Open the Stripe customer portal (Owner)',
+    response: BillingRedirectDto,
+    errors: { ...OFF, 409: 'Your organization has no billing account yet: choose a plan first', 503: 'Billing is temporarily unavailable, please retry later' },
+  })
+  portal(@CurrentPrincipal() principal: Principal): Promise<BillingRedirectDto> {
+    return this.billing.portal(principal);
+  }
+
+  @Get('invoices')
+  @Auth(Permissions.billingInvoices)
+  @Endpoint({ summary: 'The invoices (Owner, Admin)', response: InvoiceListDto, errors: { ...OFF, 503: 'Billing is temporarily unavailable, please retry later' } })
+  invoices(@CurrentPrincipal() principal: Principal): Promise<InvoiceListDto> {
+    return this.billing.invoices(principal);
+  }
+}

@@ -1,0 +1,181 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type Stripe from 'stripe';
+import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from '@dl/auth';
+import { BillingSettings } from '@dl/platform/config';
+import { PrismaTx, Tier } from '@dl/platform/db';
+import { isUuid } from '@dl/platform/validation';
+import { BillingClock } from './billing-clock';
+import { BillingMailer } from './billing-mailer';
+import { BillingAccountChange, BillingAccountRow, BillingRepository } from './billing.repository';
+import { effectiveTier, invoiceSubscription, isDowngrade, planOfPrice, statusOf, StripeSubscriptionLike, subscriptionFields } from './billing-state';
+import { InvalidStripeSignatureError } from './billing.errors';
+import { BILLING_SETTINGS, requireBilling, STRIPE_CLIENT } from './stripe-client';
+
+/** Stripe-Signature timestamps older than this are refused (decisions §21: 5 minutes). */
+const TOLERANCE_SECONDS = 300;
+
+type Outcome = 'applied' | 'duplicate' | 'stale' | 'unknown-customer' | 'ignored';
+
+interface Applied {
+  outcome: Outcome;
+  organizationId?: string;
+  tier?: { from: Tier; to: Tier };
+  paymentFailed?: boolean;
+}
+
+/**
+ * POST /billing/stripe/webhook: verifies the signature on the raw body with the `stripe`
+ * package, then applies the event once (its id is claimed in the same transaction as the
+ * change) and in `created` order per subscription (an event older than the last applied one
+ * changes nothing). Postgres down → the transaction fails, the answer is 5xx, Stripe retries.
+ * A tier change is announced to every api process (credential cache) after the commit.
+ */
+@Injectable()
+export class StripeWebhookService {
+  private readonly logger = new Logger(StripeWebhookService.name);
+
+  constructor(
+    private readonly repo: BillingRepository,
+    private readonly clock: BillingClock,
+    private readonly mailer: BillingMailer,
+    @Inject(BILLING_SETTINGS) private readonly settings: BillingSettings | null,
+    @Inject(STRIPE_CLIENT) private readonly stripe: Stripe | null,
+    @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+  ) {}
+
+  async receive(rawBody: Buffer | undefined, signature: string | undefined): Promise<{ received: true; outcome: Outcome }> {
+    const settings = requireBilling(this.settings);
+    let event: Stripe.Event;
+    try {
+      if (!rawBody || !signature) throw new Error('missing');
+      event = this.stripe!.webhooks.constructEvent(rawBody, signature, settings.webhookSecret, TOLERANCE_SECONDS);
+    } catch {
+      throw new InvalidStripeSignatureError();
+    }
+    const result = await this.repo.transaction((tx) => this.apply(tx, event, settings));
+    await this.afterCommit(result);
+    this.logger.log({ event: event.id, type: event.type, outcome: result.outcome, organizationId: result.organizationId }, 'stripe event');
+    return { received: true, outcome: result.outcome };
+  }
+
+  /** Announces a tier change to every api process and emails the Owners; a failed email is logged, not retried. */
+  async afterCommit(result: Applied): Promise<void> {
+    if (!result.organizationId) return;
+    if (result.tier && result.tier.from !== result.tier.to) await this.invalidation.organizationChanged(result.organizationId);
+    try {
+      if (result.paymentFailed) await this.mailer.paymentFailed(result.organizationId);
+      if (result.tier && isDowngrade(result.tier.from, result.tier.to)) await this.mailer.downgraded(result.organizationId, result.tier.from, result.tier.to);
+    } catch (err) {
+      this.logger.warn({ err: String(err), organizationId: result.organizationId }, 'billing email not sent');
+    }
+  }
+
+  private async apply(tx: PrismaTx, event: Stripe.Event, settings: BillingSettings): Promise<Applied> {
+    const created = new Date(event.created * 1000);
+    if (!(await this.repo.claimEvent(tx, { id: event.id, type: event.type, created }, 'applied'))) return { outcome: 'duplicate' };
+    let result: Applied;
+    switch (event.type) {
+      case 'checkout.session.completed':
+        result = await this.checkoutCompleted(tx, event.data.object);
+        break;
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        result = await this.subscriptionChanged(tx, event.data.object as StripeSubscriptionLike, event.type.endsWith('deleted'), created, settings);
+        break;
+      case 'invoice.payment_failed':
+      case 'invoice.paid':
+        result = await this.invoiceEvent(tx, event.data.object, event.type === 'invoice.paid', created);
+        break;
+      default:
+        result = { outcome: 'ignored' };
+    }
+    if (result.outcome !== 'applied') await this.repo.setEventOutcome(tx, event.id, result.outcome);
+    return result;
+  }
+
+  /** Links the customer and the subscription to the organization named by `client_reference_id`. */
+  private async checkoutCompleted(tx: PrismaTx, session: Stripe.Checkout.Session): Promise<Applied> {
+    const organizationId = session.client_reference_id;
+    const customerId = typeof session.customer === 'string' ? session.customer : session.customer?.id;
+    const subscriptionId = typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null);
+    if (session.mode !== 'subscription' || !organizationId || !isUuid(organizationId) || !customerId) return { outcome: 'ignored' };
+    const account = await this.accountFor(tx, organizationId, customerId);
+    if (!account) return { outcome: 'unknown-customer' };
+    if (account.stripeCustomerId !== customerId) return { outcome: 'ignored', organizationId };
+    if (!account.stripeSubscriptionId && subscriptionId) await this.repo.update(tx, organizationId, { stripeSubscriptionId: subscriptionId });
+    return { outcome: 'applied', organizationId };
+  }
+
+  private async subscriptionChanged(tx: PrismaTx, sub: StripeSubscriptionLike, deleted: boolean, created: Date, settings: BillingSettings): Promise<Applied> {
+    const fields = subscriptionFields(sub);
+    const metadataOrg = (sub as { metadata?: Record<string, string> }).metadata?.organizationId;
+    const organizationId = (await this.repo.organizationOfCustomer(fields.customerId, tx)) ?? (metadataOrg && isUuid(metadataOrg) ? metadataOrg : null);
+    if (!organizationId) return { outcome: 'unknown-customer' };
+    const account = await this.accountFor(tx, organizationId, fields.customerId);
+    if (!account || account.stripeCustomerId !== fields.customerId) return { outcome: 'unknown-customer' };
+    const status = deleted ? 'canceled' : statusOf(sub.status);
+    const same = !account.stripeSubscriptionId || account.stripeSubscriptionId === sub.id;
+    // Before the first subscription event nothing is stale (an invoice event may have come first).
+    if (same && account.paidTier && account.lastEventAt && created < account.lastEventAt) return { outcome: 'stale', organizationId };
+    // Another subscription of the customer: a live new one replaces the current, anything else about it is ignored.
+    const live = status === 'active' || status === 'trialing' || status === 'past_due';
+    if (!same && (!live || (account.lastEventAt && created < account.lastEventAt))) return { outcome: 'ignored', organizationId };
+    const plan = fields.priceId ? planOfPrice(settings.prices, fields.priceId) : null;
+    if (fields.priceId && !plan) this.logger.warn({ price: fields.priceId, organizationId }, 'subscription price not in STRIPE_PRICES: tier kept');
+    const change: BillingAccountChange = {
+      stripeSubscriptionId: sub.id,
+      status,
+      paidTier: plan?.tier ?? account.paidTier,
+      interval: plan?.interval ?? account.interval,
+      currentPeriodEnd: fields.currentPeriodEnd,
+      cancelAtPeriodEnd: deleted ? false : fields.cancelAtPeriodEnd,
+      pastDueSince: status === 'past_due' ? (account.pastDueSince ?? created) : null,
+      graceEndedAt: status === 'past_due' ? account.graceEndedAt : null,
+      lastEventAt: created,
+    };
+    return this.save(tx, organizationId, account, change);
+  }
+
+  /** `invoice.payment_failed` → past_due (the grace starts at the first failure); `invoice.paid` ends a past_due run. */
+  private async invoiceEvent(tx: PrismaTx, invoice: Stripe.Invoice, paid: boolean, created: Date): Promise<Applied> {
+    const customerId = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
+    const organizationId = customerId ? await this.repo.organizationOfCustomer(customerId, tx) : null;
+    if (!organizationId) return { outcome: 'unknown-customer' };
+    const account = await this.repo.lock(tx, organizationId);
+    if (!account) return { outcome: 'unknown-customer' };
+    const subscriptionId = invoiceSubscription(invoice as { parent?: unknown });
+    if (!subscriptionId || (account.stripeSubscriptionId && subscriptionId !== account.stripeSubscriptionId)) return { outcome: 'ignored', organizationId };
+    if (account.lastEventAt && created < account.lastEventAt) return { outcome: 'stale', organizationId };
+    if (paid) {
+      // A paid invoice of a subscription in good standing changes nothing.
+      if (account.status !== 'past_due') return { outcome: 'ignored', organizationId };
+      return this.save(tx, organizationId, account, { stripeSubscriptionId: subscriptionId, status: 'active', pastDueSince: null, graceEndedAt: null, lastEventAt: created });
+    }
+    if (account.status === 'canceled' || account.status === 'none') return { outcome: 'ignored', organizationId };
+    const result = await this.save(tx, organizationId, account, {
+      stripeSubscriptionId: subscriptionId,
+      status: 'past_due',
+      pastDueSince: account.pastDueSince ?? created,
+      lastEventAt: created,
+    });
+    return { ...result, paymentFailed: true };
+  }
+
+  /** Writes the change and the organization's tier as the new state gives it. */
+  private async save(tx: PrismaTx, organizationId: string, account: BillingAccountRow, change: BillingAccountChange): Promise<Applied> {
+    await this.repo.update(tx, organizationId, change);
+    const next = { ...account, ...change };
+    const to = effectiveTier(next, this.clock.now());
+    const from = await this.repo.setTier(tx, organizationId, to);
+    return { outcome: 'applied', organizationId, tier: { from, to } };
+  }
+
+  /** The organization's locked account; created for a checkout whose customer row was never written (a failure after Stripe made the session). */
+  private async accountFor(tx: PrismaTx, organizationId: string, customerId: string): Promise<BillingAccountRow | null> {
+    const account = await this.repo.lock(tx, organizationId);
+    if (account) return account;
+    if (!(await this.repo.createAccount(tx, organizationId, customerId))) return null;
+    return this.repo.lock(tx, organizationId);
+  }
+}
