@@ -951,6 +951,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plan, its status and the plans on sale */
+        get: operations["BillingController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a Stripe Checkout session for a plan (Owner) */
+        post: operations["BillingController_checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Open the Stripe customer portal (Owner) */
+        post: operations["BillingController_portal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoices (Owner, Admin) */
+        get: operations["BillingController_invoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2502,6 +2570,75 @@ export interface components {
              */
             notFoundUrl?: string | null;
         };
+        PlanPriceDto: {
+            /** @description In the currency's minor units */
+            amount: number;
+            /** @example usd */
+            currency: string;
+        };
+        PlanLimitsDto: {
+            links: number | null;
+            apiKeys: number | null;
+            clicksPerMonth: number | null;
+            requestsPerMinute: number;
+            rawClickRetentionDays: number;
+            eventAnalytics: boolean;
+            domains: number | null;
+        };
+        BillingPlanDto: {
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
+            month: components["schemas"]["PlanPriceDto"];
+            year: components["schemas"]["PlanPriceDto"];
+            limits: components["schemas"]["PlanLimitsDto"];
+        };
+        BillingResponseDto: {
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
+            /** @enum {string} */
+            status: "none" | "active" | "trialing" | "past_due" | "canceled";
+            /** @enum {string|null} */
+            interval: "month" | "year" | null;
+            /** Format: date-time */
+            currentPeriodEnd: string | null;
+            cancelAtPeriodEnd: boolean;
+            /** @description FREE first (price 0), then every tier STRIPE_PRICES sells */
+            plans: components["schemas"]["BillingPlanDto"][];
+        };
+        CheckoutDto: {
+            /** @enum {string} */
+            tier: "PRO" | "BUSINESS" | "UNLIMITED";
+            /** @enum {string} */
+            interval: "month" | "year";
+        };
+        BillingRedirectDto: {
+            /** Format: uri */
+            url: string;
+        };
+        InvoiceDto: {
+            id: string;
+            number: string | null;
+            /** @example paid */
+            status: string | null;
+            /** @description Minor units */
+            amountDue: number;
+            /** @description Minor units */
+            amountPaid: number;
+            currency: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: uri */
+            hostedInvoiceUrl: string | null;
+            /** Format: uri */
+            pdfUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        InvoiceListDto: {
+            invoices: components["schemas"]["InvoiceDto"][];
+        };
     };
     responses: never;
     parameters: never;
@@ -2647,6 +2784,14 @@ export type SchemaCreateDomainDto = components['schemas']['CreateDomainDto'];
 export type SchemaDomainVerificationDto = components['schemas']['DomainVerificationDto'];
 export type SchemaDomainResponseDto = components['schemas']['DomainResponseDto'];
 export type SchemaUpdateDomainDto = components['schemas']['UpdateDomainDto'];
+export type SchemaPlanPriceDto = components['schemas']['PlanPriceDto'];
+export type SchemaPlanLimitsDto = components['schemas']['PlanLimitsDto'];
+export type SchemaBillingPlanDto = components['schemas']['BillingPlanDto'];
+export type SchemaBillingResponseDto = components['schemas']['BillingResponseDto'];
+export type SchemaCheckoutDto = components['schemas']['CheckoutDto'];
+export type SchemaBillingRedirectDto = components['schemas']['BillingRedirectDto'];
+export type SchemaInvoiceDto = components['schemas']['InvoiceDto'];
+export type SchemaInvoiceListDto = components['schemas']['InvoiceListDto'];
 export type $defs = Record<string, never>;
 export interface operations {
     AuthController_signup: {
@@ -7151,6 +7296,284 @@ export interface operations {
             };
             /** @description Rate limit of the plan exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    BillingController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    BillingController_checkout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRedirectDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your organization is already on the PRO plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is temporarily unavailable, please retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    BillingController_portal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRedirectDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your organization has no billing account yet: choose a plan first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is temporarily unavailable, please retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    BillingController_invoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceListDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is not enabled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Billing is temporarily unavailable, please retry later */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
