@@ -1,4 +1,4 @@
-import { Controller, Headers, Post, Req } from '@nestjs/common';
+import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { StripeWebhookService } from '@dl/billing';
 import { RawBodyRequest } from './raw-body';
@@ -13,6 +13,7 @@ export class StripeWebhookController {
   constructor(private readonly webhooks: StripeWebhookService) {}
 
   @Post('webhook')
+  @HttpCode(200)
   receive(@Req() req: RawBodyRequest, @Headers('stripe-signature') signature: string | undefined): Promise<{ received: true }> {
     return this.webhooks.receive(req.rawBody ?? undefined, signature).then(() => ({ received: true as const }));
   }

@@ -1,0 +1,142 @@
+import { SeededOrganization, seedOrganization, signStripePayload, stripeEvent } from '@dl/testing';
+import { billingWorld, BillingWorld, eventually } from './test/billing-world';
+
+const DAY = 24 * 3600 * 1000;
+const now = () => Math.floor(Date.now() / 1000);
+
+/** An organization that went through Checkout: its session, subscription and first invoice at the test server. */
+async function subscribe(w: BillingWorld, org: SeededOrganization, interval: 'month' | 'year' = 'month', created = now()) {
+  expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval })).status).toBe(200);
+  const session = [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id).at(-1)!;
+  const done = w.stripe.completeCheckout(session.id as string, { now: created, interval });
+  expect(await w.deliver(stripeEvent('checkout.session.completed', done.session, { created }))).toEqual({ status: 200, body: { received: true } });
+  expect((await w.deliver(stripeEvent('customer.subscription.created', done.subscription, { created }))).status).toBe(200);
+  return done;
+}
+
+const billing = async (w: BillingWorld, org: SeededOrganization) => (await w.call('GET', '/api/billing', org.owner.jwt)).body;
+const rateLimit = async (w: BillingWorld, org: SeededOrganization) =>
+  Number((await w.call('GET', '/api/usage', org.owner.apiKey)).headers.get('x-ratelimit-limit'));
+
+describe('Stripe webhook: POST /billing/stripe/webhook', () => {
+  let w: BillingWorld;
+  beforeAll(async () => {
+    w = await billingWorld({ RATE_LIMIT_WINDOW_MS: '1000' });
+  });
+  afterAll(() => w?.close());
+
+  it('the whole path: checkout → PRO (limit 60) → payment failed keeps PRO → 7 days later FREE → invoice.paid → PRO', async () => {
+    const org = await seedOrganization(w.env, { name: 'Path Co' });
+    expect(await rateLimit(w, org)).toBe(10);
+    const done = await subscribe(w, org);
+    const sub = done.subscription as { id: string; items: { data: Array<{ current_period_end: number }> } };
+    expect(await billing(w, org)).toMatchObject({
+      tier: 'PRO',
+      status: 'active',
+      interval: 'month',
+      currentPeriodEnd: new Date(sub.items.data[0].current_period_end * 1000).toISOString(),
+      cancelAtPeriodEnd: false,
+    });
+    expect(await w.env.prisma.billingAccount.findUnique({ where: { organizationId: org.organization.id } })).toMatchObject({ stripeSubscriptionId: sub.id, paidTier: 'PRO' });
+    // The API key's plan limit on this process (its credential cache was told): well within 60 s.
+    await eventually(async () => (await rateLimit(w, org)) === 60, 60_000);
+
+    const failed = w.stripe.addInvoice(sub.id, { status: 'open', now: now() + 1 });
+    expect((await w.deliver(stripeEvent('invoice.payment_failed', failed, { created: now() + 1 }))).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'past_due' });
+    const failedMail = (await w.mails(org.owner.user.email)).find((m) => m.includes('Payment failed'));
+    expect(failedMail).toContain('Subject: Payment failed for Path Co: update your card to keep PRO');
+
+    w.clock.advance(7 * DAY - 60_000);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await billing(w, org)).tier).toBe('PRO');
+    w.clock.advance(61_000);
+    await eventually(async () => (await billing(w, org)).tier === 'FREE');
+    expect(await billing(w, org)).toMatchObject({ tier: 'FREE', status: 'past_due' });
+    await eventually(async () => (await rateLimit(w, org)) === 10);
+    await eventually(async () => (await w.mails(org.owner.user.email)).some((m) => m.includes('Subject: Path Co is now on the FREE plan')));
+
+    const paid = { ...failed, status: 'paid', amount_paid: failed.amount_due };
+    expect((await w.deliver(stripeEvent('invoice.paid', paid, { created: now() + 2 }))).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active' });
+    await eventually(async () => (await rateLimit(w, org)) === 60);
+
+    const invoices = await w.call('GET', '/api/billing/invoices', org.owner.jwt);
+    expect(invoices.body.invoices).toHaveLength(2);
+    expect(invoices.body.invoices[0]).toEqual({
+      id: failed.id,
+      number: failed.number,
+      status: 'open',
+      amountDue: 1900,
+      amountPaid: 0,
+      currency: 'usd',
+      periodStart: expect.stringMatching(/Z$/),
+      periodEnd: expect.stringMatching(/Z$/),
+      hostedInvoiceUrl: failed.hosted_invoice_url,
+      pdfUrl: failed.invoice_pdf,
+      createdAt: new Date((failed.created as number) * 1000).toISOString(),
+    });
+  });
+
+  it('a wrong, stale or missing signature → 400 Invalid signature, nothing applied', async () => {
+    const org = await seedOrganization(w.env);
+    await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'month' });
+    const session = [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id).at(-1)!;
+    const done = w.stripe.completeCheckout(session.id as string);
+    const event = stripeEvent('customer.subscription.created', done.subscription);
+    const invalid = { status: 400, body: { error: 'Bad Request', message: 'Invalid signature', statusCode: 400 } };
+    expect(await w.deliver(event, { signature: signStripePayload(JSON.stringify(event, null, 2), 'whsec_someone_else_123456') })).toEqual(invalid);
+    expect(await w.deliver(event, { timestamp: now() - 301 })).toEqual(invalid);
+    expect(await w.deliver(event, { signature: null })).toEqual(invalid);
+    expect(await w.deliver(event, { signature: `t=${now()},v1=${'0'.repeat(64)}` })).toEqual(invalid);
+    expect(await w.env.prisma.stripeEvent.count({ where: { id: event.id } })).toBe(0);
+    expect((await billing(w, org)).tier).toBe('FREE');
+    expect((await w.deliver(event)).status).toBe(200);
+    expect((await billing(w, org)).tier).toBe('PRO');
+  });
+
+  it('the same event twice is applied once', async () => {
+    const org = await seedOrganization(w.env);
+    const done = await subscribe(w, org);
+    const failed = w.stripe.addInvoice(done.subscription.id as string, { status: 'open', now: now() + 1 });
+    const event = stripeEvent('invoice.payment_failed', failed, { created: now() + 1 });
+    const [a, b] = await Promise.all([w.deliver(event), w.deliver(event)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await w.deliver(event)).status).toBe(200);
+    expect(await w.env.prisma.stripeEvent.findMany({ where: { id: event.id }, select: { outcome: true } })).toEqual([{ outcome: 'applied' }]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await w.mails(org.owner.user.email)).filter((m) => m.includes('Payment failed'))).toHaveLength(1);
+  });
+
+  it('an older event never overwrites a newer state', async () => {
+    const org = await seedOrganization(w.env);
+    const t = now();
+    const done = await subscribe(w, org, 'month', t);
+    const newer = { ...done.subscription, cancel_at_period_end: true };
+    const older = { ...done.subscription, cancel_at_period_end: false, status: 'past_due' };
+    expect((await w.deliver(stripeEvent('customer.subscription.updated', newer, { created: t + 10 }))).status).toBe(200);
+    const stale = stripeEvent('customer.subscription.updated', older, { created: t + 5 });
+    expect((await w.deliver(stale)).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active', cancelAtPeriodEnd: true });
+    expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: stale.id } }))?.outcome).toBe('stale');
+
+    // Canceled at the period's end: Stripe deletes the subscription → FREE, the Owners told.
+    const deleted = { ...newer, status: 'canceled', ended_at: t + 20 };
+    expect((await w.deliver(stripeEvent('customer.subscription.deleted', deleted, { created: t + 20 }))).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'FREE', status: 'canceled', cancelAtPeriodEnd: false });
+    await eventually(async () => (await w.mails(org.owner.user.email)).some((m) => m.includes('is now on the FREE plan')));
+  });
+
+  it('an event for an unknown customer is acknowledged and changes nothing', async () => {
+    const event = stripeEvent('customer.subscription.created', {
+      id: 'sub_unknown', object: 'subscription', customer: 'cus_nobody', status: 'active', cancel_at_period_end: false, metadata: {},
+      items: { object: 'list', data: [{ current_period_end: now() + 1000, price: { id: 'price_pro_month' } }] },
+    });
+    expect((await w.deliver(event)).status).toBe(200);
+    expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: event.id } }))?.outcome).toBe('unknown-customer');
+    const invoice = stripeEvent('invoice.payment_failed', { id: 'in_x', object: 'invoice', customer: 'cus_nobody', parent: null });
+    expect((await w.deliver(invoice)).status).toBe(200);
+    expect(await w.env.prisma.billingAccount.count({ where: { stripeCustomerId: 'cus_nobody' } })).toBe(0);
+  });
+
+});
