@@ -23,6 +23,8 @@ describe('role permissions (decisions §3)', () => {
     ['read conversions', P.conversionsRead, true, true, true, true],
     ['track conversions', P.conversionsWrite, false, true, true, true],
     ['integrations', P.integrationsManage, false, false, true, true],
+    ['billing: checkout and portal', P.billingManage, false, false, false, true],
+    ['billing: invoices', P.billingInvoices, false, false, true, true],
   ];
   it.each(table)('%s', (_label, permission, viewer, member, admin, owner) => {
     expect(
