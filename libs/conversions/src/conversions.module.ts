@@ -1,12 +1,27 @@
 import { Module } from '@nestjs/common';
 import { ConversionEventsService } from './conversion-events.service';
+import { IntegrationEndpointsService } from './integration-endpoints.service';
+import { IntegrationsRepository } from './integrations.repository';
+import { IntegrationsService } from './integrations.service';
 import { LeadsRepository } from './leads.repository';
 import { SalesRepository } from './sales.repository';
+import { ShopifyEventsService } from './shopify-events.service';
+import { StripeEventsService } from './stripe-events.service';
 import { TrackService } from './track.service';
 
-/** Customers, leads, sales and refunds (decisions §23). Needs the platform and queue modules (global). */
+/** Customers, leads, sales, refunds and their integrations (decisions §23). Needs the platform and queue modules (global). */
 @Module({
-  providers: [LeadsRepository, SalesRepository, ConversionEventsService, TrackService],
-  exports: [TrackService, LeadsRepository, SalesRepository],
+  providers: [
+    LeadsRepository,
+    SalesRepository,
+    IntegrationsRepository,
+    ConversionEventsService,
+    TrackService,
+    IntegrationsService,
+    StripeEventsService,
+    ShopifyEventsService,
+    IntegrationEndpointsService,
+  ],
+  exports: [TrackService, LeadsRepository, SalesRepository, IntegrationsService, IntegrationEndpointsService],
 })
 export class ConversionsModule {}

@@ -81,6 +81,23 @@ export class LeadsRepository {
     return rows[0] ? customerFromRow(rows[0]) : null;
   }
 
+  async findByStripeCustomer(organizationId: string, stripeCustomerId: string): Promise<CustomerRecord | null> {
+    const { rows } = await this.prisma.pool.query(
+      'SELECT * FROM customers WHERE organization_id = $1::uuid AND stripe_customer_id = $2 ORDER BY created_at LIMIT 1',
+      [organizationId, stripeCustomerId],
+    );
+    return rows[0] ? customerFromRow(rows[0]) : null;
+  }
+
+  /** Remembers the Stripe customer seen at checkout: its later invoices are this customer's sales. */
+  async setStripeCustomer(organizationId: string, customerId: string, stripeCustomerId: string): Promise<void> {
+    await this.prisma.pool.query('UPDATE customers SET stripe_customer_id = $3 WHERE organization_id = $1::uuid AND id = $2::uuid', [
+      organizationId,
+      customerId,
+      stripeCustomerId,
+    ]);
+  }
+
   /**
    * The customer (created on first sight; an existing one keeps its first attribution, takes a
    * newer name or email) and its lead of `eventName` (the existing one when already tracked),

@@ -30,7 +30,15 @@ export type SaleOutcome =
   | { kind: 'existing'; sale: SaleRecord }
   | { kind: 'unknownCustomer' };
 
+/**
+ * How much to refund: an amount, `null` for what is left, or `{total}` for a sender that reports
+ * the sale's refunded total (Stripe's `amount_refunded`): the difference to what is stored.
+ */
+export type RefundAmount = number | null | { total: number };
+
 export type RefundOutcome =
+  /** `{total}` already reached: nothing to do. */
+  | { kind: 'nothing'; sale: SaleRecord }
   | { kind: 'created'; refund: RefundRecord; sale: SaleRecord }
   /** The sender's refund id was applied before: nothing changes. */
   | { kind: 'existing'; refund: RefundRecord; sale: SaleRecord }
@@ -144,7 +152,7 @@ export class SalesRepository {
    * `externalId` when the sender names its refund. The sale's row is locked so concurrent refunds
    * cannot pass the amount paid; the rollup nets the sale's own day.
    */
-  refund(organizationId: string, invoiceId: string, amount: number | null, externalId: string | null): Promise<RefundOutcome> {
+  refund(organizationId: string, invoiceId: string, amount: RefundAmount, externalId: string | null): Promise<RefundOutcome> {
     return inTransaction(this.prisma.pool, (client) => this.refundIn(client, organizationId, invoiceId, amount, externalId));
   }
 
@@ -152,7 +160,7 @@ export class SalesRepository {
     client: PoolClient,
     organizationId: string,
     invoiceId: string,
-    amount: number | null,
+    amount: RefundAmount,
     externalId: string | null,
   ): Promise<RefundOutcome> {
     const { rows: sales } = await client.query('SELECT * FROM sales WHERE organization_id = $1::uuid AND invoice_id = $2 FOR UPDATE', [
@@ -166,7 +174,8 @@ export class SalesRepository {
       if (rows[0]) return { kind: 'existing', refund: refundFromRow(rows[0]), sale };
     }
     const remaining = sale.amount - sale.refunded;
-    const value = amount ?? remaining;
+    const value = amount === null ? remaining : typeof amount === 'number' ? amount : Math.min(amount.total, sale.amount) - sale.refunded;
+    if (typeof amount === 'object' && value <= 0) return { kind: 'nothing', sale };
     if (value <= 0 || value > remaining) return { kind: 'tooMuch', remaining };
     const { rows: refunds } = await client.query(
       `INSERT INTO refunds (organization_id, sale_id, amount, external_id) VALUES ($1::uuid, $2::uuid, $3::bigint, $4) RETURNING *`,

@@ -2,10 +2,10 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Batcher } from '@dl/platform/batch';
 import { isDataError } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
-import { CustomerRecord, LeadRecord, SaleSource } from './conversion.records';
+import { CustomerRecord, SaleSource } from './conversion.records';
 import { ConversionEventsService } from './conversion-events.service';
 import { ClickNotFoundError, CustomerNotFoundError, SaleNotFoundError } from './conversions.errors';
-import { LeadsRepository } from './leads.repository';
+import { LeadInput, LeadOutcome, LeadsRepository } from './leads.repository';
 import { SaleInput, SaleOutcome, SalesRepository } from './sales.repository';
 import { TrackLeadDto, TrackRefundDto, TrackSaleDto } from './track.dto';
 import { toTrackLeadResponse, toTrackRefundResponse, toTrackSaleResponse } from './track.mapper';
@@ -46,29 +46,48 @@ export class TrackService implements OnModuleDestroy {
     await this.sales.close();
   }
 
-  /**
-   * A customer's lead, attributed to the organization's click: a click older than its link's
-   * attribution window still makes the customer, without a link.
-   */
+  /** A customer's lead, attributed to the organization's click (404 for an unknown or foreign click). */
   async lead(organizationId: string, dto: TrackLeadDto, now = new Date()): Promise<Tracked<TrackLeadResponseDto>> {
-    const click = await this.leads.findClick(organizationId, dto.clickId);
-    if (!click) throw new ClickNotFoundError();
+    const outcome = await this.leadFromClick(
+      organizationId,
+      {
+        externalId: dto.customerExternalId,
+        name: dto.customerName ?? null,
+        email: dto.customerEmail ?? null,
+        clickId: dto.clickId,
+        eventName: dto.eventName.trim(),
+        metadata: dto.metadata ?? null,
+        source: 'api',
+      },
+      now,
+    );
+    if (!outcome) throw new ClickNotFoundError();
+    return { created: outcome.created, body: toTrackLeadResponse(outcome.customer, outcome.lead) };
+  }
+
+  /**
+   * The lead of a customer who came by `clickId` (the API, Stripe Checkout, a Shopify order): a
+   * click older than its link's attribution window still makes the customer, without a link.
+   * Null when the organization has no such click. `lead.created` goes out for a new lead.
+   */
+  async leadFromClick(
+    organizationId: string,
+    input: Pick<LeadInput, 'externalId' | 'name' | 'email' | 'eventName' | 'metadata' | 'source'> & { clickId: string },
+    now = new Date(),
+  ): Promise<LeadOutcome | null> {
+    const click = await this.leads.findClick(organizationId, input.clickId);
+    if (!click) return null;
     const inWindow = now.getTime() - click.clickedAt.getTime() <= click.attributionWindowHours * 3_600_000;
     const outcome = await this.leads.trackLead(organizationId, {
-      externalId: dto.customerExternalId,
-      name: dto.customerName ?? null,
-      email: dto.customerEmail ?? null,
+      ...input,
       clickId: click.clickId,
       linkId: inWindow ? click.linkId : null,
       clickedAt: click.clickedAt,
       countryCode: click.countryCode,
       utmCampaign: click.utmCampaign,
-      eventName: dto.eventName.trim(),
-      metadata: dto.metadata ?? null,
-      source: 'api',
     });
     if (outcome.created) await this.events.leadCreated(organizationId, outcome.customer, outcome.lead);
-    return { created: outcome.created, body: toTrackLeadResponse(outcome.customer, outcome.lead) };
+    return outcome;
   }
 
   async sale(organizationId: string, dto: TrackSaleDto, source: SaleSource = 'api'): Promise<Tracked<TrackSaleResponseDto>> {
@@ -105,18 +124,12 @@ export class TrackService implements OnModuleDestroy {
     return outcome;
   }
 
-  /** A lead from an integration (Stripe, Shopify): the customer and its lead, with the event. */
-  async integrationLead(organizationId: string, input: Parameters<LeadsRepository['trackLead']>[1]): Promise<{ customer: CustomerRecord; lead: LeadRecord }> {
-    const outcome = await this.leads.trackLead(organizationId, input);
-    if (outcome.created) await this.events.leadCreated(organizationId, outcome.customer, outcome.lead);
-    return outcome;
-  }
-
   async refund(organizationId: string, dto: TrackRefundDto): Promise<Tracked<TrackRefundResponseDto>> {
     const outcome = await this.salesRepo.refund(organizationId, dto.invoiceId, dto.amount ?? null, null);
     if (outcome.kind === 'unknownSale') throw new SaleNotFoundError();
-    if (outcome.kind === 'tooMuch') {
-      throw new ValidationError({ amount: `Must not be more than what is left to refund (${outcome.remaining})` });
+    if (outcome.kind === 'tooMuch' || outcome.kind === 'nothing') {
+      const remaining = outcome.kind === 'tooMuch' ? outcome.remaining : 0;
+      throw new ValidationError({ amount: `Must not be more than what is left to refund (${remaining})` });
     }
     return { created: outcome.kind === 'created', body: toTrackRefundResponse(outcome.refund, outcome.sale) };
   }

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, startApp } from '@dl/testing';
+import { ClickFixtures, createPrivatePostgresEnv, PrivatePostgresEnv, RunningApp, signStripePayload, startApp, stripeEvent } from '@dl/testing';
 import { createApiApp } from '../app';
 
-/** A sale sent while Postgres is down answers 503 so the sender retries; the retry stores it once. */
+/** A sale or an integration event sent while Postgres is down answers 503 so the sender retries; the retry stores it once. */
 describe('Tracking API: Postgres outage', () => {
   let env: PrivatePostgresEnv;
   let server: RunningApp;
@@ -27,10 +27,17 @@ describe('Tracking API: Postgres outage', () => {
     const post = (path: string, body: object) => request(server.url).post(`/api/track/${path}`).set('Authorization', `Bearer ${key}`).send(body);
     await post('lead', { clickId: click.id, eventName: 'Sign up', customerExternalId: 'c1' }).expect(201);
     const sale = { customerExternalId: 'c1', amount: 1200, currency: 'USD', invoiceId: 'inv_outage' };
+    const secret = 'whsec_outage_secret_1';
+    const { endpointUrl } = (await request(server.url).put('/api/integrations/stripe').set('Authorization', `Bearer ${key}`).send({ webhookSecret: secret }).expect(200)).body;
+    const payload = JSON.stringify(
+      stripeEvent('invoice.paid', { id: 'in_outage', object: 'invoice', amount_paid: 500, currency: 'usd', metadata: { dl_customer_id: 'c1' } }),
+    );
+    const stripe = () =>
+      request(server.url).post(new URL(endpointUrl).pathname).set({ 'content-type': 'application/json', 'stripe-signature': signStripePayload(payload, secret) }).send(payload);
 
     await env.pg.stop('fast');
     try {
-      for (const res of [await post('sale', sale), await post('lead', { clickId: click.id, eventName: 'Trial', customerExternalId: 'c1' })]) {
+      for (const res of [await post('sale', sale), await post('lead', { clickId: click.id, eventName: 'Trial', customerExternalId: 'c1' }), await stripe()]) {
         expect(res.status).toBe(503);
         expect(res.headers['retry-after']).toBe('5');
         expect(res.body).toEqual({ error: 'Service Unavailable', message: 'Service temporarily unavailable, please retry', statusCode: 503, retryAfter: 5 });
@@ -40,6 +47,8 @@ describe('Tracking API: Postgres outage', () => {
     }
     await post('sale', sale).expect(201);
     await post('sale', sale).expect(200);
-    expect(await env.prisma.sale.count({ where: { organizationId: org.id } })).toBe(1);
+    expect((await stripe().expect(200)).body).toEqual({ received: true, applied: true });
+    expect((await stripe().expect(200)).body).toEqual({ received: true, applied: false });
+    expect(await env.prisma.sale.count({ where: { organizationId: org.id } })).toBe(2);
   }, 120_000);
 });

@@ -115,6 +115,10 @@ export class EnvironmentVariables {
   @Min(60)
   JWT_TTL_SECONDS = 3600;
 
+  /** The api's public base URL: the Stripe and Shopify endpoints it shows are under it (decisions §23). */
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  API_PUBLIC_URL = 'http://localhost:3000';
+
   /** Base of every short URL: SHORT_LINK_BASE_URL + '/' + code. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   SHORT_LINK_BASE_URL = 'http://localhost:3001';

@@ -1,0 +1,103 @@
+import { Body, Controller, Delete, Get, Headers, Param, Post, Put, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import {
+  IntegrationEndpointsService,
+  IntegrationEventResponseDto,
+  IntegrationListResponseDto,
+  IntegrationResponseDto,
+  IntegrationsService,
+  PutShopifyIntegrationDto,
+  PutStripeIntegrationDto,
+} from '@dl/conversions';
+import { Endpoint, SuccessResponseDto } from '@dl/platform/http';
+import { RawBodyRequest } from './raw-body.hook';
+
+const GATE = 'Your role does not allow this action, or Conversions require a paid plan';
+
+/** The Stripe and Shopify settings (decisions §23): Admin and above, paid plans. */
+@ApiTags('conversions')
+@Controller('api/integrations')
+@Auth(Permissions.integrationsManage)
+export class IntegrationsController {
+  constructor(private readonly integrations: IntegrationsService) {}
+
+  @Get()
+  @Endpoint({ summary: 'The organization’s integrations and their endpoint URLs', response: IntegrationListResponseDto, errors: { 403: GATE } })
+  list(@CurrentPrincipal() p: Principal): Promise<IntegrationListResponseDto> {
+    return this.integrations.list(p.organizationId);
+  }
+
+  @Put('stripe')
+  @Endpoint({
+    summary: 'Turn the Stripe integration on (or change its signing secret)',
+    description: 'Answers the endpoint URL to add in Stripe (Developers → Webhooks); it stays the same across updates.',
+    response: IntegrationResponseDto,
+    errors: { 400: 'Validation error', 403: GATE },
+  })
+  putStripe(@CurrentPrincipal() p: Principal, @Body() dto: PutStripeIntegrationDto): Promise<IntegrationResponseDto> {
+    return this.integrations.putStripe(p.organizationId, dto);
+  }
+
+  @Delete('stripe')
+  @Endpoint({ summary: 'Turn the Stripe integration off', response: SuccessResponseDto, errors: { 403: GATE, 404: 'Integration not found' } })
+  deleteStripe(@CurrentPrincipal() p: Principal): Promise<SuccessResponseDto> {
+    return this.integrations.delete(p.organizationId, 'stripe');
+  }
+
+  @Put('shopify')
+  @Endpoint({
+    summary: 'Turn the Shopify integration on (or change its shop or secret)',
+    response: IntegrationResponseDto,
+    errors: { 400: 'Validation error', 403: GATE },
+  })
+  putShopify(@CurrentPrincipal() p: Principal, @Body() dto: PutShopifyIntegrationDto): Promise<IntegrationResponseDto> {
+    return this.integrations.putShopify(p.organizationId, dto);
+  }
+
+  @Delete('shopify')
+  @Endpoint({ summary: 'Turn the Shopify integration off', response: SuccessResponseDto, errors: { 403: GATE, 404: 'Integration not found' } })
+  deleteShopify(@CurrentPrincipal() p: Principal): Promise<SuccessResponseDto> {
+    return this.integrations.delete(p.organizationId, 'shopify');
+  }
+}
+
+/** The endpoints Stripe and Shopify post to: no credential but the path's token and the body's signature. */
+@ApiTags('conversions')
+@Controller('integrations')
+export class IntegrationEndpointsController {
+  constructor(private readonly endpoints: IntegrationEndpointsService) {}
+
+  @Post('stripe/:token')
+  @Endpoint({
+    summary: 'Stripe webhook endpoint of one organization',
+    public: true,
+    response: IntegrationEventResponseDto,
+    errors: { 400: 'Invalid signature', 404: 'Integration not found', 503: 'Storage unavailable: Stripe retries' },
+  })
+  stripe(
+    @Param('token') token: string,
+    @Req() request: RawBodyRequest,
+    @Headers('stripe-signature') signature: string | undefined,
+  ): Promise<IntegrationEventResponseDto> {
+    return this.endpoints.stripeEvent(token, request.rawBody ?? Buffer.alloc(0), signature);
+  }
+
+  @Post('shopify/:token')
+  @Endpoint({
+    summary: 'Shopify webhook endpoint of one organization',
+    public: true,
+    response: IntegrationEventResponseDto,
+    errors: { 401: 'Invalid signature', 404: 'Integration not found', 503: 'Storage unavailable: Shopify retries' },
+  })
+  shopify(
+    @Param('token') token: string,
+    @Req() request: RawBodyRequest,
+    @Headers('x-shopify-hmac-sha256') hmac: string | undefined,
+    @Headers('x-shopify-topic') topic: string | undefined,
+    @Headers('x-shopify-webhook-id') webhookId: string | undefined,
+    @Headers('x-shopify-shop-domain') shopDomain: string | undefined,
+  ): Promise<IntegrationEventResponseDto> {
+    return this.endpoints.shopifyEvent(token, request.rawBody ?? Buffer.alloc(0), { hmac, topic, webhookId, shopDomain });
+  }
+}
