@@ -12,10 +12,9 @@
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
-import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
-import { arg, benchClick, log, print, queueClickBatches, round, runBench, storedClicks, watchDrain } from './kit';
+import { createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+import { arg, benchClick, benchLinks, log, print, queueClickBatches, round, runBench, storedClicks, watchDrain } from './kit';
 
 async function main(): Promise<void> {
   Logger.overrideLogger(false);
@@ -26,10 +25,7 @@ async function main(): Promise<void> {
   const env = await createTestEnv();
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   try {
-    const fx = new ClickFixtures(env.prisma);
-    const orgs = await Promise.all([fx.organization(Tier.PRO), fx.organization(Tier.FREE), fx.organization(Tier.BUSINESS)]);
-    const links: Array<{ id: string; organizationId: string }> = [];
-    for (let i = 0; i < 60; i++) links.push({ id: (await fx.link(orgs[i % 3].id)).id, organizationId: orgs[i % 3].id });
+    const links = await benchLinks(env);
     await queueClickBatches(queue, benchClick(links), total, perJob);
     log('queue pre-filled', { clicks: total, jobs: Math.ceil(total / perJob) });
 

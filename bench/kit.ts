@@ -9,8 +9,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
+import { Tier } from '@dl/platform/db';
 import { Client } from 'pg';
-import { adminUrl, databaseUrl, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { adminUrl, ClickFixtures, databaseUrl, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
 
 function rawArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -217,6 +218,15 @@ export async function seedRedirectLinks(env: TestEnv, count: number, prefix = 'b
  * parser cache is not trivial), 2% bots, IPs GeoLite2 resolves and others, referrers, UTM on one
  * in five, skewed over links (a few hot ones), clicked in the last ten minutes.
  */
+/** 60 links spread over a PRO, a FREE and a BUSINESS organization: the click benches' traffic. */
+export async function benchLinks(env: TestEnv): Promise<Array<{ id: string; organizationId: string }>> {
+  const fx = new ClickFixtures(env.prisma);
+  const orgs = await Promise.all([fx.organization(Tier.PRO), fx.organization(Tier.FREE), fx.organization(Tier.BUSINESS)]);
+  const links: Array<{ id: string; organizationId: string }> = [];
+  for (let i = 0; i < 60; i++) links.push({ id: (await fx.link(orgs[i % 3].id)).id, organizationId: orgs[i % 3].id });
+  return links;
+}
+
 export function benchClick(links: Array<{ id: string; organizationId: string }>, now = Date.now()): (i: number) => ClickCapturedJob {
   const humans = [USER_AGENTS.iPhone, USER_AGENTS.androidPhone, USER_AGENTS.iPad, USER_AGENTS.windowsChrome, USER_AGENTS.macSafari, USER_AGENTS.linuxFirefox];
   const known = Object.values(KNOWN_IPS);

@@ -14,10 +14,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
-import { arg, benchClick, cpuSeconds, databaseCpuSeconds, drained, log, memoryMb, print, queueClickBatches, runBench, sleep, storedClicks } from './kit';
+import { configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
+import { arg, benchClick, benchLinks, cpuSeconds, databaseCpuSeconds, drained, log, memoryMb, print, queueClickBatches, runBench, sleep, storedClicks } from './kit';
 
 async function main(): Promise<void> {
   const total = arg('clicks', 100_000);
@@ -29,10 +28,7 @@ async function main(): Promise<void> {
   const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: 'warn' });
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   try {
-    const fx = new ClickFixtures(env.prisma);
-    const orgs = await Promise.all([fx.organization(Tier.PRO), fx.organization(Tier.FREE), fx.organization(Tier.BUSINESS)]);
-    const links: Array<{ id: string; organizationId: string }> = [];
-    for (let i = 0; i < 60; i++) links.push({ id: (await fx.link(orgs[i % 3].id)).id, organizationId: orgs[i % 3].id });
+    const links = await benchLinks(env);
     const click = benchClick(links);
     const extra: Record<string, string> = process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : {};
     const rows: Array<Record<string, number>> = [];

@@ -3,10 +3,10 @@ import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { BoundedCache, GeoIp, GeoLocation, isBotUserAgent } from '@dl/platform/geo';
 import { isUuid } from '@dl/platform/validation';
 import { deviceFingerprint, normalizeLanguage } from './fingerprint';
-import { DeviceType, parseUserAgent, Platform } from './user-agent';
+import { parseUserAgent, ParsedUserAgent } from './user-agent';
 
 /** A click as stored in `clicks`: the edge's raw facts plus everything derived from them. */
-export interface EnrichedClick extends GeoLocation {
+export interface EnrichedClick extends GeoLocation, ParsedUserAgent {
   id: string;
   organizationId: string;
   linkId: string;
@@ -19,12 +19,6 @@ export interface EnrichedClick extends GeoLocation {
   referrerHost: string | null;
   acceptLanguage: string | null;
   language: string | null;
-  deviceType: DeviceType;
-  platform: Platform | null;
-  browser: string | null;
-  browserVersion: string | null;
-  os: string | null;
-  osVersion: string | null;
   utmSource: string | null;
   utmMedium: string | null;
   utmCampaign: string | null;

@@ -19,3 +19,4 @@ export * from './processes';
 export * from './client-ip';
 export * from './raw-http';
 export * from './body-validator';
+export * from './serve-app';
