@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { API_KEY_SCOPES, ApiKeyScope } from './api-key-scopes';
 
 /** A key as listings and renames show it: its masked prefix, never the secret. */
 export class ApiKeyResponseDto {
@@ -7,6 +8,10 @@ export class ApiKeyResponseDto {
   @ApiProperty({ description: 'Masked prefix of the key' }) keyPrefix!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Client IP of the last recorded use' }) lastUsedIp!: string | null;
+  @ApiProperty({ enum: API_KEY_SCOPES, enumName: 'ApiKeyScope', isArray: true }) scopes!: ApiKeyScope[];
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'After this instant the key answers 401' })
+  expiresAt!: string | null;
 }
 
 export class ApiKeyListResponseDto {
@@ -20,4 +25,6 @@ export class CreatedApiKeyResponseDto {
   @ApiProperty({ description: 'The full `dl_` key, shown once' }) key!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Always null on creation' }) lastUsedAt!: null;
+  @ApiProperty({ enum: API_KEY_SCOPES, enumName: 'ApiKeyScope', isArray: true }) scopes!: ApiKeyScope[];
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) expiresAt!: string | null;
 }

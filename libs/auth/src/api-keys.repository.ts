@@ -9,9 +9,30 @@ export interface ApiKeyRow {
   keyHash: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  lastUsedIp: string | null;
+  scopes: string[];
+  expiresAt: Date | null;
 }
 
-const SELECT = { id: true, userId: true, name: true, keyPrefix: true, keyHash: true, createdAt: true, lastUsedAt: true } as const;
+/** What a key's PATCH may change (decisions §25). */
+export interface ApiKeyChanges {
+  name?: string;
+  scopes?: string[];
+  expiresAt?: Date | null;
+}
+
+const SELECT = {
+  id: true,
+  userId: true,
+  name: true,
+  keyPrefix: true,
+  keyHash: true,
+  createdAt: true,
+  lastUsedAt: true,
+  lastUsedIp: true,
+  scopes: true,
+  expiresAt: true,
+} as const;
 
 /** Live (non-revoked) API keys of one organization. */
 @Injectable()
@@ -34,7 +55,7 @@ export class ApiKeysRepository {
   create(
     tx: PrismaTx,
     organizationId: string,
-    data: { userId: string; name: string; keyHash: string; keyPrefix: string },
+    data: { userId: string; name: string; keyHash: string; keyPrefix: string; scopes: string[]; expiresAt: Date | null },
   ): Promise<ApiKeyRow> {
     return tx.apiKey.create({ data: { organizationId, ...data }, select: SELECT });
   }
@@ -65,8 +86,8 @@ export class ApiKeysRepository {
     return this.prisma.apiKey.findFirst({ where: { id, organizationId, revokedAt: null }, select: SELECT });
   }
 
-  async rename(organizationId: string, id: string, name: string): Promise<ApiKeyRow | null> {
-    const { count } = await this.prisma.apiKey.updateMany({ where: { id, organizationId, revokedAt: null }, data: { name } });
+  async update(organizationId: string, id: string, data: ApiKeyChanges): Promise<ApiKeyRow | null> {
+    const { count } = await this.prisma.apiKey.updateMany({ where: { id, organizationId, revokedAt: null }, data });
     return count ? this.find(organizationId, id) : null;
   }
 

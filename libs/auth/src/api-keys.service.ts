@@ -1,14 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
+import { NoUpdatesError } from '@dl/platform/http';
 import { isUuid } from '@dl/platform/validation';
+import { ApiKeyScope, normalizeScopes } from './api-key-scopes';
 import { generateApiKey, hashApiKey, storedKeyPrefix } from './api-key';
 import { ApiKeyListResponseDto, ApiKeyResponseDto, CreatedApiKeyResponseDto } from './api-key-response.dto';
 import { toApiKeyResponse, toCreatedApiKeyResponse } from './api-key.mapper';
-import { ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
+import { ApiKeyChanges, ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyLimitError, ApiKeyNotFoundError, InsufficientRoleError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
 import { PlansService } from './plans';
 import { Principal } from './principal';
+
+/** What a new key is: its name, and optionally its scopes (default `all`) and expiry. */
+export interface NewApiKey {
+  name: string;
+  scopes?: readonly ApiKeyScope[];
+  expiresAt?: Date | null;
+}
+
+/** A key's PATCH: any of its name, scopes and expiry (`null` never expires). */
+export interface ApiKeyUpdate {
+  name?: string;
+  scopes?: readonly ApiKeyScope[];
+  expiresAt?: Date | null;
+}
 
 /** Owners and Admins manage every key of the organization; other roles their own. */
 function seesAllKeys(principal: Principal): boolean {
@@ -24,16 +40,22 @@ export class ApiKeysService {
   ) {}
 
   /** Decisions §14: Members and above; a Viewer's (read-only) key is made by the operator CLI's `key:create`. */
-  async create(principal: Principal, name: string): Promise<CreatedApiKeyResponseDto> {
+  async create(principal: Principal, input: NewApiKey): Promise<CreatedApiKeyResponseDto> {
     if (principal.role === 'VIEWER') throw new InsufficientRoleError();
-    return this.issue(principal.organizationId, principal.userId, principal.tier, name);
+    return this.issue(principal.organizationId, principal.userId, principal.tier, input.name, input);
   }
 
   /**
    * A new key acting as `userId` in the organization, within the plan's key limit
    * (checked under a lock on the organization so concurrent creations cannot overshoot).
    */
-  async issue(organizationId: string, userId: string, tier: Tier, name: string): Promise<CreatedApiKeyResponseDto> {
+  async issue(
+    organizationId: string,
+    userId: string,
+    tier: Tier,
+    name: string,
+    options: Omit<NewApiKey, 'name'> = {},
+  ): Promise<CreatedApiKeyResponseDto> {
     const key = generateApiKey();
     const limit = this.plans.limits(tier).apiKeys;
     const row = await this.keys.transaction(async (tx) => {
@@ -44,6 +66,8 @@ export class ApiKeysService {
         name: name.trim(),
         keyHash: hashApiKey(key),
         keyPrefix: storedKeyPrefix(key),
+        scopes: normalizeScopes(options.scopes),
+        expiresAt: options.expiresAt ?? null,
       });
     });
     return toCreatedApiKeyResponse(row, key);
@@ -64,10 +88,17 @@ export class ApiKeysService {
     return { keys: rows.map(toApiKeyResponse) };
   }
 
-  async rename(principal: Principal, id: string, name: string): Promise<ApiKeyResponseDto> {
-    await this.visible(principal, id);
-    const row = await this.keys.rename(principal.organizationId, id, name.trim());
+  /** Renames, rescopes or changes the expiry; a change of what the key may do applies from the next request. */
+  async update(principal: Principal, id: string, input: ApiKeyUpdate): Promise<ApiKeyResponseDto> {
+    const changes: ApiKeyChanges = {};
+    if (input.name !== undefined) changes.name = input.name.trim();
+    if (input.scopes !== undefined) changes.scopes = normalizeScopes(input.scopes);
+    if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt;
+    if (!Object.keys(changes).length) throw new NoUpdatesError();
+    const before = await this.visible(principal, id);
+    const row = await this.keys.update(principal.organizationId, id, changes);
     if (!row) throw new ApiKeyNotFoundError();
+    if (changes.scopes || changes.expiresAt !== undefined) await this.invalidation.revokedKeys([before.keyHash]);
     return toApiKeyResponse(row);
   }
 

@@ -6,6 +6,7 @@ export const AuthMessages = {
   authenticationRequired: 'Authentication required',
   invalidKey: 'Invalid API key',
   revokedKey: 'API key has been deleted or revoked',
+  expiredKey: 'API key has expired',
   invalidSession: 'Invalid or expired session',
   badLogin: 'Invalid email or password',
   dashboardOnly: 'This endpoint requires a dashboard session',
@@ -34,6 +35,13 @@ export class MissingCredentialError extends DomainError {
 }
 export class InvalidApiKeyError extends domainError('INVALID_API_KEY', AuthMessages.invalidKey) {}
 export class RevokedApiKeyError extends domainError('REVOKED_API_KEY', AuthMessages.revokedKey) {}
+export class ExpiredApiKeyError extends domainError('EXPIRED_API_KEY', AuthMessages.expiredKey) {}
+/** A key used outside its scopes (decisions §25): the message names the scope the route needs. */
+export class ApiKeyScopeError extends DomainError {
+  constructor(scope: string) {
+    super('API_KEY_SCOPE', `API key lacks scope ${scope}`);
+  }
+}
 export class InvalidSessionError extends domainError('INVALID_SESSION', AuthMessages.invalidSession) {}
 export class InvalidLoginError extends domainError('INVALID_LOGIN', AuthMessages.badLogin) {}
 export class DashboardOnlyError extends domainError('DASHBOARD_ONLY', AuthMessages.dashboardOnly) {}

@@ -1,10 +1,13 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { HttpArgumentsHost } from '@nestjs/common/interfaces';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { TooManyRequestsError } from '@dl/platform/http';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { clientIp, TooManyRequestsError } from '@dl/platform/http';
+import { ApiKeyScope, principalHasScope, requiredScope } from './api-key-scopes';
 import { AuthMetadata, AUTH_METADATA, DASHBOARD_ONLY_METADATA } from './auth.metadata';
-import { DashboardOnlyError, InsufficientRoleError, PlanFeatureError } from './auth.errors';
+import { ApiKeyScopeError, DashboardOnlyError, InsufficientRoleError, PlanFeatureError } from './auth.errors';
+import { Authenticator } from './authenticator.service';
 import { BearerStrategy } from './bearer.strategy';
 import { PlansService } from './plans';
 import { Principal } from './principal';
@@ -14,12 +17,15 @@ import { PLAN_GATED_PERMISSIONS, roleAllows } from './role-permissions';
 interface RouteAuth {
   meta: AuthMetadata;
   dashboardOnly: boolean;
+  /** What an API key needs for this route (decisions §25). */
+  scope: ApiKeyScope;
 }
 type AuthedRequest = FastifyRequest & { principal?: Principal | null };
 
 /**
  * The guard behind @Auth/@DashboardOnly: authenticate through passport-http-bearer (401) → dashboard-only (403) →
- * rate limit (429, headers on every counted response) → role and plan (403).
+ * rate limit (429, headers on every counted response) → role and plan (403) → API-key scope (403).
+ * An API key's use (lastUsedAt, lastUsedIp) is recorded here, throttled to once a minute per key.
  * Runs once per request even when both the controller and the method carry @Auth.
  * A credential known in-process on a route without rate limit is decided synchronously
  * (Nest then skips a promise per guard); see BearerStrategy.cachedPrincipal.
@@ -33,6 +39,8 @@ export class AuthGuard implements CanActivate {
     private readonly bearer: BearerStrategy,
     private readonly rateLimiter: RateLimiter,
     private readonly plans: PlansService,
+    private readonly authenticator: Authenticator,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -49,24 +57,33 @@ export class AuthGuard implements CanActivate {
     const known = typeof authorization === 'string' ? this.bearer.cachedPrincipal(authorization) : undefined;
     if (!known) return this.authenticateThenCheck(http, request, route);
     request.principal = known;
+    this.recordUse(request, known);
     return this.check(http, known, route);
   }
 
   private async authenticateThenCheck(http: HttpArgumentsHost, request: AuthedRequest, route: RouteAuth): Promise<boolean> {
     const principal = await this.bearer.authenticateHeader(request.headers.authorization, route.meta.missingMessage);
     request.principal = principal;
+    this.recordUse(request, principal);
     return this.check(http, principal, route);
   }
 
+  private recordUse(request: AuthedRequest, principal: Principal): void {
+    if (!principal.apiKeyId) return;
+    this.authenticator.touch(principal, () =>
+      clientIp(request.headers, request.raw.socket?.remoteAddress ?? request.ip, this.config.TRUSTED_CLIENT_IP_HEADER),
+    );
+  }
+
   /** Dashboard-only (403), rate limit (429), role and plan (403). */
-  private check(http: HttpArgumentsHost, principal: Principal, { meta, dashboardOnly }: RouteAuth): boolean | Promise<boolean> {
-    if (dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
-    if (meta.rateLimit !== false && this.rateLimiter.enabled) return this.limitThenAuthorize(http, principal, meta);
-    this.authorize(principal, meta);
+  private check(http: HttpArgumentsHost, principal: Principal, route: RouteAuth): boolean | Promise<boolean> {
+    if (route.dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
+    if (route.meta.rateLimit !== false && this.rateLimiter.enabled) return this.limitThenAuthorize(http, principal, route);
+    this.authorize(principal, route);
     return true;
   }
 
-  private async limitThenAuthorize(http: HttpArgumentsHost, principal: Principal, meta: AuthMetadata): Promise<boolean> {
+  private async limitThenAuthorize(http: HttpArgumentsHost, principal: Principal, route: RouteAuth): Promise<boolean> {
     const rl = await this.rateLimiter.consume(principal);
     const headers = {
       'X-RateLimit-Limit': String(rl.limit),
@@ -75,15 +92,17 @@ export class AuthGuard implements CanActivate {
     };
     http.getResponse<FastifyReply>().headers(headers);
     if (!rl.allowed) throw new TooManyRequestsError(rl.retryAfter, headers);
-    this.authorize(principal, meta);
+    this.authorize(principal, route);
     return true;
   }
 
-  private authorize(principal: Principal, { permission }: AuthMetadata): void {
-    if (!permission) return;
-    if (!roleAllows(principal.role, permission)) throw new InsufficientRoleError();
-    const planMessage = PLAN_GATED_PERMISSIONS.get(permission);
-    if (planMessage && !this.plans.limits(principal.tier).eventAnalytics) throw new PlanFeatureError(planMessage);
+  private authorize(principal: Principal, { meta: { permission }, scope }: RouteAuth): void {
+    if (permission) {
+      if (!roleAllows(principal.role, permission)) throw new InsufficientRoleError();
+      const planMessage = PLAN_GATED_PERMISSIONS.get(permission);
+      if (planMessage && !this.plans.limits(principal.tier).eventAnalytics) throw new PlanFeatureError(planMessage);
+    }
+    if (!principalHasScope(principal, scope)) throw new ApiKeyScopeError(scope);
   }
 
   /** Route metadata, read once per handler. */
@@ -92,9 +111,11 @@ export class AuthGuard implements CanActivate {
     let cached = this.metadata.get(handler);
     if (!cached) {
       const targets = [handler, context.getClass()];
+      const meta = this.reflector.getAllAndOverride<AuthMetadata | undefined>(AUTH_METADATA, targets) ?? {};
       cached = {
-        meta: this.reflector.getAllAndOverride<AuthMetadata | undefined>(AUTH_METADATA, targets) ?? {},
+        meta,
         dashboardOnly: this.reflector.getAllAndOverride<boolean | undefined>(DASHBOARD_ONLY_METADATA, targets) ?? false,
+        scope: requiredScope(meta.permission, meta.scope),
       };
       this.metadata.set(handler, cached);
     }

@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from './api-key-scopes';
 import { Permission } from './principal';
 
 export const AUTH_METADATA = 'dl:auth';
@@ -11,6 +12,11 @@ export interface AuthOptions {
   missingMessage?: string;
   /** false: not counted against the plan's requests per minute (QR images). Default true. */
   rateLimit?: boolean;
+  /**
+   * The API-key scope the route needs when its permission's default (PERMISSION_SCOPE) is not
+   * it: analytics reads check `read` but need `analytics:read`.
+   */
+  scope?: ApiKeyScope;
 }
 
 export interface AuthMetadata extends AuthOptions {

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RedisService } from '@dl/platform/redis';
 import { hashApiKey, isWellFormedApiKey, sameDigest } from './api-key';
+import { normalizeScopes } from './api-key-scopes';
 import {
+  ExpiredApiKeyError,
   InvalidApiKeyError,
   InvalidSessionError,
   MissingCredentialError,
@@ -22,6 +24,11 @@ export interface CachedCredential {
   cacheKey: string;
   /** The token itself stops being valid then (a JWT's exp); Infinity for API keys. */
   validUntilMs: number;
+}
+
+/** An API key past its `expiresAt` (the key itself: cached entries keep the instant). */
+function isExpired(principal: Principal): boolean {
+  return principal.expiresAtMs !== undefined && principal.expiresAtMs <= Date.now();
 }
 
 export function apiKeyCacheKey(keyHash: string): string {
@@ -81,8 +88,7 @@ export class Authenticator {
    */
   cachedPrincipal(credential: CachedCredential): Principal | undefined {
     const state = this.cache.peek(credential.cacheKey);
-    if (state?.status !== 'ok') return undefined;
-    this.touch(state.principal);
+    if (state?.status !== 'ok' || isExpired(state.principal)) return undefined;
     return state.principal;
   }
 
@@ -92,7 +98,7 @@ export class Authenticator {
     const state = await this.cache.get(apiKeyCacheKey(keyHash), () => this.loadApiKey(keyHash));
     if (state.status === 'revoked') throw new RevokedApiKeyError();
     if (state.status !== 'ok') throw new InvalidApiKeyError();
-    this.touch(state.principal);
+    if (isExpired(state.principal)) throw new ExpiredApiKeyError();
     return state.principal;
   }
 
@@ -109,6 +115,8 @@ export class Authenticator {
         role: row.role,
         tier: row.tier,
         apiKeyId: row.id,
+        scopes: normalizeScopes(row.scopes ?? undefined),
+        ...(row.expiresAt ? { expiresAtMs: row.expiresAt.getTime() } : {}),
       },
     };
   }
@@ -134,8 +142,12 @@ export class Authenticator {
     return state.principal;
   }
 
-  /** Records a key's use at most once a minute across all instances, never awaited by the request. */
-  private touch(principal: Principal): void {
+  /**
+   * Records a key's use (time and client IP) at most once a minute across all instances,
+   * never awaited by the request: an in-process map, then a Redis SET NX, then one UPDATE.
+   * `ip` is only evaluated when a write is due.
+   */
+  touch(principal: Principal, ip: () => string | null = () => null): void {
     const id = principal.apiKeyId;
     if (!id) return;
     const now = Date.now();
@@ -143,12 +155,14 @@ export class Authenticator {
     if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return;
     if (this.touched.size > 100_000) this.touched.clear();
     this.touched.set(id, now);
+    // Read now: the socket's address is gone once the response is sent.
+    const address = ip();
     void (async () => {
       if (this.redis.isReady) {
         const first = await this.redis.client.set(this.redis.key('auth', 'touch', id), '1', 'PX', TOUCH_INTERVAL_MS, 'NX');
         if (first !== 'OK') return;
       }
-      await this.credentials.touchApiKey(principal.organizationId, id, new Date(now));
+      await this.credentials.touchApiKey(principal.organizationId, id, new Date(now), address);
     })().catch((err) => this.logger.warn({ err: String(err) }, 'Could not record API key use'));
   }
 }

@@ -20,6 +20,8 @@ describe(CredentialsRepository.name, () => {
       revoked: false,
       role: 'OWNER',
       tier: 'FREE',
+      scopes: ['all'],
+      expiresAt: null,
     });
     expect(await repo.findMembership(acme.organization.id, acme.owner.user.id)).toEqual({ role: 'OWNER', tier: 'FREE' });
   });
@@ -32,20 +34,24 @@ describe(CredentialsRepository.name, () => {
     expect(await repo.findApiKeyByHash(sha(member.apiKey))).toMatchObject({ revoked: true });
   });
 
-  it('a membership in another organization answers as missing; touching a key counts only in its own organization, once a minute', async () => {
+  it('a membership in another organization answers as missing; touching a key (time and IP) counts only in its own organization, once a minute', async () => {
     expect(await repo.findMembership(other.organization.id, acme.owner.user.id)).toBeNull();
     expect(await repo.findApiKeyByHash(sha('dl_unknown'))).toBeNull();
 
     const at = new Date('2030-01-01T10:00:00Z');
-    await repo.touchApiKey(other.organization.id, acme.owner.apiKeyId, at);
+    await repo.touchApiKey(other.organization.id, acme.owner.apiKeyId, at, '203.0.113.9');
     const lastUsed = async () => (await env.prisma.apiKey.findUniqueOrThrow({ where: { id: acme.owner.apiKeyId } })).lastUsedAt;
     expect(await lastUsed()).toBeNull();
-    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, at);
+    const lastIp = async () => (await env.prisma.apiKey.findUniqueOrThrow({ where: { id: acme.owner.apiKeyId } })).lastUsedIp;
+    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, at, '203.0.113.1');
     expect(await lastUsed()).toEqual(at);
-    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, new Date(at.getTime() + 30_000));
+    expect(await lastIp()).toBe('203.0.113.1');
+    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, new Date(at.getTime() + 30_000), '203.0.113.2');
     expect(await lastUsed()).toEqual(at);
-    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, new Date(at.getTime() + 61_000));
+    expect(await lastIp()).toBe('203.0.113.1');
+    await repo.touchApiKey(acme.organization.id, acme.owner.apiKeyId, new Date(at.getTime() + 61_000), '2001:db8::1');
     expect(await lastUsed()).toEqual(new Date(at.getTime() + 61_000));
+    expect(await lastIp()).toBe('2001:db8::1');
   });
 
   it('a membership lookup with an id that is not a UUID is refused by the database (22P02)', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService, Role, Tier } from '@dl/platform/db';
+import type { ApiKeyScope } from './api-key-scopes';
 
 export interface ApiKeyCredentialRow {
   id: string;
@@ -10,6 +11,8 @@ export interface ApiKeyCredentialRow {
   /** Role of the key's creator in the key's organization; null once they left. */
   role: Role | null;
   tier: Tier;
+  scopes: ApiKeyScope[] | null;
+  expiresAt: Date | null;
 }
 
 export interface MembershipCredentialRow {
@@ -28,7 +31,8 @@ export class CredentialsRepository {
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyCredentialRow | null> {
     const rows = await this.prisma.$queryRaw<ApiKeyCredentialRow[]>(Prisma.sql`
       SELECT k.id, k.organization_id AS "organizationId", k.user_id AS "userId", k.key_hash AS "keyHash",
-             (k.revoked_at IS NOT NULL) AS revoked, m.role::text AS role, o.tier::text AS tier
+             (k.revoked_at IS NOT NULL) AS revoked, m.role::text AS role, o.tier::text AS tier,
+             k.scopes, k.expires_at AS "expiresAt"
         FROM api_keys k
         JOIN organizations o ON o.id = k.organization_id
         LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.user_id
@@ -60,10 +64,10 @@ export class CredentialsRepository {
     return rows[0] ?? null;
   }
 
-  /** Sets lastUsedAt unless it was set less than a minute ago (a no-op matches no row). */
-  async touchApiKey(organizationId: string, apiKeyId: string, at: Date): Promise<void> {
+  /** Sets lastUsedAt and lastUsedIp unless they were set less than a minute ago (a no-op matches no row). */
+  async touchApiKey(organizationId: string, apiKeyId: string, at: Date, ip: string | null): Promise<void> {
     await this.prisma.$executeRaw(Prisma.sql`
-      UPDATE api_keys SET last_used_at = ${at}
+      UPDATE api_keys SET last_used_at = ${at}, last_used_ip = ${ip}
        WHERE id = ${apiKeyId}::uuid AND organization_id = ${organizationId}::uuid AND revoked_at IS NULL
          AND (last_used_at IS NULL OR last_used_at < ${at}::timestamptz - interval '1 minute')`);
   }

@@ -1,4 +1,5 @@
 export * from './principal';
+export * from './api-key-scopes';
 export * from './role-permissions';
 export * from './api-key';
 export * from './auth.errors';

@@ -1,4 +1,5 @@
 import { Role, Tier } from '@dl/platform/db';
+import type { ApiKeyScope } from './api-key-scopes';
 
 /**
  * Who is calling, derived only from the credential. The organization of every
@@ -14,6 +15,13 @@ export interface Principal {
   apiKeyId?: string;
   /** Set for dashboard sessions: the `sessions` row of the JWT. */
   sessionId?: string;
+  /**
+   * API-key calls: what the key may do (`api-key-scopes.ts`). Check with `principalHasScope`,
+   * never by reading this list: sessions carry none and may do what their role allows.
+   */
+  scopes?: readonly ApiKeyScope[];
+  /** API-key calls: when the key stops working (epoch ms); absent for keys that never expire. */
+  expiresAtMs?: number;
 }
 
 /**

@@ -21,7 +21,7 @@ const LINK_ERRORS = { ...BAD_REQUEST, 404: 'Link not found' } as const;
 @ApiTags('analytics')
 @ApiExtraModels(ClickExportRowDto)
 @Controller('api/analytics')
-@Auth(Permissions.read)
+@Auth(Permissions.read, { scope: 'analytics:read' })
 export class LinkAnalyticsController {
   constructor(private readonly analytics: LinkAnalyticsService) {}
 

@@ -1,5 +1,5 @@
 import { pipeRefusal } from '@dl/testing';
-import { CreateApiKeyDto, RenameApiKeyDto } from '../keys/keys.dto';
+import { CreateApiKeyDto, UpdateApiKeyDto } from '../keys/keys.dto';
 import { AcceptInviteDto, LoginDto, SignupDto } from './auth.dto';
 
 const bad = (validation: Record<string, string>) => ({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
@@ -43,16 +43,27 @@ describe(AcceptInviteDto.name, () => {
   });
 });
 
+const SCOPES_MESSAGE = 'Must be a non-empty list of: links:read, links:write, analytics:read, conversions:write, domains:write, webhooks:write, all';
+
 describe('API key names (create and rename)', () => {
   it.each([
-    ['no name', {}, { name: 'Must be a string' }],
     ['an empty name', { name: '' }, { name: 'Must be 1-100 characters' }],
     ['a blank name', { name: '   ' }, { name: 'Must be 1-100 characters' }],
     ['a 101-character name', { name: 'x'.repeat(101) }, { name: 'Must be 1-100 characters' }],
     ['a number', { name: 5 }, { name: 'Must be a string' }],
-    ['an unknown field', { name: 'ok', scopes: ['links'] }, { scopes: 'Unknown field' }],
+    ['a null name', { name: null }, { name: 'Must be a string' }],
+    ['an unknown field', { name: 'ok', permissions: ['links'] }, { permissions: 'Unknown field' }],
+    ['an unknown scope', { name: 'ok', scopes: ['links'] }, { scopes: SCOPES_MESSAGE }],
+    ['a repeated scope', { name: 'ok', scopes: ['links:read', 'links:read'] }, { scopes: SCOPES_MESSAGE }],
+    ['null scopes', { name: 'ok', scopes: null }, { scopes: SCOPES_MESSAGE }],
+    ['a past expiry', { name: 'ok', expiresAt: '2001-01-01T00:00:00Z' }, { expiresAt: 'Must be a future date' }],
   ])('refuses %s', async (_label, body, validation) => {
     expect(await pipeRefusal(CreateApiKeyDto, body)).toEqual(bad(validation));
-    expect(await pipeRefusal(RenameApiKeyDto, body)).toEqual(bad(validation));
+    expect(await pipeRefusal(UpdateApiKeyDto, body)).toEqual(bad(validation));
+  });
+
+  it('creation needs a name; an update may leave it out', async () => {
+    expect(await pipeRefusal(CreateApiKeyDto, { scopes: ['all'] })).toEqual(bad({ name: 'Must be a string' }));
+    await expect(pipeRefusal(UpdateApiKeyDto, { scopes: ['all'], expiresAt: null })).rejects.toThrow('expected the validation pipe to refuse');
   });
 });

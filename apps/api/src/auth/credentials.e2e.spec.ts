@@ -109,6 +109,7 @@ describe('bearer credentials (@Auth guard)', () => {
       role: 'OWNER',
       tier: 'FREE',
       apiKeyId: org.owner.apiKeyId,
+      scopes: ['all'],
     });
     const bySession = await get('/t/read', `Bearer ${org.owner.jwt}`).expect(200);
     expect(bySession.body).toEqual({

@@ -12,7 +12,7 @@ import {
   Principal,
 } from '@dl/auth';
 import { Endpoint } from '@dl/platform/http';
-import { CreateApiKeyDto, RenameApiKeyDto } from './keys.dto';
+import { CreateApiKeyDto, expiryOf, UpdateApiKeyDto } from './keys.dto';
 
 /** API keys: dashboard sessions only (decisions §2); the secret is shown once. */
 @ApiTags('api keys')
@@ -36,13 +36,17 @@ export class KeysController {
     errors: { 400: 'Validation error' },
   })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponseDto> {
-    return this.keys.create(principal, body.name);
+    return this.keys.create(principal, { name: body.name, scopes: body.scopes, expiresAt: expiryOf(body) });
   }
 
   @Patch(':id')
-  @Endpoint({ summary: 'Rename an API key', response: ApiKeyResponseDto, errors: { 400: 'Validation error', 404: 'API key not found' } })
-  rename(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: RenameApiKeyDto): Promise<ApiKeyResponseDto> {
-    return this.keys.rename(principal, id, body.name);
+  @Endpoint({
+    summary: 'Rename an API key or change its scopes or expiry',
+    response: ApiKeyResponseDto,
+    errors: { 400: 'Validation error', 404: 'API key not found' },
+  })
+  update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: UpdateApiKeyDto): Promise<ApiKeyResponseDto> {
+    return this.keys.update(principal, id, { name: body.name, scopes: body.scopes, expiresAt: expiryOf(body) });
   }
 
   @Delete(':id')

@@ -1,13 +1,61 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { API_KEY_SCOPES, ApiKeyScope, isApiKeyScope } from '@dl/auth';
+import { IsFutureIsoDate, IsOmittable, IsValidWhen } from '@dl/platform/validation';
+
+const NAME_MESSAGE = 'Must be 1-100 characters';
+const SCOPES_MESSAGE = `Must be a non-empty list of: ${API_KEY_SCOPES.join(', ')}`;
+
+/** A non-empty list of distinct known scopes. */
+function isScopeList(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.length <= API_KEY_SCOPES.length && value.every(isApiKeyScope) && new Set(value).size === value.length;
+}
+
+const scopesDoc = { enum: API_KEY_SCOPES, enumName: 'ApiKeyScope', isArray: true, description: 'Default `all`' } as const;
+const expiresDoc = { type: String, format: 'date-time', nullable: true, description: 'A future instant; null or absent: never' } as const;
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'CI pipeline', maxLength: 100 })
-  @MaxLength(100, { message: 'Must be 1-100 characters' })
-  @Matches(/\S/, { message: 'Must be 1-100 characters' })
-  @IsNotEmpty({ message: 'Must be 1-100 characters' })
+  @MaxLength(100, { message: NAME_MESSAGE })
+  @Matches(/\S/, { message: NAME_MESSAGE })
+  @IsNotEmpty({ message: NAME_MESSAGE })
   @IsString({ message: 'Must be a string' })
   name: string;
+
+  @ApiPropertyOptional(scopesDoc)
+  @IsOmittable()
+  @IsValidWhen(isScopeList, SCOPES_MESSAGE)
+  scopes?: ApiKeyScope[];
+
+  @ApiPropertyOptional(expiresDoc)
+  @IsOptional()
+  @IsFutureIsoDate()
+  expiresAt?: string | null;
 }
 
-export class RenameApiKeyDto extends CreateApiKeyDto {}
+/** PATCH /api/keys/:id: any of name, scopes and expiry (decisions §25). */
+export class UpdateApiKeyDto {
+  @ApiPropertyOptional({ example: 'CI pipeline', maxLength: 100 })
+  @IsOmittable()
+  @MaxLength(100, { message: NAME_MESSAGE })
+  @Matches(/\S/, { message: NAME_MESSAGE })
+  @IsNotEmpty({ message: NAME_MESSAGE })
+  @IsString({ message: 'Must be a string' })
+  name?: string;
+
+  @ApiPropertyOptional(scopesDoc)
+  @IsOmittable()
+  @IsValidWhen(isScopeList, SCOPES_MESSAGE)
+  scopes?: ApiKeyScope[];
+
+  @ApiPropertyOptional(expiresDoc)
+  @IsOptional()
+  @IsFutureIsoDate()
+  expiresAt?: string | null;
+}
+
+/** `expiresAt` of a body: undefined when absent, null to clear, else the instant. */
+export function expiryOf(body: { expiresAt?: string | null }): Date | null | undefined {
+  if (body.expiresAt === undefined) return undefined;
+  return body.expiresAt === null ? null : new Date(body.expiresAt);
+}

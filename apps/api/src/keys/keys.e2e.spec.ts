@@ -32,6 +32,8 @@ describe('API keys (/api/keys)', () => {
       key: expect.stringMatching(/^dl_[0-9a-f]{64}$/),
       createdAt: expect.stringMatching(ISO),
       lastUsedAt: null,
+      scopes: ['all'],
+      expiresAt: null,
     });
     const row = await env.prisma.apiKey.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.keyHash).toBe(createHash('sha256').update(res.body.key).digest('hex'));
@@ -46,6 +48,9 @@ describe('API keys (/api/keys)', () => {
       keyPrefix: `${res.body.key.slice(0, 11)}…`,
       createdAt: res.body.createdAt,
       lastUsedAt: null,
+      lastUsedIp: null,
+      scopes: ['all'],
+      expiresAt: null,
     });
     expect(JSON.stringify(list.body)).not.toContain(res.body.key);
     await api(res.body.key).get('/api/usage').expect(200);
@@ -65,7 +70,7 @@ describe('API keys (/api/keys)', () => {
   it('renames with PATCH', async () => {
     const created = await api(pro.owner.jwt).post('/api/keys', { name: 'old' }).expect(201);
     const res = await api(pro.owner.jwt).patch(`/api/keys/${created.body.id}`, { name: 'new name' }).expect(200);
-    expect(res.body).toEqual({ id: created.body.id, name: 'new name', keyPrefix: `${created.body.key.slice(0, 11)}…`, createdAt: created.body.createdAt, lastUsedAt: null });
+    expect(res.body).toEqual({ id: created.body.id, name: 'new name', keyPrefix: `${created.body.key.slice(0, 11)}…`, createdAt: created.body.createdAt, lastUsedAt: null, lastUsedIp: null, scopes: ['all'], expiresAt: null });
     await api(created.body.key).get('/api/usage').expect(200);
     await api(pro.owner.jwt).delete(`/api/keys/${created.body.id}`).expect(204);
   });
@@ -73,7 +78,7 @@ describe('API keys (/api/keys)', () => {
   // One refusal over HTTP; every rule of the name: apps/api/src/auth/auth.dto.spec.ts.
   it.each([
     ['a blank name', { name: '   ' }, { name: 'Must be 1-100 characters' }],
-    ['an unknown field', { name: 'ok', scopes: ['links'] }, { scopes: 'Unknown field' }],
+    ['an unknown field', { name: 'ok', permissions: ['links'] }, { permissions: 'Unknown field' }],
   ])('refuses %s with 400 (create and rename), writing nothing', async (_label, body, validation) => {
     const before = await liveKeys(pro.organization.id);
     const expected = { error: 'Bad Request', message: 'Validation error', statusCode: 400, validation };

@@ -7,7 +7,7 @@ import { MonthlyReportQueryDto } from './reports.dto';
 
 /** Monthly reports (Cloud): JWT or API key; regeneration is the owner's (checked by the service, in the §11 order). */
 @ApiTags('reports')
-@Auth(Permissions.read)
+@Auth(Permissions.read, { scope: 'analytics:read' })
 @Controller('api/reports/monthly')
 export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
