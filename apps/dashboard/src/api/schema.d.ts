@@ -168,8 +168,8 @@ export interface paths {
         delete: operations["KeysController_remove"];
         options?: never;
         head?: never;
-        /** Rename an API key */
-        patch: operations["KeysController_rename"];
+        /** Rename an API key or change its scopes or expiry */
+        patch: operations["KeysController_update"];
         trace?: never;
     };
     "/api/organization/members": {
@@ -1214,6 +1214,8 @@ export interface components {
         SessionListResponseDto: {
             sessions: components["schemas"]["SessionItemDto"][];
         };
+        /** @enum {string} */
+        ApiKeyScope: "links:read" | "links:write" | "analytics:read" | "conversions:write" | "domains:write" | "webhooks:write" | "all";
         ApiKeyResponseDto: {
             /** Format: uuid */
             id: string;
@@ -1224,6 +1226,14 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             lastUsedAt: string | null;
+            /** @description Client IP of the last recorded use */
+            lastUsedIp: string | null;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /**
+             * Format: date-time
+             * @description After this instant the key answers 401
+             */
+            expiresAt: string | null;
         };
         ApiKeyListResponseDto: {
             keys: components["schemas"]["ApiKeyResponseDto"][];
@@ -1231,6 +1241,13 @@ export interface components {
         CreateApiKeyDto: {
             /** @example CI pipeline */
             name: string;
+            /** @description Default `all` */
+            scopes?: components["schemas"]["ApiKeyScope"][];
+            /**
+             * Format: date-time
+             * @description A future instant; null or absent: never
+             */
+            expiresAt?: string | null;
         };
         CreatedApiKeyResponseDto: {
             /** Format: uuid */
@@ -1242,10 +1259,20 @@ export interface components {
             createdAt: string;
             /** @description Always null on creation */
             lastUsedAt: string | null;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** Format: date-time */
+            expiresAt: string | null;
         };
-        RenameApiKeyDto: {
+        UpdateApiKeyDto: {
             /** @example CI pipeline */
-            name: string;
+            name?: string;
+            /** @description Default `all` */
+            scopes?: components["schemas"]["ApiKeyScope"][];
+            /**
+             * Format: date-time
+             * @description A future instant; null or absent: never
+             */
+            expiresAt?: string | null;
         };
         MemberResponseDto: {
             /** Format: uuid */
@@ -2781,11 +2808,12 @@ export type SchemaSessionResponseDto = components['schemas']['SessionResponseDto
 export type SchemaAcceptInviteDto = components['schemas']['AcceptInviteDto'];
 export type SchemaSessionItemDto = components['schemas']['SessionItemDto'];
 export type SchemaSessionListResponseDto = components['schemas']['SessionListResponseDto'];
+export type SchemaApiKeyScope = components['schemas']['ApiKeyScope'];
 export type SchemaApiKeyResponseDto = components['schemas']['ApiKeyResponseDto'];
 export type SchemaApiKeyListResponseDto = components['schemas']['ApiKeyListResponseDto'];
 export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
 export type SchemaCreatedApiKeyResponseDto = components['schemas']['CreatedApiKeyResponseDto'];
-export type SchemaRenameApiKeyDto = components['schemas']['RenameApiKeyDto'];
+export type SchemaUpdateApiKeyDto = components['schemas']['UpdateApiKeyDto'];
 export type SchemaMemberResponseDto = components['schemas']['MemberResponseDto'];
 export type SchemaInvitationCreatedResponseDto = components['schemas']['InvitationCreatedResponseDto'];
 export type SchemaMemberListResponseDto = components['schemas']['MemberListResponseDto'];
@@ -3437,7 +3465,7 @@ export interface operations {
             };
         };
     };
-    KeysController_rename: {
+    KeysController_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -3448,7 +3476,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RenameApiKeyDto"];
+                "application/json": components["schemas"]["UpdateApiKeyDto"];
             };
         };
         responses: {
