@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { components } from '../api/schema';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
@@ -6,11 +7,45 @@ import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../component
 import { ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
+type Scope = components['schemas']['ApiKeyScope'];
+
+/** The scopes a key can be limited to (decisions §25), with what each allows. */
+const SCOPES: Array<{ scope: Exclude<Scope, 'all'>; label: string }> = [
+  { scope: 'links:read', label: 'Read links, templates, projects, tags, QR codes' },
+  { scope: 'links:write', label: 'Create and change links, bulk, import' },
+  { scope: 'analytics:read', label: 'Analytics, reports and exports' },
+  { scope: 'conversions:write', label: 'Track leads and sales' },
+  { scope: 'domains:write', label: 'Manage branded domains' },
+  { scope: 'webhooks:write', label: 'Manage webhooks, apps and pixels' },
+];
+
+const EXPIRIES = [
+  { label: 'Never', days: 0 },
+  { label: 'In 30 days', days: 30 },
+  { label: 'In 90 days', days: 90 },
+  { label: 'In 1 year', days: 365 },
+];
+
+function expiryFrom(days: number): string | undefined {
+  return days ? new Date(Date.now() + days * 86_400_000).toISOString() : undefined;
+}
+
+function scopeSummary(scopes: Scope[]): string {
+  return scopes.includes('all') ? 'Everything' : scopes.join(', ');
+}
+
 export default function KeysPage() {
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => unwrap(api.GET('/api/keys')) });
   const [name, setName] = useState('');
+  const [limited, setLimited] = useState(false);
+  const [scopes, setScopes] = useState<Scope[]>(['links:read']);
+  const [expiryDays, setExpiryDays] = useState(0);
   const [secret, setSecret] = useState<string | null>(null);
-  const create = useAction(() => unwrap(api.POST('/api/keys', { body: { name } })), 'API key created', ['keys', 'usage']);
+  const create = useAction(
+    () => unwrap(api.POST('/api/keys', { body: { name, scopes: limited ? scopes : ['all'], expiresAt: expiryFrom(expiryDays) } })),
+    'API key created',
+    ['keys', 'usage'],
+  );
   const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
   const revoke = useAction((id: string) => unwrap(api.DELETE('/api/keys/{id}', { params: { path: { id } } })), 'API key revoked', ['keys', 'usage']);
   const errors = fieldErrors(create.error);
@@ -28,23 +63,60 @@ export default function KeysPage() {
           </>
         }
         error={create.error}
-        fields={['name']}
+        fields={['name', 'scopes', 'expiresAt']}
         submitLabel="Create key"
         busy={create.isPending}
-        onSubmit={() => create.mutate(undefined, { onSuccess: (k) => (setSecret(k.key), setName('')) })}
+        onSubmit={() => create.mutate(undefined, { onSuccess: (k) => (setSecret(k.key), setName(''), setLimited(false), setExpiryDays(0)) })}
       >
         <div className="form-row">
           <Field label="Name" error={errors.name}>
             {(p) => <input {...p} name="keyName" value={name} onChange={(e) => setName(e.target.value)} placeholder="CI pipeline" />}
           </Field>
+          <Field label="Expires" error={errors.expiresAt}>
+            {(p) => (
+              <select {...p} name="keyExpiry" value={expiryDays} onChange={(e) => setExpiryDays(Number(e.target.value))}>
+                {EXPIRIES.map((x) => (
+                  <option key={x.days} value={x.days}>
+                    {x.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
+        <fieldset>
+          <legend>Access</legend>
+          <div className="page-actions">
+            <label className="checkbox">
+              <input type="radio" name="keyAccess" checked={!limited} onChange={() => setLimited(false)} /> Everything my role allows
+            </label>
+            <label className="checkbox">
+              <input type="radio" name="keyAccess" checked={limited} onChange={() => setLimited(true)} /> Only these scopes
+            </label>
+          </div>
+          {limited && (
+            <div className="scope-list">
+              {SCOPES.map(({ scope, label }) => (
+                <label key={scope} className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={scopes.includes(scope)}
+                    onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((x) => x !== scope))}
+                  />
+                  <code>{scope}</code> <span className="muted">{label}</span>
+                </label>
+              ))}
+            </div>
+          )}
+          {errors.scopes && <div className="field-error">{errors.scopes}</div>}
+        </fieldset>
       </FormCard>
       <ErrorBanner error={keys.error ?? revoke.error} />
       <ResourceTable
         loading={keys.isPending}
         items={keys.data?.keys}
         empty={{ title: 'No API keys', body: 'Create a key to call the API from your own code.' }}
-        head={['Name', 'Key', 'Created', 'Last used', '']}
+        head={['Name', 'Key', 'Access', 'Expires', 'Last used', '']}
       >
         {(k) => (
           <tr key={k.id}>
@@ -52,8 +124,12 @@ export default function KeysPage() {
             <td>
               <code>{k.keyPrefix}</code>
             </td>
-            <td>{fmtDateTime(k.createdAt)}</td>
-            <td>{k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : 'Never'}</td>
+            <td>{scopeSummary(k.scopes)}</td>
+            <td>{k.expiresAt ? (new Date(k.expiresAt) <= new Date() ? `Expired ${fmtDateTime(k.expiresAt)}` : fmtDateTime(k.expiresAt)) : 'Never'}</td>
+            <td>
+              {k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : 'Never'}
+              {k.lastUsedIp && <div className="muted">from {k.lastUsedIp}</div>}
+            </td>
             <RowAction label="Revoke" onClick={() => setRevoking({ id: k.id, name: k.name })} />
           </tr>
         )}
