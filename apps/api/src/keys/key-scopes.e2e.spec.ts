@@ -39,6 +39,8 @@ describe('API key scopes and expiry (decisions §25)', () => {
     expect((await as(key.key).get(`/api/analytics/links/${created.body.id}`).expect(403)).body).toEqual(lacks('analytics:read'));
     expect((await as(key.key).post('/api/domains', { domain: 'scoped.example' }).expect(403)).body).toEqual(lacks('domains:write'));
     expect((await as(key.key).get('/api/webhooks').expect(403)).body).toEqual(lacks('webhooks:write'));
+    const lead = { clickId: 'x', eventName: 'signup', customerExternalId: 'c1' };
+    expect((await as(key.key).post('/api/track/lead', lead).expect(403)).body).toEqual(lacks('conversions:write'));
     // Keys stay JWT-only whatever the scopes.
     expect((await as(key.key).get('/api/keys').expect(403)).body.message).toBe('This endpoint requires a dashboard session');
     // The session that made the key is not limited by scopes.
