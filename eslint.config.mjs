@@ -46,7 +46,7 @@ const boundaries = (depConstraints, allow = []) => ({
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'var/**', 'coverage/**', '**/*.js', '**/*.mjs', '!**/jest.config.js'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' },
     rules: boundaries(production),
