@@ -4,6 +4,7 @@ import { Role, Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
 import { Command, ParsedArgs, UsageError } from './command';
 import { demoSeedCommand } from './demo-seed/demo-seed.cli';
+import { importFileCommand } from './import-file/import-file.cli';
 
 function required(flags: Record<string, string>, name: string): string {
   const v = flags[name];
@@ -125,6 +126,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'demo:seed': demoSeedCommand,
+  'import:file': importFileCommand,
 };
 
 function tierOf(value: string): Tier {

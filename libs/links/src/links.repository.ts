@@ -112,6 +112,15 @@ export class LinksRepository {
     });
   }
 
+  /** A template by slug, or the organization's oldest one when no slug is given. */
+  async findTemplateBySlugOrFirst(organizationId: string, slug?: string): Promise<TemplateRef | null> {
+    return this.prisma.template.findFirst({
+      where: { organizationId, ...(slug === undefined ? {} : { slug }) },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { id: true, slug: true, defaults: true },
+    });
+  }
+
   async findTemplates(organizationId: string, templateIds: string[], db: Db = this.prisma): Promise<TemplateRef[]> {
     if (!templateIds.length) return [];
     return db.template.findMany({

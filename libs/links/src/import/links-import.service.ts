@@ -25,6 +25,14 @@ const BATCH = 100;
 const YIELD_EVERY = 250;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** How far an import is: rows checked, then links written (the CLI draws it). */
+export interface ImportProgress {
+  phase: 'check' | 'write';
+  done: number;
+  total: number;
+}
+export type ImportProgressListener = (progress: ImportProgress) => void;
+
 interface Candidate {
   row: number;
   shortCode: string | null;
@@ -84,7 +92,21 @@ export class LinksImportService {
     return this.import(principal, this.parseOptions(fields), table);
   }
 
-  async import(principal: Principal, options: ImportOptionsDto, table: CsvTable): Promise<ImportResultDto> {
+  /**
+   * The template an import without a `templateId` uses (the CLI): the one with this id or slug,
+   * else the organization's oldest; none → 404 `Template not found`.
+   */
+  async templateIdFor(organizationId: string, ref?: string): Promise<string> {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const template =
+      ref !== undefined && uuid.test(ref)
+        ? await this.repo.findTemplate(organizationId, ref)
+        : await this.repo.findTemplateBySlugOrFirst(organizationId, ref);
+    if (!template) throw new TemplateNotFoundError();
+    return template.id;
+  }
+
+  async import(principal: Principal, options: ImportOptionsDto, table: CsvTable, onProgress?: ImportProgressListener): Promise<ImportResultDto> {
     const { defaults, templateSlug } = await this.prepare(principal, options);
     const plan = planColumns(table.header, options.platform);
     const competitorPlatform = plan.platform?.platform ?? (options.platform !== 'auto' ? options.platform : plan.format === 'branch' ? 'branch' : 'csv');
@@ -105,7 +127,10 @@ export class LinksImportService {
     };
     let validated = 0;
     for (const { row, cells } of table.rows) {
-      if (++validated % YIELD_EVERY === 0) await yieldToEventLoop();
+      if (++validated % YIELD_EVERY === 0) {
+        onProgress?.({ phase: 'check', done: validated, total: table.rows.length });
+        await yieldToEventLoop();
+      }
       try {
         const mapped = mapRow(plan, cells, now);
         const unstorable = findUnstorableText({ shortCode: mapped.shortCode, ...mapped.fields });
@@ -148,10 +173,12 @@ export class LinksImportService {
         } else fail(row, (err as Error).message);
       }
     }
+    onProgress?.({ phase: 'check', done: table.rows.length, total: table.rows.length });
     const strategy = options.conflictStrategy ?? 'skip';
     await this.assertQuota(principal, strategy, candidates);
     for (let i = 0; i < candidates.length; i += BATCH) {
       await this.writeBatch(principal, strategy, candidates.slice(i, i + BATCH), result, fail);
+      onProgress?.({ phase: 'write', done: Math.min(i + BATCH, candidates.length), total: candidates.length });
     }
     result.errors.sort((a, b) => a.row - b.row);
     return result;
