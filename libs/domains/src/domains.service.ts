@@ -4,6 +4,7 @@ import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
 import { NoUpdatesError, normalizeUrlOrNull } from '@dl/platform/http';
 import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
+import { SafetyService } from '@dl/safety';
 import { DnsVerifier } from './dns-verifier';
 import { checkOutcome, RECHECK } from './domain-check';
 import { normalizeDomainName } from './domain-name';
@@ -31,6 +32,7 @@ export class DomainsService {
     private readonly dns: DnsVerifier,
     private readonly plans: PlansService,
     private readonly redis: RedisService,
+    private readonly safety: SafetyService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.ownHosts = serviceHosts(config);
@@ -63,6 +65,8 @@ export class DomainsService {
     if (dto?.rootRedirectUrl !== undefined) settings.rootRedirectUrl = normalizeUrlOrNull(dto.rootRedirectUrl);
     if (dto?.notFoundUrl !== undefined) settings.notFoundUrl = normalizeUrlOrNull(dto.notFoundUrl);
     if (!Object.keys(settings).length) throw new NoUpdatesError();
+    const urls = (['rootRedirectUrl', 'notFoundUrl'] as const).filter((k) => settings[k]).map((k): [string, string] => [k, settings[k]!]);
+    await this.safety.refuseBlocked(urls);
     const result = await this.repo.update(organizationId, id, settings);
     if (result.kind === 'missing') throw new DomainNotFoundError();
     if (result.kind === 'not-verified') throw new DomainNotVerifiedDefaultError();

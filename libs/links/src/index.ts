@@ -24,3 +24,4 @@ export * from './import/import-columns';
 export * from './import/import.dto';
 export * from './import/links-import.service';
 export * from './links.module';
+export * from './link-screening';

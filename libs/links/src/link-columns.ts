@@ -48,6 +48,9 @@ const STATE_COLUMNS: Array<[keyof LinkRecord, string, Cast]> = [
   ['isActive', 'is_active', '::boolean'],
   ['clickCount', 'click_count', '::int'],
   ['migrationMetadata', 'migration_metadata', '::jsonb'],
+  ['safetyStatus', 'safety_status', ''],
+  ['safetyReason', 'safety_reason', ''],
+  ['safetyCheckedAt', 'safety_checked_at', '::timestamptz'],
   ['createdAt', 'created_at', '::timestamptz'],
   ['updatedAt', 'updated_at', '::timestamptz'],
 ];

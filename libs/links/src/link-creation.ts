@@ -9,6 +9,7 @@ import { LinkWriter } from './link-writer';
 import { LinksRepository, TemplateRef } from './links.repository';
 import { ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { forItem } from './validate-item';
+import { blockedError, LinkScreening } from './link-screening';
 
 /** A new link that names no domain: the insert puts it on the organization's default domain, else the service host. */
 const DEFAULT_PLACE = { domainId: null, domainName: null };
@@ -36,6 +37,7 @@ export class LinkCreation {
     private readonly writer: LinkWriter,
     private readonly events: LinkEventsService,
     private readonly domains: LinkDomains,
+    private readonly screening: LinkScreening,
   ) {}
 
   /**
@@ -67,6 +69,12 @@ export class LinkCreation {
     const rows = await Promise.all(
       dtos.map((dto, i) => forItem(path?.(i), () => newLinkRow(principal, dto, templates.get(dto.templateId)!, places.get(wanted[i])!, now))),
     );
+    // Screened after the template's defaults are applied: a default destination is screened too.
+    const safety = await this.screening.screenAll(rows);
+    for (const [i, s] of safety.entries()) {
+      if (Array.isArray(s)) await forItem(path?.(i), () => Promise.reject(blockedError(s)));
+      else Object.assign(rows[i], s);
+    }
     for (const [i, dto] of dtos.entries()) rows[i].passwordHash = (await passwordHashOf(dto.password)) ?? null;
     return rows;
   }

@@ -60,6 +60,14 @@ export class MigrationMetadataResponseDto {
   @ApiPropertyOptional({ description: "The source platform's click count, when its export had one" }) clicks?: number;
 }
 
+/** The screening of a link's destinations (decisions §22). */
+export class LinkSafetyResponseDto {
+  @ApiProperty({ enum: ['ok', 'suspicious', 'blocked'], description: 'suspicious: visitors see a warning page first; blocked: a 403 page' })
+  status!: 'ok' | 'suspicious' | 'blocked';
+  @ApiProperty({ ...nullableString, example: 'look-alike of paypal.com' }) reason!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When its destinations were last screened' }) checkedAt!: string | null;
+}
+
 /*
  * The link's response shapes: each class is both the TypeScript type the mapper
  * (link.mapper.ts) returns and the OpenAPI schema the controller declares. The link's own
@@ -89,6 +97,7 @@ export class LinkCreateResponseDto {
   @ApiProperty() is_active!: boolean;
   @ApiProperty({ type: MigrationMetadataResponseDto, nullable: true }) migration_metadata!: MigrationMetadataResponseDto | null;
   @ApiProperty({ description: 'True when visitors must enter a password' }) has_password!: boolean;
+  @ApiProperty({ type: LinkSafetyResponseDto }) safety!: LinkSafetyResponseDto;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
@@ -110,6 +119,7 @@ export class LinkResponseDto {
   @ApiProperty() clickCount!: number;
   @ApiProperty({ type: MigrationMetadataResponseDto, nullable: true }) migrationMetadata!: MigrationMetadataResponseDto | null;
   @ApiProperty({ description: 'True when visitors must enter a password' }) hasPassword!: boolean;
+  @ApiProperty({ type: LinkSafetyResponseDto }) safety!: LinkSafetyResponseDto;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }

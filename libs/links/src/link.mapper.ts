@@ -53,6 +53,7 @@ export function toLinkResponse(link: LinkRecord, baseUrl: string): LinkResponseD
     status: linkStatus(link),
     clickCount: link.clickCount,
     migrationMetadata: link.migrationMetadata,
+    safety: { status: link.safetyStatus, reason: link.safetyReason, checkedAt: iso(link.safetyCheckedAt) },
     createdAt: link.createdAt.toISOString(),
     updatedAt: link.updatedAt.toISOString(),
   };

@@ -25,6 +25,10 @@ export interface LinkRecord extends LinkValues {
   isActive: boolean;
   clickCount: number;
   migrationMetadata: MigrationMetadata | null;
+  /** Screening of its destinations (decisions §22). */
+  safetyStatus: 'ok' | 'suspicious' | 'blocked';
+  safetyReason: string | null;
+  safetyCheckedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,4 +49,8 @@ export interface NewLinkRow extends LinkValues {
   migrationMetadata: MigrationMetadata | null;
   /** A creation date carried over by an import; null or absent: now. */
   createdAt?: Date | null;
+  /** Its screening (LinkScreening); unset: ok, never screened. */
+  safetyStatus?: 'ok' | 'suspicious' | 'blocked';
+  safetyReason?: string | null;
+  safetyCheckedAt?: Date | null;
 }

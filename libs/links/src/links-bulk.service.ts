@@ -9,6 +9,7 @@ import { LinkDomains } from './link-domains';
 import { toLinkCreateResponse, toLinkResponse } from './link.mapper';
 import { LinkCreateResponseDto, LinkResponseDto } from './link-response.dto';
 import { LinkCreation } from './link-creation';
+import { blockedError, LinkScreening, mergedDestinations, touchesDestinations } from './link-screening';
 import { LinkPatch, LinksRepository } from './links.repository';
 import { LinkNotFoundError, ProjectNotFoundError, TemplateNotFoundError } from './links.errors';
 import { checkedPatch } from './links.service';
@@ -45,6 +46,7 @@ export class LinksBulkService {
     private readonly creation: LinkCreation,
     private readonly events: LinkEventsService,
     private readonly domains: LinkDomains,
+    private readonly screening: LinkScreening,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -98,6 +100,7 @@ export class LinksBulkService {
     const templateIds = [...new Set(updates.map((u) => u.patch.templateId).filter((t): t is string => !!t))];
     if ((await this.repo.findTemplates(org, templateIds)).length !== templateIds.length) throw new TemplateNotFoundError();
     await this.assertProjects(org, updates.map((u) => u.patch.projectId));
+    await this.screenUpdates(org, updates);
 
     const links = await this.repo.transaction(async (tx) => {
       const ids = [...new Set(updates.map((u) => u.id))];
@@ -121,6 +124,21 @@ export class LinksBulkService {
     );
     await this.events.linksChanged('link.deleted', deleted);
     return { deleted: deleted.length };
+  }
+
+  /** Screens the updates that change a destination, with the link's other destinations (400 naming `updates[i].data.<field>`). */
+  private async screenUpdates(organizationId: string, updates: Array<{ id: string; patch: LinkPatch }>): Promise<void> {
+    const touching = updates.filter((u) => touchesDestinations(u.patch));
+    if (!touching.length) return;
+    const current = new Map((await this.repo.findByIds(organizationId, [...new Set(touching.map((u) => u.id))])).map((l) => [l.id, l]));
+    for (const [i, u] of updates.entries()) {
+      if (!touchesDestinations(u.patch)) continue;
+      const link = current.get(u.id);
+      if (!link) throw new LinkNotFoundError(u.id);
+      const [result] = await this.screening.screenAll([mergedDestinations(link, u.patch)]);
+      if (Array.isArray(result)) throw itemError(`updates[${i}]`, prefixErrors('data', blockedError(result).options.validation ?? {}));
+      Object.assign(u.patch, result);
+    }
   }
 
   private async assertProjects(organizationId: string, projectIds: Array<string | null | undefined>): Promise<void> {

@@ -5,6 +5,8 @@ import { LinkWriter } from './link-writer';
 import { LinkCreation } from './link-creation';
 import { LinkDomains } from './link-domains';
 import { DomainsModule } from '@dl/domains';
+import { SafetyModule } from '@dl/safety';
+import { LinkScreening } from './link-screening';
 import { LinksBulkService } from './links-bulk.service';
 import { LinksRepository } from './links.repository';
 import { LinksPg } from './links-pg';
@@ -17,13 +19,14 @@ registerLinkValidationMessages();
 
 /** Links use cases (needs PlatformModule and QueueModule in the app). */
 @Module({
-  imports: [DomainsModule],
+  imports: [DomainsModule, SafetyModule],
   providers: [
     LinksRepository,
     LinksPg,
     LinkDomains,
     LinkWriter,
     LinkCreation,
+    LinkScreening,
     LinkEventsService,
     LinksService,
     LinksBulkService,
@@ -31,6 +34,6 @@ registerLinkValidationMessages();
     QrService,
     QrRenderPool,
   ],
-  exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkEventsService],
+  exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkEventsService, LinkScreening],
 })
 export class LinksModule {}

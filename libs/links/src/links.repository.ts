@@ -32,11 +32,15 @@ export type LinkPatch = Partial<LinkValues> & {
   /** Moving to another domain: both set together. */
   domainId?: string | null;
   domainName?: string;
+  safetyStatus?: 'ok' | 'suspicious' | 'blocked';
+  safetyReason?: string | null;
+  safetyCheckedAt?: Date | null;
 };
 
 /** Columns an insert writes, in order (the domain is chosen by the statement, see insertLinks). */
 const INSERT_COLUMNS = [
   'id', 'organization_id', 'user_id', 'project_id', 'template_id', 'domain_id', 'domain_name', 'short_code', 'migration_metadata', 'created_at',
+  'safety_status', 'safety_reason', 'safety_checked_at',
   ...Object.values(VALUE_COLUMNS).map(([c]) => c),
 ];
 const INSERT_SELECT = INSERT_COLUMNS.map((c) =>
@@ -172,6 +176,9 @@ export class LinksRepository {
           migration_metadata: r.migrationMetadata,
           // An import keeps the source platform's creation date; else the statement's now().
           created_at: r.createdAt ? r.createdAt.toISOString() : null,
+          safety_status: r.safetyStatus ?? 'ok',
+          safety_reason: r.safetyReason ?? null,
+          safety_checked_at: r.safetyCheckedAt?.toISOString() ?? null,
         };
         for (const [key, [column]] of Object.entries(VALUE_COLUMNS)) {
           const value = r[key as keyof LinkValues];
@@ -195,6 +202,9 @@ export class LinksRepository {
         id: f.id,
         domainId: f.domain_id,
         domainName: f.domain_name,
+        safetyStatus: r.safetyStatus ?? 'ok',
+        safetyReason: r.safetyReason ?? null,
+        safetyCheckedAt: r.safetyCheckedAt ?? null,
         isActive: true,
         clickCount: 0,
         createdAt: new Date(f.created_at),
@@ -270,6 +280,9 @@ export class LinksRepository {
       else if (key === 'migrationMetadata') sets.push(Prisma.sql`migration_metadata = ${sqlValue(value, '::jsonb')}`);
       else if (key === 'domainId') sets.push(Prisma.sql`domain_id = ${sqlValue(value, '::uuid')}`);
       else if (key === 'domainName') sets.push(Prisma.sql`domain_name = ${value as string}`);
+      else if (key === 'safetyStatus') sets.push(Prisma.sql`safety_status = ${value as string}`);
+      else if (key === 'safetyReason') sets.push(Prisma.sql`safety_reason = ${sqlValue(value, '')}`);
+      else if (key === 'safetyCheckedAt') sets.push(Prisma.sql`safety_checked_at = ${sqlValue(value, '::timestamptz')}`);
       else {
         const [column, cast] = VALUE_COLUMNS[key as keyof LinkValues];
         sets.push(Prisma.sql`${Prisma.raw(column)} = ${sqlValue(value, cast)}`);

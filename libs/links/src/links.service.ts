@@ -14,6 +14,7 @@ import { LinkCreateResponseDto, LinkResponseDto } from './link-response.dto';
 import { LinkRecord } from './link.types';
 import { LinkEventsService } from './link-events.service';
 import { LinkCreation } from './link-creation';
+import { LinkScreening, mergedDestinations, touchesDestinations } from './link-screening';
 import { LinkPatch, LinksRepository } from './links.repository';
 import { decodeListCursor, LinkListFilter, LinkListPage, LinkListQuery } from './link-list';
 import { LinkNotFoundError, ProjectNotFoundError, ShortCodeInUseError, TemplateNotFoundError } from './links.errors';
@@ -27,6 +28,7 @@ export class LinksService {
     private readonly creation: LinkCreation,
     private readonly events: LinkEventsService,
     private readonly domains: LinkDomains,
+    private readonly screening: LinkScreening,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -76,6 +78,12 @@ export class LinksService {
 
   async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponseDto> {
     const patch = await this.patchFrom(principal.organizationId, dto);
+    if (touchesDestinations(patch)) {
+      // The link's status covers all its destinations: the changed ones with the others.
+      const current = await this.repo.findById(principal.organizationId, id);
+      if (!current) throw new LinkNotFoundError();
+      Object.assign(patch, await this.screening.screenOne(mergedDestinations(current, patch)));
+    }
     if (patch.domainName === undefined) {
       const link = await this.repo.updateLink(principal.organizationId, id, patch);
       if (!link) throw new LinkNotFoundError();

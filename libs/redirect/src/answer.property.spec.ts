@@ -23,6 +23,8 @@ const snapshot: fc.Arbitrary<RedirectLinkSnapshot> = fc.record({
   id: fc.uuid(),
   organizationId: fc.uuid(),
   shortCode: fc.constant('abc1234'),
+  safetyStatus: fc.constantFrom('ok' as const, 'suspicious' as const, 'blocked' as const),
+  safetyReason: nullable(text),
   originalUrl: destination,
   iosUrl: nullable(destination),
   androidUrl: nullable(destination),
@@ -76,7 +78,7 @@ describe('redirect decision + answer builder (property-based, decisions §14)', 
           expect(/^[\x20-\x7e]*$/.test(value)).toBe(true);
         }
         expect(typeof answer.body).toBe('string');
-        expect([200, 302, 404, 410, 503]).toContain(answer.status);
+        expect([200, 302, 403, 404, 410, 503]).toContain(answer.status);
         if (answer.status === 302) expect(typeof answer.headers.location).toBe('string');
       }),
       { numRuns: 3000 },
@@ -87,7 +89,7 @@ describe('redirect decision + answer builder (property-based, decisions §14)', 
     fc.assert(
       fc.property(snapshot, fc.webUrl({ withQueryParameters: true }), (link, url) => {
         const href = new URL(url).href;
-        const live = { ...link, isActive: true, expiresAt: null, cloak: false, targetingRules: null, iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null, ogTitle: null, ogDescription: null, ogImageUrl: null, originalUrl: href };
+        const live = { ...link, isActive: true, safetyStatus: 'ok' as const, expiresAt: null, cloak: false, targetingRules: null, iosUrl: null, androidUrl: null, webFallbackUrl: null, utmParameters: null, ogTitle: null, ogDescription: null, ogImageUrl: null, originalUrl: href };
         const answer = buildAnswer(decide({ link: live, now: 0, platform: 'web', bot: false, country: () => null, languages: () => [], query: '', pixelClickId: null }));
         expect(answer).toEqual({ status: 302, headers: { location: href, 'cache-control': 'no-store' }, body: '' });
       }),

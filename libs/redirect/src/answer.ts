@@ -1,6 +1,6 @@
 import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
-import { cloakPage, EXPIRED_PAGE, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
+import { cloakPage, disabledPage, EXPIRED_PAGE, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
 import { publicStatsPage } from './public-stats';
 import { PublicStatsDto } from './public-stats.dto';
 
@@ -40,6 +40,8 @@ const BUILDERS: Builders = {
   'not-found-redirect': (o) => redirect(o.location),
   password: (o) => html(o.wrong ? 401 : 200, passwordPage(o.wrong === true)),
   'too-many-tries': () => html(429, TOO_MANY_TRIES_PAGE, { 'retry-after': '60' }),
+  disabled: (o) => html(403, disabledPage(o.reason)),
+  warning: (o) => html(200, warningPage(o.link.shortCode, o.destination, o.query, o.link.safetyReason)),
   cloak: (o) => html(200, cloakPage(o.link, o.location)),
   preview: (o) => html(200, previewPage(o.link, safeHeaderUrl(o.location))),
   expired: () => html(410, EXPIRED_PAGE),

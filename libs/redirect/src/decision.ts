@@ -31,7 +31,12 @@ export interface VisitFacts {
   unlocked?: boolean;
   /** Where the host sends a code it does not know (a branded domain's `notFoundUrl`); else the 404 page. */
   notFoundUrl?: string | null;
+  /** The visitor chose "Continue" on the warning page of a suspicious link (`dl_continue=1`). */
+  continued?: boolean;
 }
+
+/** The query parameter of the warning page's "Continue" link (never passed on to the destination). */
+export const CONTINUE_PARAM = 'dl_continue';
 
 /** Which variant and which rule chose the destination (recorded on the click). */
 export interface Choice {
@@ -47,6 +52,8 @@ export type Outcome =
   | { kind: 'expired-redirect'; location: string }
   | { kind: 'password'; link: RedirectLinkSnapshot; wrong?: boolean }
   | { kind: 'too-many-tries' }
+  | { kind: 'disabled'; reason: string | null }
+  | { kind: 'warning'; link: RedirectLinkSnapshot; destination: string; query: string }
   | ({ kind: 'redirect'; location: string } & Partial<Choice>)
   | ({ kind: 'cloak'; location: string; link: RedirectLinkSnapshot } & Partial<Choice>)
   | ({ kind: 'preview'; location: string; link: RedirectLinkSnapshot } & Partial<Choice>);
@@ -65,11 +72,15 @@ export function isLive(link: RedirectLinkSnapshot | null, now: number): link is 
 export function decide(visit: VisitFacts): Outcome {
   const link = visit.link;
   if (!link || !link.isActive) return visit.notFoundUrl ? { kind: 'not-found-redirect', location: visit.notFoundUrl } : { kind: 'not-found' };
+  // Blocked by screening (decisions §22): a 403 page with no way through, before anything else.
+  if (link.safetyStatus === 'blocked') return { kind: 'disabled', reason: link.safetyReason };
   if ((link.expiresAt !== null && link.expiresAt <= visit.now) || visit.capReached) {
     return link.expiredUrl ? { kind: 'expired-redirect', location: link.expiredUrl } : { kind: 'expired' };
   }
   if (link.passwordHash && !visit.unlocked) return { kind: 'password', link };
   const { url, web, variant, rule } = destinationOf(link, visit);
+  // Suspicious: a warning page (crawlers too) until the visitor continues; no click until then.
+  if (link.safetyStatus === 'suspicious' && !visit.continued) return { kind: 'warning', link, destination: url, query: visit.query };
   const clickId = web ? visit.pixelClickId : null;
   const location = clickId ? composeDestination(url, link, visit.query, clickId) : composedFor(link, url, visit.query);
   // Only a chosen variant or rule is named (a plain link's outcome stays two fields).
@@ -248,6 +259,7 @@ export function composeDestination(
   clickId: string | null,
 ): string {
   if (!visitorQuery && !link.utmParameters && !clickId) return destination;
+  if (visitorQuery === `${CONTINUE_PARAM}=1` && !link.utmParameters && !clickId) return destination;
   let url: URL;
   try {
     url = new URL(destination);
@@ -258,7 +270,7 @@ export function composeDestination(
   if (visitorQuery) {
     const stored = new Set(params.keys());
     for (const [key, value] of new URLSearchParams(visitorQuery)) {
-      if (!stored.has(key) && key !== 'dl_click') params.append(key, value);
+      if (!stored.has(key) && key !== 'dl_click' && key !== CONTINUE_PARAM) params.append(key, value);
     }
   }
   if (link.utmParameters) {

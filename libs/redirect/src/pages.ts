@@ -117,3 +117,35 @@ export function previewPage(link: RedirectLinkSnapshot, location: string): strin
     `<body><p><a href="${href}">${escapeHtml(title || location)}</a></p></body></html>`
   );
 }
+
+const WARNING_STYLE =
+  '.dest{margin:1rem 0;padding:.6rem .75rem;border-radius:8px;background:#fef3c7;color:#78350f;word-break:break-all;font-family:ui-monospace,monospace;font-size:.9rem;text-align:left}' +
+  '.actions{margin-top:1.25rem;display:flex;gap:.75rem;justify-content:center;flex-wrap:wrap}' +
+  '.actions a{font-weight:600;padding:.6rem 1rem;border-radius:8px;text-decoration:none}' +
+  '.go{background:#2563eb;color:#fff}.report{border:1px solid #cbd2d9;color:#1f2933}' +
+  '@media (prefers-color-scheme:dark){.dest{background:#422006;color:#fde68a}.report{color:#e4e7eb;border-color:#3e4c59}}';
+
+/**
+ * The warning page of a suspicious link (decisions §22): the destination in plain text (never a
+ * link), "Continue" (the same address with `dl_continue=1`, then a normal visit) and "Report".
+ */
+export function warningPage(shortCode: string, destination: string, query: string, reason: string | null): string {
+  const continueHref = `?${query ? `${query}&` : ''}dl_continue=1`;
+  const reportHref = `/${encodeURIComponent(shortCode)}/report`;
+  const why = reason ? ` (${escapeHtml(reason)})` : '';
+  return page(
+    '&#9888;',
+    'This link may be unsafe',
+    `Our checks flagged where this link goes${why}. Only continue if you trust it.</p>` +
+      `<div class="dest">${escapeHtml(destination)}</div>` +
+      `<div class="actions"><a class="go" href="${escapeHtml(continueHref)}" rel="nofollow">Continue</a>` +
+      `<a class="report" href="${reportHref}" rel="nofollow">Report</a></div><p>`,
+    WARNING_STYLE,
+  );
+}
+
+/** The 403 page of a blocked link or a suspended organization: the reason, no way through. */
+export function disabledPage(reason: string | null): string {
+  const why = reason ? ` Reason: ${escapeHtml(reason)}.` : '';
+  return page(403, 'This link has been disabled', `It was found to lead somewhere harmful and can no longer be followed.${why}`);
+}

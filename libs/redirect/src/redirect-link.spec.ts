@@ -8,15 +8,22 @@ describe('the redirect snapshot (derived from the fields declared `edge`)', () =
 
   /** A `links` row as `pg` returns it, every edge column set. */
   const row = (): SnapshotRow => {
-    const out: SnapshotRow = { id: identity.id, organization_id: identity.organizationId, short_code: identity.shortCode, is_active: true };
+    const out: SnapshotRow = {
+      id: identity.id,
+      organization_id: identity.organizationId,
+      short_code: identity.shortCode,
+      is_active: true,
+      safety_status: 'suspicious',
+      safety_reason: 'mixed scripts',
+    };
     for (const key of LINK_EDGE_FIELDS) out[linkField(key).column] = samples[key];
     return out;
   };
 
   it('selects the identity, the state and every edge field, and maps each one (dates as epoch milliseconds)', () => {
-    expect(SNAPSHOT_COLUMNS.slice(0, 4)).toEqual(['id', 'organization_id', 'short_code', 'is_active']);
-    expect(SNAPSHOT_COLUMNS.slice(4)).toEqual(LINK_EDGE_FIELDS.map((key) => linkField(key).column));
-    const expected: Record<string, unknown> = { ...identity, isActive: true };
+    expect(SNAPSHOT_COLUMNS.slice(0, 6)).toEqual(['id', 'organization_id', 'short_code', 'is_active', 'safety_status', 'safety_reason']);
+    expect(SNAPSHOT_COLUMNS.slice(6)).toEqual(LINK_EDGE_FIELDS.map((key) => linkField(key).column));
+    const expected: Record<string, unknown> = { ...identity, isActive: true, safetyStatus: 'suspicious', safetyReason: 'mixed scripts' };
     for (const key of LINK_EDGE_FIELDS) {
       const value = samples[key];
       expected[key] = value instanceof Date ? value.getTime() : value;
@@ -31,6 +38,8 @@ describe('the redirect snapshot (derived from the fields declared `edge`)', () =
     const empty: SnapshotRow = { id: identity.id, organization_id: identity.organizationId, short_code: identity.shortCode, is_active: false };
     for (const key of LINK_EDGE_FIELDS) empty[linkField(key).column] = null;
     const snapshot = toRedirectSnapshot(empty) as unknown as Record<string, unknown>;
+    // A row without screening (a snapshot cached before it existed) reads as ok.
+    expect(snapshot).toMatchObject({ safetyStatus: 'ok', safetyReason: null });
     for (const key of LINK_EDGE_FIELDS) {
       const expected = linkField(key).kind === 'boolean' ? false : null;
       expect({ key, value: snapshot[key] }).toEqual({ key, value: expected });

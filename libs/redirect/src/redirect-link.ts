@@ -13,13 +13,16 @@ export type RedirectLinkSnapshot = {
   organizationId: string;
   shortCode: string;
   isActive: boolean;
+  /** Screening of its destinations (decisions §22): the edge answers from it, never asks. */
+  safetyStatus: 'ok' | 'suspicious' | 'blocked';
+  safetyReason: string | null;
 } & { [K in EdgeFieldKey]: EdgeValue<K> };
 
 /** A redirect rule's conditions as stored (validated at the API). */
 export type RuleConditions = RedirectRuleConditions;
 
 /** The columns of `links` the snapshot is made of (RedirectStore selects exactly these). */
-export const SNAPSHOT_COLUMNS = ['id', 'organization_id', 'short_code', 'is_active', ...LINK_EDGE_FIELDS.map((key) => linkField(key).column)];
+export const SNAPSHOT_COLUMNS = ['id', 'organization_id', 'short_code', 'is_active', 'safety_status', 'safety_reason', ...LINK_EDGE_FIELDS.map((key) => linkField(key).column)];
 
 /** A row of SNAPSHOT_COLUMNS as `pg` returns it. */
 export type SnapshotRow = Record<string, unknown>;
@@ -63,6 +66,8 @@ const buildSnapshot = new Function(
     organizationId: row.organization_id,
     shortCode: row.short_code,
     isActive: row.is_active === true,
+    safetyStatus: row.safety_status === 'blocked' || row.safety_status === 'suspicious' ? row.safety_status : 'ok',
+    safetyReason: typeof row.safety_reason === 'string' ? row.safety_reason : null,
     ${LINK_EDGE_FIELDS.map((key, i) => `${key}: readers[${i}](row[${JSON.stringify(linkField(key).column)}])`).join(',\n    ')}
   };`,
 ) as (row: SnapshotRow, readers: typeof EDGE_READERS) => RedirectLinkSnapshot;

@@ -20,6 +20,8 @@ const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot =>
   ogDescription: null,
   ogImageUrl: null,
   isActive: true,
+  safetyStatus: 'ok',
+  safetyReason: null,
   expiresAt: null,
   title: null,
   passwordHash: null,

@@ -3,6 +3,7 @@ import { ClickCapturedJob, clickTimeIso } from '@dl/platform/click-codec';
 import { clientIp, stripUnstorable } from '@dl/platform/http';
 import { UTM_QUERY_KEYS } from '@dl/platform/validation';
 import type { VisitFacts } from './decision';
+import { CONTINUE_PARAM } from './decision';
 import type { HostPlace } from './domain-table';
 import type { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, BrowserName, OsName, userAgentBrowser, userAgentOs, userAgentTraits, UserAgentTraits } from './visitor';
@@ -105,6 +106,11 @@ export class Visit implements VisitFacts {
       this.queryString = q === -1 ? '' : url.slice(q + 1);
     }
     return this.queryString;
+  }
+
+  /** The visitor chose "Continue" on a suspicious link's warning page. */
+  get continued(): boolean {
+    return this.query.includes(CONTINUE_PARAM) && this.queryParams().get(CONTINUE_PARAM) === '1';
   }
 
   /** `dl_click` of a web destination: the click id when the organization has a pixel site. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { ValidationError, ValidationMap } from '@dl/platform/http';
 import { FeedSnapshot, FeedStore, parseFeedPaths } from './feed-store';
 import { Brand, parseBrands } from './lookalike';
 import { screenLocally } from './screen';
@@ -36,6 +37,17 @@ export class SafetyService implements OnModuleDestroy {
     await this.feeds.ready.catch(() => undefined);
     const { matcher } = this.feeds.snapshot;
     return urls.map((u) => screenLocally(u, matcher, this.brands));
+  }
+
+  /**
+   * Screens named destinations (a template's defaults, a domain's settings): 400 `Validation error`
+   * with `validation.<name> = Destination blocked: <reason>` when one is blocked.
+   */
+  async refuseBlocked(fields: ReadonlyArray<[string, string]>): Promise<void> {
+    const verdicts = await this.screen(fields.map(([, url]) => url));
+    const validation: ValidationMap = {};
+    for (const [i, v] of verdicts.entries()) if (v.status === 'blocked') validation[fields[i][0]] = `Destination blocked: ${v.reason}`;
+    if (Object.keys(validation).length) throw new ValidationError(validation);
   }
 
   /** The loaded feeds (for re-screening and the operator). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { suppliedFields, templateDefaultsFromFields, TemplateNotFoundError } from '@dl/links';
+import { destinationsOf, suppliedFields, templateDefaultsFromFields, TemplateNotFoundError } from '@dl/links';
+import { SafetyService } from '@dl/safety';
 import { NoUpdatesError } from '@dl/platform/http';
 import { CreateTemplateDto, TemplateDefaultsDto, UpdateTemplateDto } from './template.dto';
 import { TemplateResponseDto } from './template-response.dto';
@@ -28,7 +29,15 @@ function storedDefaults(dto: TemplateDefaultsDto): Record<string, unknown> {
 
 @Injectable()
 export class TemplatesService {
-  constructor(private readonly repo: TemplatesRepository) {}
+  constructor(
+    private readonly repo: TemplatesRepository,
+    private readonly safety: SafetyService,
+  ) {}
+
+  /** A default destination is screened like a link's own (decisions §22): blocked → 400 naming `defaults.<field>`. */
+  private async screenDefaults(defaults: Record<string, unknown>): Promise<void> {
+    await this.safety.refuseBlocked(destinationsOf(defaults).map(([field, url]): [string, string] => [`defaults.${field}`, url]));
+  }
 
   async list(organizationId: string): Promise<TemplateResponseDto[]> {
     return (await this.repo.list(organizationId)).map(toTemplateResponse);
@@ -41,11 +50,13 @@ export class TemplatesService {
   }
 
   async create(organizationId: string, dto: CreateTemplateDto): Promise<TemplateResponseDto> {
+    const defaults = dto.defaults ? storedDefaults(dto.defaults) : {};
+    await this.screenDefaults(defaults);
     const t = await this.repo.create(organizationId, {
       name: dto.name.trim(),
       slug: dto.slug ?? slugify(dto.name),
       description: dto.description ?? null,
-      defaults: dto.defaults ? storedDefaults(dto.defaults) : {},
+      defaults,
     });
     return toTemplateResponse(t);
   }
@@ -57,6 +68,7 @@ export class TemplatesService {
     if (dto?.description !== undefined) data.description = dto.description;
     if (dto?.defaults !== undefined) data.defaults = dto.defaults ? storedDefaults(dto.defaults) : {};
     if (!Object.keys(data).length) throw new NoUpdatesError();
+    if (data.defaults) await this.screenDefaults(data.defaults as Record<string, unknown>);
     const t = await this.repo.update(organizationId, id, data);
     if (!t) throw new TemplateNotFoundError();
     return toTemplateResponse(t);

@@ -49,6 +49,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
         expires_at: null,
         migration_metadata: null,
         has_password: false,
+        safety: { status: 'ok', reason: null, checkedAt: expect.any(String) },
         expired_url: null,
         max_clicks: null,
         variants: null,
@@ -196,7 +197,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
           'title', 'description', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'appScheme', 'iosUniversalLink', 'androidAppLink',
           'deepLinkPath', 'deepLinkParameters', 'utmParameters', 'targetingRules', 'attributionWindowHours', 'ogTitle',
           'ogDescription', 'ogImageUrl', 'tags', 'expiresAt', 'isActive', 'status', 'clickCount', 'migrationMetadata',
-          'createdAt', 'updatedAt', 'hasPassword', 'expiredUrl', 'maxClicks', 'variants', 'redirectRules', 'cloak', 'publicStats',
+          'createdAt', 'updatedAt', 'hasPassword', 'safety', 'expiredUrl', 'maxClicks', 'variants', 'redirectRules', 'cloak', 'publicStats',
         ].sort(),
       );
       expect(res.body).toMatchObject({

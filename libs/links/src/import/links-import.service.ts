@@ -10,6 +10,7 @@ import { LinkEventsService } from '../link-events.service';
 import { passwordHashOf, readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults } from '../link-values';
 import { LinkRecord, MigrationMetadata, NewLinkRow } from '../link.types';
 import { LinkWriter } from '../link-writer';
+import { LinkScreening } from '../link-screening';
 import { LinksRepository } from '../links.repository';
 import { LinkLimitExceededError, ProjectNotFoundError, TemplateNotFoundError } from '../links.errors';
 import { generateShortCode, isReservedCode } from '../short-code';
@@ -67,6 +68,7 @@ export class LinksImportService {
     private readonly events: LinkEventsService,
     private readonly deadLetters: DeadLetters,
     private readonly domains: LinkDomains,
+    private readonly screening: LinkScreening,
   ) {}
 
   /** Validates the form fields (400 `Validation error` naming them). */
@@ -213,11 +215,12 @@ export class LinksImportService {
   private async writeBatch(
     principal: Principal,
     strategy: 'skip' | 'overwrite' | 'rename',
-    batch: Candidate[],
+    candidates: Candidate[],
     result: ImportResultDto,
     fail: (row: number, message: string) => void,
   ): Promise<void> {
     const org = principal.organizationId;
+    const batch = await this.screened(candidates, fail);
     // Codes are unique per domain (decisions §15): taken and own codes are looked up per domain, keyed by host and code.
     const taken = new Set<string>();
     const ours = new Map<string, LinkRecord>();
@@ -262,6 +265,18 @@ export class LinksImportService {
     result.imported += updated.length;
     await this.events.linksChanged('link.created', created);
     await this.events.linksChanged('link.updated', updated);
+  }
+
+  /** The rows whose destinations pass screening, with their safety; a blocked row fails with the field and reason. */
+  private async screened(batch: Candidate[], fail: (row: number, message: string) => void): Promise<Candidate[]> {
+    const safety = await this.screening.screenAll(batch.map((c) => c.link));
+    return batch.filter((c, i) => {
+      const s = safety[i];
+      if (!Array.isArray(s)) return Object.assign(c.link, s);
+      const [field, verdict] = s[0];
+      fail(c.row, `${field}: Destination blocked: ${verdict.reason}`);
+      return false;
+    });
   }
 
   /**

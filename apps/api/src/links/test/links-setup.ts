@@ -32,8 +32,8 @@ export interface LinksWorld {
 }
 
 /** Two organizations (A with every role), the api listening, rate limits off unless asked. */
-export async function linksWorld(opts: { tierA?: Tier; rateLimit?: boolean } = {}): Promise<LinksWorld> {
-  const env = await createTestEnv({ RATE_LIMIT_ENABLED: opts.rateLimit ? 'true' : 'false' });
+export async function linksWorld(opts: { tierA?: Tier; rateLimit?: boolean; env?: Record<string, string> } = {}): Promise<LinksWorld> {
+  const env = await createTestEnv({ RATE_LIMIT_ENABLED: opts.rateLimit ? 'true' : 'false', ...opts.env });
   const a = await seedOrganization(env, { tier: opts.tierA ?? Tier.PRO, name: 'Org A' });
   const b = await seedOrganization(env, { tier: Tier.PRO, name: 'Org B' });
   const [viewer, member, admin] = await Promise.all([
