@@ -2187,6 +2187,20 @@ export interface components {
             /** @description The source platform's click count, when its export had one */
             clicks?: number;
         };
+        LinkSafetyResponseDto: {
+            /**
+             * @description suspicious: visitors see a warning page first; blocked: a 403 page
+             * @enum {string}
+             */
+            status: "ok" | "suspicious" | "blocked";
+            /** @example look-alike of paypal.com */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description When its destinations were last screened
+             */
+            checkedAt: string | null;
+        };
         SnakeUtmParametersResponseDto: {
             utm_source?: string;
             utm_medium?: string;
@@ -2245,6 +2259,7 @@ export interface components {
             migration_metadata: components["schemas"]["MigrationMetadataResponseDto"] | null;
             /** @description True when visitors must enter a password */
             has_password: boolean;
+            safety: components["schemas"]["LinkSafetyResponseDto"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2432,6 +2447,7 @@ export interface components {
             migrationMetadata: components["schemas"]["MigrationMetadataResponseDto"] | null;
             /** @description True when visitors must enter a password */
             hasPassword: boolean;
+            safety: components["schemas"]["LinkSafetyResponseDto"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2905,6 +2921,7 @@ export type SchemaRedirectRuleConditionsDto = components['schemas']['RedirectRul
 export type SchemaRedirectRuleDto = components['schemas']['RedirectRuleDto'];
 export type SchemaCreateLinkDto = components['schemas']['CreateLinkDto'];
 export type SchemaMigrationMetadataResponseDto = components['schemas']['MigrationMetadataResponseDto'];
+export type SchemaLinkSafetyResponseDto = components['schemas']['LinkSafetyResponseDto'];
 export type SchemaSnakeUtmParametersResponseDto = components['schemas']['SnakeUtmParametersResponseDto'];
 export type SchemaTargetingRulesResponseDto = components['schemas']['TargetingRulesResponseDto'];
 export type SchemaLinkVariantResponseDto = components['schemas']['LinkVariantResponseDto'];
