@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConversionEventsService } from './conversion-events.service';
+import { ConversionSalesService } from './conversion-sales.service';
 import { IntegrationEndpointsService } from './integration-endpoints.service';
 import { IntegrationsRepository } from './integrations.repository';
 import { IntegrationsService } from './integrations.service';
@@ -21,7 +22,8 @@ import { TrackService } from './track.service';
     StripeEventsService,
     ShopifyEventsService,
     IntegrationEndpointsService,
+    ConversionSalesService,
   ],
-  exports: [TrackService, LeadsRepository, SalesRepository, IntegrationsService, IntegrationEndpointsService],
+  exports: [ConversionSalesService, TrackService, LeadsRepository, SalesRepository, IntegrationsService, IntegrationEndpointsService],
 })
 export class ConversionsModule {}

@@ -15,3 +15,4 @@ export * from './integrations.service';
 export * from './stripe-events.service';
 export * from './shopify-events.service';
 export * from './integration-endpoints.service';
+export * from './conversion-sales.service';

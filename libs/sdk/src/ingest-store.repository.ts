@@ -92,6 +92,13 @@ export class IngestStoreRepository {
       ON CONFLICT (id) DO NOTHING`);
   }
 
+  /** The link a stored pixel event was attributed to (through its click), if any. */
+  async pixelEventLink(organizationId: string, id: string): Promise<string | null> {
+    const rows = await this.prisma.$queryRaw<Array<{ link_id: string | null }>>(Prisma.sql`
+      SELECT link_id FROM pixel_events WHERE organization_id = ${organizationId}::uuid AND id = ${id}::uuid`);
+    return rows[0]?.link_id ?? null;
+  }
+
   /** Stored attribution of many installs of this organization (events inherit it). */
   async installLinks(organizationId: string, keys: Array<{ appId: string; installId: string }>): Promise<InstallLink[]> {
     if (!keys.length) return [];

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { bisectWrite } from '@dl/platform/db';
 import { DeadLetters, InstallAttributedWebhookData, JobQueue, PixelEventJob, Queues, SdkEventJob, SdkEventRecord, SdkInstallJob, SdkOpenJob } from '@dl/platform/queue';
+import { ConversionSalesService } from '@dl/conversions';
 import { InAppEventRow, InAppEventsRepository } from './in-app-events.repository';
 import { IngestStoreRepository, StoredInstallRow } from './ingest-store.repository';
 import { InstallAnswerStore, InstallDecision } from './install-answer.store';
@@ -34,6 +35,7 @@ export class IngestWorkerService {
     private readonly decisions: InstallAnswerStore,
     private readonly queue: JobQueue,
     private readonly deadLetters: DeadLetters,
+    private readonly conversions: ConversionSalesService,
   ) {}
 
   /**
@@ -94,6 +96,10 @@ export class IngestWorkerService {
       await this.store.savePixelEvent(job.organizationId, job);
       await this.store.touchPixelSite(job.organizationId, job.siteId, new Date(job.occurredAt));
     });
+    if (job.type === 'conversion' && job.value !== null && job.currency !== null) {
+      const linkId = await this.store.pixelEventLink(job.organizationId, job.id);
+      await this.conversions.record({ organizationId: job.organizationId, id: job.id, linkId, value: job.value, currency: job.currency, at: new Date(job.occurredAt), source: 'pixel' });
+    }
   }
 
   /**
@@ -134,6 +140,10 @@ export class IngestWorkerService {
         poisoned: (row, err) => this.deadLetters.record('ingest:sdk.event', row, err),
       });
       for (const n of parts) inserted += n;
+      for (const row of rows) {
+        if (row.eventName !== 'revenue' || row.revenue === null || row.currency === null) continue;
+        await this.conversions.record({ organizationId, id: row.id, linkId: row.linkId, value: row.revenue, currency: row.currency, at: row.eventTimestamp, source: 'sdk' });
+      }
       const appIds = [...new Set(records.map((r) => r.appId))];
       await this.store.touchApps(organizationId, appIds, new Date(records[records.length - 1].receivedAt));
     }

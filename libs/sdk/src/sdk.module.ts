@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConversionsModule } from '@dl/conversions';
 import { AppsRepository } from './apps.repository';
 import { AppsService } from './apps.service';
 import { AttributionRepository } from './attribution.repository';
@@ -44,8 +45,9 @@ export class SdkManagementModule {}
 })
 export class SdkIngestModule {}
 
-/** Consumers of the ingest queue (worker). */
+/** Consumers of the ingest queue (worker): pixel conversions and SDK revenue are sales too. */
 @Module({
+  imports: [ConversionsModule],
   providers: [IngestStoreRepository, InAppEventsRepository, InstallAnswerStore, IngestWorkerService],
   exports: [IngestWorkerService],
 })
