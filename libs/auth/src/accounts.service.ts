@@ -7,6 +7,7 @@ import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-in
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 export interface SignupInput {
   email: string;
@@ -23,6 +24,9 @@ export interface SignupResult {
   /** The organization's `default` template. */
   templateId: string;
 }
+
+/** A login: a session, or (2FA on, decisions §20) the challenge of its second step. */
+export type LoginResult = IssuedSession | { twoFactorRequired: true; challengeToken: string };
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -51,6 +55,7 @@ export class AccountsService {
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
     private readonly passwords: PasswordHasher,
     @Optional() private readonly throttle?: LoginThrottle,
+    @Optional() private readonly twoFactor?: TwoFactorService,
   ) {}
 
   /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
@@ -90,7 +95,7 @@ export class AccountsService {
   }
 
   /** Email + password → session for the given organization (default: the user's first). */
-  async login(input: { email: string; password: string; organizationId?: string }, meta: SessionMeta = {}): Promise<IssuedSession> {
+  async login(input: { email: string; password: string; organizationId?: string }, meta: SessionMeta = {}): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
     await this.throttle?.assertAllowed(email);
     const user = await this.accounts.findUserByEmail(email);
@@ -106,6 +111,8 @@ export class AccountsService {
     if (!membership) throw new InvalidLoginError();
     await this.throttle?.succeeded(email);
     if (this.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user.id, user.passwordHash, input.password);
+    const challengeToken = await this.twoFactor?.challengeFor(user.id, membership.organizationId);
+    if (challengeToken) return { twoFactorRequired: true, challengeToken };
     return this.sessions.start(user.id, membership.organizationId, membership.role, meta);
   }
 

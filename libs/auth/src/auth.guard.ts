@@ -8,6 +8,7 @@ import { ApiKeyScope, principalHasScope, requiredScope } from './api-key-scopes'
 import { AuthMetadata, AUTH_METADATA, DASHBOARD_ONLY_METADATA } from './auth.metadata';
 import { ApiKeyScopeError, DashboardOnlyError, InsufficientRoleError, PlanFeatureError } from './auth.errors';
 import { Authenticator } from './authenticator.service';
+import { OrganizationDeletionScheduledError, TwoFactorRequiredError } from './two-factor/two-factor.errors';
 import { BearerStrategy } from './bearer.strategy';
 import { PlansService } from './plans';
 import { Principal } from './principal';
@@ -21,6 +22,11 @@ interface RouteAuth {
   scope: ApiKeyScope;
 }
 type AuthedRequest = FastifyRequest & { principal?: Principal | null };
+
+/** `/auth/*`: a member held back by their organization's 2FA requirement can still set it up there (decisions §20). */
+function isAccountRoute(request: FastifyRequest): boolean {
+  return request.url.startsWith('/auth/');
+}
 
 /**
  * The guard behind @Auth/@DashboardOnly: authenticate through passport-http-bearer (401) → dashboard-only (403) →
@@ -75,9 +81,11 @@ export class AuthGuard implements CanActivate {
     );
   }
 
-  /** Dashboard-only (403), rate limit (429), role and plan (403). */
+  /** Dashboard-only, deletion scheduled, 2FA required (403), rate limit (429), role and plan (403). */
   private check(http: HttpArgumentsHost, principal: Principal, route: RouteAuth): boolean | Promise<boolean> {
     if (route.dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
+    if (principal.deletionScheduled && !route.meta.duringDeletion) throw new OrganizationDeletionScheduledError();
+    if (principal.twoFactorMissing && !isAccountRoute(http.getRequest<FastifyRequest>())) throw new TwoFactorRequiredError();
     if (route.meta.rateLimit !== false && this.rateLimiter.enabled) return this.limitThenAuthorize(http, principal, route);
     this.authorize(principal, route);
     return true;

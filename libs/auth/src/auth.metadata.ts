@@ -17,6 +17,8 @@ export interface AuthOptions {
    * it: analytics reads check `read` but need `analytics:read`.
    */
   scope?: ApiKeyScope;
+  /** true: open while the organization is scheduled for deletion (reading it, restoring it; decisions §20). */
+  duringDeletion?: boolean;
 }
 
 export interface AuthMetadata extends AuthOptions {

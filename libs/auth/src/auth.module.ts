@@ -26,6 +26,9 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { UsageRepository } from './usage.repository';
 import { UsageService } from './usage.service';
+import { TwoFactorChallenges } from './two-factor/two-factor-challenges';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
+import { TwoFactorService } from './two-factor/two-factor.service';
 
 /**
  * Identity and tenancy, global so every controller's @Auth guard resolves:
@@ -62,6 +65,9 @@ import { UsageService } from './usage.service';
     MembersService,
     UsageRepository,
     UsageService,
+    TwoFactorRepository,
+    TwoFactorChallenges,
+    TwoFactorService,
   ],
   exports: [
     AuthIpLimiter,
@@ -79,6 +85,7 @@ import { UsageService } from './usage.service';
     InvitationsService,
     PasswordHasher,
     UsageService,
+    TwoFactorService,
   ],
 })
 export class AuthModule implements OnModuleInit {

@@ -117,6 +117,7 @@ export class Authenticator {
         apiKeyId: row.id,
         scopes: normalizeScopes(row.scopes ?? undefined),
         ...(row.expiresAt ? { expiresAtMs: row.expiresAt.getTime() } : {}),
+        ...(row.deletionScheduled ? { deletionScheduled: true } : {}),
       },
     };
   }
@@ -134,6 +135,8 @@ export class Authenticator {
         role: m.role,
         tier: m.tier,
         sessionId: claims.sid,
+        ...(m.twoFactorMissing ? { twoFactorMissing: true } : {}),
+        ...(m.deletionScheduled ? { deletionScheduled: true } : {}),
       };
       return { status: 'ok', principal };
     });

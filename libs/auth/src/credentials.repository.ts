@@ -13,11 +13,15 @@ export interface ApiKeyCredentialRow {
   tier: Tier;
   scopes: ApiKeyScope[] | null;
   expiresAt: Date | null;
+  deletionScheduled: boolean;
 }
 
 export interface MembershipCredentialRow {
   role: Role;
   tier: Tier;
+  /** The organization requires 2FA and this member has not enabled it. */
+  twoFactorMissing: boolean;
+  deletionScheduled: boolean;
 }
 
 /**
@@ -32,7 +36,8 @@ export class CredentialsRepository {
     const rows = await this.prisma.$queryRaw<ApiKeyCredentialRow[]>(Prisma.sql`
       SELECT k.id, k.organization_id AS "organizationId", k.user_id AS "userId", k.key_hash AS "keyHash",
              (k.revoked_at IS NOT NULL) AS revoked, m.role::text AS role, o.tier::text AS tier,
-             k.scopes, k.expires_at AS "expiresAt"
+             k.scopes, k.expires_at AS "expiresAt",
+             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled"
         FROM api_keys k
         JOIN organizations o ON o.id = k.organization_id
         LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.user_id
@@ -42,8 +47,10 @@ export class CredentialsRepository {
 
   async findMembership(organizationId: string, userId: string): Promise<MembershipCredentialRow | null> {
     const rows = await this.prisma.$queryRaw<MembershipCredentialRow[]>(Prisma.sql`
-      SELECT m.role::text AS role, o.tier::text AS tier
-        FROM memberships m JOIN organizations o ON o.id = m.organization_id
+      SELECT m.role::text AS role, o.tier::text AS tier,
+             (o.require_two_factor AND u.two_factor_enabled_at IS NULL) AS "twoFactorMissing",
+             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled"
+        FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN users u ON u.id = m.user_id
        WHERE m.organization_id = ${organizationId}::uuid AND m.user_id = ${userId}::uuid`);
     return rows[0] ?? null;
   }

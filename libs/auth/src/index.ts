@@ -38,3 +38,7 @@ export * from './invitations.service';
 export * from './usage.repository';
 export * from './usage.service';
 export * from './session-response.dto';
+export * from './two-factor/totp';
+export * from './two-factor/two-factor.errors';
+export * from './two-factor/two-factor-response.dto';
+export * from './two-factor/two-factor.service';

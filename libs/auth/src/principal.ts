@@ -22,6 +22,10 @@ export interface Principal {
   scopes?: readonly ApiKeyScope[];
   /** API-key calls: when the key stops working (epoch ms); absent for keys that never expire. */
   expiresAtMs?: number;
+  /** A session of a member without 2FA in an organization that requires it (decisions §20): only /auth/* routes. */
+  twoFactorMissing?: boolean;
+  /** The organization is scheduled for deletion (decisions §20): only the routes that read or restore it. */
+  deletionScheduled?: boolean;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
   InvitationsService,
+  LoginResponseDto,
   SessionResponseDto,
   SessionsService,
   SignupResponseDto,
@@ -57,15 +58,16 @@ export class AuthController {
   @UseGuards(AuthIpLimitGuard)
   @Endpoint({
     summary: 'Sign in: a dashboard session (JWT) for one organization',
-    description: REFRESH_NOTE,
+    description: `${REFRESH_NOTE} With two-factor authentication on, answers \`{twoFactorRequired: true, challengeToken}\` instead (no cookie): send it with a code to POST /auth/login/2fa.`,
     public: true,
-    response: SessionResponseDto,
+    response: LoginResponseDto,
     errors: { ...RATE_LIMITED, 400: 'Validation error', 401: 'Invalid email or password' },
   })
-  async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponseDto> {
-    const session = await this.accounts.login(body, sessionMeta(request, this.config));
-    setRefreshCookie(reply, this.config, session);
-    return toSessionResponse(session);
+  async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResponseDto> {
+    const result = await this.accounts.login(body, sessionMeta(request, this.config));
+    if ('twoFactorRequired' in result) return result;
+    setRefreshCookie(reply, this.config, result);
+    return toSessionResponse(result);
   }
 
   @Post('refresh')

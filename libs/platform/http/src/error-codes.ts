@@ -43,6 +43,17 @@ export const ERROR_STATUS = {
   CROSS_SITE_REQUEST: 403,
   INVITE_SIGN_IN_REQUIRED: 401,
 
+  // Two-factor authentication and organization settings (decisions §20, libs/auth, libs/organizations).
+  INVALID_TWO_FACTOR_CODE: 401,
+  INVALID_TWO_FACTOR_CHALLENGE: 401,
+  TWO_FACTOR_REQUIRED: 403,
+  TWO_FACTOR_NOT_STARTED: 400,
+  TWO_FACTOR_ALREADY_ENABLED: 409,
+  TWO_FACTOR_NOT_ENABLED: 400,
+  ORGANIZATION_DELETION_SCHEDULED: 403,
+  ORGANIZATION_SLUG_IN_USE: 409,
+  ORGANIZATION_DELETION_NOT_SCHEDULED: 400,
+
   // Links and the resources links refer to (libs/links, shared by projects, templates, analytics, webhooks).
   LINK_NOT_FOUND: 404,
   PROJECT_NOT_FOUND: 404,
