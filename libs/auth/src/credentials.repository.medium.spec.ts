@@ -22,8 +22,24 @@ describe(CredentialsRepository.name, () => {
       tier: 'FREE',
       scopes: ['all'],
       expiresAt: null,
+      deletionScheduled: false,
     });
-    expect(await repo.findMembership(acme.organization.id, acme.owner.user.id)).toEqual({ role: 'OWNER', tier: 'FREE' });
+    expect(await repo.findMembership(acme.organization.id, acme.owner.user.id)).toEqual({
+      role: 'OWNER',
+      tier: 'FREE',
+      twoFactorMissing: false,
+      deletionScheduled: false,
+    });
+  });
+
+  it("says when the organization requires 2FA the member lacks, and when it is scheduled for deletion", async () => {
+    const member = await addMember(env, other.organization.id, Role.MEMBER);
+    await env.prisma.organization.update({ where: { id: other.organization.id }, data: { requireTwoFactor: true, deletionScheduledAt: new Date() } });
+    expect(await repo.findMembership(other.organization.id, member.user.id)).toMatchObject({ twoFactorMissing: true, deletionScheduled: true });
+    expect(await repo.findApiKeyByHash(sha(member.apiKey))).toMatchObject({ deletionScheduled: true });
+    await env.prisma.user.update({ where: { id: member.user.id }, data: { twoFactorEnabledAt: new Date(), totpSecret: 'JBSWY3DPEHPK3PXP' } });
+    expect(await repo.findMembership(other.organization.id, member.user.id)).toMatchObject({ twoFactorMissing: false });
+    await env.prisma.organization.update({ where: { id: other.organization.id }, data: { requireTwoFactor: false, deletionScheduledAt: null } });
   });
 
   it('a revoked key, and a key whose creator left, say so', async () => {
