@@ -61,10 +61,13 @@ export class CredentialsRepository {
    */
   async findSessionMembership(organizationId: string, userId: string, sessionId: string): Promise<MembershipCredentialRow | null> {
     const rows = await this.prisma.$queryRaw<MembershipCredentialRow[]>(Prisma.sql`
-      SELECT m.role::text AS role, o.tier::text AS tier
+      SELECT m.role::text AS role, o.tier::text AS tier,
+             (o.require_two_factor AND u.two_factor_enabled_at IS NULL) AS "twoFactorMissing",
+             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled"
         FROM sessions s
         JOIN memberships m ON m.organization_id = s.organization_id AND m.user_id = s.user_id
         JOIN organizations o ON o.id = s.organization_id
+        JOIN users u ON u.id = s.user_id
        WHERE s.id = ${sessionId}::uuid AND s.organization_id = ${organizationId}::uuid AND s.user_id = ${userId}::uuid
          AND s.revoked_at IS NULL
          AND s.last_used_at > now() - interval '30 days' AND s.created_at > now() - interval '90 days'`);
