@@ -51,12 +51,6 @@ export default [
     languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' },
     rules: boundaries(production),
   },
-  // The dashboard's pages: parsed (no boundary rules: it imports only its generated client), so a
-  // changed .tsx is linted instead of warned about as unmatched.
-  {
-    files: ['**/*.tsx'],
-    languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
-  },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
     rules: boundaries(tests, ['@dl/apps/*']),
