@@ -36,7 +36,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in: a dashboard session (JWT) for one organization
-         * @description Also sets the dashboard's refresh cookie (`dl_refresh`: HttpOnly, SameSite=Strict, Path=/auth), used by POST /auth/refresh.
+         * @description Also sets the dashboard's refresh cookie (`dl_refresh`: HttpOnly, SameSite=Strict, Path=/auth), used by POST /auth/refresh. With two-factor authentication on, answers `{twoFactorRequired: true, challengeToken}` instead (no cookie): send it with a code to POST /auth/login/2fa.
          */
         post: operations["AuthController_login"];
         delete?: never;
@@ -131,6 +131,80 @@ export interface paths {
         post?: never;
         /** Sign a session out: its refresh cookie and access tokens stop working */
         delete: operations["SessionsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/2fa/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start two-factor set-up: a new TOTP secret, its otpauth URL and QR code
+         * @description The secret stays pending until POST /auth/2fa/enable confirms it with a code; starting again replaces it.
+         */
+        post: operations["TwoFactorController_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/2fa/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm set-up with a code: two-factor authentication is on; the ten recovery codes are answered once */
+        post: operations["TwoFactorController_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/2fa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor authentication off with a code or a recovery code */
+        post: operations["TwoFactorController_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in, second step: the login's challenge and a code (or a recovery code) → a session
+         * @description Answers like POST /auth/login and sets the refresh cookie. A challenge works once, for 5 minutes, and not after 5 wrong codes.
+         */
+        post: operations["TwoFactorController_login"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1177,6 +1251,18 @@ export interface components {
             /** @description Organization to sign in to (default: the first one joined) */
             organizationId?: string;
         };
+        LoginResponseDto: {
+            accessToken?: string;
+            /** @description Seconds */
+            expiresIn?: number;
+            /**
+             * @description Present (true) when a second step is needed
+             * @enum {boolean}
+             */
+            twoFactorRequired?: true;
+            /** @description `dlc_` + 48 hex: 5 minutes, single use */
+            challengeToken?: string;
+        };
         SessionResponseDto: {
             accessToken: string;
             /** @description Seconds */
@@ -1213,6 +1299,58 @@ export interface components {
         };
         SessionListResponseDto: {
             sessions: components["schemas"]["SessionItemDto"][];
+        };
+        TwoFactorSetupResponseDto: {
+            /** @description Base32 TOTP secret, for typing into an authenticator app */
+            secret: string;
+            /** @example otpauth://totp/Deeplink:ada%40example.com?issuer=Deeplink&secret=…&algorithm=SHA1&digits=6&period=30 */
+            otpauthUrl: string;
+            /** @description The otpauth URL as a QR code, an SVG document */
+            qrSvg: string;
+        };
+        TwoFactorCodeDto: {
+            /**
+             * @description 6 digits
+             * @example 123456
+             */
+            code: string;
+        };
+        RecoveryCodesResponseDto: {
+            /**
+             * @example [
+             *       "3f9a1-c07be"
+             *     ]
+             */
+            recoveryCodes: string[];
+        };
+        SecondFactorDto: {
+            /**
+             * @description 6 digits from the authenticator app
+             * @example 123456
+             */
+            code?: string;
+            /**
+             * @description One of the recovery codes (each works once)
+             * @example 3f9a1-c07be
+             */
+            recoveryCode?: string;
+        };
+        LoginTwoFactorDto: {
+            /**
+             * @description 6 digits from the authenticator app
+             * @example 123456
+             */
+            code?: string;
+            /**
+             * @description One of the recovery codes (each works once)
+             * @example 3f9a1-c07be
+             */
+            recoveryCode?: string;
+            /**
+             * @description From POST /auth/login
+             * @example dlc_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            challengeToken: string;
         };
         /** @enum {string} */
         ApiKeyScope: "links:read" | "links:write" | "analytics:read" | "conversions:write" | "domains:write" | "webhooks:write" | "all";
@@ -2820,10 +2958,16 @@ export type SchemaSignupOrganizationDto = components['schemas']['SignupOrganizat
 export type SchemaSignupResponseDto = components['schemas']['SignupResponseDto'];
 export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaLoginDto = components['schemas']['LoginDto'];
+export type SchemaLoginResponseDto = components['schemas']['LoginResponseDto'];
 export type SchemaSessionResponseDto = components['schemas']['SessionResponseDto'];
 export type SchemaAcceptInviteDto = components['schemas']['AcceptInviteDto'];
 export type SchemaSessionItemDto = components['schemas']['SessionItemDto'];
 export type SchemaSessionListResponseDto = components['schemas']['SessionListResponseDto'];
+export type SchemaTwoFactorSetupResponseDto = components['schemas']['TwoFactorSetupResponseDto'];
+export type SchemaTwoFactorCodeDto = components['schemas']['TwoFactorCodeDto'];
+export type SchemaRecoveryCodesResponseDto = components['schemas']['RecoveryCodesResponseDto'];
+export type SchemaSecondFactorDto = components['schemas']['SecondFactorDto'];
+export type SchemaLoginTwoFactorDto = components['schemas']['LoginTwoFactorDto'];
 export type SchemaApiKeyScope = components['schemas']['ApiKeyScope'];
 export type SchemaApiKeyResponseDto = components['schemas']['ApiKeyResponseDto'];
 export type SchemaApiKeyListResponseDto = components['schemas']['ApiKeyListResponseDto'];
@@ -3037,7 +3181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionResponseDto"];
+                    "application/json": components["schemas"]["LoginResponseDto"];
                 };
             };
             /** @description Validation error */
@@ -3311,6 +3455,245 @@ export interface operations {
                 };
             };
             /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TwoFactorController_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetupResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Two-factor authentication is already enabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TwoFactorController_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponseDto"];
+                };
+            };
+            /** @description Validation error, or set-up not started */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Invalid code (wrong, already used, or a step outside ±30 s), or Invalid or expired session
+             *
+             *     Missing, invalid or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Two-factor authentication is already enabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TwoFactorController_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecondFactorDto"];
+            };
+        };
+        responses: {
+            /** @description Off; the recovery codes are gone */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error, or two-factor authentication is not enabled */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Invalid code (wrong, already used, or a step outside ±30 s), or Invalid or expired session
+             *
+             *     Missing, invalid or revoked credential
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    TwoFactorController_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginTwoFactorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Invalid code, or Invalid or expired challenge */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
