@@ -64,7 +64,7 @@ export function renderPaymentFailedEmail(m: { organization: string; tier: Tier; 
 /** The organization moved to a lower plan (subscription ended, grace over, or a cheaper plan). */
 export function renderDowngradeEmail(m: { organization: string; from: Tier; to: Tier; limits: { links: number | null; requestsPerMinute: number }; billingUrl: string }): BillingEmail {
   const subject = `${m.organization} is now on the ${m.to} plan`;
-  const links = m.limits.links === null ? 'no link limit' : `${m.limits.links.toLocaleString('en-US')} links`;
+  const links = m.limits.links === null ? 'unlimited links' : `${m.limits.links.toLocaleString('en-US')} links`;
   const paragraphs = [
     `Your organization moved from <strong>${esc(m.from)}</strong> to <strong>${esc(m.to)}</strong>.`,
     `Nothing was deleted: every link keeps redirecting and stays readable and editable. The ${esc(m.to)} plan allows ${esc(links)} and ${m.limits.requestsPerMinute} API requests a minute; above its limits, creating more is refused until you upgrade again.`,
