@@ -3,17 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { appEnv, RunningApp, TestEnv } from '@dl/testing';
 import { demoSeededAt, ensureDemo, markDemoSeeded } from './demo';
 
 describe(ensureDemo.name, () => {
-  let env: TestEnv;
-  let api: RunningApp;
-  let root: string;
+  let env: TestEnv, api: RunningApp, root: string;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    api = await startApp(createApiApp, env.config);
+    ({ env, server: api } = await appEnv(createApiApp));
     root = mkdtempSync(join(tmpdir(), 'dl-demo-'));
   });
   afterAll(async () => {

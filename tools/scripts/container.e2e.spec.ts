@@ -7,7 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
-import { configEnv, createTestEnv, freePort, TestEnv, waitUntil } from '@dl/testing';
+import { closeAll, configEnv, createTestEnv, freePort, TestEnv, waitUntil } from '@dl/testing';
 
 const root = join(__dirname, '..', '..');
 
@@ -44,9 +44,7 @@ describe('the image entry point (tools/scripts/container.js)', () => {
     env = await createTestEnv();
   }, 60_000);
 
-  afterAll(async () => {
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(env));
 
   it('runs the worker as a child at the priority of its runtime profile, and stops it with the container on SIGTERM (exit 0)', async () => {
     const port = await freePort();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWorkerApp } from '@dl/apps/worker';
 import { bullPrefix } from '@dl/platform/queue';
-import { createTestEnv, PrivateRedisCluster, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { appEnv, PrivateRedisCluster, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /**
@@ -17,18 +17,12 @@ import { createRedirectApp } from './app';
 const describeCluster = process.env.TEST_REDIS_CLUSTER_NODES ? describe : describe.skip;
 
 describeCluster('redirect on Redis Cluster: master failover under load', () => {
-  let cluster: PrivateRedisCluster;
-  let env: TestEnv;
-  let redirect: RunningApp;
-  let worker: RunningApp;
-  let org: SeededOrg;
-  let fallbackDir: string;
+  let cluster: PrivateRedisCluster, env: TestEnv, redirect: RunningApp, worker: RunningApp, org: SeededOrg, fallbackDir: string;
 
   beforeAll(async () => {
     cluster = await PrivateRedisCluster.start();
     fallbackDir = mkdtempSync(join(tmpdir(), 'dl-failover-fallback-'));
-    env = await createTestEnv({ REDIS_CLUSTER_NODES: cluster.nodeList, TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip', CLICK_FALLBACK_DIR: fallbackDir });
-    redirect = await startApp(createRedirectApp, env.config);
+    ({ env, server: redirect } = await appEnv(createRedirectApp, { REDIS_CLUSTER_NODES: cluster.nodeList, TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip', CLICK_FALLBACK_DIR: fallbackDir }));
     worker = await startApp(createWorkerApp, env.config);
     org = await seedRedirectOrg(env.prisma);
   }, 90_000);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { clickBatchJobId, unpackClickBatch } from '@dl/platform/click-codec';
-import { clicksQueue, createTestEnv, freePort, queuedClickJobs, RedisChild, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { appEnv, clicksQueue, createTestEnv, freePort, queuedClickJobs, RedisChild, RunningApp, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 const LOAD_MS = 15_000;
@@ -21,10 +21,7 @@ const CONCURRENCY = 8;
  * is stored once by the consumer: see apps/worker/src/clicks/clicks.e2e.spec.ts.)
  */
 describe('redirect edge: Redis outage under load', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let redis: RedisChild;
-  let queue: Queue;
+  let env: TestEnv, server: RunningApp, redis: RedisChild, queue: Queue;
   const dirs: string[] = [];
 
   beforeAll(async () => {
@@ -33,8 +30,7 @@ describe('redirect edge: Redis outage under load', () => {
     dirs.push(redisDir, fallbackDir);
     redis = new RedisChild(await freePort(), redisDir);
     await redis.start();
-    env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: fallbackDir });
-    server = await startApp(createRedirectApp, env.config);
+    ({ env, server } = await appEnv(createRedirectApp, { REDIS_URL: redis.url, CLICK_FALLBACK_DIR: fallbackDir }));
     queue = clicksQueue(env.config);
   });
 
@@ -136,10 +132,7 @@ describe('redirect edge: Redis outage under load', () => {
 });
 
 describe('redirect edge: fallback left by a previous run', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let queue: Queue;
-  let dir: string;
+  let env: TestEnv, server: RunningApp, queue: Queue, dir: string;
 
   afterAll(async () => {
     await queue?.close();
@@ -182,9 +175,7 @@ describe('redirect edge: fallback left by a previous run', () => {
 });
 
 describe('redirect edge: Redis unreachable from the start', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let dir: string;
+  let env: TestEnv, server: RunningApp, dir: string;
 
   afterAll(async () => {
     await server?.close();

@@ -2,28 +2,21 @@ import { INestApplicationContext } from '@nestjs/common';
 import { packClickBatch } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { MetricsService } from '@dl/platform/observability';
-import { ClickFixtures, createServiceContext, createTestEnv, rawClick, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createServiceContext, rawClick, serviceEnv, TestEnv } from '@dl/testing';
 import { MalformedClickError } from './click-admission';
 import { ClickPipeline, ClickPipelineClosedError } from './click-pipeline';
 import { EnrichedClick } from './enrich';
 import { ClicksModule } from './clicks.module';
 
 describe(ClickPipeline.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let pipeline: ClickPipeline;
-  let fx: ClickFixtures;
+  let env: TestEnv, app: INestApplicationContext, pipeline: ClickPipeline, fx: ClickFixtures;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [ClicksModule]);
+    ({ env, app } = await serviceEnv([ClicksModule]));
     pipeline = app.get(ClickPipeline);
     fx = new ClickFixtures(env.prisma);
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   const newLink = async () => {
     const org = await fx.organization(Tier.PRO);

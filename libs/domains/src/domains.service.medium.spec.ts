@@ -1,25 +1,18 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { DomainsModule } from './domains.module';
 import { DomainsService } from './domains.service';
 
 describe(DomainsService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let domains: DomainsService;
-  let acme: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, domains: DomainsService, acme: SeededOrganization;
 
   beforeAll(async () => {
-    env = await createTestEnv({ SERVICE_HOSTS: 'links.sho.rt, edge.sho.rt' });
-    app = await createServiceContext(env, [DomainsModule]);
+    ({ env, app } = await serviceEnv([DomainsModule], { SERVICE_HOSTS: 'links.sho.rt, edge.sho.rt' }));
     domains = app.get(DomainsService);
     acme = await seedOrganization(env, { tier: Tier.PRO });
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it.each([
     ["the service's own short-link host", 'sho.rt'],

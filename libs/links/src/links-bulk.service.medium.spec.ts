@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { LinksBulkService } from './links-bulk.service';
 import { LinksModule } from './links.module';
 
@@ -11,26 +11,18 @@ const bad = (message: string, validation?: Record<string, string>) =>
 // The rules of a bulk body, all-or-nothing (decisions §6), on Postgres; the api's e2e spec keeps
 // the answers' shape and one refusal of each kind over HTTP.
 describe(LinksBulkService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let bulk: LinksBulkService;
-  let acme: SeededOrganization;
-  let free: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, bulk: LinksBulkService, acme: SeededOrganization, free: SeededOrganization;
   const items = (n: number, extra: (i: number) => Record<string, unknown> = () => ({})) =>
     Array.from({ length: n }, (_, i) => ({ templateId: acme.template.id, originalUrl: `https://example.com/${i}`, ...extra(i) }));
   const count = (o = acme) => env.prisma.link.count({ where: { organizationId: o.organization.id } });
 
   beforeAll(async () => {
     // FREE may hold 50 links here, so a batch passes the plan limit without 1,000 rows.
-    env = await createTestEnv({ PLAN_LIMITS: JSON.stringify({ FREE: { links: 50 } }) });
-    app = await createServiceContext(env, [LinksModule]);
+    ({ env, app } = await serviceEnv([LinksModule], { PLAN_LIMITS: JSON.stringify({ FREE: { links: 50 } }) }));
     bulk = app.get(LinksBulkService);
     [acme, free] = [await seedOrganization(env, { tier: Tier.PRO }), await seedOrganization(env)];
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   describe('create', () => {
     const refusal = (body: unknown) => errorBodyOf(bulk.bulkCreate(ownerPrincipal(acme), body));

@@ -1,28 +1,20 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { LinksModule } from './links.module';
 import { LinksService } from './links.service';
 
 describe(LinksService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let links: LinksService;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, links: LinksService, acme: SeededOrganization, other: SeededOrganization;
   const notFound = { error: 'Not Found', message: 'Link not found', statusCode: 404 };
 
   beforeAll(async () => {
     // FREE may hold 3 links here, so the plan limit is reached in a few creates.
-    env = await createTestEnv({ PLAN_LIMITS: JSON.stringify({ FREE: { links: 3 } }) });
-    app = await createServiceContext(env, [LinksModule]);
+    ({ env, app } = await serviceEnv([LinksModule], { PLAN_LIMITS: JSON.stringify({ FREE: { links: 3 } }) }));
     links = app.get(LinksService);
     [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it('creates a link on the default template, reads it back, updates and deletes it', async () => {
     const created = await links.create(ownerPrincipal(acme), { templateId: acme.template.id, originalUrl: 'https://example.com/spring', customCode: 'Spring01' });

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { ClickFixtures, createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, errorBodyOf, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { LinksModule } from './links.module';
 import { QrService } from './qr.service';
 
@@ -13,24 +13,16 @@ function decode(png: Buffer): { text: string | undefined; width: number; pixel: 
 }
 
 describe(QrService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let qr: QrService;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, qr: QrService, acme: SeededOrganization, other: SeededOrganization;
   let link: { id: string; shortCode: string };
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [LinksModule]);
+    ({ env, app } = await serviceEnv([LinksModule]));
     qr = app.get(QrService);
     [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
     link = await new ClickFixtures(env.prisma).useOwner(acme.organization.id, acme.owner.user.id, acme.template.id).link(acme.organization.id);
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   const shortUrl = () => `http://sho.rt/${link.shortCode}`;
 

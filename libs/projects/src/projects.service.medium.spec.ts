@@ -1,26 +1,18 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { ProjectsModule } from './projects.module';
 import { ProjectsService } from './projects.service';
 
 describe(ProjectsService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let projects: ProjectsService;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, projects: ProjectsService, acme: SeededOrganization, other: SeededOrganization;
   const notFound = { error: 'Not Found', message: 'Project not found', statusCode: 404 };
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [ProjectsModule]);
+    ({ env, app } = await serviceEnv([ProjectsModule]));
     projects = app.get(ProjectsService);
     [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it('creates a project with a trimmed name, lists, renames and deletes it', async () => {
     const created = await projects.create(ownerPrincipal(acme), { name: '  Summer  ', description: 'Campaign' });

@@ -1,36 +1,11 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { composeDestination, decide as decideVisit, matchesTargeting, pickVariant, VisitFacts } from './decision';
+import { snapshotOf } from '@dl/testing';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, userAgentTraits } from './visitor';
 
-const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
-  id: 'l1',
-  organizationId: 'o1',
-  shortCode: 'abc1234',
-  originalUrl: 'https://example.com/o',
-  iosUrl: 'https://apps.apple.com/app/id1',
-  androidUrl: 'https://play.google.com/store/apps/details?id=x',
-  webFallbackUrl: 'https://example.com/w',
-  utmParameters: null,
-  targetingRules: null,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null,
-  isActive: true,
-  safetyStatus: 'ok',
-  safetyReason: null,
-  expiresAt: null,
-  title: null,
-  passwordHash: null,
-  expiredUrl: null,
-  maxClicks: null,
-  variants: null,
-  redirectRules: null,
-  cloak: false,
-  publicStats: false,
-  ...over,
-});
+const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => snapshotOf({ iosUrl: 'https://apps.apple.com/app/id1', androidUrl: 'https://play.google.com/store/apps/details?id=x', webFallbackUrl: 'https://example.com/w', ...over });
 
 const visit = (over: Partial<VisitFacts> = {}): VisitFacts => ({
   now: 1_000_000,
@@ -143,24 +118,5 @@ describe('pickVariant', () => {
     expect(userAgentTraits('WhatsApp/2.23.20.0 A').bot).toBe(true);
     expect(userAgentTraits('Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)').bot).toBe(true);
     expect(userAgentTraits(null)).toEqual({ platform: 'web', bot: true });
-  });
-});
-
-describe('decide: screening (decisions §22)', () => {
-  it('a blocked link is disabled before expiry, password and everything else', () => {
-    const blocked = link({ safetyStatus: 'blocked', safetyReason: 'malware', expiresAt: 1, passwordHash: 'x' });
-    expect(decide(blocked, visit())).toEqual({ kind: 'disabled', reason: 'malware' });
-    expect(decide(blocked, visit({ continued: true, bot: true }))).toEqual({ kind: 'disabled', reason: 'malware' });
-  });
-
-  it('a suspicious link warns (crawlers too) until the visitor continues, then is a normal visit', () => {
-    const suspicious = link({ safetyStatus: 'suspicious', safetyReason: 'mixed scripts', ogTitle: 't', webFallbackUrl: null });
-    expect(decide(suspicious, visit({ query: 'a=1' }))).toEqual({ kind: 'warning', link: suspicious, destination: 'https://example.com/o', query: 'a=1' });
-    expect(decide(suspicious, visit({ bot: true })).kind).toBe('warning');
-    expect(decide(suspicious, visit({ continued: true, query: 'a=1&dl_continue=1' }))).toEqual({ kind: 'redirect', location: 'https://example.com/o?a=1' });
-    expect(decide(suspicious, visit({ continued: true, query: 'dl_continue=1' }))).toEqual({ kind: 'redirect', location: 'https://example.com/o' });
-    // Expiry and the password come first.
-    expect(decide(link({ safetyStatus: 'suspicious', expiresAt: 1 }), visit()).kind).toBe('expired');
-    expect(decide(link({ safetyStatus: 'suspicious', passwordHash: 'x' }), visit()).kind).toBe('password');
   });
 });

@@ -1,4 +1,5 @@
 import { decide as decideVisit, pickVariant, VisitFacts } from './decision';
+import { snapshotOf } from '@dl/testing';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { acceptedLanguages, userAgentBrowser, userAgentOs, userAgentTraits } from './visitor';
 
@@ -21,33 +22,7 @@ const NOW = Date.parse('2026-06-01T00:00:00Z');
 /** The decision for a link and a visit's facts. */
 const decide = (l: RedirectLinkSnapshot, v: Omit<VisitFacts, 'link'>) => decideVisit({ ...v, link: l });
 
-const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
-  id: '6f1c1d3e-1111-4000-8000-000000000001',
-  organizationId: 'o1',
-  shortCode: 'ctl12345',
-  originalUrl: 'https://example.com/o',
-  iosUrl: null,
-  androidUrl: null,
-  webFallbackUrl: null,
-  utmParameters: null,
-  targetingRules: null,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null,
-  isActive: true,
-  safetyStatus: 'ok',
-  safetyReason: null,
-  expiresAt: null,
-  title: null,
-  passwordHash: null,
-  expiredUrl: null,
-  maxClicks: null,
-  variants: null,
-  redirectRules: null,
-  cloak: false,
-  publicStats: false,
-  ...over,
-});
+const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => snapshotOf({ id: '6f1c1d3e-1111-4000-8000-000000000001', shortCode: 'ctl12345', ...over });
 
 /** A visit as the edge builds it from a request's headers. */
 function visit(ua: string, o: { country?: string | null; acceptLanguage?: string; query?: string; ip?: string; over?: Partial<VisitFacts> } = {}): Omit<VisitFacts, 'link'> {

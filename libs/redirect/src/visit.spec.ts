@@ -1,38 +1,13 @@
 import { buildAnswer } from './answer';
 import { decide } from './decision';
 import { EdgeDomain } from './domain-table';
+import { snapshotOf } from '@dl/testing';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { EdgeRequest, Visit, VisitContext } from './visit';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
-  id: 'l1',
-  organizationId: 'o1',
-  shortCode: 'abc1234',
-  originalUrl: 'https://example.com/o',
-  iosUrl: 'https://apps.apple.com/app/id1',
-  androidUrl: null,
-  webFallbackUrl: null,
-  utmParameters: null,
-  targetingRules: null,
-  ogTitle: null,
-  ogDescription: null,
-  ogImageUrl: null,
-  isActive: true,
-  safetyStatus: 'ok',
-  safetyReason: null,
-  expiresAt: null,
-  title: null,
-  passwordHash: null,
-  expiredUrl: null,
-  maxClicks: null,
-  variants: null,
-  redirectRules: null,
-  cloak: false,
-  publicStats: false,
-  ...over,
-});
+const link = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => snapshotOf({ iosUrl: 'https://apps.apple.com/app/id1', ...over });
 
 const branded = (over: Partial<EdgeDomain> = {}): EdgeDomain => ({
   id: 'd1',

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { PrismaReadService, Role, Tier } from '@dl/platform/db';
-import { createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
+import { closeAll, createTestEnv, ReportFixtures, TestEnv } from '@dl/testing';
 import { Clock } from './clock';
 import { ReportBuilder } from './report.builder';
 import { ReportDataRepository } from './report-data.repository';
@@ -13,9 +13,7 @@ const NOW = at('2026-12-15T12:00:00Z');
 Logger.overrideLogger(false);
 
 describe(ReportBuilder.name, () => {
-  let env: TestEnv;
-  let fx: ReportFixtures;
-  let service: ReportsService;
+  let env: TestEnv, fx: ReportFixtures, service: ReportsService;
   const clock = new Clock();
   let orgId: string;
   const links: Record<string, { id: string; shortCode: string }> = {};
@@ -103,9 +101,7 @@ describe(ReportBuilder.name, () => {
     await fx.pixelEvent(orgId, site, { type: 'pageview', url: 'https://acme.com/', at: at('2026-10-13T00:00:00Z') });
   });
 
-  afterAll(async () => {
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(env));
 
   describe('a finished month with every stream', () => {
     let r: MonthlyReportDto;

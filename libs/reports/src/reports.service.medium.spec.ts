@@ -1,17 +1,12 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Role, Tier } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, ReportFixtures, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, ReportFixtures, serviceEnv, TestEnv } from '@dl/testing';
 import { addMonths, formatPeriod, periodOf } from './period';
 import { ReportsModule } from './reports.module';
 import { ReportsService } from './reports.service';
 
 describe(ReportsService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let reports: ReportsService;
-  let fx: ReportFixtures;
-  let acme: string;
-  let other: string;
+  let env: TestEnv, app: INestApplicationContext, reports: ReportsService, fx: ReportFixtures, acme: string, other: string;
   // The last finished month, on the real clock.
   const last = addMonths(periodOf(new Date()), -1);
   const lastKey = formatPeriod(last);
@@ -19,8 +14,7 @@ describe(ReportsService.name, () => {
   const owner = (organizationId: string) => ({ organizationId, role: Role.OWNER });
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [ReportsModule]);
+    ({ env, app } = await serviceEnv([ReportsModule]));
     reports = app.get(ReportsService);
     fx = new ReportFixtures(env.prisma);
     const createdAt = new Date(Date.UTC(last.year, last.month - 3, 1));
@@ -31,10 +25,7 @@ describe(ReportsService.name, () => {
     await fx.rollup(acme, mine.id, day, 120);
     await fx.rollup(other, theirs.id, day, 999);
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it('builds and stores the last finished month once, and lists it after the live month', async () => {
     const report = await reports.get(owner(acme), lastKey, false);

@@ -1,16 +1,13 @@
 import { createIngestApp } from '@dl/apps/ingest';
 import { createWorkerApp } from '@dl/apps/worker';
 import { ClickPipeline } from '@dl/clicks';
-import { ClickFixtures, createTestEnv, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
+import { appEnv, ClickFixtures, eventually, rawClick, RunningApp, SdkFixtures, startApp, TestEnv, USER_AGENTS } from '@dl/testing';
 import { backoffDelay, DeeplinkClient, DeeplinkError, flush, init, install, shutdown, trackEvent, trackRevenue } from './index';
 
 const IP_HEADER = 'x-test-client-ip';
 
 describe('SDK client (against the real ingest app and worker)', () => {
-  let env: TestEnv;
-  let ingest: RunningApp;
-  let worker: RunningApp;
-  let orgId: string;
+  let env: TestEnv, ingest: RunningApp, worker: RunningApp, orgId: string;
   let app: { id: string; token: string };
   let clicks: ClickFixtures;
 
@@ -19,8 +16,7 @@ describe('SDK client (against the real ingest app and worker)', () => {
     fetch(input, { ...initArg, headers: { ...(initArg?.headers as Record<string, string>), [IP_HEADER]: ip } });
 
   beforeAll(async () => {
-    env = await createTestEnv({ TRUSTED_CLIENT_IP_HEADER: IP_HEADER });
-    ingest = await startApp(createIngestApp, env.config);
+    ({ env, server: ingest } = await appEnv(createIngestApp, { TRUSTED_CLIENT_IP_HEADER: IP_HEADER }));
     worker = await startApp(createWorkerApp, env.config);
     clicks = new ClickFixtures(env.prisma);
     orgId = (await clicks.organization()).id;

@@ -1,24 +1,17 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { createServiceContext, createTestEnv, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { AppsService } from './apps.service';
 import { SdkManagementModule } from './sdk.module';
 
 describe(AppsService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let apps: AppsService;
-  let acme: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, apps: AppsService, acme: SeededOrganization;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [SdkManagementModule]);
+    ({ env, app } = await serviceEnv([SdkManagementModule]));
     apps = app.get(AppsService);
     acme = await seedOrganization(env);
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it('stores the App Store URL as its WHATWG href and fingerprints in upper case; the token is shown once', async () => {
     const created = await apps.create(acme.organization.id, {

@@ -1,25 +1,17 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { TemplatesModule } from './templates.module';
 import { TemplatesService } from './templates.service';
 
 describe(TemplatesService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let templates: TemplatesService;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, templates: TemplatesService, acme: SeededOrganization, other: SeededOrganization;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [TemplatesModule]);
+    ({ env, app } = await serviceEnv([TemplatesModule]));
     templates = app.get(TemplatesService);
     [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it('creates a template with a slug from its name and stored defaults, lists it beside default, updates and deletes it', async () => {
     const created = await templates.create(acme.organization.id, { name: '  Spring Sale  ', defaults: { attributionWindowHours: 24, tags: ['spring'] } });

@@ -5,6 +5,7 @@ import { AppConfig } from '@dl/platform/config';
 import { Prisma, PrismaService } from '@dl/platform/db';
 import { bullOptions } from '@dl/platform/queue';
 import { createRedisClient } from '@dl/platform/redis';
+import { RedirectLinkSnapshot, toRedirectSnapshot } from '@dl/redirect';
 
 export const UA = {
   iphone:
@@ -103,3 +104,9 @@ export async function eventuallyMatches<T>(fn: () => Promise<T>, predicate: (v: 
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** A link as the edge caches it, read from a row with every optional column unset: `over` sets what a test needs. */
+export const snapshotOf = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLinkSnapshot => ({
+  ...toRedirectSnapshot({ id: 'l1', organization_id: 'o1', short_code: 'abc1234', is_active: true, original_url: 'https://example.com/o' }),
+  ...over,
+});

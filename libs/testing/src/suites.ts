@@ -1,8 +1,10 @@
+import { INestApplicationContext } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@dl/platform/config';
 import { PrismaService } from '@dl/platform/db';
 import { createTestEnv, RunningApp, startApp, TestEnv } from './harness';
 import { SeededOrganization, seedOrganization } from './identity';
+import { createServiceContext } from './services';
 
 /** A repository on a fresh test database with two seeded organizations: `acme` to work in, `other` to prove scoping. */
 export async function repositoryEnv<R>(
@@ -53,4 +55,13 @@ export function describeAppBasics(name: string, create: (config: AppConfig) => P
 
     more?.(() => server!);
   });
+}
+
+/** A Nest application context of domain modules (no HTTP) over a fresh test environment. */
+export async function serviceEnv(
+  modules: Parameters<typeof createServiceContext>[1],
+  overrides: Record<string, string> = {},
+): Promise<{ env: TestEnv; app: INestApplicationContext }> {
+  const env = await createTestEnv(overrides);
+  return { env, app: await createServiceContext(env, modules) };
 }

@@ -1,28 +1,20 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { WebhooksModule } from './webhooks.module';
 import { WebhookCaller, WebhooksService } from './webhooks.service';
 
 describe(WebhooksService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let webhooks: WebhooksService;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, webhooks: WebhooksService, acme: SeededOrganization, other: SeededOrganization;
   const caller = (o: SeededOrganization): WebhookCaller => ({ organizationId: o.organization.id, tier: o.organization.tier });
   const notFound = { error: 'Not Found', message: 'Webhook not found', statusCode: 404 };
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [WebhooksModule]);
+    ({ env, app } = await serviceEnv([WebhooksModule]));
     webhooks = app.get(WebhooksService);
     [acme, other] = [await seedOrganization(env, { tier: Tier.PRO }), await seedOrganization(env)];
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it('creates a webhook with a secret shown once, lists it without the secret, updates and removes it', async () => {
     const created = await webhooks.create(caller(acme), { url: 'https://hooks.example.com/a', events: ['link.clicked'] });

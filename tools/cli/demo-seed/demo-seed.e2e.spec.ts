@@ -1,11 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { PrismaReadService, Role } from '@dl/platform/db';
 import { Clock, ReportBuilder, ReportDataRepository, ReportsRepository, ReportsService } from '@dl/reports';
-import { createTestEnv, runCli, seedOrganization, SeededOrganization, TestEnv } from '@dl/testing';
+import { closeAll, createTestEnv, runCli, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 
 describe('npm run cli -- demo:seed', () => {
-  let env: TestEnv;
-  let org: SeededOrganization;
+  let env: TestEnv, org: SeededOrganization;
   let run: { code: number; stdout: string; stderr: string };
 
   const cli = (...args: string[]) => runCli(env.config, args, 90_000);
@@ -17,9 +16,7 @@ describe('npm run cli -- demo:seed', () => {
     run = await cli('demo:seed', org.organization.slug, '--months', '1', '--links', '6', '--clicks-per-day', '40');
   }, 120_000);
 
-  afterAll(async () => {
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(env));
 
   it('prints {links, clicks, installs, events} and shows progress on stderr', async () => {
     expect(run.stderr).toContain('clicks [');

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import request from 'supertest';
-import { createTestEnv, RunningApp, seedOrganization, SEED_PASSWORD, startApp, TestEnv } from '@dl/testing';
+import { appEnv, RunningApp, SEED_PASSWORD, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const LIMIT = 5;
@@ -28,15 +28,10 @@ function expect429(res: request.Response): void {
 }
 
 describe('per-IP limit of the password routes (decisions §14)', () => {
-  let env: TestEnv;
-  let a: RunningApp;
-  let b: RunningApp;
-  let proxied: RunningApp;
-  let redis: Redis;
+  let env: TestEnv, a: RunningApp, b: RunningApp, proxied: RunningApp, redis: Redis;
 
   beforeAll(async () => {
-    env = await createTestEnv({ AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
-    a = await startApp(createApiApp, env.config);
+    ({ env, server: a } = await appEnv(createApiApp, { AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT) }));
     b = await startApp(createApiApp, env.withOverrides({ AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT) }));
     proxied = await startApp(createApiApp, env.withOverrides({ AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT), TRUSTED_CLIENT_IP_HEADER: 'x-real-ip' }));
     redis = new Redis(env.config.REDIS_URL);

@@ -1,21 +1,17 @@
 import request from 'supertest';
 import { createRedirectApp } from '@dl/apps/redirect';
-import { RunningApp, startApp } from '@dl/testing';
+import { closeAll, RunningApp, startApp } from '@dl/testing';
 import { LinksWorld, linksWorld, waitFor } from './test/links-setup';
 
 /** The invalidation contract seen from a real redirect instance: changes are visible within 1 s. */
 describe('links → redirect: changes reach a running redirect instance within 1 s', () => {
-  let w: LinksWorld;
-  let edge: RunningApp;
+  let w: LinksWorld, edge: RunningApp;
 
   beforeAll(async () => {
     w = await linksWorld();
     edge = await startApp(createRedirectApp, w.env.config);
   });
-  afterAll(async () => {
-    await edge?.close();
-    await w?.close();
-  });
+  afterAll(() => closeAll(edge, w));
 
   const location = async (code: string) => {
     const res = await request(edge.url).get(`/${code}`).set('user-agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0');

@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
 import { Clock } from '@dl/reports';
-import { authHeader, createTestEnv, ReportFixtures, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { appEnv, authHeader, ReportFixtures, RunningApp, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const NOW = new Date('2026-12-15T12:00:00Z');
@@ -20,8 +20,7 @@ describe('live-month report cached 60 s per organization (decisions §14)', () =
   const liveKey = (orgId: string) => `${env.config.REDIS_PREFIX}:report:live:${orgId}:2026-12`;
 
   beforeAll(async () => {
-    env = await createTestEnv({ REPORT_LIVE_CACHE_SECONDS: '60', RATE_LIMIT_ENABLED: 'false' });
-    api = await startApp(createApiApp, env.config);
+    ({ env, server: api } = await appEnv(createApiApp, { REPORT_LIVE_CACHE_SECONDS: '60', RATE_LIMIT_ENABLED: 'false' }));
     jest.spyOn(api.app.get(Clock), 'now').mockImplementation(() => NOW);
     fx = new ReportFixtures(env.prisma);
     redis = new Redis(env.config.REDIS_URL);

@@ -2,21 +2,17 @@ import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { createTestEnv, RunningApp, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { appEnv, RunningApp, seedOrganization, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { DOMAINS_RECHECK_SCHEDULE } from '../clicks/maintenance.processor';
 
 const DAY = 24 * 3600_000;
 
 describe('worker: branded domain re-checks through the maintenance queue', () => {
-  let env: TestEnv;
-  let dns: TestDnsServer;
-  let worker: RunningApp;
-  let maintenance: Queue;
+  let env: TestEnv, dns: TestDnsServer, worker: RunningApp, maintenance: Queue;
 
   beforeAll(async () => {
     dns = await startDnsServer();
-    env = await createTestEnv({ WORKER_SCHEDULES_ENABLED: 'true', DNS_SERVERS: dns.address });
-    worker = await startApp(createWorkerApp, env.config);
+    ({ env, server: worker } = await appEnv(createWorkerApp, { WORKER_SCHEDULES_ENABLED: 'true', DNS_SERVERS: dns.address }));
     maintenance = new Queue(Queues.maintenance, bullOptions(env.config));
   });
   afterAll(async () => {

@@ -1,15 +1,12 @@
 import { Queue } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import { createWorkerApp } from '@dl/apps/worker';
-import { clickEvent, createTestEnv, deliveriesOf, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startApp, startReceiver, TestEnv, waitFor } from '@dl/testing';
+import { appEnv, clickEvent, deliveriesOf, enqueueEvents, eventQueue, Receiver, RunningApp, seedOrg, seedWebhook, startReceiver, TestEnv, waitFor } from '@dl/testing';
 
 const TIMEOUT_MS = 1500;
 
 describe('webhook delivery (worker)', () => {
-  let env: TestEnv;
-  let worker: RunningApp;
-  let queue: Queue;
-  let orgId: string;
+  let env: TestEnv, worker: RunningApp, queue: Queue, orgId: string;
   const receivers: Receiver[] = [];
   const receiver = async (...args: Parameters<typeof startReceiver>) => {
     const r = await startReceiver(...args);
@@ -18,8 +15,7 @@ describe('webhook delivery (worker)', () => {
   };
 
   beforeAll(async () => {
-    env = await createTestEnv({ WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: '100' });
-    worker = await startApp(createWorkerApp, env.config);
+    ({ env, server: worker } = await appEnv(createWorkerApp, { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: '100' }));
     queue = eventQueue(env.config);
   });
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { INestApplicationContext } from '@nestjs/common';
 import { Tier } from '@dl/platform/db';
-import { createServiceContext, createTestEnv, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { closeAll, errorBodyOf, ownerPrincipal, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { LinksModule } from '../links.module';
 import { readCsv } from './csv-reader';
 import { LinksImportService } from './links-import.service';
@@ -9,25 +9,17 @@ import { LinksImportService } from './links-import.service';
 // The importer's rules on Postgres (decisions §12, §14); the api's e2e spec keeps the upload
 // over HTTP (multipart, size, the answers) and one refusal of each kind.
 describe(LinksImportService.name, () => {
-  let env: TestEnv;
-  let app: INestApplicationContext;
-  let importer: LinksImportService;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  let env: TestEnv, app: INestApplicationContext, importer: LinksImportService, acme: SeededOrganization, other: SeededOrganization;
   const table = (csv: string) => readCsv(Readable.from([Buffer.from(csv)]));
   const run = async (csv: string, fields: Record<string, unknown> = {}) =>
     importer.importUpload(ownerPrincipal(acme), { platform: 'bitly', templateId: acme.template.id, ...fields }, await table(csv));
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    app = await createServiceContext(env, [LinksModule]);
+    ({ env, app } = await serviceEnv([LinksModule]));
     importer = app.get(LinksImportService);
     [acme, other] = [await seedOrganization(env, { tier: Tier.PRO }), await seedOrganization(env, { tier: Tier.PRO })];
   });
-  afterAll(async () => {
-    await app?.close();
-    await env?.teardown();
-  });
+  afterAll(() => closeAll(app, env));
 
   it.each([
     [{ platform: 'x' }, { templateId: 'Must be a valid UUID' }],
