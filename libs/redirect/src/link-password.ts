@@ -1,13 +1,32 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { verifySecret } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
+import { PasswordCheckQueue } from './password-check-queue';
 import { RedirectLinkSnapshot } from './redirect-link';
 
 /** A proven password skips the form this long (decisions §16). */
 export const UNLOCK_TTL_SECONDS = 24 * 3600;
-/** Wrong tries a minute per link and client IP before the 429 page. */
-export const WRONG_TRIES_PER_MINUTE = 10;
+/** Password checks a minute per link and client IP, and per link from every IP, before the 429 page (decisions §22). */
+export const TRIES_PER_MINUTE_PER_IP = 10;
+export const TRIES_PER_MINUTE_PER_LINK = 100;
+
+/**
+ * Reserve-then-check: both counters are read and, when both are under their limits, both
+ * incremented in one script, before any hash is computed. A burst of parallel tries cannot pass
+ * between a read and a later count (the old read-hash-count order let one burst through).
+ * KEYS: link+IP counter, link counter (one hash tag); ARGV: IP limit, link limit, window (s).
+ */
+const RESERVE = `
+local a = tonumber(redis.call('GET', KEYS[1]) or '0')
+local b = tonumber(redis.call('GET', KEYS[2]) or '0')
+if a >= tonumber(ARGV[1]) or b >= tonumber(ARGV[2]) then return 0 end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+if redis.call('INCR', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
+return 1`;
+
+type ReserveCommand = (ipKey: string, linkKey: string, perIp: number, perLink: number, ttl: number) => Promise<number>;
 
 /**
  * Password-protected links at the edge: the signed cookie that skips the form for 24 h, and
@@ -20,6 +39,7 @@ export class LinkPasswords {
   private readonly logger = new Logger('LinkPasswords');
   private readonly key: Buffer;
   private readonly secure: boolean;
+  private readonly checks: PasswordCheckQueue;
 
   constructor(
     private readonly redis: RedisService,
@@ -29,6 +49,8 @@ export class LinkPasswords {
     const secret = config.JWT_SECRET ?? `dev-only:${config.DATABASE_URL}`;
     this.key = createHmac('sha256', secret).update('dl link password cookie v1').digest();
     this.secure = config.SHORT_LINK_BASE_URL.startsWith('https:');
+    this.checks = new PasswordCheckQueue(config.LINK_PASSWORD_CHECK_CONCURRENCY, config.LINK_PASSWORD_CHECK_QUEUE);
+    this.redis.client.defineCommand('dlPasswordTry', { numberOfKeys: 2, lua: RESERVE });
   }
 
   cookieName(link: RedirectLinkSnapshot): string {
@@ -61,31 +83,33 @@ export class LinkPasswords {
     return false;
   }
 
-  /** More than the allowed wrong tries this minute? (Redis down: not limited.) */
-  async blocked(link: RedirectLinkSnapshot, ip: string | null): Promise<boolean> {
+  /**
+   * Reserves one password check for this link and client IP; false past either limit (answer the
+   * 429 page without hashing). Redis down: not limited by count (the bounded queue still is).
+   */
+  async reserve(link: RedirectLinkSnapshot, ip: string | null): Promise<boolean> {
     try {
-      const n = await this.redis.client.get(this.triesKey(link, ip));
-      return n !== null && Number(n) > WRONG_TRIES_PER_MINUTE;
+      const command = (this.redis.client as unknown as { dlPasswordTry: ReserveCommand }).dlPasswordTry.bind(this.redis.client);
+      const tag = `pw:${link.id}`;
+      const allowed = await command(
+        this.redis.slotKey(tag, 'links', 'pw-tries', link.id, ip ?? 'unknown'),
+        this.redis.slotKey(tag, 'links', 'pw-tries', link.id),
+        TRIES_PER_MINUTE_PER_IP,
+        TRIES_PER_MINUTE_PER_LINK,
+        60,
+      );
+      return allowed === 1;
     } catch (err) {
       this.logger.warn({ err }, 'password try limit unavailable');
-      return false;
+      return true;
     }
   }
 
-  /** Counts a wrong try; true when it is past the limit (answer 429). */
-  async wrongTry(link: RedirectLinkSnapshot, ip: string | null): Promise<boolean> {
-    const key = this.triesKey(link, ip);
-    try {
-      const [[, n]] = (await this.redis.client.multi().incr(key).expire(key, 60, 'NX').exec()) as Array<[Error | null, number]>;
-      return n > WRONG_TRIES_PER_MINUTE;
-    } catch (err) {
-      this.logger.warn({ err }, 'password try limit unavailable');
-      return false;
-    }
-  }
-
-  private triesKey(link: RedirectLinkSnapshot, ip: string | null): string {
-    return this.redis.key('links', 'pw-tries', link.id, ip ?? 'unknown');
+  /** Whether `given` is the link's password: true, false, or null when the check queue is full (answer 429). */
+  check(link: RedirectLinkSnapshot, given: string): Promise<boolean | null> {
+    const stored = link.passwordHash;
+    if (!stored) return Promise.resolve(false);
+    return this.checks.run(() => verifySecret(given, stored));
   }
 
   private sign(link: RedirectLinkSnapshot, expires: number): string {

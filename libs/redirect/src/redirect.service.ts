@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { newClickId } from '@dl/platform/click-codec';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { verifySecret } from '@dl/platform/http';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { Answer, buildAnswer } from './answer';
 import { ClickCap } from './click-cap';
@@ -91,13 +90,12 @@ export class RedirectService {
     // Only password links take a POST: anything else answers like any other method (404 page).
     if (link && !link.passwordHash) return NOT_FOUND;
     if (!isLive(link, visit.now) || !link.passwordHash) return this.answer(Object.assign(visit, { link }));
-    const ip = visit.ip();
-    if (await this.passwords.blocked(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
+    // Counted before the hash (decisions §22), then hashed off the event loop in a bounded queue.
+    if (!(await this.passwords.reserve(link, visit.ip()))) return buildAnswer({ kind: 'too-many-tries' });
     const given = typeof password === 'string' && password.length <= 128 ? password : null;
-    if (!given || !(await verifySecret(given, link.passwordHash))) {
-      if (await this.passwords.wrongTry(link, ip)) return buildAnswer({ kind: 'too-many-tries' });
-      return buildAnswer({ kind: 'password', link, wrong: true });
-    }
+    const right = given ? await this.passwords.check(link, given) : false;
+    if (right === null) return buildAnswer({ kind: 'too-many-tries' });
+    if (!right) return buildAnswer({ kind: 'password', link, wrong: true });
     visit.unlocked = true;
     visit.setCookie = this.passwords.unlockCookie(link, visit.now);
     return this.withLink(visit, link);

@@ -316,6 +316,10 @@ export class EnvironmentVariables {
   /** Brands whose IDN look-alikes are suspicious: comma-separated domains (`paypal.com`) or names. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() PROTECTED_BRANDS?: string;
 
+  /** Link password checks (scrypt) running at once per redirect process, and waiting beyond those (decisions §22: full → the 429 page). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64) LINK_PASSWORD_CHECK_CONCURRENCY = 1;
+  @Transform(toInt) @IsInt() @Min(0) @Max(10_000) LINK_PASSWORD_CHECK_QUEUE = 32;
+
   /** Run schedules (monthly reports, retention) in this worker. */
   @Transform(toBool)
   @IsBoolean()

@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { hashSecret } from '@dl/platform/http';
+import { createTestEnv, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { createRedirectApp } from './app';
+
+/**
+ * decisions §22, link passwords under attack: the reserve-then-check counters (10 checks a minute
+ * per link and client IP, 100 per link) hold under 1,000 parallel tries, and the bounded hash
+ * queue keeps another link's redirects answering meanwhile.
+ */
+describe('redirect edge: password brute force', () => {
+  let env: TestEnv;
+  let server: RunningApp;
+  let org: SeededOrg;
+
+  beforeAll(async () => {
+    // A queue long enough that the counters, not the queue, decide in the counting tests.
+    env = await createTestEnv({ TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip', LINK_PASSWORD_CHECK_QUEUE: '2000' });
+    server = await startApp(createRedirectApp, env.config);
+    org = await seedRedirectOrg(env.prisma);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await env?.teardown();
+  });
+
+  const secret = async () => seedLink(env.prisma, org, { originalUrl: 'https://example.com/secret', passwordHash: await hashSecret('open sesame') });
+  const tryPassword = (code: string, password: string, ip: string) =>
+    fetch(`${server.url}/${code}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA.windowsChrome, 'cf-connecting-ip': ip },
+      body: `password=${encodeURIComponent(password)}`,
+    }).then((r) => r.status);
+  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+  it('1,000 parallel wrong tries from one IP: exactly 10 are checked, the rest get the 429 page', async () => {
+    const link = await secret();
+    const statuses = await Promise.all(Array.from({ length: 1000 }, (_, i) => tryPassword(link.shortCode, `wrong-${i}`, '203.0.113.7')));
+    expect(tally(statuses)).toEqual({ 401: 10, 429: 990 });
+    // The right password from that IP is refused too this minute; another IP still gets in.
+    expect(await tryPassword(link.shortCode, 'open sesame', '203.0.113.7')).toBe(429);
+    expect(await tryPassword(link.shortCode, 'open sesame', '203.0.113.8')).toBe(302);
+  }, 60_000);
+
+  it('1,000 parallel wrong tries from 1,000 IPs: exactly 100 are checked on that link', async () => {
+    const link = await secret();
+    const statuses = await Promise.all(Array.from({ length: 1000 }, (_, i) => tryPassword(link.shortCode, `wrong-${i}`, `198.18.${i >> 8}.${i & 255}`)));
+    expect(tally(statuses)).toEqual({ 401: 100, 429: 900 });
+    expect(await tryPassword(link.shortCode, 'open sesame', '198.19.0.1')).toBe(429);
+  }, 120_000);
+
+  it('another link keeps redirecting while 1,000 wrong tries hit a password link', async () => {
+    const target = await secret();
+    const other = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/other' });
+    const visitOther = async () => {
+      const t = performance.now();
+      const res = await request(server.url).get(`/${other.shortCode}`).set('User-Agent', UA.windowsChrome).redirects(0);
+      expect(res.status).toBe(302);
+      return performance.now() - t;
+    };
+    const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)];
+    const before: number[] = [];
+    for (let i = 0; i < 100; i++) before.push(await visitOther());
+    let flooding = true;
+    const flood = Promise.all(Array.from({ length: 1000 }, (_, i) => tryPassword(target.shortCode, `wrong-${i}`, `100.64.${i >> 8}.${i & 255}`))).finally(() => {
+      flooding = false;
+    });
+    const during: number[] = [];
+    while (flooding || during.length < 50) during.push(await visitOther());
+    expect(tally(await flood)).toEqual({ 401: 100, 429: 900 });
+    // The bounded queue runs one hash at a time: the flood costs at most 100 hashes, one core at most.
+    // (The test client shares this process and the host is shared: the bound is generous.)
+    expect(p99(during)).toBeLessThan(p99(before) + 50);
+    process.stderr.write(`other link p99: before ${p99(before).toFixed(1)} ms, during the flood ${p99(during).toFixed(1)} ms (${during.length} visits)\n`);
+  }, 120_000);
+});
