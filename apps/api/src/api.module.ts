@@ -19,6 +19,7 @@ import { LinksApiModule } from './links/links-api.module';
 import { PublicStatsApiModule } from './public-stats/public-stats.controller';
 import { TemplatesApiModule } from './templates/templates-api.module';
 import { ProjectsApiModule } from './projects/projects-api.module';
+import { OrganizationApiModule } from './organization/organization-api.module';
 import { MigrationsApiModule } from './migrations/migrations-api.module';
 import { DomainsApiModule } from './domains/domains-api.module';
 import { BillingApiModule } from './billing/billing-api.module';
@@ -49,6 +50,7 @@ export class ApiModule {
         PublicStatsApiModule,
         TemplatesApiModule,
         ProjectsApiModule,
+        OrganizationApiModule,
         MigrationsApiModule,
         DomainsApiModule,
         BillingApiModule,

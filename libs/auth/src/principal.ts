@@ -64,5 +64,9 @@ export const Permissions = {
   billingManage: 'billing:manage',
   /** the invoices list (decisions §21: Owner, Admin) */
   billingInvoices: 'billing:invoices',
+  /** rename the organization, change its slug (decisions §20: Admin, Owner) */
+  organizationManage: 'organization:manage',
+  /** require 2FA, export, schedule deletion and restore (decisions §20: Owner) */
+  organizationOwn: 'organization:own',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];

@@ -25,6 +25,8 @@ describe('role permissions (decisions §3)', () => {
     ['integrations', P.integrationsManage, false, false, true, true],
     ['billing: checkout and portal', P.billingManage, false, false, false, true],
     ['billing: invoices', P.billingInvoices, false, false, true, true],
+    ['organization: name and slug', P.organizationManage, false, false, true, true],
+    ['organization: require 2FA, export, delete, restore', P.organizationOwn, false, false, false, true],
   ];
   it.each(table)('%s', (_label, permission, viewer, member, admin, owner) => {
     expect(

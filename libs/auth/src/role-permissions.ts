@@ -17,8 +17,9 @@ const ADMIN: Permission[] = [
   P.domainsManage,
   P.integrationsManage,
   P.billingInvoices,
+  P.organizationManage,
 ];
-const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate, P.billingManage];
+const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate, P.billingManage, P.organizationOwn];
 
 /** The permission matrix of decisions §3. Every role may manage its own API keys. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<Permission>>> = {

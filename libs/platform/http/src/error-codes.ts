@@ -52,7 +52,6 @@ export const ERROR_STATUS = {
   TWO_FACTOR_NOT_ENABLED: 400,
   ORGANIZATION_DELETION_SCHEDULED: 403,
   ORGANIZATION_SLUG_IN_USE: 409,
-  ORGANIZATION_DELETION_NOT_SCHEDULED: 400,
 
   // Links and the resources links refer to (libs/links, shared by projects, templates, analytics, webhooks).
   LINK_NOT_FOUND: 404,

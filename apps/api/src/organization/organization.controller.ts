@@ -1,0 +1,58 @@
+import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import { Endpoint } from '@dl/platform/http';
+import {
+  DeleteOrganizationDto,
+  DeletionScheduledResponseDto,
+  OrganizationResponseDto,
+  OrganizationsService,
+  UpdateOrganizationDto,
+} from '@dl/organizations';
+
+/** The caller's organization (decisions §20): settings, scheduled deletion and restore. */
+@ApiTags('organization')
+@Controller('api/organization')
+export class OrganizationController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Get()
+  @Auth(Permissions.read, { duringDeletion: true })
+  @Endpoint({ summary: "The caller's organization: name, slug, plan, 2FA requirement, scheduled deletion", response: OrganizationResponseDto })
+  get(@CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
+    return this.organizations.get(principal.organizationId);
+  }
+
+  @Patch()
+  @Auth(Permissions.organizationManage)
+  @Endpoint({
+    summary: 'Rename the organization, change its slug (Admin), require two-factor authentication of its members (Owner)',
+    response: OrganizationResponseDto,
+    errors: { 400: 'Validation error, or No updates provided', 409: "Slug '<slug>' is already in use" },
+  })
+  update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateOrganizationDto): Promise<OrganizationResponseDto> {
+    return this.organizations.update(principal, body);
+  }
+
+  @Delete()
+  @Auth(Permissions.organizationOwn)
+  @Endpoint({
+    summary: 'Schedule the deletion of the organization and all its data, 7 days from now (Owner)',
+    description:
+      'From then on its links answer the 404 page and its keys and sessions get 403 `Organization scheduled for deletion`, ' +
+      'except on GET /api/organization and POST /api/organization/restore. The Owners are emailed.',
+    status: 202,
+    response: DeletionScheduledResponseDto,
+    errors: { 400: "Validation error (`confirm` is not the organization's slug)" },
+  })
+  scheduleDeletion(@CurrentPrincipal() principal: Principal, @Body() body: DeleteOrganizationDto): Promise<DeletionScheduledResponseDto> {
+    return this.organizations.scheduleDeletion(principal, body.confirm);
+  }
+
+  @Post('restore')
+  @Auth(Permissions.organizationOwn, { duringDeletion: true })
+  @Endpoint({ summary: 'Undo a scheduled deletion (Owner)', response: OrganizationResponseDto })
+  restore(@CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
+    return this.organizations.restore(principal);
+  }
+}
