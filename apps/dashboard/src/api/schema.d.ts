@@ -1044,6 +1044,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization: name, slug, plan, 2FA requirement, scheduled deletion */
+        get: operations["OrganizationController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Schedule the deletion of the organization and all its data, 7 days from now (Owner)
+         * @description From then on its links answer the 404 page and its keys and sessions get 403 `Organization scheduled for deletion`, except on GET /api/organization and POST /api/organization/restore. The Owners are emailed.
+         */
+        delete: operations["OrganizationController_scheduleDeletion"];
+        options?: never;
+        head?: never;
+        /** Rename the organization, change its slug (Admin), require two-factor authentication of its members (Owner) */
+        patch: operations["OrganizationController_update"];
+        trace?: never;
+    };
+    "/api/organization/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo a scheduled deletion (Owner) */
+        post: operations["OrganizationController_restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/migrations/import": {
         parameters: {
             query?: never;
@@ -2811,6 +2850,41 @@ export interface components {
             name?: string;
             description?: Record<string, never> | null;
         };
+        OrganizationResponseDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
+            /** @description Members must have two-factor authentication to use the dashboard */
+            requireTwoFactor: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the organization and all its data will be deleted; null: not scheduled
+             */
+            deletionScheduledAt: string | null;
+        };
+        UpdateOrganizationDto: {
+            name?: string;
+            /** @example acme */
+            slug?: string;
+            /** @description Owner only; the Owner must have two-factor authentication on to turn it on */
+            requireTwoFactor?: boolean;
+        };
+        DeleteOrganizationDto: {
+            /**
+             * @description The organization's slug
+             * @example acme
+             */
+            confirm: string;
+        };
+        DeletionScheduledResponseDto: {
+            /** Format: date-time */
+            deletionScheduledAt: string;
+        };
         ImportRowErrorDto: {
             /** @description CSV row number */
             row: number;
@@ -3097,6 +3171,10 @@ export type SchemaCreateProjectDto = components['schemas']['CreateProjectDto'];
 export type SchemaProjectResponseDto = components['schemas']['ProjectResponseDto'];
 export type SchemaProjectListItemDto = components['schemas']['ProjectListItemDto'];
 export type SchemaUpdateProjectDto = components['schemas']['UpdateProjectDto'];
+export type SchemaOrganizationResponseDto = components['schemas']['OrganizationResponseDto'];
+export type SchemaUpdateOrganizationDto = components['schemas']['UpdateOrganizationDto'];
+export type SchemaDeleteOrganizationDto = components['schemas']['DeleteOrganizationDto'];
+export type SchemaDeletionScheduledResponseDto = components['schemas']['DeletionScheduledResponseDto'];
 export type SchemaImportRowErrorDto = components['schemas']['ImportRowErrorDto'];
 export type SchemaImportResultDto = components['schemas']['ImportResultDto'];
 export type SchemaCreateDomainDto = components['schemas']['CreateDomainDto'];
@@ -7720,6 +7798,225 @@ export interface operations {
             };
             /** @description Project not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    OrganizationController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    OrganizationController_scheduleDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteOrganizationDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionScheduledResponseDto"];
+                };
+            };
+            /** @description Validation error (`confirm` is not the organization's slug) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    OrganizationController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponseDto"];
+                };
+            };
+            /** @description Validation error, or No updates provided */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Slug '<slug>' is already in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    OrganizationController_restore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
