@@ -59,7 +59,10 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     method: ['GET', 'HEAD'],
     url: '/',
     exposeHeadRoute: false,
-    handler: (request, reply) => send(reply, edge.root(request)),
+    handler: (request, reply) => {
+      const answer = edge.root(request);
+      return answer instanceof Promise ? answer.then((a) => send(reply, a)) : send(reply, answer);
+    },
   });
 
   // Caddy's on-demand TLS `ask` (decisions §15): 200 for a verified domain, or an invalid one that

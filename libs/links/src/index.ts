@@ -23,5 +23,7 @@ export * from './import/csv-reader';
 export * from './import/import-columns';
 export * from './import/import.dto';
 export * from './import/links-import.service';
+export * from './fdl/fdl-short-links.dto';
+export * from './fdl/fdl-short-links.service';
 export * from './links.module';
 export * from './link-screening';

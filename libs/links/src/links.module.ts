@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FdlShortLinksService } from './fdl/fdl-short-links.service';
 import { LinksImportService } from './import/links-import.service';
 import { LinkEventsService } from './link-events.service';
 import { LinkWriter } from './link-writer';
@@ -31,9 +32,10 @@ registerLinkValidationMessages();
     LinksService,
     LinksBulkService,
     LinksImportService,
+    FdlShortLinksService,
     QrService,
     QrRenderPool,
   ],
-  exports: [LinksService, LinksBulkService, LinksImportService, QrService, LinkEventsService, LinkScreening],
+  exports: [LinksService, LinksBulkService, LinksImportService, FdlShortLinksService, QrService, LinkEventsService, LinkScreening],
 })
 export class LinksModule {}

@@ -1,6 +1,6 @@
 import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
-import { cloakPage, disabledPage, EXPIRED_PAGE, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
+import { BAD_LINK_PAGE, cloakPage, disabledPage, EXPIRED_PAGE, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
 import { publicStatsPage } from './public-stats';
 import { PublicStatsDto } from './public-stats.dto';
 
@@ -15,7 +15,8 @@ export interface Answer {
 export type EdgePage =
   | Outcome
   | { kind: 'stats'; stats: PublicStatsDto; shortUrl: string }
-  | { kind: 'association-file'; json: string };
+  | { kind: 'association-file'; json: string }
+  | { kind: 'bad-link' };
 
 type Builders = { [K in EdgePage['kind']]: (page: Extract<EdgePage, { kind: K }>) => Answer };
 
@@ -47,6 +48,7 @@ const BUILDERS: Builders = {
   expired: () => html(410, EXPIRED_PAGE),
   unavailable: () => html(503, UNAVAILABLE_PAGE, { 'retry-after': '5' }),
   'not-found': () => html(404, NOT_FOUND_PAGE),
+  'bad-link': () => html(400, BAD_LINK_PAGE),
   stats: (p) => ({
     status: 200,
     headers: { 'content-type': HTML, 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex' },

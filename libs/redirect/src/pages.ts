@@ -87,6 +87,12 @@ export const EXPIRED_PAGE = page(
   'The owner of this short link set it to expire, and that time has passed.',
 );
 
+export const BAD_LINK_PAGE = page(
+  400,
+  'This link is not valid',
+  'The address of this link is incomplete or points to something other than a web page.',
+);
+
 export const UNAVAILABLE_PAGE = page(
   503,
   'Temporarily unavailable',

@@ -38,6 +38,21 @@ export interface OrgAppRow {
   sha256_fingerprints: string[];
 }
 
+/**
+ * A branded domain's `fdl` link (Firebase Dynamic Links long links are counted on it), made on
+ * the first long-link visit: by the organization's first owner, with its oldest template, its
+ * destination the domain's root (each visit brings its own). A code already there is kept.
+ */
+const ENSURE_FDL_LINK = `
+  INSERT INTO links (organization_id, user_id, template_id, domain_id, domain_name, short_code, original_url, title, migration_metadata)
+  SELECT d.organization_id, m.user_id, t.id, d.id, d.domain, 'fdl', 'https://' || d.domain || '/', 'Firebase Dynamic Links',
+         '{"competitorPlatform":"firebase","competitorId":null}'::jsonb
+  FROM domains d
+  CROSS JOIN LATERAL (SELECT user_id FROM memberships WHERE organization_id = d.organization_id AND role = 'OWNER' ORDER BY created_at, user_id LIMIT 1) m
+  CROSS JOIN LATERAL (SELECT id FROM templates WHERE organization_id = d.organization_id ORDER BY created_at, id LIMIT 1) t
+  WHERE d.id = $1::uuid AND d.status = 'verified'
+  ON CONFLICT (domain_name, short_code) DO NOTHING`;
+
 const PIXEL_SITE_OF_ORG = 'SELECT 1 FROM pixel_sites WHERE organization_id = $1::uuid LIMIT 1';
 
 /**
@@ -64,6 +79,11 @@ export class RedirectStore implements OnModuleDestroy {
     const values = slash < 0 ? ['', key] : [key.slice(0, slash), key.slice(slash + 1)];
     const { rows } = await this.pool.query<SnapshotRow>({ name: 'redirect-link-by-host-code', text: LINK_BY_CODE, values });
     return rows[0] ? toRedirectSnapshot(rows[0]) : null;
+  }
+
+  /** Makes a verified domain's `fdl` link when it has none (ENSURE_FDL_LINK; a cold path: once per domain). */
+  async ensureFdlLink(domainId: string): Promise<void> {
+    await this.pool.query({ name: 'redirect-ensure-fdl-link', text: ENSURE_FDL_LINK, values: [domainId] });
   }
 
   /** Non-bot clicks of a link (rebuilds a lost click-cap counter; a cold path). */

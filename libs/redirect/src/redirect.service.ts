@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { FdlParams, fdlLinkValues, fdlParamsOf, isHttpUrl } from '@dl/link-fields';
 import { newClickId } from '@dl/platform/click-codec';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { infraDependency, reportOutage } from '@dl/platform/observability';
@@ -7,15 +8,21 @@ import { ClickCap } from './click-cap';
 import { ClickCaptureService } from './click-capture.service';
 import { CountryLookup } from './country-lookup';
 import { decide, isLive, Outcome } from './decision';
-import { DomainTable } from './domain-table';
+import { DomainTable, EdgeDomain } from './domain-table';
 import { LinkPasswords } from './link-password';
 import { PixelFlagCache } from './pixel-flag.cache';
 import { PublicStatsService } from './public-stats';
 import { RedirectLinkSnapshot } from './redirect-link';
 import { RedirectLinkCache } from './redirect-link.cache';
+import { RedirectStore } from './redirect-store';
 import { EdgeRequest, Visit, VisitContext } from './visit';
 
 const NOT_FOUND = buildAnswer({ kind: 'not-found' });
+
+/** The code of a branded domain's Firebase Dynamic Links link (decisions §26). */
+export const FDL_CODE = 'fdl';
+/** FDL parameters that must be http(s) URLs when given (`link` must be given). */
+const FDL_URL_PARAMS: ReadonlyArray<keyof FdlParams> = ['afl', 'ifl', 'ipfl', 'ofl', 'si'];
 
 /** Codes the service can have issued (random base62, custom codes, imported codes). */
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -47,6 +54,7 @@ export class RedirectService {
     private readonly passwords: LinkPasswords,
     private readonly domains: DomainTable,
     private readonly stats: PublicStatsService,
+    private readonly store: RedirectStore,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.context = { countries: new CountryLookup(config.GEOIP_DATABASE_PATH), trustedIpHeader: config.TRUSTED_CLIENT_IP_HEADER };
@@ -101,10 +109,60 @@ export class RedirectService {
     return this.withLink(visit, link);
   }
 
-  /** `GET /` (decisions §15): a branded host's `rootRedirectUrl`, else the 404 page. */
-  root(req: EdgeRequest): Answer {
+  /**
+   * `GET /` (decisions §15, §26): on a branded host, a Firebase Dynamic Links long link
+   * (`?link=…`) answers like a link; else the host's `rootRedirectUrl`, else the 404 page.
+   */
+  root(req: EdgeRequest): Answer | Promise<Answer> {
     const place = this.domains.place(req.headers);
+    if (place && req.url && req.url.includes('?')) {
+      const query = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1));
+      if (query.has('link')) return this.fdlVisit(req, place, query);
+    }
     return place && place.rootRedirectUrl ? buildAnswer({ kind: 'redirect', location: place.rootRedirectUrl }) : NOT_FOUND;
+  }
+
+  /**
+   * A Firebase Dynamic Links long link: the domain's `fdl` link (made on the first such visit)
+   * with the destinations, store pages and social preview the parameters give, through the same
+   * steps, decision and click capture as any visit. `link` (and any fallback) not http(s) → 400.
+   * Only `utm_*` of the query go on as the visit's own query (on the click and the destination).
+   */
+  private async fdlVisit(req: EdgeRequest, place: EdgeDomain, query: URLSearchParams): Promise<Answer> {
+    const params = fdlParamsOf(query);
+    if (!isHttpUrl(params.link) || FDL_URL_PARAMS.some((k) => params[k] !== undefined && params[k] !== '' && !isHttpUrl(params[k]))) {
+      return buildAnswer({ kind: 'bad-link' });
+    }
+    const utm = new URLSearchParams([...query].filter(([k]) => k.startsWith('utm_')));
+    const visit = this.start({ method: req.method, url: utm.size ? `/${FDL_CODE}?${utm}` : `/${FDL_CODE}`, headers: req.headers, socket: req.socket }, FDL_CODE);
+    const key = `${place.domain}/${FDL_CODE}`;
+    let link: RedirectLinkSnapshot | null;
+    try {
+      link = await this.links.find(key);
+      if (!link) {
+        await this.store.ensureFdlLink(place.id);
+        this.links.invalidate(key);
+        link = await this.links.find(key);
+      }
+    } catch (err) {
+      return this.unavailable(err);
+    }
+    if (!link) return NOT_FOUND;
+    const v = fdlLinkValues(params);
+    return this.withLink(visit, {
+      ...link,
+      originalUrl: v.originalUrl!,
+      iosUrl: v.iosUrl ?? null,
+      androidUrl: v.androidUrl ?? null,
+      webFallbackUrl: v.webFallbackUrl ?? null,
+      ogTitle: v.ogTitle ?? null,
+      ogDescription: v.ogDescription ?? null,
+      ogImageUrl: v.ogImageUrl ?? null,
+      utmParameters: null,
+      variants: null,
+      redirectRules: null,
+      targetingRules: null,
+    });
   }
 
   private start(req: EdgeRequest, code: string): Visit {

@@ -1,5 +1,4 @@
-import { normalizeCsvHeader } from '@dl/link-fields';
-import { FDL_PARAMETER_NAMES, FDL_PARAMETERS, FdlParams, fdlLinkValues } from '../fdl/fdl-params';
+import { FDL_PARAMETER_NAMES, FDL_PARAMETERS, FdlParams, fdlLinkValues, normalizeCsvHeader } from '@dl/link-fields';
 import { codeOfShortUrl, compact, countCell, dateCell, set, tagsOf } from './import-cells';
 import { MappedRow } from './mapped-row';
 

@@ -1,5 +1,7 @@
-import { LinkValues } from '../link.types';
-import { compact, set, utm } from '../import/import-cells';
+import { LinkValues } from './link-fields';
+import { UtmParameters } from './link-shapes';
+
+const set = (v: string | undefined): string | undefined => (v && v.trim() ? v.trim() : undefined);
 
 /**
  * The parameters of a Firebase Dynamic Links long link (and the columns of its metadata
@@ -50,7 +52,12 @@ const APP_STORE_ID = /^\d{1,15}$/;
 export function fdlLinkValues(p: FdlParams): Partial<LinkValues> {
   const apn = set(p.apn);
   const isi = set(p.isi);
-  return compact({
+  const utm: UtmParameters = {};
+  for (const key of ['source', 'medium', 'campaign', 'term', 'content'] as const) {
+    const value = set(p[`utm_${key}`]);
+    if (value) utm[key] = value;
+  }
+  const values: Partial<LinkValues> = {
     originalUrl: set(p.link),
     androidUrl: set(p.afl) ?? (apn && ANDROID_PACKAGE.test(apn) ? `${PLAY_STORE}${encodeURIComponent(apn)}` : undefined),
     iosUrl: set(p.ifl) ?? set(p.ipfl) ?? (isi && APP_STORE_ID.test(isi) ? `${APP_STORE}${isi}` : undefined),
@@ -58,6 +65,28 @@ export function fdlLinkValues(p: FdlParams): Partial<LinkValues> {
     ogTitle: set(p.st),
     ogDescription: set(p.sd),
     ogImageUrl: set(p.si),
-    utmParameters: utm(p.utm_source, p.utm_medium, p.utm_campaign, p.utm_term, p.utm_content),
-  });
+    utmParameters: Object.keys(utm).length ? utm : undefined,
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<LinkValues>;
+}
+
+/** The FDL parameters of a query string (first value of each; others ignored). */
+export function fdlParamsOf(query: URLSearchParams): FdlParams {
+  const out: FdlParams = {};
+  for (const name of FDL_PARAMETER_NAMES) {
+    const value = query.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+/** An absolute http(s) URL (what FDL's `link` and fallback links must be). */
+export function isHttpUrl(value: string | undefined): boolean {
+  if (!value) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
