@@ -1100,6 +1100,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/shortLinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a short link from a Firebase Dynamic Links request (FDL's request and response shapes) */
+        post: operations["FdlShortLinksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/domains": {
         parameters: {
             query?: never;
@@ -2896,6 +2913,80 @@ export interface components {
             failed: number;
             errors: components["schemas"]["ImportRowErrorDto"][];
         };
+        FdlAndroidInfoDto: {
+            androidPackageName?: string;
+            androidFallbackLink?: string;
+            androidMinPackageVersionCode?: string;
+        };
+        FdlIosInfoDto: {
+            iosBundleId?: string;
+            iosFallbackLink?: string;
+            iosCustomScheme?: string;
+            iosIpadFallbackLink?: string;
+            iosIpadBundleId?: string;
+            iosAppStoreId?: string;
+        };
+        FdlNavigationInfoDto: {
+            enableForcedRedirect?: boolean;
+        };
+        FdlGooglePlayAnalyticsDto: {
+            utmSource?: string;
+            utmMedium?: string;
+            utmCampaign?: string;
+            utmTerm?: string;
+            utmContent?: string;
+        };
+        FdlAnalyticsInfoDto: {
+            googlePlayAnalytics?: components["schemas"]["FdlGooglePlayAnalyticsDto"];
+        };
+        FdlSocialMetaTagInfoDto: {
+            socialTitle?: string;
+            socialDescription?: string;
+            socialImageLink?: string;
+        };
+        FdlDesktopInfoDto: {
+            desktopFallbackLink?: string;
+        };
+        DynamicLinkInfoDto: {
+            /**
+             * @description A verified domain of the organization (https://<domain>)
+             * @example https://go.example.com
+             */
+            domainUriPrefix?: string;
+            /**
+             * @description The deep link: an http(s) URL
+             * @example https://example.com/welcome
+             */
+            link: string;
+            androidInfo?: components["schemas"]["FdlAndroidInfoDto"];
+            iosInfo?: components["schemas"]["FdlIosInfoDto"];
+            navigationInfo?: components["schemas"]["FdlNavigationInfoDto"];
+            analyticsInfo?: components["schemas"]["FdlAnalyticsInfoDto"];
+            socialMetaTagInfo?: components["schemas"]["FdlSocialMetaTagInfoDto"];
+            desktopInfo?: components["schemas"]["FdlDesktopInfoDto"];
+        };
+        FdlSuffixDto: {
+            /** @enum {string} */
+            option: "SHORT" | "UNGUESSABLE";
+        };
+        FdlShortLinkRequestDto: {
+            /** @example https://go.example.com/?link=https://example.com/welcome&apn=com.example.app */
+            longDynamicLink?: string;
+            dynamicLinkInfo?: components["schemas"]["DynamicLinkInfoDto"];
+            suffix?: components["schemas"]["FdlSuffixDto"];
+        };
+        FdlWarningDto: {
+            /** @example NOT_IMPLEMENTED */
+            warningCode: string;
+            warningMessage: string;
+        };
+        FdlShortLinkResponseDto: {
+            /** @example https://go.example.com/AbC123x */
+            shortLink: string;
+            /** @example https://go.example.com/AbC123x?d=1 */
+            previewLink: string;
+            warning: components["schemas"]["FdlWarningDto"][];
+        };
         CreateDomainDto: {
             /**
              * @description A DNS name of 2+ labels; upper case is lower-cased and an IDN is stored as punycode
@@ -3177,6 +3268,18 @@ export type SchemaDeleteOrganizationDto = components['schemas']['DeleteOrganizat
 export type SchemaDeletionScheduledResponseDto = components['schemas']['DeletionScheduledResponseDto'];
 export type SchemaImportRowErrorDto = components['schemas']['ImportRowErrorDto'];
 export type SchemaImportResultDto = components['schemas']['ImportResultDto'];
+export type SchemaFdlAndroidInfoDto = components['schemas']['FdlAndroidInfoDto'];
+export type SchemaFdlIosInfoDto = components['schemas']['FdlIosInfoDto'];
+export type SchemaFdlNavigationInfoDto = components['schemas']['FdlNavigationInfoDto'];
+export type SchemaFdlGooglePlayAnalyticsDto = components['schemas']['FdlGooglePlayAnalyticsDto'];
+export type SchemaFdlAnalyticsInfoDto = components['schemas']['FdlAnalyticsInfoDto'];
+export type SchemaFdlSocialMetaTagInfoDto = components['schemas']['FdlSocialMetaTagInfoDto'];
+export type SchemaFdlDesktopInfoDto = components['schemas']['FdlDesktopInfoDto'];
+export type SchemaDynamicLinkInfoDto = components['schemas']['DynamicLinkInfoDto'];
+export type SchemaFdlSuffixDto = components['schemas']['FdlSuffixDto'];
+export type SchemaFdlShortLinkRequestDto = components['schemas']['FdlShortLinkRequestDto'];
+export type SchemaFdlWarningDto = components['schemas']['FdlWarningDto'];
+export type SchemaFdlShortLinkResponseDto = components['schemas']['FdlShortLinkResponseDto'];
 export type SchemaCreateDomainDto = components['schemas']['CreateDomainDto'];
 export type SchemaDomainVerificationDto = components['schemas']['DomainVerificationDto'];
 export type SchemaDomainResponseDto = components['schemas']['DomainResponseDto'];
@@ -8117,6 +8220,70 @@ export interface operations {
             };
             /** @description File larger than 10 MB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    FdlShortLinksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FdlShortLinkRequestDto"];
+            };
+        };
+        responses: {
+            /** @description The short link on the domain of domainUriPrefix (or of longDynamicLink), its preview, and warnings for parameters not applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FdlShortLinkResponseDto"];
+                };
+            };
+            /** @description No link, a link (or fallback) that is not http(s), a bad suffix option, or a domain that is not a verified domain of the organization */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description Link limit reached, or the key lacks links:write
+             *
+             *     Your role does not allow this action
+             */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
