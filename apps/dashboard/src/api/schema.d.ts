@@ -92,10 +92,116 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Accept an invitation: create the account and join the organization
-         * @description Creates the account of the invited email with this name and password (or, when the email has an account by now, checks its password) and the membership with the invited role, then answers like login with a session for the inviting organization. The token works once.
+         * Accept an invitation and join the organization
+         * @description By the invited email's account (decisions §20): none, a verified account is created with `name` and `password`; a verified account must send its own session (`Authorization: Bearer <JWT>`); an unverified account is claimed: `password` replaces its password, and its sessions and API keys are revoked. Answers like login with a session for the inviting organization. The token works once.
          */
         post: operations["AuthController_acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account, its organization and role, and all its organizations */
+        get: operations["AccountController_getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename the signed-in account's owner */
+        patch: operations["AccountController_updateMe"];
+        trace?: never;
+    };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm the email address with the `dlv_` token of the verification email */
+        post: operations["AccountController_verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/resend-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the verification email again (at most one a minute) */
+        post: operations["AccountController_resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email a password reset link
+         * @description Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour.
+         */
+        post: operations["AccountController_forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with the `dlr_` token; signs out every other session and answers like login */
+        post: operations["AccountController_resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the signed-in account's password; signs out its other sessions */
+        post: operations["AccountController_changePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -257,8 +363,8 @@ export interface paths {
         get: operations["MembersController_list"];
         put?: never;
         /**
-         * Add a member, or invite an email without an account
-         * @description An email that has an account becomes a member at once (the member). Any other email gets an invitation: a single-use `dli_` token valid 7 days, shown once here and emailed to the invitee, who accepts it with `POST /auth/accept-invite`. Only an Owner can add or invite an Owner. `password` is refused (400).
+         * Invite an email to join the organization
+         * @description Every email gets an invitation, whether it has an account or not, and the same answer (decisions §20): a single-use `dli_` token valid 7 days, shown once here and emailed to the invitee, who accepts it with `POST /auth/accept-invite`. Only an Owner can invite an Owner. `password` is refused (400).
          */
         post: operations["MembersController_add"];
         delete?: never;
@@ -1331,12 +1437,78 @@ export interface components {
              */
             token: string;
             /**
-             * @description Ignored when the email already has an account
+             * @description Required when the email has no account; ignored otherwise
              * @example Ada Lovelace
              */
+            name?: string;
+            /** @description The new account's password, or the new password of an unverified account the invitation claims; not used for a verified account (sign in instead) */
+            password?: string;
+        };
+        MeUserDto: {
+            /** Format: uuid */
+            id: string;
+            email: string;
             name: string;
-            /** @description The new account's password (or the existing account's) */
+            /** @description The address was proven (verification link, password reset or accepted invitation) */
+            emailVerified: boolean;
+            twoFactorEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MeOrganizationDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            tier: "FREE" | "PRO" | "BUSINESS" | "UNLIMITED";
+        };
+        MeMembershipDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
+        };
+        MeResponseDto: {
+            user: components["schemas"]["MeUserDto"];
+            organization: components["schemas"]["MeOrganizationDto"];
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
+            organizations: components["schemas"]["MeMembershipDto"][];
+        };
+        UpdateMeDto: {
+            /** @example Ada Lovelace */
+            name: string;
+        };
+        VerifyEmailDto: {
+            /**
+             * @description The token from the verification email
+             * @example dlv_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            token: string;
+        };
+        EmailVerifiedResponseDto: {
+            /** @enum {boolean} */
+            verified: true;
+        };
+        AcceptedResponseDto: Record<string, never>;
+        ForgotPasswordDto: {
+            /** @example ada@example.com */
+            email: string;
+        };
+        ResetPasswordDto: {
+            /**
+             * @description The token from the reset email
+             * @example dlr_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            token: string;
             password: string;
+        };
+        ChangePasswordDto: {
+            currentPassword: string;
+            newPassword: string;
         };
         SessionItemDto: {
             /** Format: uuid */
@@ -1478,6 +1650,20 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        MemberListResponseDto: {
+            members: components["schemas"]["MemberResponseDto"][];
+        };
+        AddMemberDto: {
+            /** @description An existing account joins at once; any other email is invited */
+            email: string;
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
+            /**
+             * @deprecated
+             * @description Not accepted: invited people choose their own password (400 if sent)
+             */
+            password?: string;
+        };
         InvitationCreatedResponseDto: {
             /** Format: uuid */
             invitationId: string;
@@ -1494,20 +1680,6 @@ export interface components {
              * @example dli_0123456789abcdef0123456789abcdef0123456789abcdef
              */
             inviteToken: string;
-        };
-        MemberListResponseDto: {
-            members: components["schemas"]["MemberResponseDto"][];
-        };
-        AddMemberDto: {
-            /** @description An existing account joins at once; any other email is invited */
-            email: string;
-            /** @enum {string} */
-            role: "OWNER" | "ADMIN" | "MEMBER" | "VIEWER";
-            /**
-             * @deprecated
-             * @description Not accepted: invited people choose their own password (400 if sent)
-             */
-            password?: string;
         };
         ChangeRoleDto: {
             /** @enum {string} */
@@ -3126,6 +3298,17 @@ export type SchemaLoginDto = components['schemas']['LoginDto'];
 export type SchemaLoginResponseDto = components['schemas']['LoginResponseDto'];
 export type SchemaSessionResponseDto = components['schemas']['SessionResponseDto'];
 export type SchemaAcceptInviteDto = components['schemas']['AcceptInviteDto'];
+export type SchemaMeUserDto = components['schemas']['MeUserDto'];
+export type SchemaMeOrganizationDto = components['schemas']['MeOrganizationDto'];
+export type SchemaMeMembershipDto = components['schemas']['MeMembershipDto'];
+export type SchemaMeResponseDto = components['schemas']['MeResponseDto'];
+export type SchemaUpdateMeDto = components['schemas']['UpdateMeDto'];
+export type SchemaVerifyEmailDto = components['schemas']['VerifyEmailDto'];
+export type SchemaEmailVerifiedResponseDto = components['schemas']['EmailVerifiedResponseDto'];
+export type SchemaAcceptedResponseDto = components['schemas']['AcceptedResponseDto'];
+export type SchemaForgotPasswordDto = components['schemas']['ForgotPasswordDto'];
+export type SchemaResetPasswordDto = components['schemas']['ResetPasswordDto'];
+export type SchemaChangePasswordDto = components['schemas']['ChangePasswordDto'];
 export type SchemaSessionItemDto = components['schemas']['SessionItemDto'];
 export type SchemaSessionListResponseDto = components['schemas']['SessionListResponseDto'];
 export type SchemaTwoFactorSetupResponseDto = components['schemas']['TwoFactorSetupResponseDto'];
@@ -3140,9 +3323,9 @@ export type SchemaCreateApiKeyDto = components['schemas']['CreateApiKeyDto'];
 export type SchemaCreatedApiKeyResponseDto = components['schemas']['CreatedApiKeyResponseDto'];
 export type SchemaUpdateApiKeyDto = components['schemas']['UpdateApiKeyDto'];
 export type SchemaMemberResponseDto = components['schemas']['MemberResponseDto'];
-export type SchemaInvitationCreatedResponseDto = components['schemas']['InvitationCreatedResponseDto'];
 export type SchemaMemberListResponseDto = components['schemas']['MemberListResponseDto'];
 export type SchemaAddMemberDto = components['schemas']['AddMemberDto'];
+export type SchemaInvitationCreatedResponseDto = components['schemas']['InvitationCreatedResponseDto'];
 export type SchemaChangeRoleDto = components['schemas']['ChangeRoleDto'];
 export type SchemaInvitedByDto = components['schemas']['InvitedByDto'];
 export type SchemaInvitationResponseDto = components['schemas']['InvitationResponseDto'];
@@ -3506,7 +3689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /** @description Invalid email or password (the email has an account and this is not its password) */
+            /** @description Sign in as the invited email to accept (the email has a verified account, and this is not its session) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3525,6 +3708,342 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailVerifiedResponseDto"];
+                };
+            };
+            /** @description Invalid or expired token (unknown, used, expired or malformed), or Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_resendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /**
+             * @description A verification email was sent less than a minute ago (`retryAfter`)
+             *
+             *     Rate limit of the plan exceeded
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgotPasswordDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponseDto"];
+                };
+            };
+            /** @description Invalid or expired token (unknown, used, expired or malformed), or Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AccountController_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error (`validation.currentPassword = Wrong password`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4175,13 +4694,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new member, or the invitation */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberResponseDto"] | components["schemas"]["InvitationCreatedResponseDto"];
+                    "application/json": components["schemas"]["InvitationCreatedResponseDto"];
                 };
             };
             /** @description Validation error (including `password`, which is not accepted) */
