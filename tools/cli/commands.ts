@@ -55,6 +55,8 @@ export const COMMANDS: Record<string, Command> = {
         password: password(required(f, 'owner-password'), 'owner-password'),
         name: nameOf(f['owner-name'] ?? localPart(ownerEmail), 'owner-name'),
         tier,
+        // The operator vouches for the address (decisions §20): no verification email.
+        emailVerified: true,
       });
       return {
         organization: { id: r.organization.id, name: r.organization.name, slug: r.organization.slug, tier: r.organization.tier },

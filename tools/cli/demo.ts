@@ -88,6 +88,7 @@ export async function ensureDemo(
         name: 'Demo Owner',
         organizationName: 'Demo',
         tier: 'UNLIMITED',
+        emailVerified: true,
       });
       org = created.organization;
       const key = await ctx.keys.issue(org.id, created.user.id, org.tier, DEMO_KEY_NAME);

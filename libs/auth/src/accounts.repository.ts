@@ -17,6 +17,7 @@ export interface UserRow {
 }
 export interface UserWithPassword extends UserRow {
   passwordHash: string;
+  emailVerifiedAt: Date | null;
 }
 
 const ORG_SELECT = { id: true, name: true, slug: true, tier: true, createdAt: true } as const;
@@ -32,10 +33,52 @@ export class AccountsRepository {
   }
 
   findUserByEmail(email: string, tx: PrismaTx = this.prisma): Promise<UserWithPassword | null> {
-    return tx.user.findUnique({ where: { email }, select: { ...USER_SELECT, passwordHash: true } });
+    return tx.user.findUnique({ where: { email }, select: { ...USER_SELECT, passwordHash: true, emailVerifiedAt: true } });
   }
 
-  createUser(tx: PrismaTx, data: { email: string; name: string; passwordHash: string }): Promise<UserRow> {
+  findUser(userId: string, tx: PrismaTx = this.prisma): Promise<UserWithPassword | null> {
+    return tx.user.findUnique({ where: { id: userId }, select: { ...USER_SELECT, passwordHash: true, emailVerifiedAt: true } });
+  }
+
+  /** What GET /auth/me shows of the account. */
+  async findProfile(
+    userId: string,
+  ): Promise<{ id: string; email: string; name: string; emailVerifiedAt: Date | null; createdAt: Date; twoFactorEnabled: boolean } | null> {
+    const row = await this.prisma.user.findUnique({
+      where: { id: userId },
+      select: { ...USER_SELECT, emailVerifiedAt: true },
+    });
+    return row ? { ...row, twoFactorEnabled: false } : null;
+  }
+
+  async setName(userId: string, name: string): Promise<void> {
+    await this.prisma.user.update({ where: { id: userId }, data: { name } });
+  }
+
+  /** Marks the address proven (first proof wins; later ones keep the date). */
+  async markEmailVerified(tx: PrismaTx, userId: string, at: Date): Promise<void> {
+    await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: at } });
+  }
+
+  /**
+   * Revokes every live API key of the user in every organization (an account claimed by the
+   * owner of its email, decisions §20), answering their hashes for the credential cache.
+   */
+  async revokeAllKeysOfUser(tx: PrismaTx, userId: string, at: Date): Promise<string[]> {
+    const rows = await tx.apiKey.updateManyAndReturn({ where: { userId, revokedAt: null }, data: { revokedAt: at }, select: { keyHash: true } });
+    return rows.map((r) => r.keyHash);
+  }
+
+  /** The user's memberships with their organization, oldest first (GET /auth/me). */
+  organizationsOfUser(userId: string): Promise<Array<{ role: Role; organization: OrganizationRow }>> {
+    return this.prisma.membership.findMany({
+      where: { userId },
+      orderBy: { createdAt: 'asc' },
+      select: { role: true, organization: { select: ORG_SELECT } },
+    });
+  }
+
+  createUser(tx: PrismaTx, data: { email: string; name: string; passwordHash: string; emailVerifiedAt?: Date | null }): Promise<UserRow> {
     return tx.user.create({ data, select: USER_SELECT });
   }
 
@@ -65,8 +108,8 @@ export class AccountsRepository {
     return { organization, templateId: template.id };
   }
 
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.prisma.user.update({ where: { id: userId }, data: { passwordHash } });
+  async setPasswordHash(userId: string, passwordHash: string, tx: PrismaTx = this.prisma): Promise<void> {
+    await tx.user.update({ where: { id: userId }, data: { passwordHash } });
   }
 
   /** Compare-and-set: replaces the hash only if it is still `expected`. */

@@ -4,6 +4,7 @@ import { Tier } from '@dl/platform/db';
 import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
 import { EmailTakenError, InvalidLoginError, OrganizationNotFoundError, UserNotFoundError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { EmailVerificationService } from './email-verification.service';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
@@ -15,6 +16,8 @@ export interface SignupInput {
   name: string;
   organizationName: string;
   tier?: Tier;
+  /** The operator CLI creates accounts whose address it vouches for; signups prove theirs by email. */
+  emailVerified?: boolean;
 }
 
 export interface SignupResult {
@@ -56,6 +59,7 @@ export class AccountsService {
     private readonly passwords: PasswordHasher,
     @Optional() private readonly throttle?: LoginThrottle,
     @Optional() private readonly twoFactor?: TwoFactorService,
+    @Optional() private readonly verification?: EmailVerificationService,
   ) {}
 
   /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
@@ -70,7 +74,12 @@ export class AccountsService {
       try {
         const created = await this.accounts.transaction(async (tx) => {
           if (attempt === 0 && (await this.accounts.slugTaken(slug, tx))) return null;
-          const user = await this.accounts.createUser(tx, { email, name: input.name.trim(), passwordHash });
+          const user = await this.accounts.createUser(tx, {
+            email,
+            name: input.name.trim(),
+            passwordHash,
+            emailVerifiedAt: input.emailVerified ? new Date() : null,
+          });
           const org = await this.accounts.createOrganization(tx, {
             name: input.organizationName.trim(),
             slug,
@@ -80,6 +89,7 @@ export class AccountsService {
           return { user, ...org };
         });
         if (!created) continue;
+        if (!input.emailVerified) await this.verification?.sendAfterSignup(created.user);
         return {
           session: await this.sessions.start(created.user.id, created.organization.id, 'OWNER', meta),
           user: created.user,
@@ -97,13 +107,11 @@ export class AccountsService {
   /** Email + password → session for the given organization (default: the user's first). */
   async login(input: { email: string; password: string; organizationId?: string }, meta: SessionMeta = {}): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
-    await this.throttle?.assertAllowed(email);
+    // The attempt is counted before the slow check, atomically: parallel guesses cannot overtake the count.
+    await this.throttle?.reserve(email);
     const user = await this.accounts.findUserByEmail(email);
     const ok = await this.passwords.verify(input.password, user?.passwordHash);
-    if (!user || !ok) {
-      await this.throttle?.failed(email);
-      throw new InvalidLoginError();
-    }
+    if (!user || !ok) throw new InvalidLoginError();
     const memberships = await this.accounts.membershipsOfUser(user.id);
     const membership = input.organizationId
       ? memberships.find((m) => m.organizationId === input.organizationId)

@@ -22,6 +22,11 @@ import { PlansService } from './plans';
 import { PrincipalCache } from './principal-cache';
 import { RateLimiter } from './rate-limiter.service';
 import { jwtModuleOptions, SessionTokens } from './session-tokens';
+import { MailThrottle } from './account-mailer';
+import { EmailTokensRepository } from './email-tokens.repository';
+import { EmailVerificationService } from './email-verification.service';
+import { MeService } from './me.service';
+import { PasswordResetService } from './password-reset.service';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { UsageRepository } from './usage.repository';
@@ -47,6 +52,11 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     SessionTokens,
     SessionsRepository,
     SessionsService,
+    MailThrottle,
+    EmailTokensRepository,
+    EmailVerificationService,
+    PasswordResetService,
+    MeService,
     Authenticator,
     BearerStrategy,
     PlansService,
@@ -78,6 +88,9 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     PlansService,
     SessionTokens,
     SessionsService,
+    EmailVerificationService,
+    PasswordResetService,
+    MeService,
     CREDENTIAL_INVALIDATION,
     AccountsService,
     ApiKeysService,

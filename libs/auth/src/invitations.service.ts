@@ -1,8 +1,11 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
 import { isUuid } from '@dl/platform/validation';
+import { ValidationError } from '@dl/platform/http';
 import { AccountsRepository } from './accounts.repository';
-import { AlreadyMemberError, InsufficientRoleError, InvalidInvitationError, InvalidLoginError, InvitationNotFoundError } from './auth.errors';
+import { AlreadyMemberError, InsufficientRoleError, InvalidInvitationError, InvitationNotFoundError, InviteSignInRequiredError } from './auth.errors';
+import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { SessionRow, SessionsRepository } from './sessions.repository';
 import {
   generateInvitationToken,
   hashInvitationToken,
@@ -37,8 +40,8 @@ export const INVITATION_MAILER = Symbol('INVITATION_MAILER');
 
 export interface AcceptInvitationInput {
   token: string;
-  name: string;
-  password: string;
+  name?: string;
+  password?: string;
 }
 
 /**
@@ -55,7 +58,9 @@ export class InvitationsService {
     private readonly accounts: AccountsRepository,
     private readonly members: MembersRepository,
     private readonly sessions: SessionsService,
+    private readonly sessionRows: SessionsRepository,
     private readonly passwords: PasswordHasher,
+    @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
     @Optional() @Inject(INVITATION_MAILER) private readonly mailer?: InvitationMailer,
   ) {}
 
@@ -86,29 +91,56 @@ export class InvitationsService {
   }
 
   /**
-   * Creates the account (or, when the email got one meanwhile, checks its password) and
-   * the membership, and answers like login for the inviting organization. The token is
-   * consumed in the same transaction as the membership: used once, or not at all.
+   * Decisions §20, three cases by the invited email's account:
+   * - none: a verified account with `name` and `password` (both required);
+   * - verified: only that account, signed in (its JWT as `caller`), joins; otherwise 401;
+   * - unverified: the token proves the email, so whoever made the account without it loses it:
+   *   `password` (required) replaces its password, it becomes verified, and every session and
+   *   API key it had is revoked before the membership is added.
+   * The token is consumed in the same transaction as the membership: used once, or not at all.
+   * Answers like login, with a session in the inviting organization.
    */
-  async accept(input: AcceptInvitationInput, meta: SessionMeta = {}): Promise<IssuedSession> {
+  async accept(input: AcceptInvitationInput, caller: Principal | null, meta: SessionMeta = {}): Promise<IssuedSession> {
     if (!isWellFormedInvitationToken(input.token)) throw new InvalidInvitationError();
     const invitation = await this.invitations.findUsable(hashInvitationToken(input.token), new Date());
     if (!invitation) throw new InvalidInvitationError();
     const existing = await this.accounts.findUserByEmail(invitation.email);
-    let passwordHash: string | undefined;
-    if (existing) {
-      if (!(await this.passwords.verify(input.password, existing.passwordHash))) throw new InvalidLoginError();
-    } else {
-      passwordHash = await this.passwords.hash(input.password);
+    if (existing?.emailVerifiedAt && !(caller?.kind === 'session' && caller.userId === existing.id)) {
+      throw new InviteSignInRequiredError();
     }
+    const missing: Record<string, string> = {};
+    if (!existing && !input.name?.trim()) missing.name = 'Required for a new account';
+    if (!existing?.emailVerifiedAt && !input.password) missing.password = existing ? 'Required to claim this account' : 'Required for a new account';
+    if (Object.keys(missing).length) throw new ValidationError(missing);
+    const passwordHash = existing?.emailVerifiedAt ? undefined : await this.passwords.hash(input.password!);
+    const now = new Date();
     try {
-      const userId = await this.invitations.transaction(async (tx) => {
-        if (!(await this.invitations.consume(tx, invitation.id, new Date()))) throw new InvalidInvitationError();
-        const user = existing ?? (await this.accounts.createUser(tx, { email: invitation.email, name: input.name.trim(), passwordHash: passwordHash! }));
+      const { userId, revokedKeys, revokedSessions } = await this.invitations.transaction(async (tx) => {
+        if (!(await this.invitations.consume(tx, invitation.id, now))) throw new InvalidInvitationError();
+        let revoked: string[] = [];
+        let ended: SessionRow[] = [];
+        let user = existing;
+        if (!user) {
+          const created = await this.accounts.createUser(tx, {
+            email: invitation.email,
+            name: input.name!.trim(),
+            passwordHash: passwordHash!,
+            emailVerifiedAt: now,
+          });
+          user = { ...created, passwordHash: passwordHash!, emailVerifiedAt: now };
+        } else if (!user.emailVerifiedAt) {
+          await this.accounts.setPasswordHash(user.id, passwordHash!, tx);
+          await this.accounts.markEmailVerified(tx, user.id, now);
+          revoked = await this.accounts.revokeAllKeysOfUser(tx, user.id, now);
+          ended = await this.sessionRows.revokeAllOfUser(user.id, now, undefined, tx);
+        }
         if (existing && (await this.members.find(invitation.organizationId, user.id, tx))) throw new AlreadyMemberError();
         await this.members.add(tx, invitation.organizationId, user.id, invitation.role);
-        return user.id;
+        return { userId: user.id, revokedKeys: revoked, revokedSessions: ended };
       });
+      // A claimed account's keys and sessions stop on every instance.
+      await this.invalidation.revokedKeys(revokedKeys);
+      await this.invalidation.revokedSessions(revokedSessions);
       return await this.sessions.start(userId, invitation.organizationId, invitation.role, meta);
     } catch (err) {
       // The email signed up between our read and the insert: nothing was written (rolled back).

@@ -3,42 +3,56 @@ import { withTimeout } from '@dl/platform/async';
 import { TooManyRequestsError } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
 
-/** Failed logins allowed per email in the window before 429. */
+/** Password checks allowed per email in the window before 429 (a success clears the count). */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 const REDIS_TIMEOUT_MS = 250;
 
 /**
- * Slows password guessing: after 10 failed logins for one email within 15 minutes,
- * further attempts get 429 until the window passes; a success clears the count.
- * Shared by every api instance through Redis; without Redis logins are not throttled.
+ * Reserves one attempt atomically: INCR (the window starts at the first), and the attempt is
+ * refused when it would be past the limit. Returns {count, ttl in seconds}.
+ */
+const RESERVE_LUA = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('TTL', KEYS[1])}
+`;
+
+type ReserveRedis = { dlLoginReserve(key: string, windowSeconds: number): Promise<[number, number]> };
+
+/**
+ * Slows password guessing (decisions §20): every password check for an email first reserves an
+ * attempt in Redis (one atomic script), so a burst of parallel guesses gets at most 10 checks in
+ * 15 minutes; the 11th and later answer 429 (even with the right password) until the window
+ * passes. A success clears the count. Shared by every api instance; without Redis logins are not
+ * throttled rather than refused.
  */
 @Injectable()
 export class LoginThrottle {
+  private defined = false;
+
   constructor(private readonly redis: RedisService) {}
 
   private key(email: string): string {
     return this.redis.key('auth', 'login-fail', email);
   }
 
-  async assertAllowed(email: string): Promise<void> {
+  /** Counts an attempt before the password is checked; 429 past the limit. */
+  async reserve(email: string): Promise<void> {
     if (!this.redis.isReady) return;
+    let result: [number, number];
     try {
-      const k = this.key(email);
-      const [[, count], [, ttl]] = (await withTimeout(this.redis.client.multi().get(k).ttl(k).exec(), REDIS_TIMEOUT_MS)) as [
-        [unknown, string | null],
-        [unknown, number],
-      ];
-      if (Number(count ?? 0) >= LOGIN_MAX_FAILURES) throw new TooManyRequestsError(Math.max(1, ttl));
-    } catch (err) {
-      if (err instanceof TooManyRequestsError) throw err;
+      if (!this.defined) {
+        this.redis.client.defineCommand('dlLoginReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
+        this.defined = true;
+      }
+      const call = (this.redis.client as unknown as ReserveRedis).dlLoginReserve(this.key(email), LOGIN_WINDOW_SECONDS);
+      result = await withTimeout(call, REDIS_TIMEOUT_MS);
+    } catch {
+      return;
     }
-  }
-
-  async failed(email: string): Promise<void> {
-    if (!this.redis.isReady) return;
-    const k = this.key(email);
-    await withTimeout(this.redis.client.multi().incr(k).expire(k, LOGIN_WINDOW_SECONDS, 'NX').exec(), REDIS_TIMEOUT_MS).catch(() => undefined);
+    const [count, ttl] = result;
+    if (count > LOGIN_MAX_FAILURES) throw new TooManyRequestsError(Math.max(1, ttl));
   }
 
   async succeeded(email: string): Promise<void> {

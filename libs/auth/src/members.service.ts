@@ -49,23 +49,23 @@ export class MembersService {
   }
 
   /**
-   * Decisions §14: never a password chosen by someone else. An email with an account
-   * becomes a member at once; any other email gets an invitation (token emailed, shown once).
+   * Decisions §20: membership only by an invitation the invitee accepts. Every email, with an
+   * account or not, gets an invitation (token emailed, shown once) and the same answer, so the
+   * route tells nothing about the address. Inviting a current member is 409 (the inviter can list
+   * the members anyway).
    */
-  async add(principal: Principal, input: { email: string; role: Role }): Promise<MemberResponseDto | InvitationCreatedResponseDto> {
+  async add(principal: Principal, input: { email: string; role: Role }): Promise<InvitationCreatedResponseDto> {
     if (input.role === 'OWNER' && principal.role !== 'OWNER') throw new InsufficientRoleError();
     const email = normalizeEmail(input.email);
-    const existing = await this.accounts.findUserByEmail(email);
-    if (!existing) {
-      if (!this.invitations) throw new Error('InvitationsService is not provided');
-      return this.invitations.invite(principal, email, input.role);
-    }
-    return toMemberResponse(await this.addToOrganization(principal.organizationId, { email, role: input.role }, false));
+    if (await this.members.findByEmail(principal.organizationId, email)) throw new AlreadyMemberError();
+    if (!this.invitations) throw new Error('InvitationsService is not provided');
+    return this.invitations.invite(principal, email, input.role);
   }
 
   /**
-   * Adds a member, creating the account when the email is new. With
-   * `requirePasswordMatch` (operator CLI) an existing account must present its password.
+   * Operator CLI and test seeding: adds a member at once, creating the account (its address
+   * vouched for by the operator) when the email is new. With `requirePasswordMatch` (operator
+   * CLI) an existing account must present its password.
    */
   async addToOrganization(organizationId: string, input: AddMemberInput, requirePasswordMatch: boolean): Promise<MemberRow> {
     const email = normalizeEmail(input.email);
@@ -82,7 +82,8 @@ export class MembersService {
     try {
       return await this.members.transaction(async (tx) => {
         const user =
-          existing ?? (await this.accounts.createUser(tx, { email, name: input.name!.trim(), passwordHash: passwordHash! }));
+          existing ??
+          (await this.accounts.createUser(tx, { email, name: input.name!.trim(), passwordHash: passwordHash!, emailVerifiedAt: new Date() }));
         if (existing && (await this.members.find(organizationId, user.id, tx))) throw new AlreadyMemberError();
         return this.members.add(tx, organizationId, user.id, input.role);
       });

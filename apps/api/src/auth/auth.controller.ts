@@ -3,6 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
+  Authenticator,
+  Principal,
   InvitationsService,
   LoginResponseDto,
   SessionResponseDto,
@@ -36,6 +38,7 @@ export class AuthController {
     private readonly sessions: SessionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly invitations: InvitationsService,
+    private readonly authenticator: Authenticator,
   ) {}
 
   @Post('signup')
@@ -110,17 +113,18 @@ export class AuthController {
   @Post('accept-invite')
   @UseGuards(AuthIpLimitGuard)
   @Endpoint({
-    summary: 'Accept an invitation: create the account and join the organization',
+    summary: 'Accept an invitation and join the organization',
     description:
-      'Creates the account of the invited email with this name and password (or, when the email has an account ' +
-      'by now, checks its password) and the membership with the invited role, then answers like login with a ' +
-      'session for the inviting organization. The token works once.',
+      'By the invited email\'s account (decisions §20): none, a verified account is created with `name` and `password`; ' +
+      'a verified account must send its own session (`Authorization: Bearer <JWT>`); an unverified account is claimed: ' +
+      '`password` replaces its password, and its sessions and API keys are revoked. Answers like login with a session ' +
+      'for the inviting organization. The token works once.',
     public: true,
     response: SessionResponseDto,
     errors: {
       ...RATE_LIMITED,
       400: 'Invalid or expired invitation (unknown, used, revoked or expired token), or Validation error',
-      401: 'Invalid email or password (the email has an account and this is not its password)',
+      401: 'Sign in as the invited email to accept (the email has a verified account, and this is not its session)',
       409: 'This user is already a member of the organization',
     },
   })
@@ -129,8 +133,16 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionResponseDto> {
-    const session = await this.invitations.accept(body, sessionMeta(request, this.config));
+    const session = await this.invitations.accept(body, await this.caller(request), sessionMeta(request, this.config));
     setRefreshCookie(reply, this.config, session);
     return toSessionResponse(session);
+  }
+
+  /** The signed-in caller of a public route, if its Authorization header holds a valid credential. */
+  private async caller(request: FastifyRequest): Promise<Principal | null> {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer ([^ ]+)$/i.exec(header) : null;
+    if (!match) return null;
+    return this.authenticator.authenticateToken(match[1]).catch(() => null);
   }
 }

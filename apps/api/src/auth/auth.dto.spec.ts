@@ -1,6 +1,6 @@
 import { pipeRefusal } from '@dl/testing';
 import { CreateApiKeyDto, UpdateApiKeyDto } from '../keys/keys.dto';
-import { AcceptInviteDto, LoginDto, SignupDto } from './auth.dto';
+import { AcceptInviteDto, ChangePasswordDto, ForgotPasswordDto, LoginDto, ResetPasswordDto, SignupDto, UpdateMeDto, VerifyEmailDto } from './auth.dto';
 
 const bad = (validation: Record<string, string>) => ({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
 const valid = { email: 'new@example.test', password: 'a-long-password', name: 'New', organizationName: 'New Org' };
@@ -34,12 +34,36 @@ describe(LoginDto.name, () => {
 
 describe(AcceptInviteDto.name, () => {
   it.each([
-    ['no body', {}, { token: 'Must be a string', name: 'Must be a string', password: 'Must be a string' }],
+    ['no body', {}, { token: 'Must be a string' }],
     ['a short password', { token: 'dli_x', name: 'X', password: 'short' }, { password: 'Must be at least 10 characters' }],
+    ['a password that is not a string', { token: 'dli_x', password: 12345678901 }, { password: 'Must be a string' }],
     ['a blank name', { token: 'dli_x', name: '   ', password: 'long-enough-1' }, { name: 'Must be 1-100 characters' }],
     ['an unknown field', { token: 'dli_x', name: 'X', password: 'long-enough-1', role: 'OWNER' }, { role: 'Unknown field' }],
   ])('refuses %s', async (_label, body, validation) => {
     expect(await pipeRefusal(AcceptInviteDto, body)).toEqual(bad(validation));
+  });
+});
+
+describe('account bodies (decisions §20)', () => {
+  it.each([
+    [VerifyEmailDto, {}, { token: 'Must be a string' }],
+    [VerifyEmailDto, { token: 5 }, { token: 'Must be a string' }],
+    [VerifyEmailDto, { token: 'x'.repeat(201) }, { token: 'Must be a string' }],
+    [ForgotPasswordDto, {}, { email: 'Must be a valid email address' }],
+    [ForgotPasswordDto, { email: 'nope' }, { email: 'Must be a valid email address' }],
+    [ForgotPasswordDto, { email: 'a@example.test', extra: 1 }, { extra: 'Unknown field' }],
+    [ResetPasswordDto, {}, { token: 'Must be a string', password: 'Must be a string' }],
+    [ResetPasswordDto, { token: 'dlr_x', password: 'short' }, { password: 'Must be at least 10 characters' }],
+    [ResetPasswordDto, { token: 'dlr_x', password: 'x'.repeat(201) }, { password: 'Must be at most 200 characters' }],
+    [ChangePasswordDto, {}, { currentPassword: 'Must be a string', newPassword: 'Must be a string' }],
+    [ChangePasswordDto, { currentPassword: '', newPassword: 'long-enough-1' }, { currentPassword: 'Must not be empty' }],
+    [ChangePasswordDto, { currentPassword: 'x', newPassword: 'short' }, { newPassword: 'Must be at least 10 characters' }],
+    [UpdateMeDto, {}, { name: 'Must be a string' }],
+    [UpdateMeDto, { name: '  ' }, { name: 'Must be 1-100 characters' }],
+    [UpdateMeDto, { name: 'x'.repeat(101) }, { name: 'Must be 1-100 characters' }],
+    [UpdateMeDto, { name: 'ok', email: 'a@example.test' }, { email: 'Unknown field' }],
+  ] as const)('%p refuses %j', async (dto, body, validation) => {
+    expect(await pipeRefusal(dto as never, body)).toEqual(bad(validation));
   });
 });
 

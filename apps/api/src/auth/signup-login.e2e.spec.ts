@@ -1,3 +1,4 @@
+import { PasswordHasher } from '@dl/auth';
 import request from 'supertest';
 import { appEnv, authHeader, closeAll, RunningApp, SEED_PASSWORD, seedOrganization, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
@@ -103,11 +104,7 @@ describe('POST /auth/signup and /auth/login', () => {
     it('picks the organization asked for, and refuses one the user does not belong to', async () => {
       const a = await seedOrganization(env);
       const b = await seedOrganization(env);
-      await request(server.url)
-        .post('/api/organization/members')
-        .set(authHeader(b.owner.jwt))
-        .send({ email: a.owner.user.email, role: 'VIEWER' })
-        .expect(201);
+      await env.prisma.membership.create({ data: { organizationId: b.organization.id, userId: a.owner.user.id, role: 'VIEWER' } });
       const first = await request(server.url).post('/auth/login').send({ email: a.owner.user.email, password: SEED_PASSWORD }).expect(200);
       expect(decode(first.body.accessToken).payload).toMatchObject({ org: a.organization.id, role: 'OWNER' });
       const second = await request(server.url)
@@ -146,6 +143,26 @@ describe('POST /auth/signup and /auth/login', () => {
       expect(res.body.retryAfter).toBeLessThanOrEqual(900);
       expect(res.headers['retry-after']).toBe(String(res.body.retryAfter));
       await request(server.url).post('/auth/login').send({ email: other.owner.user.email, password: SEED_PASSWORD }).expect(200);
+    });
+
+    it('50 parallel wrong passwords for one email: at most 10 password checks, the rest 429 (decisions §20)', async () => {
+      const seeded = await seedOrganization(env);
+      const hasher = server.app.get(PasswordHasher, { strict: false });
+      const verify = jest.spyOn(hasher, 'verify');
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 50 }, () => request(server.url).post('/auth/login').send({ email: seeded.owner.user.email, password: 'wrong-password-1' })),
+        );
+        const statuses = answers.map((a) => a.status);
+        expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+        expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+        expect(verify).toHaveBeenCalledTimes(10);
+        // Even the right password waits for the window now.
+        await request(server.url).post('/auth/login').send({ email: seeded.owner.user.email, password: SEED_PASSWORD }).expect(429);
+        expect(verify).toHaveBeenCalledTimes(10);
+      } finally {
+        verify.mockRestore();
+      }
     });
 
     it.each([

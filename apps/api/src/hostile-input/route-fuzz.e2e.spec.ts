@@ -8,7 +8,7 @@
  */
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
-import { authHeader, closeAll, contractBreach, createTestEnv, FuzzRoute, fuzzRoutes, nullEveryField, openApiNames, recordRoutes, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { addMember, authHeader, closeAll, contractBreach, createTestEnv, FuzzRoute, fuzzRoutes, nullEveryField, openApiNames, recordRoutes, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 /** Inputs per route (about 0.25 s each for the ~70 routes); `FUZZ_RUNS=600` hunts longer. */
@@ -71,6 +71,8 @@ const BASES: Record<string, (t: Seeded) => unknown> = {
   'PATCH /api/organization/members/:userId': () => ({ role: 'VIEWER' }),
   'POST /auth/signup': () => ({ email: `${fresh()}@example.test`, password: 'a-long-password', name: 'N', organizationName: 'O' }),
   'POST /auth/login': () => ({ email: 'nobody@example.test', password: 'a-long-password', organizationId: '00000000-0000-4000-8000-000000000000' }),
+  'POST /auth/forgot-password': () => ({ email: 'nobody@example.test' }),
+  'PATCH /auth/me': () => ({ name: 'Fuzzed Owner' }),
 };
 
 describe('hostile input: no route answers 5xx or an error outside the contract (property-based)', () => {
@@ -114,10 +116,9 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
     const template = await post('/api/templates', { name: 'Fuzz', slug: 'fuzz' });
     const webhook = await post('/api/webhooks', { url: 'http://127.0.0.1:9/hooks', events: ['link.created'] });
     const domain = await post('/api/domains', { domain: 'go.fuzz.test' });
-    // Another organization's owner joins as a member: one whose role may change.
-    const other = await seedOrganization(env);
-    const joined = await request(server.url).post('/api/organization/members').set(authHeader(org.owner.jwt)).send({ email: other.owner.user.email, role: 'MEMBER' });
-    own = { links: link.id, projects: project.id, templates: template.id, webhooks: webhook.id, domains: domain.id, keys: org.owner.apiKeyId, members: joined.body.userId as string };
+    // A member whose role may change.
+    const joined = await addMember(env, org.organization.id, 'MEMBER');
+    own = { links: link.id, projects: project.id, templates: template.id, webhooks: webhook.id, domains: domain.id, keys: org.owner.apiKeyId, members: joined.user.id };
     seeded = { template: org.template.id, link: link.id, project: project.id };
   });
   afterAll(() => closeAll(server, dns, env));

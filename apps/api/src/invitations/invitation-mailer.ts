@@ -1,52 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InvitationMail, InvitationMailer } from '@dl/auth';
+import { AccountMailer, InvitationMail, InvitationMailer, RenderedAccountEmail, renderAccountEmail, unlinkable } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MailerService } from '@dl/reports';
 
 const ROLE_WORDS: Record<string, string> = { OWNER: 'an owner', ADMIN: 'an admin', MEMBER: 'a member', VIEWER: 'a viewer' };
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** Invitation emails through the report mailer (SMTP_URL, or .eml files in MAIL_OUTBOX_DIR). */
+/** Account emails (verification, reset) through the report mailer (SMTP_URL, or .eml files in MAIL_OUTBOX_DIR). */
 @Injectable()
-export class ReportMailerInvitationMailer implements InvitationMailer {
+export class ReportMailerAccountMailer implements AccountMailer {
+  readonly dashboardUrl: string;
+
   constructor(
     private readonly mailer: MailerService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.dashboardUrl = config.DASHBOARD_URL.replace(/\/+$/, '');
+  }
+
+  async send(to: string, mail: RenderedAccountEmail): Promise<void> {
+    await this.mailer.send({ from: this.config.MAIL_FROM, to, subject: mail.subject, text: mail.text, html: mail.html });
+  }
+}
+
+/**
+ * Invitation emails in the account emails' look: who invites, to which organization (its name as
+ * text, never a link, decisions §20), the role, and the link to accept.
+ */
+@Injectable()
+export class ReportMailerInvitationMailer implements InvitationMailer {
+  constructor(private readonly account: ReportMailerAccountMailer) {}
 
   async sendInvitation(mail: InvitationMail): Promise<void> {
-    const who = mail.invitedByName ? `${mail.invitedByName} invited you` : 'You are invited';
+    const org = unlinkable(mail.organizationName);
+    const who = mail.invitedByName ? `${unlinkable(mail.invitedByName)} invited you` : 'You are invited';
     const role = ROLE_WORDS[mail.role] ?? mail.role;
-    const expires = mail.expiresAt.toISOString();
-    const text = [
-      `${who} to join ${mail.organizationName} as ${role}.`,
-      '',
-      'Your invitation token (single use, valid until ' + expires + '):',
-      '',
-      `    ${mail.token}`,
-      '',
-      'Paste it on the dashboard\'s "Accept invitation" page, or accept it through the API:',
-      '',
-      `    POST /auth/accept-invite {"token": "${mail.token}", "name": "<your name>", "password": "<at least 10 characters>"}`,
-      '',
-      'You choose your own password. If you did not expect this email, ignore it: the invitation expires by itself.',
-    ].join('\n');
-    const html =
-      `<p>${escapeHtml(who)} to join <strong>${escapeHtml(mail.organizationName)}</strong> as ${escapeHtml(role)}.</p>` +
-      `<p>Your invitation token (single use, valid until ${escapeHtml(expires)}):</p>` +
-      `<pre style="font-size:16px">${escapeHtml(mail.token)}</pre>` +
-      `<p>Paste it on the dashboard's "Accept invitation" page, or accept it through the API with ` +
-      `<code>POST /auth/accept-invite</code> and your name and a password of your choice.</p>` +
-      `<p>If you did not expect this email, ignore it: the invitation expires by itself.</p>`;
-    await this.mailer.send({
-      from: this.config.MAIL_FROM,
-      to: mail.to,
-      subject: `You are invited to join ${mail.organizationName}`,
-      text,
-      html,
+    const rendered = renderAccountEmail({
+      subject: `You are invited to join ${org}`,
+      eyebrow: 'Invitation',
+      heading: `Join ${org}`,
+      lines: [
+        `${who} to join ${org} as ${role}.`,
+        `The invitation works once, until ${mail.expiresAt.toISOString()}. You choose your own password, or sign in if you already have an account.`,
+      ],
+      action: { label: 'Accept the invitation', url: `${this.account.dashboardUrl}/accept-invite#token=${mail.token}` },
+      code: mail.token,
+      footer: 'If you did not expect this email, ignore it: the invitation expires by itself.',
     });
+    await this.account.send(mail.to, rendered);
   }
 }

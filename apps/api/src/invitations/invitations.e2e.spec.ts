@@ -87,6 +87,19 @@ describe('invitations (decisions §14)', () => {
     expect(JSON.stringify(listed.body)).not.toContain('dli_');
   });
 
+  it('a new email needs a name and a password: 400 naming each, the token stays usable', async () => {
+    const org = await seedOrganization(env);
+    const { inviteToken } = (await invite(org.owner.jwt, { email: email(), role: 'MEMBER' }).expect(201)).body;
+    const res = await accept({ token: inviteToken }).expect(400);
+    expect(res.body).toEqual({
+      error: 'Bad Request',
+      message: 'Validation error',
+      statusCode: 400,
+      validation: { name: 'Required for a new account', password: 'Required for a new account' },
+    });
+    await accept({ token: inviteToken, name: 'Late', password: 'some-password-1' }).expect(200);
+  });
+
   it('accepting creates the account and membership and answers like login; the token works once', async () => {
     const org = await seedOrganization(env);
     const address = email();
@@ -147,24 +160,11 @@ describe('invitations (decisions §14)', () => {
     expect(decode(ok.body.accessToken)).toMatchObject({ org: org.organization.id, role: 'MEMBER' });
   });
 
-  it('an email that got an account meanwhile joins with its own password; a wrong one is 401 and spends nothing', async () => {
-    const org = await seedOrganization(env);
-    const address = email();
-    const { inviteToken } = (await invite(org.owner.jwt, { email: address, role: 'VIEWER' }).expect(201)).body;
-    const signup = await request(server.url)
-      .post('/auth/signup')
-      .send({ email: address, password: 'their-own-password', name: 'Self', organizationName: 'Their Org' })
-      .expect(201);
-    const wrong = await accept({ token: inviteToken, name: 'Ignored', password: 'not-their-password' }).expect(401);
-    expect(wrong.body).toEqual({ error: 'Unauthorized', message: 'Invalid email or password', statusCode: 401 });
-    const ok = await accept({ token: inviteToken, name: 'Ignored', password: 'their-own-password' }).expect(200);
-    expect(decode(ok.body.accessToken)).toMatchObject({ sub: signup.body.user.id, org: org.organization.id, role: 'VIEWER' });
-    expect((await env.prisma.user.findUniqueOrThrow({ where: { email: address } })).name).toBe('Self');
-  });
+  // An email with an account (verified or not): apps/api/src/auth/accept-invite.e2e.spec.ts.
 
   // One refusal over HTTP; every rule of the body: apps/api/src/auth/auth.dto.spec.ts.
   it.each([
-    ['no body', {}, { token: 'Must be a string', name: 'Must be a string', password: 'Must be a string' }],
+    ['no body', {}, { token: 'Must be a string' }],
   ])('accept refuses %s with 400 Validation error', async (_label, body, validation) => {
     const res = await accept(body).expect(400);
     expect(res.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });

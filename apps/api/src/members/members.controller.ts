@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   CurrentPrincipal,
@@ -20,7 +20,6 @@ const LAST_OWNER = 'An organization must keep at least one owner';
 @ApiTags('members')
 @Auth(Permissions.membersManage)
 @DashboardOnly()
-@ApiExtraModels(MemberResponseDto, InvitationCreatedResponseDto)
 @Controller('api/organization/members')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
@@ -33,22 +32,19 @@ export class MembersController {
 
   @Post()
   @Endpoint({
-    summary: 'Add a member, or invite an email without an account',
+    summary: 'Invite an email to join the organization',
     description:
-      'An email that has an account becomes a member at once (the member). Any other email gets an invitation: ' +
+      'Every email gets an invitation, whether it has an account or not, and the same answer (decisions §20): ' +
       'a single-use `dli_` token valid 7 days, shown once here and emailed to the invitee, who accepts it with ' +
-      '`POST /auth/accept-invite`. Only an Owner can add or invite an Owner. `password` is refused (400).',
+      '`POST /auth/accept-invite`. Only an Owner can invite an Owner. `password` is refused (400).',
     status: 201,
-    success: {
-      description: 'The new member, or the invitation',
-      schema: { oneOf: [{ $ref: getSchemaPath(MemberResponseDto) }, { $ref: getSchemaPath(InvitationCreatedResponseDto) }] },
-    },
+    response: InvitationCreatedResponseDto,
     errors: {
       400: 'Validation error (including `password`, which is not accepted)',
       409: 'This user is already a member of the organization',
     },
   })
-  add(@CurrentPrincipal() principal: Principal, @Body() body: AddMemberDto): Promise<MemberResponseDto | InvitationCreatedResponseDto> {
+  add(@CurrentPrincipal() principal: Principal, @Body() body: AddMemberDto): Promise<InvitationCreatedResponseDto> {
     return this.members.add(principal, { email: body.email, role: body.role });
   }
 

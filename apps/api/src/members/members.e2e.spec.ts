@@ -48,23 +48,25 @@ describe('members (/api/organization/members)', () => {
   });
 
   describe('adding', () => {
-    it('adds an existing account (of another organization) by email alone, who can then log in to it', async () => {
+    it('invites an existing account exactly like an unknown email: nothing is added and nothing disclosed (decisions §20)', async () => {
       const org = await seedOrganization(env);
       const other = await seedOrganization(env);
-      const res = await as(org.owner.jwt).post({ email: other.owner.user.email, role: 'VIEWER' }).expect(201);
-      expect(res.body).toEqual({
-        userId: other.owner.user.id,
-        email: other.owner.user.email,
-        name: other.owner.user.name,
-        role: 'VIEWER',
-        createdAt: expect.stringMatching(ISO),
-      });
+      const known = await as(org.owner.jwt).post({ email: other.owner.user.email, role: 'VIEWER' }).expect(201);
+      const unknown = await as(org.owner.jwt).post({ email: email(), role: 'VIEWER' }).expect(201);
+      const shape = { invitationId: expect.any(String), email: expect.any(String), role: 'VIEWER', expiresAt: expect.stringMatching(ISO), inviteToken: expect.stringMatching(/^dli_[0-9a-f]{48}$/) };
+      expect(known.body).toEqual({ ...shape, email: other.owner.user.email });
+      expect(unknown.body).toEqual(shape);
+      expect(Object.keys(known.body)).toEqual(Object.keys(unknown.body));
+      expect(await memberships(org.organization.id)).toBe(1);
+      // The account cannot sign in to the organization before accepting.
       const login = await request(server.url)
         .post('/auth/login')
         .send({ email: other.owner.user.email, password: SEED_PASSWORD, organizationId: org.organization.id })
-        .expect(200);
-      await request(server.url).get('/api/usage').set(authHeader(login.body.accessToken)).expect(200);
-      const again = await as(org.owner.jwt).post({ email: other.owner.user.email.toUpperCase(), role: 'ADMIN' }).expect(409);
+        .expect(401);
+      expect(login.body).toEqual({ error: 'Unauthorized', message: 'Invalid email or password', statusCode: 401 });
+      // A current member is 409 (the inviter can list the members anyway).
+      const member = await addMember(env, org.organization.id, 'MEMBER');
+      const again = await as(org.owner.jwt).post({ email: member.user.email.toUpperCase(), role: 'ADMIN' }).expect(409);
       expect(again.body).toEqual({ error: 'Conflict', message: 'This user is already a member of the organization', statusCode: 409 });
     });
 

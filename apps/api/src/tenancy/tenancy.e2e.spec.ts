@@ -18,7 +18,7 @@
  */
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
-import { authHeader, closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, authHeader, closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 type Params = Record<string, string>;
@@ -51,11 +51,10 @@ function created(path: string, body: object | ((a: OrgClient) => object), param 
   };
 }
 
-/** An existing account (owner of another organization) joins A at once. */
+/** A member of A (added by the operator path: the API invites). */
 const newMember = async (a: OrgClient): Promise<Params> => {
-  const other = await seedOrganization(a.env);
-  const res = await a.post('/api/organization/members', { email: other.owner.user.email, role: 'MEMBER' });
-  return { userId: res.body.userId };
+  const member = await addMember(a.env, a.org.organization.id, 'MEMBER');
+  return { userId: member.user.id };
 };
 /** An email without an account: an invitation. */
 const invitation = async (a: OrgClient): Promise<Params> => {

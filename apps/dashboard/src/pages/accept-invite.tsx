@@ -1,17 +1,26 @@
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { setSession } from '../api/session';
+import { getToken, refreshSession, setSession } from '../api/session';
+import { hashToken } from '../components/hash-token';
 import { AuthForm } from '../components/auth-form';
 import { Field } from '../components/ui';
 
-/** The invitation email's token (or ?token= in a link) + the invitee's name and password → signed in. */
+/**
+ * The invitation email's token (from the link's #token=, or pasted) → signed in to the organization.
+ * A new account gives a name and password; an existing verified account accepts signed in (the
+ * session is sent along); an unverified one chooses its password (decisions §20).
+ */
 export default function AcceptInvitePage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const submit = async (form: FormData) => {
+    // Signed in already (a reload keeps only the cookie): the session proves a verified account.
+    if (!getToken()) await refreshSession();
+    const name = String(form.get('name') ?? '').trim();
+    const password = String(form.get('password') ?? '');
     const session = await unwrap(
       api.POST('/auth/accept-invite', {
-        body: { token: String(form.get('token')).trim(), name: String(form.get('name')), password: String(form.get('password')) },
+        body: { token: String(form.get('token')).trim(), ...(name ? { name } : {}), ...(password ? { password } : {}) },
       }),
     );
     setSession(session.accessToken, session.expiresIn);
@@ -20,7 +29,7 @@ export default function AcceptInvitePage() {
   return (
     <AuthForm
       title="Accept invitation"
-      intro="Paste the token from your invitation email and choose your password."
+      intro="New here? Choose your name and password. Already have an account? Sign in first, then accept."
       fields={['token', 'name', 'password']}
       submitLabel="Join the organization"
       busyLabel="Joining…"
@@ -34,13 +43,13 @@ export default function AcceptInvitePage() {
       {(errors) => (
         <>
           <Field label="Invitation token" error={errors.token}>
-            {(p) => <input {...p} name="token" defaultValue={params.get('token') ?? ''} placeholder="dli_…" autoComplete="off" required autoFocus />}
+            {(p) => <input {...p} name="token" defaultValue={hashToken() ?? params.get('token') ?? ''} placeholder="dli_…" autoComplete="off" required autoFocus />}
           </Field>
-          <Field label="Your name" error={errors.name} hint="Ignored if you already have an account">
-            {(p) => <input {...p} name="name" autoComplete="name" required />}
+          <Field label="Your name" error={errors.name} hint="For a new account">
+            {(p) => <input {...p} name="name" autoComplete="name" />}
           </Field>
-          <Field label="Password" error={errors.password} hint="At least 10 characters (your existing password if you already have an account)">
-            {(p) => <input {...p} name="password" type="password" autoComplete="new-password" required minLength={10} />}
+          <Field label="Password" error={errors.password} hint="At least 10 characters; not needed when you are signed in">
+            {(p) => <input {...p} name="password" type="password" autoComplete="new-password" minLength={10} />}
           </Field>
         </>
       )}

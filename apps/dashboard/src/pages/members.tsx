@@ -29,7 +29,7 @@ export default function MembersPage() {
   const [invite, setInvite] = useState<{ email: string; token: string } | null>(null);
   const add = useAction(
     () => unwrap(api.POST('/api/organization/members', { body: { email: form.email, role: form.role } })),
-    (m) => ('inviteToken' in m ? `Invitation sent to ${m.email}` : `${m.email} added`),
+    (m) => `Invitation sent to ${m.email}`,
     ['members', 'invitations'],
   );
   const [revokingInvite, setRevokingInvite] = useState<{ id: string; name: string } | null>(null);
@@ -55,7 +55,7 @@ export default function MembersPage() {
   const submit = () =>
     add.mutate(undefined, {
       onSuccess: (m) => {
-        if ('inviteToken' in m) setInvite({ email: m.email, token: m.inviteToken });
+        setInvite({ email: m.email, token: m.inviteToken });
         setForm({ email: '', role: 'MEMBER' });
       },
     });

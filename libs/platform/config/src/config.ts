@@ -278,7 +278,7 @@ export class EnvironmentVariables {
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   STRIPE_API_BASE?: string;
 
-  /** The dashboard's base URL: Stripe Checkout and the customer portal return there. */
+  /** The dashboard's base URL: Stripe Checkout and the customer portal return there, account emails link there. */
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   DASHBOARD_URL = 'http://localhost:3000/app';
 

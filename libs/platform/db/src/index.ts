@@ -3,7 +3,7 @@ export * from './prisma.service';
 export * from './errors';
 export { Prisma } from './generated/prisma/client';
 export type * from './generated/prisma/client';
-export { Tier, Role, AppPlatform, PixelEventType, DeliveryStatus, DomainStatus } from './generated/prisma/enums';
+export { Tier, Role, AppPlatform, PixelEventType, DeliveryStatus, DomainStatus, EmailTokenKind } from './generated/prisma/enums';
 export * from './pg-pool';
 export * from './read-pool';
 export * from './storable-text';

@@ -1,0 +1,126 @@
+import { Body, Controller, Get, Inject, Patch, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AcceptedResponseDto,
+  Auth,
+  CurrentPrincipal,
+  DashboardOnly,
+  EmailVerificationService,
+  EmailVerifiedResponseDto,
+  MeResponseDto,
+  MeService,
+  PasswordResetService,
+  Principal,
+  SessionResponseDto,
+  toSessionResponse,
+} from '@dl/auth';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { Endpoint } from '@dl/platform/http';
+import { ChangePasswordDto, ForgotPasswordDto, ResetPasswordDto, UpdateMeDto, VerifyEmailDto } from './auth.dto';
+import { AuthIpLimitGuard } from './auth-ip-limit.guard';
+import { setRefreshCookie } from './refresh-cookie';
+import { sessionMeta } from './session-meta';
+
+const INVALID_TOKEN = 'Invalid or expired token (unknown, used, expired or malformed), or Validation error';
+
+/** The signed-in account, email verification and passwords (decisions §20). */
+@ApiTags('auth')
+@Controller('auth')
+export class AccountController {
+  constructor(
+    private readonly me: MeService,
+    private readonly verification: EmailVerificationService,
+    private readonly resets: PasswordResetService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('me')
+  @Auth()
+  @DashboardOnly()
+  @Endpoint({ summary: 'The signed-in account, its organization and role, and all its organizations', response: MeResponseDto })
+  getMe(@CurrentPrincipal() principal: Principal): Promise<MeResponseDto> {
+    return this.me.me(principal);
+  }
+
+  @Patch('me')
+  @Auth()
+  @DashboardOnly()
+  @Endpoint({ summary: "Rename the signed-in account's owner", response: MeResponseDto, errors: { 400: 'Validation error' } })
+  updateMe(@CurrentPrincipal() principal: Principal, @Body() body: UpdateMeDto): Promise<MeResponseDto> {
+    return this.me.rename(principal, body.name);
+  }
+
+  @Post('verify-email')
+  @UseGuards(AuthIpLimitGuard)
+  @Endpoint({
+    summary: 'Confirm the email address with the `dlv_` token of the verification email',
+    public: true,
+    response: EmailVerifiedResponseDto,
+    errors: { 400: INVALID_TOKEN, 429: 'Rate limit exceeded' },
+  })
+  async verifyEmail(@Body() body: VerifyEmailDto): Promise<EmailVerifiedResponseDto> {
+    await this.verification.verify(body.token);
+    return { verified: true };
+  }
+
+  @Post('resend-verification')
+  @Auth()
+  @DashboardOnly()
+  @Endpoint({
+    summary: 'Send the verification email again (at most one a minute)',
+    status: 202,
+    response: AcceptedResponseDto,
+    errors: { 429: 'A verification email was sent less than a minute ago (`retryAfter`)' },
+  })
+  async resendVerification(@CurrentPrincipal() principal: Principal): Promise<AcceptedResponseDto> {
+    await this.verification.resend(principal.userId);
+    return {};
+  }
+
+  @Post('forgot-password')
+  @UseGuards(AuthIpLimitGuard)
+  @Endpoint({
+    summary: 'Email a password reset link',
+    description: 'Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour.',
+    public: true,
+    status: 202,
+    response: AcceptedResponseDto,
+    errors: { 400: 'Validation error', 429: 'Rate limit exceeded' },
+  })
+  forgotPassword(@Body() body: ForgotPasswordDto): AcceptedResponseDto {
+    this.resets.forgetLater(body.email);
+    return {};
+  }
+
+  @Post('reset-password')
+  @UseGuards(AuthIpLimitGuard)
+  @Endpoint({
+    summary: 'Set a new password with the `dlr_` token; signs out every other session and answers like login',
+    public: true,
+    response: SessionResponseDto,
+    errors: { 400: INVALID_TOKEN, 429: 'Rate limit exceeded' },
+  })
+  async resetPassword(
+    @Body() body: ResetPasswordDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionResponseDto> {
+    const session = await this.resets.reset(body.token, body.password, sessionMeta(request, this.config));
+    setRefreshCookie(reply, this.config, session);
+    return toSessionResponse(session);
+  }
+
+  @Post('change-password')
+  @Auth()
+  @DashboardOnly()
+  @Endpoint({
+    summary: "Change the signed-in account's password; signs out its other sessions",
+    status: 204,
+    success: { description: 'Changed' },
+    errors: { 400: 'Validation error (`validation.currentPassword = Wrong password`)' },
+  })
+  changePassword(@CurrentPrincipal() principal: Principal, @Body() body: ChangePasswordDto): Promise<void> {
+    return this.resets.change(principal, body.currentPassword, body.newPassword);
+  }
+}
