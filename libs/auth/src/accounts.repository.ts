@@ -46,9 +46,11 @@ export class AccountsRepository {
   ): Promise<{ id: string; email: string; name: string; emailVerifiedAt: Date | null; createdAt: Date; twoFactorEnabled: boolean } | null> {
     const row = await this.prisma.user.findUnique({
       where: { id: userId },
-      select: { ...USER_SELECT, emailVerifiedAt: true },
+      select: { ...USER_SELECT, emailVerifiedAt: true, twoFactorEnabledAt: true },
     });
-    return row ? { ...row, twoFactorEnabled: false } : null;
+    if (!row) return null;
+    const { twoFactorEnabledAt, ...rest } = row;
+    return { ...rest, twoFactorEnabled: twoFactorEnabledAt !== null };
   }
 
   async setName(userId: string, name: string): Promise<void> {

@@ -135,6 +135,8 @@ describe('accounts: verification, profile, passwords', () => {
         role: 'OWNER',
         organizations: [{ id: res.body.organization.id, name: 'Acct', slug: res.body.organization.slug, role: 'OWNER' }],
       });
+      await env.prisma.user.update({ where: { id: res.body.user.id }, data: { twoFactorEnabledAt: new Date() } });
+      expect((await request(server.url).get('/auth/me').set(authHeader(jwt)).expect(200)).body.user.twoFactorEnabled).toBe(true);
       const renamed = await request(server.url).patch('/auth/me').set(authHeader(jwt)).send({ name: '  Ada L. ' }).expect(200);
       expect(renamed.body.user.name).toBe('Ada L.');
       const bad = await request(server.url).patch('/auth/me').set(authHeader(jwt)).send({ name: '' }).expect(400);
