@@ -29,6 +29,12 @@ describe(ClickPipeline.name, () => {
       await env.prisma.$queryRaw<Array<{ n: number }>>`
         SELECT coalesce(sum(clicks), 0)::int AS n FROM click_rollups WHERE link_id = ${linkId}::uuid AND dimension = 'total'`
     )[0].n;
+  const cube = async (linkId: string) =>
+    (
+      await env.prisma.$queryRaw<Array<{ clicks: number; visitors: number; rows: number }>>`
+        SELECT coalesce(sum(clicks), 0)::int AS clicks, coalesce(sum(visitors), 0)::int AS visitors, count(*)::int AS rows
+        FROM click_cube WHERE link_id = ${linkId}::uuid AND NOT is_bot`
+    )[0];
   const counter = async (linkId: string) => (await env.prisma.link.findUniqueOrThrow({ where: { id: linkId } })).clickCount;
 
   it('stores a job once committed: enriched, rolled up and counted; a malformed click of a batch is dropped and counted, its neighbours kept', async () => {
@@ -80,6 +86,13 @@ describe(ClickPipeline.name, () => {
       expect(await stored(link.id)).toBe(3);
       expect(await counter(link.id)).toBe(3);
       expect(await stored(other.id)).toBe(0);
+      // Three clicks of one visitor in one hour: one cube row, one daily visitor, the replay adds nothing.
+      expect(await cube(link.id)).toEqual({ clicks: 3, visitors: 1, rows: 1 });
+      // The writer's stratum is the migration's (the backfill's) for the same visitor.
+      const [strata] = await env.prisma.$queryRaw<Array<{ same: boolean }>>`
+        SELECT bool_and(k.sample = dl_cube_sample(c.visitor_hash)) AS same
+        FROM click_cube k JOIN clicks c ON c.link_id = k.link_id WHERE k.link_id = ${link.id}::uuid`;
+      expect(strata.same).toBe(true);
     } finally {
       remove();
     }

@@ -2,6 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
+import { CUBE_COLUMNS, CubeRow, cubeCopyLine } from './click-cube';
 import { CLICK_COLUMNS, CLICK_ROW_TYPE, clickCopyLine, clickRow, visitorRow } from './click-rows';
 import { EnrichedClick } from './enrich';
 import { copyBytes, copyFromBuffer, lazyJsonParam } from './pg-encoding';
@@ -175,6 +176,12 @@ export class ClickWriteRepository implements OnApplicationShutdown {
        ON CONFLICT (link_id, day, dimension, value) DO UPDATE SET clicks = click_rollups.clicks + EXCLUDED.clicks`,
       [lazyJsonParam(rows)],
     );
+  }
+
+  /** Appends the batch's cube rows (aggregated within the batch; no key to conflict on, readers sum). */
+  async insertCube(tx: ClickTx, rows: CubeRow[]): Promise<void> {
+    if (!rows.length) return;
+    await copyFromBuffer(tx, `COPY click_cube (${CUBE_COLUMNS}) FROM STDIN`, copyBytes(rows, cubeCopyLine));
   }
 
   /** Adds non-bot clicks to the links' counters; returns what a `link.clicked` event needs. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { bisectWrite } from '@dl/platform/db';
 import { DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
+import { buildCubeRows } from './click-cube';
 import { addTo, ClickedLink, ClickTx, ClickWriteRepository } from './click-write.repository';
 import { EnrichedClick } from './enrich';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
@@ -49,7 +50,7 @@ function migrationMetadata(value: unknown): MigrationMetadata {
 
 /**
  * The click pipeline's write stage (ClickPipeline batches for it): a batch of enriched clicks,
- * their daily visitors, rollups, link counters and `link.clicked` events in ONE transaction.
+ * their daily visitors, rollups, cube rows, link counters and `link.clicked` events in ONE transaction.
  * Idempotent per click id (ON CONFLICT (id, clicked_at) DO NOTHING: only newly inserted clicks
  * reach visitors, rollups, counters and webhooks); clicks of unknown links are dropped.
  */
@@ -124,6 +125,7 @@ export class ClickWriter {
     const inserted = await this.repository.insertClicks(tx, valid);
     const newVisitors = await this.repository.insertDailyVisitors(tx, buildVisitorRows(inserted));
     await this.repository.upsertRollups(tx, buildRollupRows(inserted, newVisitors));
+    await this.repository.insertCube(tx, buildCubeRows(inserted, newVisitors));
     return { clicks: inserted, dropped: clicks.length - valid.length };
   }
 

@@ -4,6 +4,7 @@ export * from './user-agent';
 export * from './enrich';
 export * from './click-admission';
 export * from './rollups';
+export * from './click-cube';
 export * from './click-write.repository';
 export * from './click-writer';
 export * from './click-pipeline';
