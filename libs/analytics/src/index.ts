@@ -5,3 +5,8 @@ export * from './analytics.repository';
 export * from './link-analytics.service';
 export * from './analytics.module';
 export * from './click-export';
+export * from './analytics-filters.dto';
+export * from './cube.repository';
+export * from './org-analytics-response.dto';
+export * from './org-analytics.mapper';
+export * from './org-analytics.service';

@@ -56,7 +56,7 @@ function hourOf(c: EnrichedClick, cache: Map<number, string>): string {
   return iso;
 }
 
-const part = (v: string | number | null) => (v === null ? '\u0001' : String(v));
+const N = '\u0001';
 
 /**
  * The batch's cube rows: its newly inserted clicks grouped by (organization, hour, link and every
@@ -75,11 +75,10 @@ export function buildCubeRows(clicks: readonly EnrichedClick[], newVisitors: rea
       const key = `${c.linkId}\u0000${c.day}\u0000${c.visitorHash}`;
       if (firstVisits.delete(key)) visitor = 1;
     }
-    const key = [
-      c.organizationId, hour, c.linkId, c.isBot ? 't' : 'f', part(c.countryCode), part(c.region), part(c.city), part(c.timezone),
-      c.deviceType, part(c.platform), part(c.os), part(c.browser), part(c.referrerHost), part(c.utmSource), part(c.utmMedium),
-      part(c.utmCampaign), part(c.variantIndex), part(c.ruleIndex),
-    ].join('\u0000');
+    // One flat string per click (no array of parts): \u0001 stands for null, \u0000 separates.
+    const key = `${c.organizationId}${hour}${c.linkId}${c.isBot ? 't' : 'f'}${c.deviceType}\u0000${c.countryCode ?? N}\u0000${c.region ?? N}\u0000${
+      c.city ?? N}\u0000${c.timezone ?? N}\u0000${c.platform ?? N}\u0000${c.os ?? N}\u0000${c.browser ?? N}\u0000${c.referrerHost ?? N}\u0000${
+      c.utmSource ?? N}\u0000${c.utmMedium ?? N}\u0000${c.utmCampaign ?? N}\u0000${c.variantIndex ?? N}\u0000${c.ruleIndex ?? N}`;
     const row = rows.get(key);
     if (row) {
       row.clicks++;

@@ -9,6 +9,9 @@ import {
   ClickListQueryDto,
   LinkAnalyticsResponseDto,
   LinkAnalyticsService,
+  OrgAnalyticsQueryDto,
+  OrgAnalyticsResponseDto,
+  OrgAnalyticsService,
   OverviewResponseDto,
   ProjectAnalyticsResponseDto,
 } from '@dl/analytics';
@@ -23,7 +26,20 @@ const LINK_ERRORS = { ...BAD_REQUEST, 404: 'Link not found' } as const;
 @Controller('api/analytics')
 @Auth(Permissions.read, { scope: 'analytics:read' })
 export class LinkAnalyticsController {
-  constructor(private readonly analytics: LinkAnalyticsService) {}
+  constructor(
+    private readonly analytics: LinkAnalyticsService,
+    private readonly org: OrgAnalyticsService,
+  ) {}
+
+  @Get()
+  @Endpoint({
+    summary: 'The organization-wide view: combinable filters, the previous window, days in `tz` (decisions §24)',
+    response: OrgAnalyticsResponseDto,
+    errors: { 400: 'Validation error (a typed filter, the window or tz)' },
+  })
+  summary(@CurrentPrincipal() principal: Principal, @Query() query: OrgAnalyticsQueryDto): Promise<OrgAnalyticsResponseDto> {
+    return this.org.summary(principal.organizationId, query);
+  }
 
   @Get('links/:linkId')
   @Endpoint({

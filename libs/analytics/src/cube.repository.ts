@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { CUBE_STRATA } from '@dl/clicks';
+import { Prisma, PrismaReadService, PrismaService } from '@dl/platform/db';
+import type { AnalyticsFilters } from './analytics-filters.dto';
+
+/** A window of whole days in a time zone: [from 00:00, to + 1 day 00:00) there. */
+export interface ZonedWindow {
+  /** YYYY-MM-DD, inclusive */
+  from: string;
+  /** YYYY-MM-DD, inclusive */
+  to: string;
+  tz: string;
+}
+
+/** What a cube query breaks the filtered clicks down by (each a list, top `limit` by clicks). */
+export const BREAKDOWNS = {
+  link: ['link_id'],
+  country: ['country_code'],
+  city: ['country_code', 'region', 'city'],
+  region: ['country_code', 'region'],
+  timezone: ['timezone'],
+  device: ['device_type'],
+  platform: ['platform'],
+  os: ['os'],
+  browser: ['browser'],
+  referrer: ['referrer_host'],
+  utmSource: ['utm_source'],
+  utmMedium: ['utm_medium'],
+  utmCampaign: ['utm_campaign'],
+  variant: ['variant_index'],
+  rule: ['rule_index'],
+} as const;
+export type Breakdown = keyof typeof BREAKDOWNS;
+
+/** The columns any breakdown reads, in the GROUPING() argument order (first = most significant bit). */
+const GROUP_COLUMNS = ['hour', 'link_id', 'country_code', 'region', 'city', 'timezone', 'device_type', 'platform', 'os', 'browser',
+  'referrer_host', 'utm_source', 'utm_medium', 'utm_campaign', 'variant_index', 'rule_index'] as const;
+type GroupColumn = (typeof GROUP_COLUMNS)[number];
+
+/** GROUPING()'s value for `set` when GROUPING() lists `columns`: a bit per column left out of the set (first = most significant). */
+export function groupingMask(columns: readonly GroupColumn[], set: readonly string[]): number {
+  let mask = 0;
+  columns.forEach((c, i) => {
+    if (!set.includes(c)) mask |= 1 << (columns.length - 1 - i);
+  });
+  return mask;
+}
+
+/** One breakdown's row: the grouped columns' values (null when unknown) and the sums. */
+export type CubeGroup = Partial<Record<GroupColumn, string | null>> & { clicks: number; visitors: number };
+
+export interface CubeAnswer {
+  /** Local days (YYYY-MM-DD in the window's zone) with clicks. */
+  days: Array<{ day: string; clicks: number; visitors: number }>;
+  lists: Partial<Record<Breakdown, CubeGroup[]>>;
+}
+
+/** Equality filters on cube columns, keyed by the filter's name. */
+const COLUMN_FILTERS = {
+  country: 'country_code',
+  city: 'city',
+  device: 'device_type',
+  os: 'os',
+  browser: 'browser',
+  referrerHost: 'referrer_host',
+  utmSource: 'utm_source',
+  utmMedium: 'utm_medium',
+  utmCampaign: 'utm_campaign',
+} as const satisfies Partial<Record<keyof AnalyticsFilters, GroupColumn>>;
+
+/**
+ * Read side of `click_cube` (docs/analytics-storage.md): one statement per answer, its breakdowns
+ * as GROUPING SETS over the rows the window and filters select, so the rows are read once. Every
+ * method takes the organization id; a link of another organization selects nothing.
+ */
+@Injectable()
+export class CubeRepository {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly read: PrismaReadService = prisma,
+  ) {}
+
+  /** The WHERE of a query: organization, window, sample, bots and filters. */
+  private where(organizationId: string, w: ZonedWindow, f: AnalyticsFilters, sampleBits: number): Prisma.Sql {
+    const parts: Prisma.Sql[] = [
+      Prisma.sql`c.organization_id = ${organizationId}::uuid`,
+      Prisma.sql`c.hour >= (${w.from}::date::timestamp AT TIME ZONE ${w.tz})`,
+      Prisma.sql`c.hour < ((${w.to}::date + 1)::timestamp AT TIME ZONE ${w.tz})`,
+    ];
+    if (sampleBits > 0) parts.push(Prisma.sql`c.sample < ${CUBE_STRATA >> sampleBits}::smallint`);
+    if (f.bots !== 'include') parts.push(Prisma.sql`NOT c.is_bot`);
+    for (const [name, column] of Object.entries(COLUMN_FILTERS)) {
+      const value = f[name as keyof typeof COLUMN_FILTERS];
+      if (value !== undefined) parts.push(Prisma.sql`${Prisma.raw(`c.${column}`)} = ${value}`);
+    }
+    if (f.variant !== undefined) parts.push(Prisma.sql`c.variant_index = ${f.variant}::smallint`);
+    if (f.rule !== undefined) parts.push(Prisma.sql`c.rule_index = ${f.rule}::smallint`);
+    if (f.linkId?.length) parts.push(Prisma.sql`c.link_id = ANY(${f.linkId}::uuid[])`);
+    const links: Prisma.Sql[] = [];
+    if (f.projectId !== undefined) links.push(Prisma.sql`l.project_id = ${f.projectId}::uuid`);
+    if (f.tag !== undefined) links.push(Prisma.sql`dl_lower_tags(l.tags) @> ARRAY[lower(${f.tag})]`);
+    if (f.domain !== undefined) links.push(Prisma.sql`l.domain_name = lower(${f.domain})`);
+    if (links.length) {
+      parts.push(Prisma.sql`c.link_id IN (SELECT l.id FROM links l WHERE l.organization_id = ${organizationId}::uuid AND ${Prisma.join(links, ' AND ')})`);
+    }
+    return Prisma.join(parts, ' AND ');
+  }
+
+  /**
+   * Clicks and visitors per local day, and the top `limit` of each breakdown, over the window's
+   * filtered clicks of a 1/2^sampleBits sample of visitors (0: all of them; the caller scales).
+   */
+  async breakdowns(
+    organizationId: string,
+    w: ZonedWindow,
+    f: AnalyticsFilters,
+    breakdowns: readonly Breakdown[],
+    limit: number,
+    sampleBits = 0,
+  ): Promise<CubeAnswer> {
+    const sets = [Prisma.sql`(c.hour)`, ...breakdowns.map((b) => Prisma.sql`(${Prisma.raw(BREAKDOWNS[b].map((col) => `c.${col}`).join(', '))})`)];
+    const columns = GROUP_COLUMNS.filter((col) => col === 'hour' || breakdowns.some((b) => (BREAKDOWNS[b] as readonly string[]).includes(col)));
+    const select = Prisma.raw(columns.map((col) => (col === 'hour' ? 'c.hour' : `c.${col}::text AS ${col}`)).join(', '));
+    const grouping = Prisma.raw(`GROUPING(${columns.map((col) => `c.${col}`).join(', ')})`);
+    const dayMask = groupingMask(columns, ['hour']);
+    const rows = await this.read.$queryRaw<Array<CubeGroup & { g: number; day: string | null }>>`
+      WITH g AS (
+        SELECT ${grouping} AS g, ${select}, sum(c.clicks)::int AS clicks, sum(c.visitors)::int AS visitors
+        FROM click_cube c
+        WHERE ${this.where(organizationId, w, f, sampleBits)}
+        GROUP BY GROUPING SETS (${Prisma.join(sets)})
+      )
+      SELECT ${dayMask}::int AS g, to_char(g.hour AT TIME ZONE ${w.tz}, 'YYYY-MM-DD') AS day,
+        sum(g.clicks)::int AS clicks, sum(g.visitors)::int AS visitors, ${Prisma.raw(columns.filter((c) => c !== 'hour').map((c) => `NULL::text AS ${c}`).join(', ') || 'NULL AS none')}
+      FROM g WHERE g.g = ${dayMask} GROUP BY 2
+      UNION ALL
+      SELECT r.g, NULL, r.clicks, r.visitors, ${Prisma.raw(columns.filter((c) => c !== 'hour').map((c) => `r.${c}`).join(', ') || 'NULL')}
+      FROM (SELECT g.*, row_number() OVER (PARTITION BY g.g ORDER BY g.clicks DESC) AS rn FROM g WHERE g.g <> ${dayMask}) r
+      WHERE r.rn <= ${limit}`;
+    const masks = new Map(breakdowns.map((b) => [groupingMask(columns, BREAKDOWNS[b]), b]));
+    const answer: CubeAnswer = { days: [], lists: {} };
+    for (const r of rows) {
+      if (r.day !== null && r.g === dayMask) {
+        answer.days.push({ day: r.day, clicks: r.clicks, visitors: r.visitors });
+        continue;
+      }
+      const b = masks.get(r.g);
+      if (b) (answer.lists[b] ??= []).push(r);
+    }
+    return answer;
+  }
+
+  /** Clicks and visitors over the window's filtered clicks (of a 1/2^sampleBits sample of visitors). */
+  async totals(organizationId: string, w: ZonedWindow, f: AnalyticsFilters, sampleBits = 0): Promise<{ clicks: number; visitors: number }> {
+    const [row] = await this.read.$queryRaw<Array<{ clicks: number; visitors: number }>>`
+      SELECT coalesce(sum(c.clicks), 0)::int AS clicks, coalesce(sum(c.visitors), 0)::int AS visitors
+      FROM click_cube c WHERE ${this.where(organizationId, w, f, sampleBits)}`;
+    return row;
+  }
+
+  /** The organization's links among these ids, with what topLinks shows. */
+  async links(organizationId: string, ids: string[]): Promise<Array<{ id: string; shortCode: string; title: string | null }>> {
+    if (!ids.length) return [];
+    return this.read.$queryRaw`
+      SELECT l.id::text AS id, l.short_code AS "shortCode", l.title FROM links l
+      WHERE l.organization_id = ${organizationId}::uuid AND l.id = ANY(${ids}::uuid[])`;
+  }
+
+  /** Non-bot clicks of the organization over whole UTC days (the daily rollups): how large a window is. */
+  async rolledUpClicks(organizationId: string, fromDay: string, toDay: string): Promise<number> {
+    const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
+      SELECT coalesce(sum(r.clicks), 0)::bigint::float8 AS n FROM click_rollups r
+      WHERE r.organization_id = ${organizationId}::uuid AND r.dimension = 'month:total'
+        AND r.day BETWEEN date_trunc('month', ${fromDay}::date)::date AND ${toDay}::date`;
+    return Number(row?.n ?? 0);
+  }
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { AnalyticsFiltersDto, dayCount, OrgAnalyticsQueryDto } from './analytics-filters.dto';
+import { DEFAULT_DAYS } from './analytics.dto';
+import { Breakdown, CubeRepository, ZonedWindow } from './cube.repository';
+import { toOrgAnalyticsResponse, windowDays } from './org-analytics.mapper';
+import { OrgAnalyticsResponseDto } from './org-analytics-response.dto';
+
+/** Items per list of the organization-wide view. */
+export const ORG_LIST_LIMIT = 50;
+/**
+ * Clicks a window may hold for an exact answer: above it, the view reads the largest visitor
+ * sample (1/2, 1/4 … 1/64 of visitors, by their hash) that holds at most this many, and scales the
+ * counts (docs/analytics-storage.md, "Sampling").
+ */
+export const EXACT_MAX_CLICKS = 150_000;
+const MAX_SAMPLE_BITS = 6;
+const DAY_MS = 86_400_000;
+
+const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** Today's date (YYYY-MM-DD) in a time zone. */
+export function todayIn(tz: string, now: Date): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** The query's window in its zone: `from`/`to`, else the `days` days up to and including today there. */
+export function zonedWindow(q: Pick<OrgAnalyticsQueryDto, 'days' | 'from' | 'to' | 'tz'>, now: Date): ZonedWindow {
+  const tz = q.tz ?? 'UTC';
+  if (q.from && q.to) return { from: q.from, to: q.to, tz };
+  const to = todayIn(tz, now);
+  return { from: shiftDay(to, -((q.days ?? DEFAULT_DAYS) - 1)), to, tz };
+}
+
+/** The window of the same length just before. */
+export function previousWindow(w: ZonedWindow): ZonedWindow {
+  const length = dayCount(w.from, w.to);
+  return { from: shiftDay(w.from, -length), to: shiftDay(w.from, -1), tz: w.tz };
+}
+
+/** Sample bits for a window of about `clicks` clicks: 0 (exact) up to 6 (1/64 of visitors). */
+export function sampleBitsFor(clicks: number, exactMax: number): number {
+  let bits = 0;
+  while (bits < MAX_SAMPLE_BITS && clicks / 2 ** bits > exactMax) bits++;
+  return bits;
+}
+
+const ORG_BREAKDOWNS: Breakdown[] = ['link', 'country', 'city', 'device', 'os', 'browser', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign'];
+
+/** The organization-wide view (decisions §24), from the click cube. */
+@Injectable()
+export class OrgAnalyticsService {
+  /** See EXACT_MAX_CLICKS (tests and benches set it). */
+  exactMaxClicks = EXACT_MAX_CLICKS;
+
+  constructor(private readonly cube: CubeRepository) {}
+
+  /** How many visitor-sample bits a window of the organization needs. */
+  async sampleBits(organizationId: string, w: ZonedWindow, prev?: ZonedWindow): Promise<number> {
+    const clicks = await this.cube.rolledUpClicks(organizationId, shiftDay((prev ?? w).from, -1), shiftDay(w.to, 1));
+    return sampleBitsFor(prev ? clicks / 2 : clicks, this.exactMaxClicks);
+  }
+
+  async summary(organizationId: string, query: OrgAnalyticsQueryDto, now = new Date()): Promise<OrgAnalyticsResponseDto> {
+    const w = zonedWindow(query, now);
+    const prev = previousWindow(w);
+    const filters: AnalyticsFiltersDto = query;
+    const bits = await this.sampleBits(organizationId, w, prev);
+    const [answer, previous] = await Promise.all([
+      this.cube.breakdowns(organizationId, w, filters, ORG_BREAKDOWNS, ORG_LIST_LIMIT, bits),
+      this.cube.totals(organizationId, prev, filters, bits),
+    ]);
+    const linkIds = (answer.lists.link ?? []).map((r) => r.link_id).filter((id): id is string => !!id);
+    const links = new Map((await this.cube.links(organizationId, linkIds)).map((l) => [l.id, l]));
+    return toOrgAnalyticsResponse({ answer, previous, days: windowDays(w.from, w.to), links, scale: 2 ** bits });
+  }
+}
