@@ -849,6 +849,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization-wide view: combinable filters, the previous window, days in `tz` (decisions §24) */
+        get: operations["LinkAnalyticsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/links/{linkId}": {
         parameters: {
             query?: never;
@@ -2279,12 +2296,24 @@ export interface components {
             /** @description Index of the redirect rule that chose the destination */
             ruleIndex: number | null;
         };
+        WindowTotalsDto: {
+            totalClicks: number;
+            /** @description Daily unique visitors per link, summed over the window */
+            uniqueClicks: number;
+        };
         DateClicksDto: {
             /**
              * @description UTC day (YYYY-MM-DD)
              * @example 2026-11-01
              */
             date: string;
+            clicks: number;
+        };
+        OrgTopLinkDto: {
+            /** Format: uuid */
+            linkId: string;
+            shortCode: string;
+            title: string | null;
             clicks: number;
         };
         CountryClicksDto: {
@@ -2300,6 +2329,34 @@ export interface components {
             region: string;
             clicks: number;
         };
+        DeviceClicksDto: {
+            device: string;
+            clicks: number;
+        };
+        ValueClicksDto: {
+            value: string;
+            clicks: number;
+        };
+        OrgAnalyticsResponseDto: {
+            totalClicks: number;
+            /** @description Daily unique visitors per link, summed over the window */
+            uniqueClicks: number;
+            /** @description The window of the same length just before */
+            previous: components["schemas"]["WindowTotalsDto"];
+            /** @description One entry per day of the window in `tz`, oldest first */
+            clicksByDate: components["schemas"]["DateClicksDto"][];
+            topLinks: components["schemas"]["OrgTopLinkDto"][];
+            clicksByCountry: components["schemas"]["CountryClicksDto"][];
+            clicksByCity: components["schemas"]["CityClicksDto"][];
+            clicksByDevice: components["schemas"]["DeviceClicksDto"][];
+            clicksByOs: components["schemas"]["ValueClicksDto"][];
+            clicksByBrowser: components["schemas"]["ValueClicksDto"][];
+            /** @description Referrer hosts (clicks without a referrer are left out) */
+            clicksByReferrer: components["schemas"]["ValueClicksDto"][];
+            clicksByUtmSource: components["schemas"]["ValueClicksDto"][];
+            clicksByUtmMedium: components["schemas"]["ValueClicksDto"][];
+            clicksByUtmCampaign: components["schemas"]["ValueClicksDto"][];
+        };
         RegionClicksDto: {
             region: string;
             countryCode: string;
@@ -2307,10 +2364,6 @@ export interface components {
         };
         TimezoneClicksDto: {
             timezone: string;
-            clicks: number;
-        };
-        DeviceClicksDto: {
-            device: string;
             clicks: number;
         };
         PlatformClicksDto: {
@@ -3391,12 +3444,16 @@ export type SchemaReportInsightActionDto = components['schemas']['ReportInsightA
 export type SchemaReportInsightsDto = components['schemas']['ReportInsightsDto'];
 export type SchemaMonthlyReportDto = components['schemas']['MonthlyReportDto'];
 export type SchemaClickExportRowDto = components['schemas']['ClickExportRowDto'];
+export type SchemaWindowTotalsDto = components['schemas']['WindowTotalsDto'];
 export type SchemaDateClicksDto = components['schemas']['DateClicksDto'];
+export type SchemaOrgTopLinkDto = components['schemas']['OrgTopLinkDto'];
 export type SchemaCountryClicksDto = components['schemas']['CountryClicksDto'];
 export type SchemaCityClicksDto = components['schemas']['CityClicksDto'];
+export type SchemaDeviceClicksDto = components['schemas']['DeviceClicksDto'];
+export type SchemaValueClicksDto = components['schemas']['ValueClicksDto'];
+export type SchemaOrgAnalyticsResponseDto = components['schemas']['OrgAnalyticsResponseDto'];
 export type SchemaRegionClicksDto = components['schemas']['RegionClicksDto'];
 export type SchemaTimezoneClicksDto = components['schemas']['TimezoneClicksDto'];
-export type SchemaDeviceClicksDto = components['schemas']['DeviceClicksDto'];
 export type SchemaPlatformClicksDto = components['schemas']['PlatformClicksDto'];
 export type SchemaVariantClicksDto = components['schemas']['VariantClicksDto'];
 export type SchemaRuleClicksDto = components['schemas']['RuleClicksDto'];
@@ -6708,6 +6765,94 @@ export interface operations {
             };
             /** @description PERIOD_BEFORE_WORKSPACE or PERIOD_NOT_RETAINED */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    LinkAnalyticsController_summary: {
+        parameters: {
+            query?: {
+                /** @description Only these links (repeat the parameter); another organization's link matches no click */
+                linkId?: string[];
+                /** @description Only the project's links */
+                projectId?: string;
+                /** @description Only links with this tag (case-insensitive) */
+                tag?: string;
+                /** @description Only links on this branded domain; empty for the service's own host */
+                domain?: string;
+                /** @description ISO 3166-1 alpha-2 code of the visitor's country */
+                country?: string;
+                city?: string;
+                device?: "mobile" | "desktop" | "tablet";
+                os?: string;
+                browser?: string;
+                referrerHost?: string;
+                utmSource?: string;
+                utmMedium?: string;
+                utmCampaign?: string;
+                /** @description Index of the A/B variant the visitor got */
+                variant?: number;
+                /** @description Index of the redirect rule that chose the destination */
+                rule?: number;
+                /** @description include: bot clicks count too */
+                bots?: "include";
+                /** @description IANA time zone of the days (window and clicksByDate) */
+                tz?: string;
+                /** @description Days up to and including today (in `tz`) */
+                days?: number;
+                /** @description First day of the window (inclusive; with `to`) */
+                from?: string;
+                /** @description Last day of the window (inclusive; with `from`) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgAnalyticsResponseDto"];
+                };
+            };
+            /** @description Validation error (a typed filter, the window or tz) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
