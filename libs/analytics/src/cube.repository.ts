@@ -166,11 +166,12 @@ export class CubeRepository {
       WHERE l.organization_id = ${organizationId}::uuid AND l.id = ANY(${ids}::uuid[])`;
   }
 
-  /** Non-bot clicks of the organization over whole UTC days (the daily rollups): how large a window is. */
-  async rolledUpClicks(organizationId: string, fromDay: string, toDay: string): Promise<number> {
+  /** Non-bot clicks of the organization (or of one of its links) over the months (the daily rollups): how large a window is. */
+  async rolledUpClicks(organizationId: string, fromDay: string, toDay: string, linkId?: string): Promise<number> {
     const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
       SELECT coalesce(sum(r.clicks), 0)::bigint::float8 AS n FROM click_rollups r
       WHERE r.organization_id = ${organizationId}::uuid AND r.dimension = 'month:total'
+        AND (${linkId ?? null}::uuid IS NULL OR r.link_id = ${linkId ?? null}::uuid)
         AND r.day BETWEEN date_trunc('month', ${fromDay}::date)::date AND ${toDay}::date`;
     return Number(row?.n ?? 0);
   }

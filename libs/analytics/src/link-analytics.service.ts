@@ -3,7 +3,9 @@ import { clickCsvChunks, clickJsonChunks } from './click-export';
 import { Injectable } from '@nestjs/common';
 import { RollupDimension } from '@dl/clicks';
 import { LinkNotFoundError, ProjectNotFoundError } from '@dl/links';
+import { hasFilters, LinkAnalyticsQueryDto } from './analytics-filters.dto';
 import { DEFAULT_CLICK_LIMIT, DEFAULT_DAYS } from './analytics.dto';
+import { OrgAnalyticsService } from './org-analytics.service';
 import {
   dailyUniquesOf,
   fillDays,
@@ -71,11 +73,24 @@ export class LinkAnalyticsService {
   /** See EXACT_UNIQUES_MAX_ROWS (tests lower it). */
   exactUniquesMaxRows = EXACT_UNIQUES_MAX_ROWS;
 
-  constructor(private readonly repository: AnalyticsRepository) {}
+  constructor(
+    private readonly repository: AnalyticsRepository,
+    private readonly org: OrgAnalyticsService,
+  ) {}
 
-  async linkSummary(organizationId: string, linkId: string, days = DEFAULT_DAYS, now = new Date()): Promise<LinkAnalyticsResponseDto> {
+  async linkSummary(
+    organizationId: string,
+    linkId: string,
+    days = DEFAULT_DAYS,
+    now = new Date(),
+    query: LinkAnalyticsQueryDto = {},
+  ): Promise<LinkAnalyticsResponseDto> {
     const controls = await this.repository.linkControls(organizationId, linkId);
     if (!controls) throw new LinkNotFoundError();
+    // Filters or a zone other than UTC: the cube (decisions §24); else the daily rollups.
+    if (hasFilters(query) || (query.tz !== undefined && query.tz !== 'UTC')) {
+      return this.org.linkSummary(organizationId, linkId, { ...query, days }, controls, now);
+    }
     const scope = { linkId };
     const w = dayWindow(days, now);
     const [rows, daily] = await Promise.all([

@@ -1,4 +1,6 @@
+import { encodeRollupValue, RollupDimension } from '@dl/clicks';
 import { countryName } from '@dl/platform/geo';
+import { DimensionCount } from './analytics.repository';
 import { ShapeAgrees } from '@dl/platform/http';
 import { CubeAnswer, CubeGroup } from './cube.repository';
 import { OrgAnalyticsResponseDto, WindowTotalsDto } from './org-analytics-response.dto';
@@ -59,6 +61,30 @@ export function toOrgAnalyticsResponse({ answer, previous, days, links, scale }:
     clicksByUtmMedium: values(lists.utmMedium, 'utm_medium', scale),
     clicksByUtmCampaign: values(lists.utmCampaign, 'utm_campaign', scale),
   };
+}
+
+/**
+ * A cube answer as rollup counts (dimension, value in the rollups' encoding, clicks), so link
+ * analytics from the cube go through the same mapper as from the daily rollups.
+ */
+export function cubeDimensions(answer: CubeAnswer, scale: number): Map<string, DimensionCount[]> {
+  const dims = new Map<string, DimensionCount[]>();
+  const add = (dimension: string, value: string, clicks: number) => {
+    const list = dims.get(dimension) ?? [];
+    list.push({ dimension, value, clicks: clicks * scale });
+    dims.set(dimension, list);
+  };
+  add(RollupDimension.total, '', answer.days.reduce((n, d) => n + d.clicks, 0));
+  const l = answer.lists;
+  for (const r of l.country ?? []) add(RollupDimension.country, r.country_code ?? '', r.clicks);
+  for (const r of l.region ?? []) if (r.region) add(RollupDimension.region, encodeRollupValue(r.country_code, r.region), r.clicks);
+  for (const r of l.city ?? []) if (r.city) add(RollupDimension.city, encodeRollupValue(r.country_code, r.region, r.city), r.clicks);
+  for (const r of l.timezone ?? []) add(RollupDimension.timezone, r.timezone ?? '', r.clicks);
+  for (const r of l.device ?? []) add(RollupDimension.device, r.device_type ?? 'desktop', r.clicks);
+  for (const r of l.platform ?? []) add(RollupDimension.platform, r.platform ?? 'Other', r.clicks);
+  for (const r of l.variant ?? []) if (r.variant_index !== null && r.variant_index !== undefined) add(RollupDimension.variant, r.variant_index, r.clicks);
+  for (const r of l.rule ?? []) if (r.rule_index !== null && r.rule_index !== undefined) add(RollupDimension.rule, r.rule_index, r.clicks);
+  return dims;
 }
 
 /** Compile-time agreement of the mapper with its response class (see ShapeAgrees). */

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AnalyticsFiltersDto, dayCount, OrgAnalyticsQueryDto } from './analytics-filters.dto';
+import { AnalyticsFiltersDto, dayCount, LinkAnalyticsQueryDto, OrgAnalyticsQueryDto } from './analytics-filters.dto';
 import { DEFAULT_DAYS } from './analytics.dto';
+import { LinkControlsRef, MAX_GEO_ITEMS, toLinkAnalyticsResponse } from './analytics.mapper';
+import { LinkAnalyticsResponseDto } from './analytics-response.dto';
 import { Breakdown, CubeRepository, ZonedWindow } from './cube.repository';
-import { toOrgAnalyticsResponse, windowDays } from './org-analytics.mapper';
+import { cubeDimensions, toOrgAnalyticsResponse, windowDays } from './org-analytics.mapper';
 import { OrgAnalyticsResponseDto } from './org-analytics-response.dto';
 
 /** Items per list of the organization-wide view. */
@@ -45,6 +47,7 @@ export function sampleBitsFor(clicks: number, exactMax: number): number {
   return bits;
 }
 
+const LINK_BREAKDOWNS: Breakdown[] = ['country', 'region', 'city', 'timezone', 'device', 'platform', 'variant', 'rule'];
 const ORG_BREAKDOWNS: Breakdown[] = ['link', 'country', 'city', 'device', 'os', 'browser', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign'];
 
 /** The organization-wide view (decisions §24), from the click cube. */
@@ -55,9 +58,9 @@ export class OrgAnalyticsService {
 
   constructor(private readonly cube: CubeRepository) {}
 
-  /** How many visitor-sample bits a window of the organization needs. */
-  async sampleBits(organizationId: string, w: ZonedWindow, prev?: ZonedWindow): Promise<number> {
-    const clicks = await this.cube.rolledUpClicks(organizationId, shiftDay((prev ?? w).from, -1), shiftDay(w.to, 1));
+  /** How many visitor-sample bits a window of the organization (or of one link) needs. */
+  async sampleBits(organizationId: string, w: ZonedWindow, prev?: ZonedWindow, linkId?: string): Promise<number> {
+    const clicks = await this.cube.rolledUpClicks(organizationId, shiftDay((prev ?? w).from, -1), shiftDay(w.to, 1), linkId);
     return sampleBitsFor(prev ? clicks / 2 : clicks, this.exactMaxClicks);
   }
 
@@ -73,5 +76,31 @@ export class OrgAnalyticsService {
     const linkIds = (answer.lists.link ?? []).map((r) => r.link_id).filter((id): id is string => !!id);
     const links = new Map((await this.cube.links(organizationId, linkIds)).map((l) => [l.id, l]));
     return toOrgAnalyticsResponse({ answer, previous, days: windowDays(w.from, w.to), links, scale: 2 ** bits });
+  }
+
+  /**
+   * Link analytics (decisions §8) with filters or a time zone (§24): the same answer as from the
+   * daily rollups, read from the cube. `controls` are the link's (it exists and is the organization's).
+   */
+  async linkSummary(
+    organizationId: string,
+    linkId: string,
+    query: LinkAnalyticsQueryDto,
+    controls: LinkControlsRef,
+    now = new Date(),
+  ): Promise<LinkAnalyticsResponseDto> {
+    const w = zonedWindow(query, now);
+    const bits = await this.sampleBits(organizationId, w, undefined, linkId);
+    // The path's link, within any linkId filter: a filter without it selects nothing.
+    const within = !query.linkId?.length || query.linkId.includes(linkId.toLowerCase());
+    const filters: AnalyticsFiltersDto = { ...query, linkId: [linkId] };
+    const answer = within
+      ? await this.cube.breakdowns(organizationId, w, filters, LINK_BREAKDOWNS, MAX_GEO_ITEMS, bits)
+      : { days: [], lists: {} };
+    const scale = 2 ** bits;
+    const byDay = new Map(answer.days.map((d) => [d.day, d.clicks * scale]));
+    const uniques = answer.days.reduce((n, d) => n + d.visitors, 0) * scale;
+    const clicksByDate = windowDays(w.from, w.to).map((date) => ({ date, clicks: byDay.get(date) ?? 0 }));
+    return toLinkAnalyticsResponse(cubeDimensions(answer, scale), clicksByDate, uniques, controls);
   }
 }

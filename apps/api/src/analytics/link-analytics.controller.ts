@@ -7,6 +7,7 @@ import {
   ClickExportQueryDto,
   ClickExportRowDto,
   ClickListQueryDto,
+  LinkAnalyticsQueryDto,
   LinkAnalyticsResponseDto,
   LinkAnalyticsService,
   OrgAnalyticsQueryDto,
@@ -43,16 +44,16 @@ export class LinkAnalyticsController {
 
   @Get('links/:linkId')
   @Endpoint({
-    summary: 'Click analytics of a link over the last `days` days (bots excluded)',
+    summary: 'Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics',
     response: LinkAnalyticsResponseDto,
     errors: LINK_ERRORS,
   })
   link(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('linkId') linkId: string,
-    @Query() query: AnalyticsDaysQueryDto,
+    @Query() query: LinkAnalyticsQueryDto,
   ): Promise<LinkAnalyticsResponseDto> {
-    return this.analytics.linkSummary(principal.organizationId, linkId, query.days);
+    return this.analytics.linkSummary(principal.organizationId, linkId, query.days, undefined, query);
   }
 
   @Get('clicks/:linkId')

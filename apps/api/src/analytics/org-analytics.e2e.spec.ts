@@ -228,6 +228,45 @@ describe('GET /api/analytics (decisions §24)', () => {
     await get('bots=yes').expect(400, bad({ bots: 'Must be include' }));
   });
 
+  it('link analytics take the same filters and tz, from the cube', async () => {
+    const link = (id: string, query: string) => request(api.url).get(`/api/analytics/links/${id}?days=365&${query}`).set('Authorization', `Bearer ${key}`);
+    const gb = (await link(l1.id, 'country=GB').expect(200)).body;
+    expect({ ...gb, clicksByDate: undefined }).toEqual({
+      totalClicks: 3,
+      uniqueClicks: 2,
+      clicksByDate: undefined,
+      clicksByCountry: [{ countryCode: 'GB', country: 'United Kingdom', clicks: 3 }],
+      clicksByCity: [{ city: 'Kettering', countryCode: 'GB', region: 'England', clicks: 3 }],
+      clicksByRegion: [{ region: 'England', countryCode: 'GB', clicks: 3 }],
+      clicksByTimezone: [{ timezone: 'Europe/London', clicks: 3 }],
+      clicksByDevice: [{ device: 'mobile', clicks: 3 }],
+      clicksByPlatform: [{ platform: 'iOS', clicks: 3 }],
+      clicksByVariant: [{ variant: 1, url: null, clicks: 0 }].slice(1),
+      clicksByRule: [],
+    });
+    expect(gb.clicksByDate).toHaveLength(365);
+    // The same visitor on two days: two daily uniques.
+    expect(gb.clicksByDate.filter((d: { clicks: number }) => d.clicks)).toEqual([
+      { date: '2026-05-21', clicks: 1 },
+      { date: '2026-06-10', clicks: 2 },
+    ]);
+    expect((await link(l1.id, 'device=desktop').expect(200)).body.clicksByVariant).toEqual([{ variant: 1, url: null, clicks: 1 }]);
+    const berlin = (await link(l2.id, 'tz=Europe/Berlin').expect(200)).body.clicksByDate.filter((d: { clicks: number }) => d.clicks);
+    expect(berlin).toEqual([
+      { date: '2026-05-22', clicks: 1 },
+      { date: '2026-06-09', clicks: 2 },
+    ]);
+    const utc = (await link(l2.id, '').expect(200)).body.clicksByDate.filter((d: { clicks: number }) => d.clicks);
+    expect(utc).toEqual([
+      { date: '2026-05-22', clicks: 1 },
+      { date: '2026-06-08', clicks: 1 },
+      { date: '2026-06-09', clicks: 1 },
+    ]);
+    expect((await link(l1.id, `linkId=${l2.id}`).expect(200)).body.totalClicks).toBe(0);
+    await link(l1.id, 'tz=Nowhere/City').expect(400, bad({ tz: 'Must be an IANA time zone' }));
+    await link(lb.id, 'country=GB').expect(404);
+  });
+
   it('defaults to the last 30 days in tz', async () => {
     const res = await get('tz=Pacific/Kiritimati').expect(200);
     expect(res.body.clicksByDate).toHaveLength(30);
