@@ -873,7 +873,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click analytics of a link over the last `days` days (bots excluded) */
+        /** Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics */
         get: operations["LinkAnalyticsController_link"];
         put?: never;
         post?: never;
@@ -6874,7 +6874,33 @@ export interface operations {
     LinkAnalyticsController_link: {
         parameters: {
             query?: {
-                /** @description Days up to and including today (UTC) */
+                /** @description Only these links (repeat the parameter); another organization's link matches no click */
+                linkId?: string[];
+                /** @description Only the project's links */
+                projectId?: string;
+                /** @description Only links with this tag (case-insensitive) */
+                tag?: string;
+                /** @description Only links on this branded domain; empty for the service's own host */
+                domain?: string;
+                /** @description ISO 3166-1 alpha-2 code of the visitor's country */
+                country?: string;
+                city?: string;
+                device?: "mobile" | "desktop" | "tablet";
+                os?: string;
+                browser?: string;
+                referrerHost?: string;
+                utmSource?: string;
+                utmMedium?: string;
+                utmCampaign?: string;
+                /** @description Index of the A/B variant the visitor got */
+                variant?: number;
+                /** @description Index of the redirect rule that chose the destination */
+                rule?: number;
+                /** @description include: bot clicks count too */
+                bots?: "include";
+                /** @description IANA time zone of the days (window and clicksByDate) */
+                tz?: string;
+                /** @description Days up to and including today (UTC, or `tz`) */
                 days?: number;
             };
             header?: never;
