@@ -1,0 +1,110 @@
+/**
+ * The organization-wide view (`GET /api/analytics`, decisions §24) over 10,000,000 clicks across
+ * 365 days: unfiltered (goal p50 < 50 ms) and with two filters combined (goal p50 < 150 ms).
+ * Seeding writes, with one set-based INSERT (generate_series), the `click_cube` rows the click
+ * pipeline makes of live traffic: one row per click (batches of 250 ms rarely hold two clicks of the
+ * same hour, link and dimensions), over 200 links, 20 cities, devices, systems, browsers, referrers,
+ * UTM tags and variants with skewed frequencies, 2% bots; plus the monthly `total` rollups the
+ * view sizes its window with. Each query is measured with `wrk` over HTTP (API key auth included).
+ *
+ *   node tools/scripts/run.js bench/analytics-filters.ts [--clicks 10000000] [--days 365] [--seconds 8]
+ */
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@nestjs/common';
+import { createApiApp } from '@dl/apps/api';
+import { Tier } from '@dl/platform/db';
+import { ClickFixtures, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
+import { arg, log, print, runBench, wrk } from './kit';
+
+const LINKS = 200;
+
+async function main(): Promise<void> {
+  Logger.overrideLogger(false);
+  const clicks = arg('clicks', 10_000_000);
+  const days = arg('days', 365);
+  const seconds = arg('seconds', 8);
+  await ensureTemplateDatabase();
+  const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
+  try {
+    const fx = new ClickFixtures(env.prisma);
+    const org = await fx.organization(Tier.BUSINESS);
+    const { key } = await fx.apiKey(org.id);
+    const links: string[] = [];
+    for (let i = 0; i < LINKS; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
+    const t = performance.now();
+    // Click g: its hour spread evenly over the window (newest now), then each dimension picked by a
+    // hash of g; squaring a uniform [0,1) skews a pick towards the first values (few links,
+    // countries and referrers carry most clicks, as in real traffic).
+    await env.prisma.$executeRaw`
+      INSERT INTO click_cube (organization_id, hour, link_id, is_bot, country_code, region, city, timezone, device_type, platform,
+        os, browser, referrer_host, utm_source, utm_medium, utm_campaign, variant_index, rule_index, sample, clicks, visitors)
+      SELECT ${org.id}::uuid, date_trunc('hour', now()) - (g::bigint * ${days * 24} / ${clicks}) * interval '1 hour',
+        (${links}::uuid[])[1 + floor(${LINKS} * power(u1, 2))::int], h % 50 = 0,
+        c.code, c.region, c.city, c.tz, x.device, x.platform, x.os, x.browser,
+        (ARRAY['t.co', 'www.google.com', NULL, 'instagram.com', NULL, 'www.facebook.com', 'news.ycombinator.com', 'www.linkedin.com',
+          'www.reddit.com', 'mail.google.com'])[1 + floor(10 * power(u2, 2))::int],
+        (ARRAY['newsletter', NULL, NULL, 'twitter', NULL, 'partner'])[1 + (h2 % 6)],
+        (ARRAY['email', NULL, NULL, 'social', NULL, 'referral'])[1 + (h2 % 6)],
+        CASE WHEN h2 % 3 <> 1 THEN 'campaign-' || (h3 % 12) END,
+        CASE WHEN h3 % 10 = 0 THEN (h3 / 10 % 2)::smallint END, NULL,
+        (h4 % 64)::smallint, 1, CASE WHEN h4 % 10 < 6 THEN 1 ELSE 0 END
+      FROM generate_series(0, ${clicks - 1}) g
+      CROSS JOIN LATERAL (SELECT hashint4(g) & 2147483647 AS h, hashint4(g + 1) & 2147483647 AS h2, hashint4(g + 2) & 2147483647 AS h3,
+        hashint4(g + 3) & 2147483647 AS h4, (hashint4(g + 4) & 2147483647) / 2147483648.0 AS u1,
+        (hashint4(g + 5) & 2147483647) / 2147483648.0 AS u2, (hashint4(g + 6) & 2147483647) / 2147483648.0 AS u3) r
+      JOIN (VALUES
+        (0,'US','California','Los Angeles','America/Los_Angeles'), (1,'US','New York','New York','America/New_York'),
+        (2,'GB','England','London','Europe/London'), (3,'DE','Berlin','Berlin','Europe/Berlin'),
+        (4,'FR','Île-de-France','Paris','Europe/Paris'), (5,'BR','São Paulo','São Paulo','America/Sao_Paulo'),
+        (6,'IN','Maharashtra','Mumbai','Asia/Kolkata'), (7,'JP','Tokyo','Tokyo','Asia/Tokyo'),
+        (8,'CA','Ontario','Toronto','America/Toronto'), (9,'AU','New South Wales','Sydney','Australia/Sydney'),
+        (10,'ES','Madrid','Madrid','Europe/Madrid'), (11,'IT','Lombardy','Milan','Europe/Rome'),
+        (12,'NL','North Holland','Amsterdam','Europe/Amsterdam'), (13,'SE','Stockholm','Stockholm','Europe/Stockholm'),
+        (14,'MX','Mexico City','Mexico City','America/Mexico_City'), (15,'US','Texas','Austin','America/Chicago'),
+        (16,'GB','Scotland','Edinburgh','Europe/London'), (17,'DE','Bavaria','Munich','Europe/Berlin'),
+        (18,'NG','Lagos','Lagos','Africa/Lagos'), (19,'KR','Seoul','Seoul','Asia/Seoul')
+      ) AS c(i, code, region, city, tz) ON c.i = floor(20 * power(r.u3, 2))::int
+      JOIN (VALUES
+        (0,'mobile','iOS','iOS','Mobile Safari'), (1,'mobile','Android','Android','Chrome'), (2,'desktop','Windows','Windows','Chrome'),
+        (3,'desktop','macOS','Mac OS','Safari'), (4,'desktop','Windows','Windows','Edge'), (5,'tablet','iOS','iOS','Mobile Safari'),
+        (6,'mobile','Android','Android','Samsung Browser'), (7,'desktop','Linux','Linux','Firefox')
+      ) AS x(i, device, platform, os, browser) ON x.i = r.h % 8`;
+    // The monthly totals the view sizes a window with (non-bot clicks, per link and month).
+    await env.prisma.$executeRaw`
+      INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+      SELECT organization_id, link_id, date_trunc('month', hour AT TIME ZONE 'UTC')::date, 'month:total', '', sum(clicks)
+      FROM click_cube WHERE NOT is_bot GROUP BY 1, 2, 3`;
+    await env.prisma.$executeRawUnsafe('VACUUM ANALYZE click_cube');
+    await env.prisma.$executeRawUnsafe('VACUUM ANALYZE click_rollups');
+    const [{ seeded, rows }] = await env.prisma.$queryRaw<Array<{ seeded: number; rows: number }>>`
+      SELECT sum(clicks)::float8 AS seeded, count(*)::int AS rows FROM click_cube`;
+    if (seeded !== clicks) throw new Error(`seeded ${seeded} clicks, expected ${clicks}`);
+    log('cube built', { clicks: seeded, cubeRows: rows, s: ((performance.now() - t) / 1000).toFixed(1) });
+
+    const api = await startApp(createApiApp, env.config);
+    const results: Record<string, unknown>[] = [];
+    try {
+      for (const [name, query] of [
+        ['unfiltered, days=365', 'days=365'],
+        ['unfiltered, days=30', 'days=30'],
+        ['country=DE + device=mobile, days=365', 'days=365&country=DE&device=mobile'],
+        ['device=desktop + os=Windows, days=365', 'days=365&device=desktop&os=Windows'],
+        ['referrerHost=t.co + utmSource=newsletter, days=365', 'days=365&referrerHost=t.co&utmSource=newsletter'],
+        ['linkId + country=US, days=365', `days=365&linkId=${links[0]}&country=US`],
+        ['utmCampaign + browser, days=365', 'days=365&utmCampaign=campaign-3&browser=Chrome'],
+        ['city + variant, days=365, tz=Asia/Tokyo', 'days=365&city=Tokyo&variant=1&tz=Asia/Tokyo'],
+        ['country=DE + device=mobile, days=30', 'days=30&country=DE&device=mobile'],
+      ] as Array<[string, string]>) {
+        const r = await wrk({ url: `${api.url}/api/analytics?${query}`, headers: { authorization: `Bearer ${key}` }, connections: 1, seconds });
+        results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs });
+      }
+    } finally {
+      await api.close();
+    }
+    print({ bench: 'analytics-filters', tool: `wrk -t1 -d${seconds}s`, clicks, days, results });
+  } finally {
+    await env.teardown();
+  }
+}
+
+runBench(main);
