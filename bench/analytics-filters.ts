@@ -47,7 +47,7 @@ async function main(): Promise<void> {
         (ARRAY['email', NULL, NULL, 'social', NULL, 'referral'])[1 + (h2 % 6)],
         CASE WHEN h2 % 3 <> 1 THEN 'campaign-' || (h3 % 12) END,
         CASE WHEN h3 % 10 = 0 THEN (h3 / 10 % 2)::smallint END, NULL,
-        (h4 % 64)::smallint, 1, CASE WHEN h4 % 10 < 6 THEN 1 ELSE 0 END
+        (h4 % 256)::smallint, 1, CASE WHEN h4 % 10 < 6 THEN 1 ELSE 0 END
       FROM generate_series(0, ${clicks - 1}) g
       CROSS JOIN LATERAL (SELECT hashint4(g) & 2147483647 AS h, hashint4(g + 1) & 2147483647 AS h2, hashint4(g + 2) & 2147483647 AS h3,
         hashint4(g + 3) & 2147483647 AS h4, (hashint4(g + 4) & 2147483647) / 2147483648.0 AS u1,

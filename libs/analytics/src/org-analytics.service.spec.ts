@@ -16,12 +16,12 @@ describe('organization-wide view rules', () => {
     expect(previousWindow({ from: '2026-03-01', to: '2026-03-01', tz: 'Asia/Tokyo' })).toEqual({ from: '2026-02-28', to: '2026-02-28', tz: 'Asia/Tokyo' });
   });
 
-  it('reads the largest visitor sample that holds at most the exact bound, down to 1/64', () => {
-    expect(sampleBitsFor(0, 150_000)).toBe(0);
-    expect(sampleBitsFor(150_000, 150_000)).toBe(0);
-    expect(sampleBitsFor(150_001, 150_000)).toBe(1);
-    expect(sampleBitsFor(10_000_000, 150_000)).toBe(6);
-    expect(sampleBitsFor(1e12, 150_000)).toBe(6);
+  it('reads the largest visitor sample that holds at most the exact bound, down to 1/256', () => {
+    expect(sampleBitsFor(0, 50_000)).toBe(0);
+    expect(sampleBitsFor(50_000, 50_000)).toBe(0);
+    expect(sampleBitsFor(50_001, 50_000)).toBe(1);
+    expect(sampleBitsFor(10_000_000, 50_000)).toBe(8);
+    expect(sampleBitsFor(1e12, 50_000)).toBe(8);
   });
 
   it("GROUPING()'s value sets a bit per column left out of the set, the first column the highest", () => {

@@ -11,11 +11,11 @@ import { OrgAnalyticsResponseDto } from './org-analytics-response.dto';
 export const ORG_LIST_LIMIT = 50;
 /**
  * Clicks a window may hold for an exact answer: above it, the view reads the largest visitor
- * sample (1/2, 1/4 … 1/64 of visitors, by their hash) that holds at most this many, and scales the
- * counts (docs/analytics-storage.md, "Sampling").
+ * sample (1/2, 1/4 … 1/256 of visitors, by their hash) that holds at most this many, and scales
+ * the counts (docs/analytics-storage.md, "Sampling").
  */
-export const EXACT_MAX_CLICKS = 150_000;
-const MAX_SAMPLE_BITS = 6;
+export const EXACT_MAX_CLICKS = 50_000;
+const MAX_SAMPLE_BITS = 8;
 const DAY_MS = 86_400_000;
 
 const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -40,7 +40,7 @@ export function previousWindow(w: ZonedWindow): ZonedWindow {
   return { from: shiftDay(w.from, -length), to: shiftDay(w.from, -1), tz: w.tz };
 }
 
-/** Sample bits for a window of about `clicks` clicks: 0 (exact) up to 6 (1/64 of visitors). */
+/** Sample bits for a window of about `clicks` clicks: 0 (exact) up to 8 (1/256 of visitors). */
 export function sampleBitsFor(clicks: number, exactMax: number): number {
   let bits = 0;
   while (bits < MAX_SAMPLE_BITS && clicks / 2 ** bits > exactMax) bits++;

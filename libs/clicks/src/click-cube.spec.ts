@@ -79,7 +79,7 @@ describe('buildCubeRows', () => {
     const [row] = buildCubeRows([click({ region: null, utmCampaign: 'a\tb', variantIndex: 2 })], []);
     expect(cubeCopyLine(row)).toBe(
       [ORG, '2026-03-01T10:00:00.000Z', LINK, 'f', 'DE', '\\N', 'Berlin', 'Europe/Berlin', 'mobile', 'iOS', 'iOS', 'Safari', 'news.example',
-        'newsletter', '\\N', 'a\\tb', '2', '\\N', '16', '1', '0'].join('\t') + '\n',
+        'newsletter', '\\N', 'a\\tb', '2', '\\N', '64', '1', '0'].join('\t') + '\n',
     );
   });
 });

@@ -39,11 +39,11 @@ export const CUBE_COLUMNS = `organization_id, hour, link_id, is_bot, country_cod
   os, browser, referrer_host, utm_source, utm_medium, utm_campaign, variant_index, rule_index, sample, clicks, visitors`;
 
 /** Strata of `click_cube.sample`: a 1/2^k sample of visitors is `sample < CUBE_STRATA / 2^k`. */
-export const CUBE_STRATA = 64;
+export const CUBE_STRATA = 256;
 
-/** A visitor hash's stratum: its first 6 bits (the migration's dl_cube_sample). */
+/** A visitor hash's stratum: its first byte (the migration's dl_cube_sample). */
 export function cubeSample(visitorHash: string): number {
-  return (parseInt(visitorHash.slice(0, 2), 16) || 0) >> 2;
+  return parseInt(visitorHash.slice(0, 2), 16) || 0;
 }
 
 const HOUR_MS = 3_600_000;

@@ -1,6 +1,6 @@
 -- The hourly multi-dimensional click cube (docs/analytics-storage.md). Partitioned by ranges of
--- `sample` (0-63, from the visitor hash) so that a 1/2^k sample of visitors reads only the
--- partitions below 64/2^k: [0,1) [1,2) [2,4) [4,8) [8,16) [16,32) [32,64).
+-- `sample` (0-255, from the visitor hash) so that a 1/2^k sample of visitors reads only the
+-- partitions below 256/2^k: [0,1) [1,2) [2,4) … [128,256).
 CREATE TABLE "click_cube" (
     "organization_id" UUID NOT NULL,
     "hour" TIMESTAMPTZ(0) NOT NULL,
@@ -32,12 +32,14 @@ CREATE TABLE "click_cube_s3" PARTITION OF "click_cube" FOR VALUES FROM (4) TO (8
 CREATE TABLE "click_cube_s4" PARTITION OF "click_cube" FOR VALUES FROM (8) TO (16);
 CREATE TABLE "click_cube_s5" PARTITION OF "click_cube" FOR VALUES FROM (16) TO (32);
 CREATE TABLE "click_cube_s6" PARTITION OF "click_cube" FOR VALUES FROM (32) TO (64);
+CREATE TABLE "click_cube_s7" PARTITION OF "click_cube" FOR VALUES FROM (64) TO (128);
+CREATE TABLE "click_cube_s8" PARTITION OF "click_cube" FOR VALUES FROM (128) TO (256);
 
 CREATE INDEX "click_cube_organization_id_hour_idx" ON "click_cube"("organization_id", "hour");
 
--- The cube's sample stratum of a visitor hash (hex): its first 6 bits. ClickCube's JS does the same.
+-- The cube's sample stratum of a visitor hash (hex): its first byte. cubeSample (JS) does the same.
 CREATE FUNCTION dl_cube_sample(visitor_hash text) RETURNS smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
-  $$ SELECT (get_byte(decode(substr(visitor_hash, 1, 2), 'hex'), 0) >> 2)::smallint $$;
+  $$ SELECT get_byte(decode(substr(visitor_hash, 1, 2), 'hex'), 0)::smallint $$;
 
 -- Stored clicks enter the cube once, a row per (hour, link, dimensions); a click is a visitor when
 -- it is its visitor's first non-bot click on the link that UTC day (as click_daily_visitors counts).
