@@ -10,3 +10,4 @@ export * from './cube.repository';
 export * from './org-analytics-response.dto';
 export * from './org-analytics.mapper';
 export * from './org-analytics.service';
+export * from './live-clicks.service';

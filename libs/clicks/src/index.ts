@@ -5,6 +5,7 @@ export * from './enrich';
 export * from './click-admission';
 export * from './rollups';
 export * from './click-cube';
+export * from './live-clicks';
 export * from './click-write.repository';
 export * from './click-writer';
 export * from './click-pipeline';

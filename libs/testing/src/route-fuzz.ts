@@ -138,6 +138,26 @@ export interface FuzzOptions {
   /** Headers of each request (its credential), given a coin the fuzz tosses. */
   headers: (coin: boolean) => Record<string, string>;
   runs: number;
+  /** Routes (`METHOD /route`) whose success is an endless stream (Server-Sent Events): read up to the headers, then closed. */
+  streams?: string[];
+}
+
+/** A parser that closes an event stream at its headers and reads any other answer whole (JSON when it is). */
+function streamAwareParser(res: NodeJS.ReadableStream & { headers: Record<string, string | undefined>; destroy(): void }, done: (err: Error | null, body: unknown) => void): void {
+  if (res.headers['content-type']?.startsWith('text/event-stream')) {
+    res.destroy();
+    return done(null, '');
+  }
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => (text += chunk));
+  res.on('end', () => {
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(null, text);
+    }
+  });
 }
 
 /** A body: a valid one with one field changed, made-up fields, any JSON, or raw text (malformed, deep). */
@@ -210,6 +230,7 @@ export async function fuzzRoutes(baseUrl: string, routes: FuzzRoute[], o: FuzzOp
         // JSON as text: superagent sends only objects and strings as they are.
         req = 'raw' in body ? req.set('Content-Type', asJson ? 'application/json' : 'text/plain').send(body.raw) : req.set('Content-Type', 'application/json').send(JSON.stringify(body.json));
       }
+      if (o.streams?.includes(name)) req = req.buffer(true).parse(streamAwareParser as never);
       const res = await req.timeout(20_000);
       const problem = contractBreach(res);
       const sent = 'raw' in body ? JSON.stringify(body.raw).slice(0, 200) : JSON.stringify(body.json)?.slice(0, 300);

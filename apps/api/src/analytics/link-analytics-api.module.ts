@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { LinkAnalyticsModule } from '@dl/analytics';
 import { LinkAnalyticsController } from './link-analytics.controller';
+import { LiveClicksController } from './live-clicks.controller';
 
-/** GET /api/analytics/{links,clicks,projects,overview}. */
+/** GET /api/analytics, /api/analytics/{links,clicks,projects,overview,live}. */
 @Module({
   imports: [LinkAnalyticsModule],
-  controllers: [LinkAnalyticsController],
+  controllers: [LinkAnalyticsController, LiveClicksController],
 })
 export class LinkAnalyticsApiModule {}

@@ -151,6 +151,7 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
       params: ownIds,
       headers: (asKey) => authHeader(asKey ? org.owner.apiKey : org.owner.jwt),
       runs: RUNS,
+      streams: ['GET /api/analytics/live'],
     });
     expect(failures).toEqual([]);
     // And the service still answers its tenant.
