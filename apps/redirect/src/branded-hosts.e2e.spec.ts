@@ -186,6 +186,18 @@ describe('redirect edge: branded hosts', () => {
     await visit('unknown.test', '/.well-known/assetlinks.json').expect(404);
   });
 
+  it('.well-known files follow an app registration and removal within 1 s (the domain table reloads on @domains)', async () => {
+    const apple = async () => {
+      const res = await visit('go.b.test', '/.well-known/apple-app-site-association');
+      return res.status === 200 ? (JSON.parse(res.text).applinks.details as Array<{ appID: string }>).map((d) => d.appID) : res.status;
+    };
+    expect(await apple()).toBe(404);
+    const app = (await as(b).post('/api/apps', { name: 'B iOS', platform: 'ios', bundleId: 'com.b.app', teamId: 'TEAMB12345' }).expect(201)).body;
+    expect(await waitFor(async () => JSON.stringify(await apple()) === JSON.stringify(['TEAMB12345.com.b.app']))).toBeLessThan(1000);
+    await request(api.url).delete(`/api/apps/${app.id}`).set('Authorization', `Bearer ${b.owner.apiKey}`).expect(200);
+    expect(await waitFor(async () => (await apple()) === 404)).toBeLessThan(1000);
+  });
+
   it('GET /tls/ask: 200 for verified or invalid-but-in-use domains, 404 otherwise', async () => {
     const ask = async (domain: string) => (await request(edge.url).get(`/tls/ask?domain=${encodeURIComponent(domain)}`)).status;
     expect(await ask('go.a.test')).toBe(200);
