@@ -1,23 +1,22 @@
-import * as analytics from '@dl/analytics';
-import * as auth from '@dl/auth';
-import * as clicks from '@dl/clicks';
-import * as domains from '@dl/domains';
-import * as eventAnalytics from '@dl/event-analytics';
-import * as links from '@dl/links';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { DomainError, ERROR_STATUS, renderError } from '@dl/platform/http';
-import * as http from '@dl/platform/http';
-import * as projects from '@dl/projects';
-import * as redirect from '@dl/redirect';
-import * as reports from '@dl/reports';
-import * as sdk from '@dl/sdk';
-import * as templates from '@dl/templates';
-import * as webhooks from '@dl/webhooks';
+
+/** Every library (domain and platform) by its import name: a new library's errors are checked without editing this list. */
+function libraries(): Array<Record<string, unknown>> {
+  const root = join(__dirname, '../../../libs');
+  const names = [
+    ...readdirSync(root).filter((name) => !['testing', 'sdk-client', 'platform'].includes(name)).map((name) => `@dl/${name}`),
+    ...readdirSync(join(root, 'platform')).map((name) => `@dl/platform/${name}`),
+  ].filter((name) => existsSync(join(root, name.replace('@dl/', ''), 'src/index.ts')));
+  return names.map((name) => require(name) as Record<string, unknown>);
+}
 
 type ErrorClass = new (...args: unknown[]) => DomainError;
 
 /** Every DomainError class the libraries export, with the code an instance carries. */
 function exportedErrors(): Array<{ name: string; code: string; error: DomainError }> {
-  const modules = [analytics, auth, clicks, domains, eventAnalytics, http, links, projects, redirect, reports, sdk, templates, webhooks];
+  const modules = libraries();
   const classes = new Set<ErrorClass>();
   for (const mod of modules) {
     for (const value of Object.values(mod)) {
