@@ -1,4 +1,4 @@
-import { buildCubeRows, cubeCopyLine } from './click-cube';
+import { CUBE_COLUMNS, cubeCopyBytes, cubeCopyLine } from './click-cube';
 import { EnrichedClick } from './enrich';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
@@ -44,42 +44,44 @@ function click(overrides: Partial<EnrichedClick>): EnrichedClick {
   } as EnrichedClick;
 }
 
-describe('buildCubeRows', () => {
-  it('groups clicks by hour and every dimension; the first click of a newly seen daily visitor counts one visitor', () => {
-    const rows = buildCubeRows(
+const lines = (bytes: Buffer) => bytes.toString('utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+/** hour, device, is_bot, sample, clicks, visitors of each line. */
+const summary = (bytes: Buffer) => lines(bytes).map((f) => [f[1], f[8], f[3], f[18], f[19], f[20]]);
+
+describe('cubeCopyBytes', () => {
+  it('writes a row per click in its UTC hour; the first click of a newly seen daily visitor counts one visitor, bots none', () => {
+    const bytes = cubeCopyBytes(
       [
         click({ id: 'a' }),
         click({ id: 'b', clickedAt: new Date('2026-03-01T10:59:59Z') }),
         click({ id: 'c', clickedAt: new Date('2026-03-01T11:00:00Z') }),
-        click({ id: 'd', deviceType: 'desktop', visitorHash: 'v2' }),
-        click({ id: 'e', isBot: true }),
+        click({ id: 'd', deviceType: 'desktop', visitorHash: 'ff02' }),
+        click({ id: 'e', isBot: true, visitorHash: 'ff02' }),
       ],
       [
         { organizationId: ORG, linkId: LINK, day: '2026-03-01', visitorHash: '40aa' },
-        { organizationId: ORG, linkId: LINK, day: '2026-03-01', visitorHash: 'v2' },
+        { organizationId: ORG, linkId: LINK, day: '2026-03-01', visitorHash: 'ff02' },
       ],
     );
-    expect(rows.map((r) => [r.hour, r.deviceType, r.isBot, r.clicks, r.visitors])).toEqual([
-      ['2026-03-01T10:00:00.000Z', 'mobile', false, 2, 1],
-      ['2026-03-01T11:00:00.000Z', 'mobile', false, 1, 0],
-      ['2026-03-01T10:00:00.000Z', 'desktop', false, 1, 1],
-      ['2026-03-01T10:00:00.000Z', 'mobile', true, 1, 0],
+    expect(summary(bytes)).toEqual([
+      ['2026-03-01T10:00:00.000Z', 'mobile', 'f', '64', '1', '1'],
+      ['2026-03-01T10:00:00.000Z', 'mobile', 'f', '64', '1', '0'],
+      ['2026-03-01T11:00:00.000Z', 'mobile', 'f', '64', '1', '0'],
+      ['2026-03-01T10:00:00.000Z', 'desktop', 'f', '255', '1', '1'],
+      ['2026-03-01T10:00:00.000Z', 'mobile', 't', '255', '1', '0'],
     ]);
   });
 
-  it('a visitor already seen that day (not among the new ones) adds clicks, no visitor; null facts stay apart from text', () => {
-    const rows = buildCubeRows([click({ id: 'a', city: null }), click({ id: 'b', city: 'null' })], []);
-    expect(rows.map((r) => [r.city, r.clicks, r.visitors])).toEqual([
-      [null, 1, 0],
-      ['null', 1, 0],
-    ]);
+  it('a visitor already seen that day (not among the new ones) adds a click, no visitor', () => {
+    expect(summary(cubeCopyBytes([click({ id: 'a' })], []))).toEqual([['2026-03-01T10:00:00.000Z', 'mobile', 'f', '64', '1', '0']]);
   });
 
-  it('writes COPY text lines: \\N for null, escaped tabs', () => {
-    const [row] = buildCubeRows([click({ region: null, utmCampaign: 'a\tb', variantIndex: 2 })], []);
-    expect(cubeCopyLine(row)).toBe(
+  it('writes COPY text lines: \\N for null, escaped tabs, in CUBE_COLUMNS order', () => {
+    const line = cubeCopyLine(click({ region: null, utmCampaign: 'a\tb', variantIndex: 2 }), '2026-03-01T10:00:00.000Z', '1');
+    expect(line).toBe(
       [ORG, '2026-03-01T10:00:00.000Z', LINK, 'f', 'DE', '\\N', 'Berlin', 'Europe/Berlin', 'mobile', 'iOS', 'iOS', 'Safari', 'news.example',
-        'newsletter', '\\N', 'a\\tb', '2', '\\N', '64', '1', '0'].join('\t') + '\n',
+        'newsletter', '\\N', 'a\\tb', '2', '\\N', '64', '1', '1'].join('\t') + '\n',
     );
+    expect(CUBE_COLUMNS.split(',')).toHaveLength(21);
   });
 });

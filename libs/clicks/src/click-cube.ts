@@ -1,38 +1,6 @@
 import { EnrichedClick } from './enrich';
-import { copyNumber, copyText } from './pg-encoding';
+import { copyBytes, copyNumber, copyText } from './pg-encoding';
 import { VisitorRow } from './rollups';
-
-/**
- * A row of `click_cube` (docs/analytics-storage.md): the clicks of one UTC hour that share every
- * dimension the organization-wide view filters or breaks down by. Rows are appended per batch,
- * aggregated within the batch; readers sum.
- */
-export interface CubeRow {
-  organizationId: string;
-  /** The UTC hour's start, ISO 8601. */
-  hour: string;
-  linkId: string;
-  isBot: boolean;
-  countryCode: string | null;
-  region: string | null;
-  city: string | null;
-  timezone: string | null;
-  deviceType: string | null;
-  platform: string | null;
-  os: string | null;
-  browser: string | null;
-  referrerHost: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  variantIndex: number | null;
-  ruleIndex: number | null;
-  /** The visitor's sample stratum (cubeSample). */
-  sample: number;
-  clicks: number;
-  /** Clicks that were their visitor's first on the link that UTC day (a newly seen daily visitor). */
-  visitors: number;
-}
 
 /** The columns of `click_cube` a batch writes, in cubeCopyLine's order. */
 export const CUBE_COLUMNS = `organization_id, hour, link_id, is_bot, country_code, region, city, timezone, device_type, platform,
@@ -56,68 +24,30 @@ function hourOf(c: EnrichedClick, cache: Map<number, string>): string {
   return iso;
 }
 
-const N = '\u0001';
-
 /**
- * The batch's cube rows: its newly inserted clicks grouped by (organization, hour, link and every
- * dimension). `newVisitors` are the batch's newly seen daily visitors (ClickWriteRepository
- * .insertDailyVisitors): the first click of each of them in the batch counts one visitor.
+ * The batch's cube rows as `COPY click_cube (CUBE_COLUMNS) FROM STDIN` text: one row per newly
+ * inserted click (`clicks` 1), written straight from the click. Grouping equal rows in the worker
+ * would cost a key string per click for little: under live traffic a batch rarely holds two clicks
+ * of the same hour, link and dimensions, and readers sum rows anyway. `newVisitors` are the batch's
+ * newly seen daily visitors (ClickWriteRepository.insertDailyVisitors): the first click of each of
+ * them in the batch has `visitors` 1.
  */
-export function buildCubeRows(clicks: readonly EnrichedClick[], newVisitors: readonly VisitorRow[]): CubeRow[] {
+export function cubeCopyBytes(clicks: readonly EnrichedClick[], newVisitors: readonly VisitorRow[]): Buffer {
   const firstVisits = new Set<string>();
   for (const v of newVisitors) firstVisits.add(`${v.linkId}\u0000${v.day}\u0000${v.visitorHash}`);
   const hours = new Map<number, string>();
-  const rows = new Map<string, CubeRow>();
-  for (const c of clicks) {
-    const hour = hourOf(c, hours);
-    let visitor = 0;
-    if (!c.isBot && firstVisits.size) {
-      const key = `${c.linkId}\u0000${c.day}\u0000${c.visitorHash}`;
-      if (firstVisits.delete(key)) visitor = 1;
-    }
-    // One flat string per click (no array of parts): \u0001 stands for null, \u0000 separates.
-    const key = `${c.organizationId}${hour}${c.linkId}${c.isBot ? 't' : 'f'}${c.deviceType}\u0000${c.countryCode ?? N}\u0000${c.region ?? N}\u0000${
-      c.city ?? N}\u0000${c.timezone ?? N}\u0000${c.platform ?? N}\u0000${c.os ?? N}\u0000${c.browser ?? N}\u0000${c.referrerHost ?? N}\u0000${
-      c.utmSource ?? N}\u0000${c.utmMedium ?? N}\u0000${c.utmCampaign ?? N}\u0000${c.variantIndex ?? N}\u0000${c.ruleIndex ?? N}`;
-    const row = rows.get(key);
-    if (row) {
-      row.clicks++;
-      row.visitors += visitor;
-      continue;
-    }
-    rows.set(key, {
-      organizationId: c.organizationId,
-      hour,
-      linkId: c.linkId,
-      isBot: c.isBot,
-      countryCode: c.countryCode,
-      region: c.region,
-      city: c.city,
-      timezone: c.timezone,
-      deviceType: c.deviceType,
-      platform: c.platform,
-      os: c.os,
-      browser: c.browser,
-      referrerHost: c.referrerHost,
-      utmSource: c.utmSource,
-      utmMedium: c.utmMedium,
-      utmCampaign: c.utmCampaign,
-      variantIndex: c.variantIndex,
-      ruleIndex: c.ruleIndex,
-      sample: cubeSample(c.visitorHash),
-      clicks: 1,
-      visitors: visitor,
-    });
-  }
-  return [...rows.values()];
+  return copyBytes(clicks, (c) => {
+    const visitor = !c.isBot && firstVisits.size > 0 && firstVisits.delete(`${c.linkId}\u0000${c.day}\u0000${c.visitorHash}`) ? '1' : '0';
+    return cubeCopyLine(c, hourOf(c, hours), visitor);
+  });
 }
 
-/** A cube row as a line of `COPY click_cube (CUBE_COLUMNS) FROM STDIN`. */
-export function cubeCopyLine(r: CubeRow): string {
+/** A click as a line of `COPY click_cube (CUBE_COLUMNS) FROM STDIN`. */
+export function cubeCopyLine(c: EnrichedClick, hour: string, visitor: '0' | '1'): string {
   const t = copyText;
   return [
-    r.organizationId, r.hour, r.linkId, r.isBot ? 't' : 'f', t(r.countryCode), t(r.region), t(r.city), t(r.timezone),
-    t(r.deviceType), t(r.platform), t(r.os), t(r.browser), t(r.referrerHost), t(r.utmSource), t(r.utmMedium),
-    t(r.utmCampaign), copyNumber(r.variantIndex), copyNumber(r.ruleIndex), String(r.sample), String(r.clicks), `${r.visitors}\n`,
+    c.organizationId, hour, c.linkId, c.isBot ? 't' : 'f', t(c.countryCode), t(c.region), t(c.city), t(c.timezone),
+    t(c.deviceType), t(c.platform), t(c.os), t(c.browser), t(c.referrerHost), t(c.utmSource), t(c.utmMedium),
+    t(c.utmCampaign), copyNumber(c.variantIndex), copyNumber(c.ruleIndex), String(cubeSample(c.visitorHash)), '1', `${visitor}\n`,
   ].join('\t');
 }

@@ -86,8 +86,8 @@ describe(ClickPipeline.name, () => {
       expect(await stored(link.id)).toBe(3);
       expect(await counter(link.id)).toBe(3);
       expect(await stored(other.id)).toBe(0);
-      // Three clicks of one visitor in one hour: one cube row, one daily visitor, the replay adds nothing.
-      expect(await cube(link.id)).toEqual({ clicks: 3, visitors: 1, rows: 1 });
+      // Three clicks of one visitor: a cube row each, one daily visitor; the replay adds nothing.
+      expect(await cube(link.id)).toEqual({ clicks: 3, visitors: 1, rows: 3 });
       // The writer's stratum is the migration's (the backfill's) for the same visitor.
       const [strata] = await env.prisma.$queryRaw<Array<{ same: boolean }>>`
         SELECT bool_and(k.sample = dl_cube_sample(c.visitor_hash)) AS same

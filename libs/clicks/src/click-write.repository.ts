@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
-import { CUBE_COLUMNS, CubeRow, cubeCopyLine } from './click-cube';
+import { CUBE_COLUMNS, cubeCopyBytes } from './click-cube';
 import { CLICK_COLUMNS, CLICK_ROW_TYPE, clickCopyLine, clickRow, visitorRow } from './click-rows';
 import { EnrichedClick } from './enrich';
 import { copyBytes, copyFromBuffer, lazyJsonParam } from './pg-encoding';
@@ -178,10 +178,10 @@ export class ClickWriteRepository implements OnApplicationShutdown {
     );
   }
 
-  /** Appends the batch's cube rows (aggregated within the batch; no key to conflict on, readers sum). */
-  async insertCube(tx: ClickTx, rows: CubeRow[]): Promise<void> {
-    if (!rows.length) return;
-    await copyFromBuffer(tx, `COPY click_cube (${CUBE_COLUMNS}) FROM STDIN`, copyBytes(rows, cubeCopyLine));
+  /** Appends a cube row per inserted click (no key to conflict on: readers sum); `newVisitors` mark first daily visits. */
+  async insertCube(tx: ClickTx, clicks: EnrichedClick[], newVisitors: VisitorRow[]): Promise<void> {
+    if (!clicks.length) return;
+    await copyFromBuffer(tx, `COPY click_cube (${CUBE_COLUMNS}) FROM STDIN`, cubeCopyBytes(clicks, newVisitors));
   }
 
   /** Adds non-bot clicks to the links' counters; returns what a `link.clicked` event needs. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { bisectWrite } from '@dl/platform/db';
 import { DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
-import { buildCubeRows } from './click-cube';
 import { addTo, ClickedLink, ClickTx, ClickWriteRepository } from './click-write.repository';
 import { EnrichedClick } from './enrich';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
@@ -125,7 +124,7 @@ export class ClickWriter {
     const inserted = await this.repository.insertClicks(tx, valid);
     const newVisitors = await this.repository.insertDailyVisitors(tx, buildVisitorRows(inserted));
     await this.repository.upsertRollups(tx, buildRollupRows(inserted, newVisitors));
-    await this.repository.insertCube(tx, buildCubeRows(inserted, newVisitors));
+    await this.repository.insertCube(tx, inserted, newVisitors);
     return { clicks: inserted, dropped: clicks.length - valid.length };
   }
 
