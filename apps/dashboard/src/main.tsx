@@ -27,6 +27,9 @@ const router = createBrowserRouter(
     { path: '/login', lazy: page(() => import('./pages/login')), errorElement: <RouteError /> },
     { path: '/signup', lazy: page(() => import('./pages/signup')), errorElement: <RouteError /> },
     { path: '/accept-invite', lazy: page(() => import('./pages/accept-invite')), errorElement: <RouteError /> },
+    { path: '/verify-email', lazy: page(() => import('./pages/verify-email')), errorElement: <RouteError /> },
+    { path: '/forgot-password', lazy: page(() => import('./pages/forgot-password')), errorElement: <RouteError /> },
+    { path: '/reset-password', lazy: page(() => import('./pages/reset-password')), errorElement: <RouteError /> },
     {
       element: (
         <RequireSession>

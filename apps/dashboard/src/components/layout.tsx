@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { VerifyBanner } from './verify-banner';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout, sessionClaims } from '../api/session';
 
@@ -87,6 +88,7 @@ export function Layout() {
         </ul>
       </nav>
       <main id="main" className="content" tabIndex={-1}>
+        <VerifyBanner />
         <Outlet />
       </main>
     </div>

@@ -79,7 +79,7 @@ export default function LoginPage() {
       onSubmit={submitPassword}
       footer={
         <>
-          New here? <Link to="/signup">Create an account</Link>
+          New here? <Link to="/signup">Create an account</Link> · <Link to="/forgot-password">Forgot your password?</Link>
         </>
       }
     >
