@@ -6,3 +6,5 @@ export * from './organization.mapper';
 export * from './organization-settings.repository';
 export * from './organizations.service';
 export * from './organizations.module';
+export * from './organization-export.repository';
+export * from './organization-export.service';
