@@ -1206,6 +1206,26 @@ export interface paths {
         patch: operations["OrganizationController_update"];
         trace?: never;
     };
+    "/api/organization/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything of the organization as a ZIP, streamed from one snapshot of the database (Owner)
+         * @description `links.csv`, `clicks.csv` (every raw click kept), `templates.json`, `projects.json`, `domains.json`, `webhooks.json` (without secrets) and `members.csv`. Links created while it streams are in none of the files.
+         */
+        get: operations["OrganizationController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organization/restore": {
         parameters: {
             query?: never;
@@ -8853,6 +8873,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    OrganizationController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attachment `organization-<id>-export.zip` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
