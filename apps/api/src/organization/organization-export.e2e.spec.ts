@@ -70,7 +70,7 @@ describe('GET /api/organization/export (decisions §20)', () => {
     const other = await seedOrganization(env);
     const fx = new ClickFixtures(env.prisma).useOwner(org.organization.id, org.owner.user.id, org.template.id);
     fx.useOwner(other.organization.id, other.owner.user.id, other.template.id);
-    const links = [];
+    const links: Array<{ id: string; shortCode: string }> = [];
     for (let i = 0; i < 30; i++) links.push(await fx.link(org.organization.id, { title: i === 0 ? '=HYPERLINK("x")' : undefined }));
     for (const l of links.slice(0, 10)) await fx.click({ id: l.id, organizationId: org.organization.id });
     const foreign = await fx.link(other.organization.id);
