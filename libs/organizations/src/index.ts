@@ -8,3 +8,6 @@ export * from './organizations.service';
 export * from './organizations.module';
 export * from './organization-export.repository';
 export * from './organization-export.service';
+export * from './organization-purge.repository';
+export * from './organization-deletion.service';
+export * from './organization-deletion.module';

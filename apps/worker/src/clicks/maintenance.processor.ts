@@ -2,6 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ClickPartitionsService, ClickRetentionService } from '@dl/clicks';
 import { DomainsService } from '@dl/domains';
+import { OrganizationDeletionService } from '@dl/organizations';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { MetricsService } from '@dl/platform/observability';
 import { JobQueue, Queues, QueueHandlers } from '@dl/platform/queue';
@@ -16,6 +17,9 @@ export const CLICKS_PARTITIONS_SCHEDULE = { id: 'clicks.partitions.daily', patte
 /** Every 10 minutes: pending branded domains (for 7 days) and the daily re-check of verified ones. */
 export const DOMAINS_RECHECK_SCHEDULE = { id: 'domains.recheck', pattern: '*/10 * * * *' };
 
+/** Hourly: organizations whose scheduled deletion date has come (decisions §20). */
+export const ORGANIZATIONS_DELETE_SCHEDULE = { id: 'organizations.delete-due', pattern: '23 * * * *' };
+
 /** Consumer of the `maintenance` queue: raw click retention per plan, clicks partitions ahead, branded domain DNS re-checks. */
 @Processor(Queues.maintenance)
 export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenance> {
@@ -23,6 +27,7 @@ export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenan
     private readonly retention: ClickRetentionService,
     private readonly partitions: ClickPartitionsService,
     private readonly domains: DomainsService,
+    private readonly deletions: OrganizationDeletionService,
     metrics: MetricsService,
   ) {
     super(Queues.maintenance, metrics);
@@ -34,6 +39,7 @@ export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenan
       'clicks.prune': (payload) => this.retention.prune(at(payload.now)),
       'clicks.partitions': (payload) => this.partitions.ensureAhead(at(payload.now)),
       'domains.recheck': (payload) => this.domains.recheckDue(at(payload.now)),
+      'organizations.delete-due': (payload) => this.deletions.deleteDue(at(payload.now)),
     };
   }
 }
@@ -73,8 +79,15 @@ export class MaintenanceSchedules implements OnApplicationBootstrap {
         { pattern: DOMAINS_RECHECK_SCHEDULE.pattern, tz: 'UTC' },
         { name: 'domains.recheck', data: {}, opts: { attempts: 1 } },
       );
+    await this.jobs
+      .queue(Queues.maintenance)
+      .upsertJobScheduler(
+        ORGANIZATIONS_DELETE_SCHEDULE.id,
+        { pattern: ORGANIZATIONS_DELETE_SCHEDULE.pattern, tz: 'UTC' },
+        { name: 'organizations.delete-due', data: {} },
+      );
     this.logger.log(
-      { schedules: [CLICKS_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, DOMAINS_RECHECK_SCHEDULE] },
+      { schedules: [CLICKS_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, DOMAINS_RECHECK_SCHEDULE, ORGANIZATIONS_DELETE_SCHEDULE] },
       'click retention, clicks partitions and domain re-checks scheduled',
     );
   }

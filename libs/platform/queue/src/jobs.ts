@@ -228,6 +228,12 @@ export interface DomainsRecheckJob {
   now?: string;
 }
 
+/** Deletes the organizations whose scheduled deletion date has come (decisions §20); the schedule runs it hourly. */
+export interface OrganizationsDeleteDueJob {
+  /** ISO time the due deletions are computed from (tests pass a controlled clock). */
+  now?: string;
+}
+
 /** Job name → payload, per queue. */
 export interface JobPayloads {
   /** `click.captured` (one click per job) is the former transport, still drained. */
@@ -242,7 +248,12 @@ export interface JobPayloads {
     'pixel.event': PixelEventJob;
   };
   reports: { 'reports.monthly-run': MonthlyReportsRunJob; 'reports.monthly': MonthlyReportJob };
-  maintenance: { 'clicks.prune': PruneClicksJob; 'clicks.partitions': ClickPartitionsJob; 'domains.recheck': DomainsRecheckJob };
+  maintenance: {
+    'clicks.prune': PruneClicksJob;
+    'clicks.partitions': ClickPartitionsJob;
+    'domains.recheck': DomainsRecheckJob;
+    'organizations.delete-due': OrganizationsDeleteDueJob;
+  };
 }
 
 export type JobName<Q extends QueueName> = keyof JobPayloads[Q] & string;
