@@ -277,7 +277,7 @@ export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
   'webhook-drains': ['webhook.drain'],
   ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
   reports: ['reports.monthly-run', 'reports.monthly'],
-  maintenance: ['clicks.prune', 'clicks.partitions', 'domains.recheck'],
+  maintenance: ['clicks.prune', 'clicks.partitions', 'domains.recheck', 'organizations.delete-due'],
 };
 
 /** Refuses to start a consumer whose handler map misses a job name or has an unknown one. */
