@@ -43,6 +43,7 @@ const router = createBrowserRouter(
         { path: 'links/new', lazy: page(() => import('./pages/link-form')) },
         { path: 'links/:id', lazy: page(() => import('./pages/link-page')) },
         { path: 'links/:id/edit', lazy: page(() => import('./pages/link-form')) },
+        { path: 'analytics', lazy: page(() => import('./pages/analytics')) },
         { path: 'projects', lazy: page(() => import('./pages/projects')) },
         { path: 'templates', lazy: page(() => import('./pages/templates')) },
         { path: 'domains', lazy: page(() => import('./pages/domains')) },

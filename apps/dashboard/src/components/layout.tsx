@@ -6,6 +6,7 @@ import { logout, sessionClaims } from '../api/session';
 
 const NAV: Array<[string, string]> = [
   ['/links', 'Links'],
+  ['/analytics', 'Analytics'],
   ['/projects', 'Projects'],
   ['/templates', 'Templates'],
   ['/domains', 'Domains'],

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { FilterChips, FilterList, filterQuery, type Filters, LivePanel, readFilters, useUrlFilters } from '../components/analytics-view';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber, timeZone } from '../components/format';
 import { ConfirmDialog, CopyButton, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
@@ -102,9 +103,17 @@ export default function LinkPage() {
   const toast = useToast();
   const queryClient = useQueryClient();
   const link = useQuery({ queryKey: ['link', id], queryFn: () => unwrap(api.GET('/api/links/{id}', { params: { path: { id } } })) });
+  // The Analytics page's filters (a row click sets one, chips remove it), without the link filter.
+  const filters = useMemo(() => {
+    const { linkId: _link, ...rest } = readFilters(params);
+    return rest as Filters;
+  }, [params]);
+  const { update, setFilter, removeFilter } = useUrlFilters(params, setParams);
   const stats = useQuery({
-    queryKey: ['link-analytics', id, days],
-    queryFn: () => unwrap(api.GET('/api/analytics/links/{linkId}', { params: { path: { linkId: id }, query: { days } } })),
+    queryKey: ['link-analytics', id, days, filters],
+    queryFn: () =>
+      unwrap(api.GET('/api/analytics/links/{linkId}', { params: { path: { linkId: id }, query: { days, tz: timeZone, ...filterQuery(filters) } } })),
+    placeholderData: (previous) => previous,
   });
   const clicks = useQuery({
     queryKey: ['link-clicks', id],
@@ -147,7 +156,7 @@ export default function LinkPage() {
 
       <div className="page-header">
         <h2>Analytics</h2>
-        <RangePicker value={days} onChange={(d) => setParams({ days: String(d) }, { replace: true })} />
+        <RangePicker value={days} onChange={(d) => update((next) => next.set('days', String(d)))} />
       </div>
       <ErrorBanner error={stats.error} />
       {stats.isPending ? (
@@ -159,23 +168,33 @@ export default function LinkPage() {
             <Stat label="Unique visitors" value={fmtNumber(s.uniqueClicks)} />
             <Stat label="All-time clicks" value={fmtNumber(l.clickCount)} />
           </div>
+          <FilterChips filters={filters} onRemove={removeFilter} />
           <div className="card">
-            <h3>Clicks by day (UTC)</h3>
+            <h3>Clicks by day ({timeZone})</h3>
             <TimeSeries points={s.clicksByDate.map((d) => ({ date: d.date, value: d.clicks }))} label="Clicks" />
           </div>
           <div className="grid-3">
-            <div className="card">
-              <h3>Countries</h3>
-              <BarList rows={s.clicksByCountry.map((c) => ({ label: c.country || c.countryCode || 'Unknown', value: c.clicks }))} />
-            </div>
-            <div className="card">
-              <h3>Cities</h3>
-              <BarList rows={s.clicksByCity.map((c) => ({ label: [c.city, c.countryCode].filter(Boolean).join(', ') || 'Unknown', value: c.clicks }))} />
-            </div>
-            <div className="card">
-              <h3>Devices</h3>
-              <BarList rows={s.clicksByDevice.map((c) => ({ label: c.device || 'Unknown', value: c.clicks }))} />
-            </div>
+            <FilterList
+              title="Countries"
+              filterKey="country"
+              filters={filters}
+              onFilter={setFilter}
+              rows={s.clicksByCountry.map((c) => ({ value: c.countryCode, label: c.country || c.countryCode, clicks: c.clicks }))}
+            />
+            <FilterList
+              title="Cities"
+              filterKey="city"
+              filters={filters}
+              onFilter={setFilter}
+              rows={s.clicksByCity.map((c) => ({ value: c.city, label: [c.city, c.countryCode].filter(Boolean).join(', '), clicks: c.clicks }))}
+            />
+            <FilterList
+              title="Devices"
+              filterKey="device"
+              filters={filters}
+              onFilter={setFilter}
+              rows={s.clicksByDevice.map((c) => ({ value: c.device, label: c.device, clicks: c.clicks }))}
+            />
             <div className="card">
               <h3>Platforms</h3>
               <BarList rows={s.clicksByPlatform.map((c) => ({ label: c.platform || 'Unknown', value: c.clicks }))} />
@@ -201,6 +220,8 @@ export default function LinkPage() {
           </div>
         </>
       ) : null}
+
+      <LivePanel linkId={id} />
 
       <div className="card">
         <h2>Recent clicks</h2>
