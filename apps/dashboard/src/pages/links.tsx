@@ -4,6 +4,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { fmtNumber } from '../components/format';
+import { FirstRunChecklist } from '../components/first-run-checklist';
 import { ConfirmDialog, Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
 import { useToast } from '../components/toasts';
 import { LinkFilters } from './links-filters';
@@ -167,6 +168,7 @@ export default function LinksPage() {
           New link
         </Link>
       </PageHeader>
+      <FirstRunChecklist />
       <LinkFilters
         values={{ search, projectId, template, tag, domain, active }}
         setParam={setParam}
