@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { BrowserContext, Page } from 'playwright-core';
-import { eventually, signIn, signUp, startWorld, World } from './world';
+import { eventually, openSection, signIn, signUp, startWorld, World } from './world';
 
 // What a marketer does in the dashboard, in Chromium, against the real api, redirect and
 // worker apps. Each test signs up its own organization.
@@ -56,10 +56,13 @@ describe('dashboard flows (Chromium)', () => {
     await page.getByLabel('Destination URL').fill(`${w.site.url}/landing`);
     await page.getByLabel('Title', { exact: true }).fill('Spring sale');
     await page.getByLabel('Template').selectOption({ label: 'Newsletter' });
+    await openSection(page, 'Project and description');
     await page.getByLabel('Project').selectOption({ label: 'Spring campaign' });
+    await openSection(page, 'UTM builder');
     await page.getByLabel('utm_source').fill('newsletter');
     await page.getByLabel('utm_medium').fill('email');
     await page.getByLabel('utm_campaign').fill('spring_sale');
+    await openSection(page, 'Social preview (Open Graph)');
     await page.getByLabel('OG title').fill('Spring sale: 30% off');
     await expect(page.getByTestId('utm-preview').textContent()).resolves.toBe(
       `${w.site.url}/landing?utm_source=newsletter&utm_medium=email&utm_campaign=spring_sale`,

@@ -1,6 +1,6 @@
 import { BrowserContext, Page } from 'playwright-core';
 import { startDnsServer, TestDnsServer } from '@dl/testing';
-import { signUp, startWorld, World } from './world';
+import { openSection, signUp, startWorld, World } from './world';
 
 // Branded domains, the link form's every control and the CSV import, in Chromium against
 // the real apps. A loopback DNS server answers the domains' TXT lookups. One organization,
@@ -103,6 +103,7 @@ describe('dashboard: domains, every link control, CSV import (Chromium)', () => 
     await page.getByTestId('short-preview').filter({ hasText: 'go.northwind.test/tents26' }).waitFor();
 
     // A/B test: the running total warns, the API's refusal is shown next to the variants.
+    await openSection(page, 'A/B test and redirect rules');
     await page.getByRole('button', { name: 'Add an A/B test' }).click();
     await page.getByLabel('Variant 1 URL').fill(`${w.site.url}/a`);
     await page.getByLabel('Variant 2 URL').fill(`${w.site.url}/b`);
@@ -118,6 +119,7 @@ describe('dashboard: domains, every link control, CSV import (Chromium)', () => 
     await rule.getByRole('group', { name: 'Devices' }).getByLabel('iOS').check();
     await rule.getByLabel('Query parameters').fill('ref=newsletter');
 
+    await openSection(page, 'Access and lifetime');
     await page.getByLabel('Password').fill('open-sesame');
     await page.getByLabel('Click limit').fill('500');
     await page.getByLabel('Expires at').fill('2031-01-01T10:00');

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureTemplateDatabase } from '@dl/testing';
-import { signUp, startWorld } from './world';
+import { openSection, signUp, startWorld } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const out = join(root, 'docs', 'screenshots');
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
         await p.goto('/app/links/new');
         await p.getByLabel('Destination URL').fill('https://northwind.example/spring?ref=home');
         await p.getByLabel('Title', { exact: true }).fill('Spring collection');
+        for (const legend of ['UTM builder', 'Social preview (Open Graph)', 'A/B test and redirect rules', 'Access and lifetime']) await openSection(p, legend);
         await p.getByLabel('utm_source').fill('newsletter');
         await p.getByLabel('utm_medium').fill('email');
         await p.getByLabel('utm_campaign').fill('spring_2026');

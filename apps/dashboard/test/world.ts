@@ -133,6 +133,12 @@ export async function signUp(page: Page, organizationName = 'Acme Marketing'): P
   return { email, password };
 }
 
+/** Opens a folded section of the link form (its essentials are always shown). */
+export async function openSection(page: Page, legend: string): Promise<void> {
+  const summary = page.locator('summary', { hasText: legend });
+  if ((await summary.locator('xpath=..').getAttribute('open')) === null) await summary.click();
+}
+
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/app/login');
   await page.getByLabel('Email').fill(email);

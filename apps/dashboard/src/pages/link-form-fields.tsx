@@ -286,26 +286,29 @@ export type FormState = { [K in keyof typeof FIELDS]: (typeof FIELDS)[K]['empty'
 /** A fieldset of the form (none: its field draws its own), as rows of fields (two or more side by side). */
 export interface Section {
   legend?: string;
+  /** Folded under its legend (open when one of its fields has a value): the essentials stay on top. */
+  collapsible?: boolean;
   rows: ReadonlyArray<ReadonlyArray<BodyKey>>;
 }
 
-/** Where the form shows each field, in order. */
+/** Where the form shows each field, in order: the essentials, then the rest in collapsible sections. */
 export const LINK_FORM_SECTIONS = [
-  { legend: 'Destination', rows: [['originalUrl'], ['title', 'customCode'], ['templateId', 'projectId'], ['domain'], ['description']] },
-  { legend: 'UTM builder', rows: [['utmParameters']] },
+  { rows: [['originalUrl'], ['title', 'customCode'], ['domain', 'templateId']] },
+  { legend: 'Project and description', collapsible: true, rows: [['projectId'], ['description']] },
+  { legend: 'UTM builder', collapsible: true, rows: [['utmParameters']] },
   {
     legend: 'Apps and devices',
+    collapsible: true,
     rows: [
       ['iosUrl', 'androidUrl', 'webFallbackUrl'],
       ['appScheme', 'deepLinkPath', 'deepLinkParameters'],
       ['iosUniversalLink', 'androidAppLink', 'attributionWindowHours'],
     ],
   },
-  { legend: 'Targeting', rows: [['targetingRules']] },
-  { rows: [['variants']] },
-  { rows: [['redirectRules']] },
-  { legend: 'Social preview (Open Graph)', rows: [['ogTitle', 'ogImageUrl'], ['ogDescription']] },
-  { legend: 'Access and lifetime', rows: [['password', 'maxClicks'], ['expiresAt', 'expiredUrl'], ['tags'], ['cloak'], ['publicStats'], ['isActive']] },
+  { legend: 'Targeting', collapsible: true, rows: [['targetingRules']] },
+  { legend: 'A/B test and redirect rules', collapsible: true, rows: [['variants'], ['redirectRules']] },
+  { legend: 'Social preview (Open Graph)', collapsible: true, rows: [['ogTitle', 'ogImageUrl'], ['ogDescription']] },
+  { legend: 'Access and lifetime', collapsible: true, rows: [['password', 'maxClicks'], ['expiresAt', 'expiredUrl'], ['tags'], ['cloak'], ['publicStats'], ['isActive']] },
 ] as const satisfies readonly Section[];
 
 type Shown = (typeof LINK_FORM_SECTIONS)[number]['rows'][number][number];

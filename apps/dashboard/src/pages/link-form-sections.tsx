@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import type { BodyKey, FormContext } from './link-form-editors';
 import { editorOf, LINK_FORM_SECTIONS, type FormState, type Section } from './link-form-fields';
 
@@ -16,6 +16,15 @@ export function LinkFormSections({ state, setField, ctx }: { state: FormState; s
         {row.map((key) => part(key, 'below'))}
       </Fragment>
     ));
+    if (section.collapsible) {
+      const keys = section.rows.flat();
+      const filled = keys.some((key) => JSON.stringify(state[key]) !== JSON.stringify(editorOf(key).empty) || !!ctx.err(key));
+      return (
+        <Collapsible key={i} legend={section.legend ?? ''} filled={filled}>
+          {rows}
+        </Collapsible>
+      );
+    }
     return section.legend ? (
       <fieldset key={i}>
         <legend>{section.legend}</legend>
@@ -25,4 +34,21 @@ export function LinkFormSections({ state, setField, ctx }: { state: FormState; s
       <Fragment key={i}>{rows}</Fragment>
     );
   });
+}
+
+/** A folded section: it opens when it holds values (an edited link once loaded, an error) or when the user opens it; it never folds by itself. */
+function Collapsible({ legend, filled, children }: { legend: string; filled: boolean; children: ReactNode }) {
+  const [open, setOpen] = useState(filled);
+  useEffect(() => {
+    if (filled) setOpen(true);
+  }, [filled]);
+  return (
+    <details className="section-toggle" open={open} onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>{legend}</summary>
+      <fieldset>
+        <legend className="visually-hidden">{legend}</legend>
+        {children}
+      </fieldset>
+    </details>
+  );
 }
