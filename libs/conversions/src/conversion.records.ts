@@ -18,6 +18,7 @@ export interface CustomerRecord {
   countryCode: string | null;
   utmCampaign: string | null;
   firstLeadAt: Date | null;
+  firstSaleAt: Date | null;
   stripeCustomerId: string | null;
   createdAt: Date;
 }
@@ -81,6 +82,7 @@ export function customerFromRow(r: Row): CustomerRecord {
     countryCode: (r.country_code as string | null) ?? null,
     utmCampaign: (r.utm_campaign as string | null) ?? null,
     firstLeadAt: date(r.first_lead_at),
+    firstSaleAt: date(r.first_sale_at),
     stripeCustomerId: (r.stripe_customer_id as string | null) ?? null,
     createdAt: date(r.created_at) as Date,
   };

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ConversionEventsService } from './conversion-events.service';
 import { ConversionSalesService } from './conversion-sales.service';
+import { ConversionsAnalyticsService } from './conversions-analytics.service';
+import { ConversionsReadRepository } from './conversions-read.repository';
+import { CustomersRepository } from './customers.repository';
+import { CustomersService } from './customers.service';
 import { IntegrationEndpointsService } from './integration-endpoints.service';
 import { IntegrationsRepository } from './integrations.repository';
 import { IntegrationsService } from './integrations.service';
@@ -23,7 +27,11 @@ import { TrackService } from './track.service';
     ShopifyEventsService,
     IntegrationEndpointsService,
     ConversionSalesService,
+    ConversionsReadRepository,
+    ConversionsAnalyticsService,
+    CustomersRepository,
+    CustomersService,
   ],
-  exports: [ConversionSalesService, TrackService, LeadsRepository, SalesRepository, IntegrationsService, IntegrationEndpointsService],
+  exports: [ConversionsAnalyticsService, CustomersService, ConversionSalesService, TrackService, LeadsRepository, SalesRepository, IntegrationsService, IntegrationEndpointsService],
 })
 export class ConversionsModule {}

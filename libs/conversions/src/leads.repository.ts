@@ -54,7 +54,8 @@ export class LeadsRepository {
     const at = clickTime(clickId);
     const bounds = at === null ? [null, null] : [new Date(at - DAY_MS), new Date(at + DAY_MS)];
     const { rows } = await this.prisma.pool.query(
-      `SELECT c.id, c.link_id, c.clicked_at, c.country_code, c.utm_campaign, l.attribution_window_hours
+      `SELECT c.id, c.link_id, c.clicked_at, c.country_code, COALESCE(c.utm_campaign, l.utm_parameters->>'campaign') AS utm_campaign,
+              l.attribution_window_hours
          FROM clicks c JOIN links l ON l.id = c.link_id AND l.organization_id = c.organization_id
         WHERE c.organization_id = $1::uuid AND c.id = $2::uuid
           AND ($3::timestamptz IS NULL OR c.clicked_at BETWEEN $3::timestamptz AND $4::timestamptz)

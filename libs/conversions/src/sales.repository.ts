@@ -75,6 +75,11 @@ WITH input AS (
    ORDER BY ord
   ON CONFLICT (organization_id, invoice_id) DO NOTHING
   RETURNING id
+), paying AS (
+  UPDATE customers c SET first_sale_at = m.created_at
+    FROM (SELECT customer_id, min(created_at) AS created_at FROM matched JOIN ins USING (id)
+           WHERE customer_id IS NOT NULL GROUP BY customer_id ORDER BY customer_id) m
+   WHERE c.id = m.customer_id AND c.first_sale_at IS NULL
 ), rollup AS (
   INSERT INTO conversion_daily (organization_id, day, link_id, source, country_code, utm_campaign, currency, sales, amount)
   SELECT m.organization_id, (m.created_at AT TIME ZONE 'UTC')::date, COALESCE(m.link_id, '${NO_LINK}'::uuid), m.source,

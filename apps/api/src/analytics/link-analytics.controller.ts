@@ -17,6 +17,7 @@ import {
   ProjectAnalyticsResponseDto,
 } from '@dl/analytics';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import { ConversionsAnalyticsService, LinkAnalyticsWithConversionsDto } from '@dl/conversions';
 import { Endpoint, UuidParam } from '@dl/platform/http';
 
 const BAD_REQUEST = { 400: 'Validation error (bad id or query)' } as const;
@@ -30,6 +31,7 @@ export class LinkAnalyticsController {
   constructor(
     private readonly analytics: LinkAnalyticsService,
     private readonly org: OrgAnalyticsService,
+    private readonly conversions: ConversionsAnalyticsService,
   ) {}
 
   @Get()
@@ -44,16 +46,19 @@ export class LinkAnalyticsController {
 
   @Get('links/:linkId')
   @Endpoint({
-    summary: 'Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics',
-    response: LinkAnalyticsResponseDto,
+    summary:
+      'Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics, ' +
+      'and its leads, sales and net revenue in the same window (UTC days)',
+    response: LinkAnalyticsWithConversionsDto,
     errors: LINK_ERRORS,
   })
-  link(
+  async link(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('linkId') linkId: string,
     @Query() query: LinkAnalyticsQueryDto,
-  ): Promise<LinkAnalyticsResponseDto> {
-    return this.analytics.linkSummary(principal.organizationId, linkId, query.days, undefined, query);
+  ): Promise<LinkAnalyticsWithConversionsDto> {
+    const clicks = await this.analytics.linkSummary(principal.organizationId, linkId, query.days, undefined, query);
+    return { ...clicks, ...(await this.conversions.forLink(principal.organizationId, linkId, query)) };
   }
 
   @Get('clicks/:linkId')

@@ -117,6 +117,10 @@ describe('GET /api/analytics/{links,clicks,projects,overview}', () => {
           { platform: 'iOS', clicks: 4 },
           { platform: 'Windows', clicks: 1 },
         ],
+        // Conversions of the link (decisions §23): none here (conversions.e2e covers them).
+        leads: 0,
+        sales: 0,
+        revenue: [],
       });
     });
 

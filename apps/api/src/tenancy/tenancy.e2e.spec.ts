@@ -18,7 +18,7 @@
  */
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
-import { addMember, authHeader, closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { addMember, authHeader, ClickFixtures, closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 type Params = Record<string, string>;
@@ -80,6 +80,13 @@ const webhook = created('/api/webhooks', { url: 'https://example.com/hooks', eve
 const app = created('/api/apps', () => ({ name: 'Tenancy iOS', platform: 'ios', bundleId: `com.example.t${unique()}` }));
 const pixel = created('/api/pixels', { name: 'Tenancy', domain: 'tenancy.example.com' });
 const domain = created('/api/domains', () => ({ domain: `t-${unique()}.tenancy.test` }));
+/** A customer: a lead for a click of A's link (decisions §23). */
+const customer = async (a: OrgClient): Promise<Params> => {
+  const made = await a.post('/api/links', { templateId: a.org.template.id, originalUrl: 'https://example.com' });
+  const click = await new ClickFixtures(a.env.prisma).click({ id: made.body.id, organizationId: a.org.organization.id });
+  const res = await a.post('/api/track/lead', { clickId: click.id, eventName: 'Sign up', customerExternalId: `t-${unique()}` });
+  return { id: res.body.customer.id };
+};
 
 const COVERAGE: Record<string, Row> = {
   'PATCH /api/keys/:id': row(apiKey, 'API key not found', { body: { name: 'renamed' } }),
@@ -113,6 +120,7 @@ const COVERAGE: Record<string, Row> = {
   'PATCH /api/domains/:id': row(domain, 'Domain not found', { body: { notFoundUrl: null } }),
   'DELETE /api/domains/:id': row(domain, 'Domain not found'),
   'POST /api/domains/:id/verify': row(domain, 'Domain not found'),
+  'GET /api/customers/:id': row(customer, 'Customer not found'),
 };
 
 /** Parameters that name a resource: `id` and `<something>Id`. */

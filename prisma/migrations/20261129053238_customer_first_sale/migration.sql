@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "customers" ADD COLUMN     "first_sale_at" TIMESTAMPTZ(3);
