@@ -744,6 +744,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Funnel (clicks → leads → sales), revenue per currency and rows grouped by day, link, campaign, country or source */
+        get: operations["ConversionsAnalyticsController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/conversions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The window’s leads and sales as CSV (streamed), with the same filters */
+        get: operations["ConversionsAnalyticsController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customers, newest first, with their link, first lead, sales and net revenue per currency */
+        get: operations["CustomersController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer and their leads, sales and refunds in time order */
+        get: operations["CustomersController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -873,7 +941,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics */
+        /** Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics, and its leads, sales and net revenue in the same window (UTC days) */
         get: operations["LinkAnalyticsController_link"];
         put?: never;
         post?: never;
@@ -2063,6 +2131,94 @@ export interface components {
             /** @description False for an event ignored or applied before */
             applied: boolean;
         };
+        CurrencyRevenueDto: {
+            /** @example USD */
+            currency: string;
+            amount: number;
+            refunded: number;
+            /** @description amount − refunded */
+            net: number;
+        };
+        CurrencyNetDto: {
+            /** @example USD */
+            currency: string;
+            net: number;
+        };
+        ConversionRowDto: {
+            /** @description The day, link id, campaign, country code or source */
+            key: string;
+            label: string;
+            /** @description Null for `source` rows (a click has no conversion source) */
+            clicks: number | null;
+            leads: number;
+            sales: number;
+            revenue: components["schemas"]["CurrencyNetDto"][];
+        };
+        ConversionsSummaryDto: {
+            clicks: number;
+            leads: number;
+            sales: number;
+            /** @description Customers first seen in the window */
+            customers: number;
+            revenue: components["schemas"]["CurrencyRevenueDto"][];
+            /** @description customers ÷ clicks (0-1); null without clicks */
+            clickToLead: number | null;
+            /** @description paying customers ÷ customers (0-1); null without customers */
+            leadToSale: number | null;
+            rows: components["schemas"]["ConversionRowDto"][];
+        };
+        CustomerListItemDto: {
+            /** Format: uuid */
+            id: string;
+            externalId: string;
+            name: string | null;
+            email: string | null;
+            /** Format: uuid */
+            linkId: string | null;
+            shortCode: string | null;
+            /** Format: date-time */
+            clickedAt: string | null;
+            /** Format: date-time */
+            firstLeadAt: string | null;
+            sales: number;
+            revenue: components["schemas"]["CurrencyNetDto"][];
+        };
+        CustomerListDto: {
+            customers: components["schemas"]["CustomerListItemDto"][];
+        };
+        CustomerEventDto: {
+            /** @enum {string} */
+            type: "lead" | "sale" | "refund";
+            /** Format: uuid */
+            id: string;
+            /** @description Leads and sales */
+            eventName: string | null;
+            amount: number | null;
+            currency: string | null;
+            invoiceId: string | null;
+            /** @description Sales: api, stripe, shopify, pixel or sdk */
+            source: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CustomerDetailDto: {
+            /** Format: uuid */
+            id: string;
+            externalId: string;
+            name: string | null;
+            email: string | null;
+            /** Format: uuid */
+            linkId: string | null;
+            shortCode: string | null;
+            /** Format: date-time */
+            clickedAt: string | null;
+            /** Format: date-time */
+            firstLeadAt: string | null;
+            sales: number;
+            revenue: components["schemas"]["CurrencyNetDto"][];
+            /** @description Leads, sales and refunds in time order */
+            events: components["schemas"]["CustomerEventDto"][];
+        };
         CreateWebhookDto: {
             /** @example https://example.com/hooks/deeplink */
             url: string;
@@ -2419,7 +2575,7 @@ export interface components {
             rule: number | null;
             clicks: number;
         };
-        LinkAnalyticsResponseDto: {
+        LinkAnalyticsWithConversionsDto: {
             totalClicks: number;
             uniqueClicks: number;
             clicksByDate: components["schemas"]["DateClicksDto"][];
@@ -2433,6 +2589,10 @@ export interface components {
             clicksByVariant: components["schemas"]["VariantClicksDto"][];
             /** @description Redirect rules (decisions §16); empty without rules */
             clicksByRule: components["schemas"]["RuleClicksDto"][];
+            leads: number;
+            sales: number;
+            /** @description Net revenue per currency (minor units) */
+            revenue: components["schemas"]["CurrencyNetDto"][];
         };
         ClickEventResponseDto: {
             /** Format: uuid */
@@ -3453,6 +3613,14 @@ export type SchemaIntegrationListResponseDto = components['schemas']['Integratio
 export type SchemaPutStripeIntegrationDto = components['schemas']['PutStripeIntegrationDto'];
 export type SchemaPutShopifyIntegrationDto = components['schemas']['PutShopifyIntegrationDto'];
 export type SchemaIntegrationEventResponseDto = components['schemas']['IntegrationEventResponseDto'];
+export type SchemaCurrencyRevenueDto = components['schemas']['CurrencyRevenueDto'];
+export type SchemaCurrencyNetDto = components['schemas']['CurrencyNetDto'];
+export type SchemaConversionRowDto = components['schemas']['ConversionRowDto'];
+export type SchemaConversionsSummaryDto = components['schemas']['ConversionsSummaryDto'];
+export type SchemaCustomerListItemDto = components['schemas']['CustomerListItemDto'];
+export type SchemaCustomerListDto = components['schemas']['CustomerListDto'];
+export type SchemaCustomerEventDto = components['schemas']['CustomerEventDto'];
+export type SchemaCustomerDetailDto = components['schemas']['CustomerDetailDto'];
 export type SchemaCreateWebhookDto = components['schemas']['CreateWebhookDto'];
 export type SchemaCreatedWebhookResponse = components['schemas']['CreatedWebhookResponse'];
 export type SchemaWebhookResponse = components['schemas']['WebhookResponse'];
@@ -3494,7 +3662,7 @@ export type SchemaTimezoneClicksDto = components['schemas']['TimezoneClicksDto']
 export type SchemaPlatformClicksDto = components['schemas']['PlatformClicksDto'];
 export type SchemaVariantClicksDto = components['schemas']['VariantClicksDto'];
 export type SchemaRuleClicksDto = components['schemas']['RuleClicksDto'];
-export type SchemaLinkAnalyticsResponseDto = components['schemas']['LinkAnalyticsResponseDto'];
+export type SchemaLinkAnalyticsWithConversionsDto = components['schemas']['LinkAnalyticsWithConversionsDto'];
 export type SchemaClickEventResponseDto = components['schemas']['ClickEventResponseDto'];
 export type SchemaProjectCountryClicksDto = components['schemas']['ProjectCountryClicksDto'];
 export type SchemaProjectAnalyticsResponseDto = components['schemas']['ProjectAnalyticsResponseDto'];
@@ -6362,6 +6530,271 @@ export interface operations {
             };
         };
     };
+    ConversionsAnalyticsController_summary: {
+        parameters: {
+            query?: {
+                /** @description Days up to and including today (UTC); or from/to */
+                days?: number;
+                /** @description First day (UTC, inclusive); with `to` */
+                from?: string;
+                /** @description Last day (UTC, inclusive); with `from` */
+                to?: string;
+                linkId?: string;
+                projectId?: string;
+                tag?: string;
+                utmCampaign?: string;
+                groupBy?: "day" | "link" | "campaign" | "country" | "source";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionsSummaryDto"];
+                };
+            };
+            /** @description Validation error (bad query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    ConversionsAnalyticsController_export: {
+        parameters: {
+            query?: {
+                /** @description Days up to and including today (UTC); or from/to */
+                days?: number;
+                /** @description First day (UTC, inclusive); with `to` */
+                from?: string;
+                /** @description Last day (UTC, inclusive); with `from` */
+                to?: string;
+                linkId?: string;
+                projectId?: string;
+                tag?: string;
+                utmCampaign?: string;
+                groupBy?: "day" | "link" | "campaign" | "country" | "source";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attachment `conversions.csv` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation error (bad query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    CustomersController_list: {
+        parameters: {
+            query?: {
+                /** @description Matches external id, name or email (case-insensitive) */
+                search?: string;
+                linkId?: string;
+                limit?: number;
+                /** @description X-Next-Cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Cursor of the next page, when there is one */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerListDto"];
+                };
+            };
+            /** @description Validation error (bad query) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    CustomersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerDetailDto"];
+                };
+            };
+            /** @description Validation error (bad id) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Conversions require a paid plan */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Customer not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
     WebhooksController_list: {
         parameters: {
             query?: never;
@@ -6953,7 +7386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinkAnalyticsResponseDto"];
+                    "application/json": components["schemas"]["LinkAnalyticsWithConversionsDto"];
                 };
             };
             /** @description Validation error (bad id or query) */
