@@ -179,8 +179,9 @@ export class SalesRepository {
       if (rows[0]) return { kind: 'existing', refund: refundFromRow(rows[0]), sale };
     }
     const remaining = sale.amount - sale.refunded;
-    const value = amount === null ? remaining : typeof amount === 'number' ? amount : Math.min(amount.total, sale.amount) - sale.refunded;
-    if (typeof amount === 'object' && value <= 0) return { kind: 'nothing', sale };
+    const upTo = amount !== null && typeof amount === 'object' ? amount.total : null;
+    const value = upTo !== null ? Math.min(upTo, sale.amount) - sale.refunded : (amount as number | null) ?? remaining;
+    if (upTo !== null && value <= 0) return { kind: 'nothing', sale };
     if (value <= 0 || value > remaining) return { kind: 'tooMuch', remaining };
     const { rows: refunds } = await client.query(
       `INSERT INTO refunds (organization_id, sale_id, amount, external_id) VALUES ($1::uuid, $2::uuid, $3::bigint, $4) RETURNING *`,
