@@ -5,6 +5,7 @@ import { bullOptions, Queues } from '@dl/platform/queue';
 import { Command, ParsedArgs, UsageError } from './command';
 import { demoSeedCommand } from './demo-seed/demo-seed.cli';
 import { importFileCommand } from './import-file/import-file.cli';
+import { SAFETY_COMMANDS } from './safety.cli';
 
 function required(flags: Record<string, string>, name: string): string {
   const v = flags[name];
@@ -127,6 +128,7 @@ export const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  ...SAFETY_COMMANDS,
   'demo:seed': demoSeedCommand,
   'import:file': importFileCommand,
 };

@@ -5,6 +5,7 @@ import { AccountsService, ApiKeysService, AuthModule, MembersService } from '@dl
 import { AppConfig, ConfigModule } from '@dl/platform/config';
 import { DbModule, PrismaService } from '@dl/platform/db';
 import { RedisModule } from '@dl/platform/redis';
+import { AbuseDeskModule, AbuseReportsService, SuspensionsService } from '@dl/safety';
 
 export interface IdentityContext {
   config: AppConfig;
@@ -12,6 +13,8 @@ export interface IdentityContext {
   members: MembersService;
   keys: ApiKeysService;
   prisma: PrismaService;
+  abuse: AbuseReportsService;
+  suspensions: SuspensionsService;
   close(): Promise<void>;
 }
 
@@ -20,7 +23,7 @@ export interface IdentityContext {
  * go through the same rules (plan limits, password hashing, cache invalidation).
  */
 export async function createIdentityContext(config: AppConfig): Promise<IdentityContext> {
-  @Module({ imports: [ConfigModule.forRoot(config), DbModule, RedisModule, AuthModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), DbModule, RedisModule, AuthModule, AbuseDeskModule] })
   class CliModule {}
   const app: INestApplicationContext = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   await app.init();
@@ -30,6 +33,8 @@ export async function createIdentityContext(config: AppConfig): Promise<Identity
     members: app.get(MembersService),
     keys: app.get(ApiKeysService),
     prisma: app.get(PrismaService),
+    abuse: app.get(AbuseReportsService),
+    suspensions: app.get(SuspensionsService),
     close: () => app.close(),
   };
 }

@@ -23,6 +23,7 @@ import { OrganizationApiModule } from './organization/organization-api.module';
 import { MigrationsApiModule } from './migrations/migrations-api.module';
 import { DomainsApiModule } from './domains/domains-api.module';
 import { BillingApiModule } from './billing/billing-api.module';
+import { AbuseApiModule } from './safety/abuse.controller';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -35,6 +36,7 @@ export class ApiModule {
         QueueModule,
         AuthModule,
         AuthApiModule,
+        AbuseApiModule,
         KeysApiModule,
         MembersApiModule,
         InvitationsApiModule,

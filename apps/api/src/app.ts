@@ -6,6 +6,7 @@ import { createHttpApp } from '@dl/platform/http';
 import { ApiModule } from './api.module';
 import { buildOpenApiDocument } from './openapi/document';
 import { serveDashboard } from './dashboard/dashboard-static';
+import { registerSecurityHeaders } from './security-headers';
 
 /** For benchmarks and tests that mount extra controllers beside the api's. */
 export { ApiModule };
@@ -29,6 +30,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'x-request-id', 'X-Next-Cursor'],
     });
   }
+  await registerSecurityHeaders(app);
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   await serveDashboard(app, options.dashboardDir);

@@ -85,3 +85,6 @@ export class SessionNotFoundError extends domainError('SESSION_NOT_FOUND', AuthM
 export class CrossSiteRequestError extends domainError('CROSS_SITE_REQUEST', AuthMessages.crossSite) {}
 /** Accepting an invitation for an existing verified account needs that account's session. */
 export class InviteSignInRequiredError extends domainError('INVITE_SIGN_IN_REQUIRED', AuthMessages.inviteSignIn) {}
+
+/** Keys and sessions of a suspended organization (decisions §22). */
+export class OrganizationSuspendedError extends domainError('ORGANIZATION_SUSPENDED', 'Organization suspended') {}

@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { clientIp, TooManyRequestsError } from '@dl/platform/http';
 import { ApiKeyScope, principalHasScope, requiredScope } from './api-key-scopes';
 import { AuthMetadata, AUTH_METADATA, DASHBOARD_ONLY_METADATA } from './auth.metadata';
-import { ApiKeyScopeError, DashboardOnlyError, InsufficientRoleError, PlanFeatureError } from './auth.errors';
+import { ApiKeyScopeError, DashboardOnlyError, InsufficientRoleError, OrganizationSuspendedError, PlanFeatureError } from './auth.errors';
 import { Authenticator } from './authenticator.service';
 import { OrganizationDeletionScheduledError, TwoFactorRequiredError } from './two-factor/two-factor.errors';
 import { BearerStrategy } from './bearer.strategy';
@@ -84,6 +84,7 @@ export class AuthGuard implements CanActivate {
   /** Dashboard-only, deletion scheduled, 2FA required (403), rate limit (429), role and plan (403). */
   private check(http: HttpArgumentsHost, principal: Principal, route: RouteAuth): boolean | Promise<boolean> {
     if (route.dashboardOnly && principal.kind !== 'session') throw new DashboardOnlyError();
+    if (principal.suspended) throw new OrganizationSuspendedError();
     if (principal.deletionScheduled && !route.meta.duringDeletion) throw new OrganizationDeletionScheduledError();
     if (principal.twoFactorMissing && !isAccountRoute(http.getRequest<FastifyRequest>())) throw new TwoFactorRequiredError();
     if (route.meta.rateLimit !== false && this.rateLimiter.enabled) return this.limitThenAuthorize(http, principal, route);

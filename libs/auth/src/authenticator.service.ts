@@ -118,6 +118,7 @@ export class Authenticator {
         scopes: normalizeScopes(row.scopes ?? undefined),
         ...(row.expiresAt ? { expiresAtMs: row.expiresAt.getTime() } : {}),
         ...(row.deletionScheduled ? { deletionScheduled: true } : {}),
+        ...(row.suspended ? { suspended: true } : {}),
       },
     };
   }
@@ -137,6 +138,7 @@ export class Authenticator {
         sessionId: claims.sid,
         ...(m.twoFactorMissing ? { twoFactorMissing: true } : {}),
         ...(m.deletionScheduled ? { deletionScheduled: true } : {}),
+        ...(m.suspended ? { suspended: true } : {}),
       };
       return { status: 'ok', principal };
     });

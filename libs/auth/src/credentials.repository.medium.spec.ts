@@ -23,12 +23,14 @@ describe(CredentialsRepository.name, () => {
       scopes: ['all'],
       expiresAt: null,
       deletionScheduled: false,
+      suspended: false,
     });
     expect(await repo.findMembership(acme.organization.id, acme.owner.user.id)).toEqual({
       role: 'OWNER',
       tier: 'FREE',
       twoFactorMissing: false,
       deletionScheduled: false,
+      suspended: false,
     });
   });
 
@@ -40,6 +42,14 @@ describe(CredentialsRepository.name, () => {
     await env.prisma.user.update({ where: { id: member.user.id }, data: { twoFactorEnabledAt: new Date(), totpSecret: 'JBSWY3DPEHPK3PXP' } });
     expect(await repo.findMembership(other.organization.id, member.user.id)).toMatchObject({ twoFactorMissing: false });
     await env.prisma.organization.update({ where: { id: other.organization.id }, data: { requireTwoFactor: false, deletionScheduledAt: null } });
+  });
+
+  it('says when the organization is suspended (decisions §22)', async () => {
+    await env.prisma.organization.update({ where: { id: other.organization.id }, data: { suspendedAt: new Date(), suspensionReason: 'test' } });
+    expect(await repo.findMembership(other.organization.id, other.owner.user.id)).toMatchObject({ suspended: true });
+    expect(await repo.findApiKeyByHash(sha(other.owner.apiKey))).toMatchObject({ suspended: true });
+    await env.prisma.organization.update({ where: { id: other.organization.id }, data: { suspendedAt: null, suspensionReason: null } });
+    expect(await repo.findApiKeyByHash(sha(other.owner.apiKey))).toMatchObject({ suspended: false });
   });
 
   it('a revoked key, and a key whose creator left, say so', async () => {

@@ -14,6 +14,8 @@ export interface ApiKeyCredentialRow {
   scopes: ApiKeyScope[] | null;
   expiresAt: Date | null;
   deletionScheduled: boolean;
+  /** The organization is suspended (decisions §22). */
+  suspended: boolean;
 }
 
 export interface MembershipCredentialRow {
@@ -22,6 +24,7 @@ export interface MembershipCredentialRow {
   /** The organization requires 2FA and this member has not enabled it. */
   twoFactorMissing: boolean;
   deletionScheduled: boolean;
+  suspended: boolean;
 }
 
 /**
@@ -37,7 +40,8 @@ export class CredentialsRepository {
       SELECT k.id, k.organization_id AS "organizationId", k.user_id AS "userId", k.key_hash AS "keyHash",
              (k.revoked_at IS NOT NULL) AS revoked, m.role::text AS role, o.tier::text AS tier,
              k.scopes, k.expires_at AS "expiresAt",
-             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled"
+             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled",
+             (o.suspended_at IS NOT NULL) AS "suspended"
         FROM api_keys k
         JOIN organizations o ON o.id = k.organization_id
         LEFT JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.user_id
@@ -49,7 +53,8 @@ export class CredentialsRepository {
     const rows = await this.prisma.$queryRaw<MembershipCredentialRow[]>(Prisma.sql`
       SELECT m.role::text AS role, o.tier::text AS tier,
              (o.require_two_factor AND u.two_factor_enabled_at IS NULL) AS "twoFactorMissing",
-             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled"
+             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled",
+             (o.suspended_at IS NOT NULL) AS "suspended"
         FROM memberships m JOIN organizations o ON o.id = m.organization_id JOIN users u ON u.id = m.user_id
        WHERE m.organization_id = ${organizationId}::uuid AND m.user_id = ${userId}::uuid`);
     return rows[0] ?? null;
@@ -63,7 +68,8 @@ export class CredentialsRepository {
     const rows = await this.prisma.$queryRaw<MembershipCredentialRow[]>(Prisma.sql`
       SELECT m.role::text AS role, o.tier::text AS tier,
              (o.require_two_factor AND u.two_factor_enabled_at IS NULL) AS "twoFactorMissing",
-             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled"
+             (o.deletion_scheduled_at IS NOT NULL) AS "deletionScheduled",
+             (o.suspended_at IS NOT NULL) AS "suspended"
         FROM sessions s
         JOIN memberships m ON m.organization_id = s.organization_id AND m.user_id = s.user_id
         JOIN organizations o ON o.id = s.organization_id

@@ -26,6 +26,8 @@ export interface Principal {
   twoFactorMissing?: boolean;
   /** The organization is scheduled for deletion (decisions §20): only the routes that read or restore it. */
   deletionScheduled?: boolean;
+  /** The organization is suspended (decisions §22): every route answers 403 `Organization suspended`. */
+  suspended?: boolean;
 }
 
 /**

@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { hostCodeKey } from '@dl/platform/config';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, hostCodeKey } from '@dl/platform/config';
 import { PrismaTx, Tier } from '@dl/platform/db';
 import { PlansService } from '@dl/auth';
 import { LinkRecord, NewLinkRow } from './link.types';
 import { LinksRepository } from './links.repository';
-import { LinkLimitExceededError, ShortCodeExhaustedError, ShortCodeInUseError } from './links.errors';
+import { LinkLimitExceededError, NewOrganizationLinkLimitError, ShortCodeExhaustedError, ShortCodeInUseError } from './links.errors';
+
+/** How long an organization counts as new (decisions §22). */
+const NEW_ORGANIZATION_MS = 24 * 3600 * 1000;
 import { generateShortCode, isReservedCode, SHORT_CODE_ATTEMPTS } from './short-code';
 
 /**
@@ -18,6 +21,7 @@ export class LinkWriter {
   constructor(
     private readonly repo: LinksRepository,
     private readonly plans: PlansService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Inserts all rows or none (its own transaction unless `tx` is given). Returns records in input order. */
@@ -32,6 +36,9 @@ export class LinkWriter {
         await this.repo.lockOrganizationLinks(t, organizationId);
         const used = await this.repo.countLinks(organizationId, t);
         if (used + rows.length > limit) throw new LinkLimitExceededError();
+        if (tier === 'FREE' && used + rows.length > this.config.NEW_ORG_LINK_LIMIT && (await this.isNew(organizationId, t))) {
+          throw new NewOrganizationLinkLimitError(this.config.NEW_ORG_LINK_LIMIT);
+        }
       }
       return this.insertWithRetries(t, rows);
     };
@@ -42,7 +49,15 @@ export class LinkWriter {
   async remainingLinks(organizationId: string, tier: Tier): Promise<number | null> {
     const limit = this.plans.limits(tier).links;
     if (limit === null) return null;
-    return Math.max(0, limit - (await this.repo.countLinks(organizationId)));
+    const used = await this.repo.countLinks(organizationId);
+    const firstDay = tier === 'FREE' && (await this.isNew(organizationId)) ? this.config.NEW_ORG_LINK_LIMIT : limit;
+    return Math.max(0, Math.min(limit, firstDay) - used);
+  }
+
+  /** A FREE organization younger than 24 h is capped at NEW_ORG_LINK_LIMIT links. */
+  private async isNew(organizationId: string, tx?: PrismaTx): Promise<boolean> {
+    const created = await this.repo.organizationCreatedAt(organizationId, tx);
+    return created !== null && Date.now() - created.getTime() < NEW_ORGANIZATION_MS;
   }
 
   private refuseReservedAndDuplicates(rows: NewLinkRow[]): void {

@@ -30,3 +30,10 @@ export class LinkLimitExceededError extends DomainError {
 }
 
 export class ShortCodeExhaustedError extends domainError('SHORT_CODE_EXHAUSTED', 'Validation error: could not generate a unique short code') {}
+
+/** A FREE organization in its first day past NEW_ORG_LINK_LIMIT links (decisions §22). */
+export class NewOrganizationLinkLimitError extends DomainError {
+  constructor(limit: number) {
+    super('NEW_ORG_LINK_LIMIT', `New organizations can create at most ${limit} links in their first day`);
+  }
+}

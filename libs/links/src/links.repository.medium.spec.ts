@@ -44,7 +44,7 @@ describe(LinksRepository.name, () => {
     org = await seedOrganization(env, { tier: Tier.PRO });
     pg = new LinksPg(env.config);
     repo = new LinksRepository(env.prisma, pg);
-    writer = new FixedCodes(repo, new PlansService(env.config));
+    writer = new FixedCodes(repo, new PlansService(env.config), env.config);
   });
   afterAll(async () => {
     await pg?.onModuleDestroy();

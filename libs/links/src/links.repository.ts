@@ -148,6 +148,13 @@ export class LinksRepository {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`links:${organizationId}`}, 0))`;
   }
 
+  /** When the organization was created (the new-organization link cap, decisions §22). */
+  async organizationCreatedAt(organizationId: string, db: Db = this.prisma): Promise<Date | null> {
+    const [row] = await db.$queryRaw<Array<{ created_at: Date }>>`
+      SELECT created_at FROM organizations WHERE id = ${organizationId}::uuid`;
+    return row ? new Date(row.created_at) : null;
+  }
+
   async countLinks(organizationId: string, db: Db = this.prisma): Promise<number> {
     const [row] = await db.$queryRaw<Array<{ n: number }>>`
       SELECT count(*)::int AS n FROM links WHERE organization_id = ${organizationId}::uuid`;

@@ -22,9 +22,19 @@ type Builders = { [K in EdgePage['kind']]: (page: Extract<EdgePage, { kind: K }>
 
 const HTML = 'text/html; charset=utf-8';
 const NO_STORE = 'no-store';
+/**
+ * Every HTML page of the edge (decisions §22): no script at all (inline styles only), forms post
+ * to the page's own origin, never framed, no MIME sniffing, the short URL's path kept from other sites.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The cloak page also frames its destination (any http(s) origin) and grants that frame nothing. */
+export const CLOAK_CSP = `${PAGE_CSP}; frame-src http: https:`;
+export const CLOAK_PERMISSIONS = 'camera=(), microphone=(), geolocation=(), clipboard-read=(), clipboard-write=(), payment=(), usb=(), display-capture=()';
+const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin' };
+
 const html = (status: number, body: string, extra: Record<string, string> = {}): Answer => ({
   status,
-  headers: { 'content-type': HTML, 'cache-control': NO_STORE, ...extra },
+  headers: { 'content-type': HTML, 'cache-control': NO_STORE, 'content-security-policy': PAGE_CSP, ...SECURITY_HEADERS, ...extra },
   body,
 });
 const redirect = (location: string): Answer => ({ status: 302, headers: { location: safeHeaderUrl(location), 'cache-control': NO_STORE }, body: '' });
@@ -43,7 +53,7 @@ const BUILDERS: Builders = {
   'too-many-tries': () => html(429, TOO_MANY_TRIES_PAGE, { 'retry-after': '60' }),
   disabled: (o) => html(403, disabledPage(o.reason)),
   warning: (o) => html(200, warningPage(o.link.shortCode, o.destination, o.query, o.link.safetyReason)),
-  cloak: (o) => html(200, cloakPage(o.link, o.location)),
+  cloak: (o) => html(200, cloakPage(o.link, o.location), { 'content-security-policy': CLOAK_CSP, 'permissions-policy': CLOAK_PERMISSIONS }),
   preview: (o) => html(200, previewPage(o.link, safeHeaderUrl(o.location))),
   expired: () => html(410, EXPIRED_PAGE),
   unavailable: () => html(503, UNAVAILABLE_PAGE, { 'retry-after': '5' }),
@@ -51,7 +61,7 @@ const BUILDERS: Builders = {
   'bad-link': () => html(400, BAD_LINK_PAGE),
   stats: (p) => ({
     status: 200,
-    headers: { 'content-type': HTML, 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex' },
+    headers: { 'content-type': HTML, 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex', 'content-security-policy': PAGE_CSP, ...SECURITY_HEADERS },
     body: publicStatsPage(p.stats, p.shortUrl),
   }),
   'association-file': (p) => ({ status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=3600' }, body: p.json }),

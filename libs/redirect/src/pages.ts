@@ -70,7 +70,9 @@ export function cloakPage(link: RedirectLinkSnapshot, location: string): string 
     'iframe{border:0;width:100%;height:100%;display:block}' +
     '.open{position:fixed;right:.5rem;bottom:.5rem;font:12px system-ui,sans-serif;background:rgba(255,255,255,.9);' +
     'padding:.25rem .5rem;border-radius:6px;color:#1f2933}</style></head>' +
-    `<body><iframe src="${href}" title="${title}" allow="fullscreen; clipboard-write" referrerpolicy="no-referrer-when-downgrade"></iframe>` +
+    // Sandboxed (decisions §22): the framed site runs, but cannot navigate the top page or reach
+    // this origin's storage; Permissions-Policy on the answer grants it no device or payment API.
+    `<body><iframe src="${href}" title="${title}" sandbox="allow-scripts allow-forms allow-popups allow-same-origin" referrerpolicy="no-referrer-when-downgrade"></iframe>` +
     `<a class="open" href="${href}" target="_top" rel="noopener">Open ${title} directly</a></body></html>`
   );
 }

@@ -44,6 +44,8 @@ describe('the redirect snapshot (derived from the fields declared `edge`)', () =
       const expected = linkField(key).kind === 'boolean' ? false : null;
       expect({ key, value: snapshot[key] }).toEqual({ key, value: expected });
     }
+    // A suspended organization's link is blocked whatever its own screening says.
+    expect(toRedirectSnapshot({ ...row(), org_suspended: true })).toMatchObject({ safetyStatus: 'blocked', safetyReason: 'organization suspended' });
     // Empty stored lists are no lists: the edge tests `variants` and `redirectRules` for null.
     expect(toRedirectSnapshot({ ...row(), variants: [], redirect_rules: '[]' })).toMatchObject({ variants: null, redirectRules: null });
   });

@@ -24,6 +24,9 @@ export type RuleConditions = RedirectRuleConditions;
 /** The columns of `links` the snapshot is made of (RedirectStore selects exactly these). */
 export const SNAPSHOT_COLUMNS = ['id', 'organization_id', 'short_code', 'is_active', 'safety_status', 'safety_reason', ...LINK_EDGE_FIELDS.map((key) => linkField(key).column)];
 
+/** The disabled page's reason for every link of a suspended organization (`org_suspended` beside the columns). */
+export const SUSPENDED_REASON = 'organization suspended';
+
 /** A row of SNAPSHOT_COLUMNS as `pg` returns it. */
 export type SnapshotRow = Record<string, unknown>;
 
@@ -66,8 +69,8 @@ const buildSnapshot = new Function(
     organizationId: row.organization_id,
     shortCode: row.short_code,
     isActive: row.is_active === true,
-    safetyStatus: row.safety_status === 'blocked' || row.safety_status === 'suspicious' ? row.safety_status : 'ok',
-    safetyReason: typeof row.safety_reason === 'string' ? row.safety_reason : null,
+    safetyStatus: row.org_suspended === true ? 'blocked' : row.safety_status === 'blocked' || row.safety_status === 'suspicious' ? row.safety_status : 'ok',
+    safetyReason: row.org_suspended === true ? ${JSON.stringify(SUSPENDED_REASON)} : typeof row.safety_reason === 'string' ? row.safety_reason : null,
     ${LINK_EDGE_FIELDS.map((key, i) => `${key}: readers[${i}](row[${JSON.stringify(linkField(key).column)}])`).join(',\n    ')}
   };`,
 ) as (row: SnapshotRow, readers: typeof EDGE_READERS) => RedirectLinkSnapshot;

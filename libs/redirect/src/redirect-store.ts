@@ -4,8 +4,14 @@ import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
 import { RedirectLinkSnapshot, SNAPSHOT_COLUMNS, SnapshotRow, toRedirectSnapshot } from './redirect-link';
 
-/** A link of an organization scheduled for deletion is not served (decisions §20): the 404 page, like a missing one. */
-const LINK_BY_CODE = `SELECT ${SNAPSHOT_COLUMNS.join(', ')} FROM links WHERE domain_name = $1 AND short_code = $2
+/**
+ * A link of an organization scheduled for deletion is not served (decisions §20): the 404 page,
+ * like a missing one. A suspended organization's links answer the disabled page (decisions §22):
+ * its state rides on the snapshot.
+ */
+const LINK_BY_CODE = `SELECT ${SNAPSHOT_COLUMNS.join(', ')},
+  (SELECT o.suspended_at IS NOT NULL FROM organizations o WHERE o.id = links.organization_id) AS org_suspended
+  FROM links WHERE domain_name = $1 AND short_code = $2
   AND NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = links.organization_id AND o.deletion_scheduled_at IS NOT NULL)`;
 
 /** Branded domains that serve links (verified, or invalid: links keep working), with whether links use them. */

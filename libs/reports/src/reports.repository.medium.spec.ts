@@ -31,6 +31,11 @@ describe(ReportsRepository.name, () => {
       { email: 'owner@acme.test', name: 'Olive', role: 'OWNER' },
       { email: 'admin@acme.test', name: 'Ada', role: 'ADMIN' },
     ]);
+    // A suspended organization gets no scheduled email (decisions §22).
+    await env.prisma.organization.update({ where: { id: acme }, data: { suspendedAt: new Date() } });
+    expect(await repo.recipients(acme)).toEqual([]);
+    await env.prisma.organization.update({ where: { id: acme }, data: { suspendedAt: null } });
+    expect(await repo.recipients(acme)).toHaveLength(2);
   });
 
   it('stores a report once (the first writer wins), replaces it on regeneration keeping emailed_at, and claims its email once', async () => {

@@ -44,7 +44,8 @@ export class ReportsRepository {
 
   async recipients(organizationId: string): Promise<Array<{ email: string; name: string; role: Role }>> {
     const rows = await this.prisma.membership.findMany({
-      where: { organizationId, role: { in: [Role.OWNER, Role.ADMIN] } },
+      // A suspended organization gets no scheduled email (decisions §22).
+      where: { organizationId, role: { in: [Role.OWNER, Role.ADMIN] }, organization: { suspendedAt: null } },
       select: { role: true, user: { select: { email: true, name: true } } },
       orderBy: { createdAt: 'asc' },
     });

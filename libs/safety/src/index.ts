@@ -7,3 +7,8 @@ export * from './safety.service';
 export * from './screen';
 export * from './threat-matcher';
 export * from './verdict';
+export * from './abuse-reports.repository';
+export * from './abuse-reports.service';
+export * from './suspensions.module';
+export * from './suspensions.repository';
+export * from './suspensions.service';

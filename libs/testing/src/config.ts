@@ -24,6 +24,8 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     // Tests read the live month right after changing its data: no cache unless a test sets one.
     REPORT_LIVE_CACHE_SECONDS: '0',
+    // Every seeded organization is brand new: no first-day link cap (decisions §22) unless a test sets one.
+    NEW_ORG_LINK_LIMIT: '1000000',
     ...overrides,
   });
 }

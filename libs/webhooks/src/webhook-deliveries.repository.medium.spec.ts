@@ -95,4 +95,16 @@ describe(WebhookDeliveriesRepository.name, () => {
   it('an event whose organization id is not a UUID is refused by the database (22P02), not matched', async () => {
     expect(sqlState(await rejectionOf(repo.fanOut([event('not-a-uuid', 'bad')])))).toBe('22P02');
   });
+
+  it('a suspended organization fans out nothing and its pending deliveries have no target (decisions §22)', async () => {
+    const org = (await fx.organization()).id;
+    const hook = await fx.webhook(org, ['link.clicked']);
+    const [before] = await repo.fanOut([event(org, 's1')]);
+    expect(before).toHaveLength(1);
+    await env.prisma.organization.update({ where: { id: org }, data: { suspendedAt: new Date() } });
+    expect(await repo.fanOut([event(org, 's2')])).toEqual([[]]);
+    expect(await repo.target(org, hook.id)).toBeNull();
+    await env.prisma.organization.update({ where: { id: org }, data: { suspendedAt: null } });
+    expect(await repo.target(org, hook.id)).toMatchObject({ id: hook.id });
+  });
 });

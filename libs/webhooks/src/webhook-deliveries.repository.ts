@@ -41,6 +41,8 @@ export class WebhookDeliveriesRepository {
         FROM input i
         JOIN webhooks w ON w.organization_id = i.organization_id AND w.is_active
           AND i.event_type = ANY(w.events)
+        -- A suspended organization's webhooks stop (decisions §22).
+        JOIN organizations o ON o.id = i.organization_id AND o.suspended_at IS NULL
           AND (w.project_id IS NULL OR w.project_id = i.project_id)
       ), inserted AS (
         INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, event_type, payload)
@@ -74,8 +76,9 @@ export class WebhookDeliveriesRepository {
   }
 
   async target(organizationId: string, webhookId: string): Promise<DeliveryTarget | null> {
+    // A suspended organization's pending deliveries are not attempted (decisions §22).
     return this.prisma.webhook.findFirst({
-      where: { id: webhookId, organizationId },
+      where: { id: webhookId, organizationId, organization: { suspendedAt: null } },
       select: { id: true, url: true, secret: true, isActive: true },
     });
   }

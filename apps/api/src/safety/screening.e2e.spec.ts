@@ -133,6 +133,13 @@ describe('destination screening', () => {
       const link = (await create({ originalUrl: 'https://paypa1.com/signin?x=<b>', customCode: 'WarnMe1' }).expect(201)).body;
       const page = await visit('/WarnMe1?ref=mail').expect(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      // Security headers on every HTML page of the edge (decisions §22).
+      for (const res of [page, await visit('/NoSuchCode99').expect(404)]) {
+        expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      }
+      expect(page.text).not.toMatch(/<script/i);
       expect(page.text).toContain('This link may be unsafe');
       expect(page.text).toContain('https://paypa1.com/signin?x=%3Cb%3E');
       expect(page.text).not.toContain('href="https://paypa1.com');

@@ -320,6 +320,9 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(64) LINK_PASSWORD_CHECK_CONCURRENCY = 1;
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000) LINK_PASSWORD_CHECK_QUEUE = 32;
 
+  /** Links a FREE organization may create in its first 24 hours (decisions §22). */
+  @Transform(toInt) @IsInt() @Min(1) NEW_ORG_LINK_LIMIT = 50;
+
   /** Run schedules (monthly reports, retention) in this worker. */
   @Transform(toBool)
   @IsBoolean()

@@ -51,6 +51,8 @@ export const ERROR_STATUS = {
   TWO_FACTOR_ALREADY_ENABLED: 409,
   TWO_FACTOR_NOT_ENABLED: 400,
   ORGANIZATION_DELETION_SCHEDULED: 403,
+  ORGANIZATION_SUSPENDED: 403,
+  NEW_ORG_LINK_LIMIT: 403,
   ORGANIZATION_SLUG_IN_USE: 409,
 
   // Links and the resources links refer to (libs/links, shared by projects, templates, analytics, webhooks).
