@@ -316,6 +316,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/abuse/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a short link of this service (phishing, malware, spam, illegal, other) */
+        post: operations["AbuseController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1701,6 +1718,22 @@ export interface components {
              * @example dlc_0123456789abcdef0123456789abcdef0123456789abcdef
              */
             challengeToken: string;
+        };
+        CreateAbuseReportDto: {
+            /**
+             * @description The short link reported (one of this service)
+             * @example https://dl.example/abc1234
+             */
+            url: string;
+            /** @enum {string} */
+            category: "phishing" | "malware" | "spam" | "illegal" | "other";
+            details?: string;
+            /** Format: email */
+            reporterEmail?: string;
+        };
+        AbuseReportCreatedDto: {
+            /** Format: uuid */
+            id: string;
         };
         /** @enum {string} */
         ApiKeyScope: "links:read" | "links:write" | "analytics:read" | "conversions:write" | "domains:write" | "webhooks:write" | "all";
@@ -3566,6 +3599,8 @@ export type SchemaTwoFactorCodeDto = components['schemas']['TwoFactorCodeDto'];
 export type SchemaRecoveryCodesResponseDto = components['schemas']['RecoveryCodesResponseDto'];
 export type SchemaSecondFactorDto = components['schemas']['SecondFactorDto'];
 export type SchemaLoginTwoFactorDto = components['schemas']['LoginTwoFactorDto'];
+export type SchemaCreateAbuseReportDto = components['schemas']['CreateAbuseReportDto'];
+export type SchemaAbuseReportCreatedDto = components['schemas']['AbuseReportCreatedDto'];
 export type SchemaApiKeyScope = components['schemas']['ApiKeyScope'];
 export type SchemaApiKeyResponseDto = components['schemas']['ApiKeyResponseDto'];
 export type SchemaApiKeyListResponseDto = components['schemas']['ApiKeyListResponseDto'];
@@ -4656,6 +4691,47 @@ export interface operations {
                 };
             };
             /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AbuseController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAbuseReportDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AbuseReportCreatedDto"];
+                };
+            };
+            /** @description Validation error (the URL is not a short link of this service) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Too many reports from this address */
             429: {
                 headers: {
                     [name: string]: unknown;
