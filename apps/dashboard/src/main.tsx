@@ -56,6 +56,8 @@ const router = createBrowserRouter(
         { path: 'reports', lazy: page(() => import('./pages/reports')) },
         { path: 'reports/:period', lazy: page(() => import('./pages/reports')) },
         { path: 'usage', lazy: page(() => import('./pages/usage')) },
+        { path: 'account', lazy: page(() => import('./pages/account')) },
+        { path: 'organization', lazy: page(() => import('./pages/organization')) },
         { path: '*', lazy: page(() => import('./pages/not-found')) },
       ],
     },

@@ -17,6 +17,8 @@ const NAV: Array<[string, string]> = [
   ['/members', 'Members'],
   ['/keys', 'API keys'],
   ['/usage', 'Usage'],
+  ['/organization', 'Organization'],
+  ['/account', 'Account'],
 ];
 
 type Theme = 'system' | 'light' | 'dark';

@@ -1,0 +1,97 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserContext, Page } from 'playwright-core';
+import { totpCode } from '@dl/auth';
+import { signUp, startWorld, World } from './world';
+
+/** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
+const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-settings-shots-'));
+
+// Decisions §20 in Chromium: two-factor set-up on the Account page (QR code, recovery codes shown
+// once), signing in with a code, and the Organization settings page.
+describe('dashboard: account 2FA and organization settings (Chromium)', () => {
+  let w: World;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    w = await startWorld();
+  }, 120_000);
+  afterAll(async () => {
+    await w?.close();
+  }, 60_000);
+  beforeEach(async () => {
+    context = await w.context();
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  /** The current page in light and dark at 1280 and 390 px, in this browser context's session (its cookie). */
+  const shots = async (name: string) => {
+    for (const dark of [false, true]) {
+      for (const width of [1280, 390]) {
+        await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
+        await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: join(SHOTS, `${name}-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+
+  it('sets up 2FA with the QR code, shows the recovery codes once, then signs in with a code', async () => {
+    const { email, password } = await signUp(page, 'Secure Co');
+    await page.goto('/app/account');
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await page.getByAltText('QR code of your two-factor secret').waitFor();
+    const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+    await shots('account-2fa-setup');
+    const enabledAt = Date.now();
+    await page.getByLabel('Code').fill(totpCode(secret, enabledAt));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const codes = page.getByRole('region', { name: 'Recovery codes' });
+    await codes.waitFor();
+    expect(await codes.locator('li').count()).toBe(10);
+    await shots('account-recovery-codes');
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByText('Signing in asks for a code').waitFor();
+    expect(await codes.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/app/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+    await shots('login-code');
+    // The enabling code's step is spent: the next step's code signs in.
+    await page.getByLabel('Code').fill(totpCode(secret, enabledAt + 30_000));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/app/links');
+  });
+
+  it('organization settings: rename, require 2FA refused without it, schedule deletion and restore', async () => {
+    await signUp(page, 'Settings Co');
+    await page.goto('/app/organization');
+    await page.getByLabel('Name', { exact: true }).fill('Settings Company');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Organization saved').waitFor();
+    // Controlled by the answer: the API refuses, so it stays unchecked.
+    await page.getByLabel('Require two-factor authentication for every member').click();
+    await page.getByText('Turn on two-factor authentication for your own account first').waitFor();
+    await shots('organization');
+
+    const slug = await page.getByLabel('Slug', { exact: true }).first().inputValue();
+    await page.locator('input[name="deleteConfirm"]').fill(slug);
+    await page.getByRole('button', { name: 'Delete organization' }).click();
+    await page.getByRole('button', { name: 'Schedule deletion' }).click();
+    await page.getByRole('heading', { name: 'Deletion scheduled' }).waitFor();
+    await shots('organization-deletion-scheduled');
+    await page.getByRole('button', { name: 'Restore Settings Company' }).click();
+    await page.getByRole('heading', { name: 'Export' }).waitFor();
+  });
+});
