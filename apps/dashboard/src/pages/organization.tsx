@@ -91,7 +91,11 @@ export default function OrganizationPage() {
               Require two-factor authentication for every member
             </label>
             <p className="hint">Members without it can only set it up until they do. API keys are not affected.{!owner && ' Only an owner can change this.'}</p>
-            <ErrorBanner error={require2fa.error} fields={[]} />
+            {fieldErrors(require2fa.error).requireTwoFactor ? (
+              <div className="field-error">{fieldErrors(require2fa.error).requireTwoFactor}</div>
+            ) : (
+              <ErrorBanner error={require2fa.error} />
+            )}
           </div>
           {owner && (
             <div className="card form">
