@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CUBE_STRATA } from '@dl/clicks';
 import { Prisma, PrismaReadService, PrismaService } from '@dl/platform/db';
 import type { AnalyticsFilters } from './analytics-filters.dto';
+import { splitWindow } from './analytics.repository';
 
 /** A window of whole days in a time zone: [from 00:00, to + 1 day 00:00) there. */
 export interface ZonedWindow {
@@ -166,13 +167,20 @@ export class CubeRepository {
       WHERE l.organization_id = ${organizationId}::uuid AND l.id = ANY(${ids}::uuid[])`;
   }
 
-  /** Non-bot clicks of the organization (or of one of its links) over the months (the daily rollups): how large a window is. */
+  /**
+   * Non-bot clicks of the organization (or of one of its links) over whole UTC days, from the daily
+   * rollups (months inside the window from month rows, the days around them from day rows): how
+   * large a window is, in a few rows per link.
+   */
   async rolledUpClicks(organizationId: string, fromDay: string, toDay: string, linkId?: string): Promise<number> {
+    const split = splitWindow({ from: fromDay, to: toDay });
+    const parts = split.days.map((d) => Prisma.sql`(r.dimension = 'total' AND r.day BETWEEN ${d.from}::date AND ${d.to}::date)`);
+    if (split.months) parts.push(Prisma.sql`(r.dimension = 'month:total' AND r.day BETWEEN ${split.months.from}::date AND ${split.months.to}::date)`);
     const [row] = await this.read.$queryRaw<Array<{ n: number }>>`
       SELECT coalesce(sum(r.clicks), 0)::bigint::float8 AS n FROM click_rollups r
-      WHERE r.organization_id = ${organizationId}::uuid AND r.dimension = 'month:total'
-        AND (${linkId ?? null}::uuid IS NULL OR r.link_id = ${linkId ?? null}::uuid)
-        AND r.day BETWEEN date_trunc('month', ${fromDay}::date)::date AND ${toDay}::date`;
+      WHERE r.organization_id = ${organizationId}::uuid AND (${Prisma.join(parts, ' OR ')})
+        AND (${linkId ?? null}::uuid IS NULL OR r.link_id = ${linkId ?? null}::uuid)`;
     return Number(row?.n ?? 0);
   }
+
 }
