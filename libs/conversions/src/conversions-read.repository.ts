@@ -68,11 +68,14 @@ export class ConversionsReadRepository {
   async aggregate(organizationId: string, f: ConversionFilter, group: ConversionGroup | null): Promise<ConversionAggregate[]> {
     const params: unknown[] = [organizationId, f.from, f.to];
     const key = group ? GROUP_KEY[group] : "''";
+    // Without filters, by day or source: the organization's own rollup (a few rows a day).
+    const orgWide = !f.linkId && !f.projectId && !f.tag && !f.utmCampaign && (group === null || group === 'day' || group === 'source');
+    const table = orgWide ? 'conversion_org_daily' : 'conversion_daily';
     const join = needsLink(f) ? 'JOIN links l ON l.id = d.link_id' : '';
     const { rows } = await this.pool.query(
       `SELECT ${key} AS key, d.currency, sum(d.leads)::int AS leads, sum(d.sales)::int AS sales,
               sum(d.amount)::text AS amount, sum(d.refunded)::text AS refunded
-         FROM conversion_daily d ${join}
+         FROM ${table} d ${join}
         WHERE d.organization_id = $1::uuid AND d.day BETWEEN $2::date AND $3::date
           ${conditions(f, params, { link: 'd.link_id', campaign: 'd.utm_campaign' })}
         GROUP BY 1, 2`,

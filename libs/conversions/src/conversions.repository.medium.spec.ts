@@ -142,4 +142,16 @@ describe('conversions repositories', () => {
     const chf = (await daily()).find((r) => r.currency === 'CHF')!;
     expect([chf.sales, Number(chf.amount)]).toEqual([50, 5000]);
   });
+
+  it('keeps the organization’s rollup equal to the detailed one (leads, sales, amounts, refunds per day, source and currency)', async () => {
+    const sum = (table: string) =>
+      env.prisma.$queryRawUnsafe<Array<Record<string, unknown>>>(
+        `SELECT day, source, currency, sum(leads)::int AS leads, sum(sales)::int AS sales, sum(amount)::text AS amount, sum(refunded)::text AS refunded
+           FROM ${table} WHERE organization_id = $1::uuid GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        org(),
+      );
+    const detailed = await sum('conversion_daily');
+    expect(detailed.length).toBeGreaterThan(3);
+    expect(await sum('conversion_org_daily')).toEqual(detailed);
+  });
 });

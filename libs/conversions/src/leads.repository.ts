@@ -151,6 +151,12 @@ export class LeadsRepository {
        DO UPDATE SET leads = conversion_daily.leads + 1`,
       [organizationId, lead.createdAt, customer.linkId ?? NO_LINK, input.source, customer.countryCode ?? '', customer.utmCampaign ?? ''],
     );
+    await client.query(
+      `INSERT INTO conversion_org_daily (organization_id, day, source, currency, leads)
+       VALUES ($1::uuid, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3, '', 1)
+       ON CONFLICT (organization_id, day, source, currency) DO UPDATE SET leads = conversion_org_daily.leads + 1`,
+      [organizationId, lead.createdAt, input.source],
+    );
     return { customer, lead, created: true };
   }
 }

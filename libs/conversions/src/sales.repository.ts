@@ -89,6 +89,14 @@ WITH input AS (
    ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT (organization_id, day, link_id, source, country_code, utm_campaign, currency)
   DO UPDATE SET sales = conversion_daily.sales + EXCLUDED.sales, amount = conversion_daily.amount + EXCLUDED.amount
+), org_rollup AS (
+  INSERT INTO conversion_org_daily (organization_id, day, source, currency, sales, amount)
+  SELECT m.organization_id, (m.created_at AT TIME ZONE 'UTC')::date, m.source, m.currency, count(*), sum(m.amount)
+    FROM matched m JOIN ins ON ins.id = m.id
+   GROUP BY 1, 2, 3, 4
+   ORDER BY 1, 2, 3, 4
+  ON CONFLICT (organization_id, day, source, currency)
+  DO UPDATE SET sales = conversion_org_daily.sales + EXCLUDED.sales, amount = conversion_org_daily.amount + EXCLUDED.amount
 )
 SELECT m.id, m.organization_id, m.customer_id, m.link_id, m.amount, 0 AS refunded, m.currency, m.event_name, m.invoice_id,
        m.payment_processor, m.source, m.metadata, m.created_at, (ins.id IS NOT NULL) AS inserted
@@ -197,6 +205,11 @@ export class SalesRepository {
         WHERE organization_id = $1::uuid AND day = ($2::timestamptz AT TIME ZONE 'UTC')::date AND link_id = $3::uuid
           AND source = $4 AND country_code = $5 AND utm_campaign = $6 AND currency = $7`,
       [organizationId, sale.createdAt, sale.linkId ?? NO_LINK, sale.source, sales[0].country_code, sales[0].utm_campaign, sale.currency, String(value)],
+    );
+    await client.query(
+      `UPDATE conversion_org_daily SET refunded = refunded + $5::bigint
+        WHERE organization_id = $1::uuid AND day = ($2::timestamptz AT TIME ZONE 'UTC')::date AND source = $3 AND currency = $4`,
+      [organizationId, sale.createdAt, sale.source, sale.currency, String(value)],
     );
     return { kind: 'created', refund: refundFromRow(refunds[0]), sale: { ...sale, refunded: sale.refunded + value } };
   }

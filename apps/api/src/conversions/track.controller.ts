@@ -22,10 +22,14 @@ function answer<T>(reply: FastifyReply, tracked: Tracked<T>): T {
   return tracked.body;
 }
 
-/** The tracking API (decisions §23): a `dl_` key or a session of a Member and above, on a paid plan. */
+/**
+ * The tracking API (decisions §23): a `dl_` key or a session of a Member and above, on a paid
+ * plan. Like SDK and pixel ingestion it is not counted against the plan's requests a minute: a
+ * shop's checkouts must not wait behind its dashboard (docs/decisions/conversions.md).
+ */
 @ApiTags('conversions')
 @Controller('api/track')
-@Auth(Permissions.conversionsWrite)
+@Auth(Permissions.conversionsWrite, { rateLimit: false })
 export class TrackController {
   constructor(private readonly track: TrackService) {}
 
