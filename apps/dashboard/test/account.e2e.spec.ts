@@ -75,7 +75,7 @@ describe('dashboard: verification and password reset (Chromium)', () => {
     await page.goto('/app/links');
     await page.getByRole('heading', { name: 'No links yet' }).waitFor();
     expect(await page.getByTestId('verify-banner').count()).toBe(0);
-  });
+  }, 60_000);
 
   it('forgot password: the emailed link sets a new password and signs in; the old password stops', async () => {
     const signupPage = await context.newPage();
@@ -104,11 +104,39 @@ describe('dashboard: verification and password reset (Chromium)', () => {
     await p2.getByText('Invalid email or password').waitFor();
     await signIn(p2, email, 'a-brand-new-password');
     await other.close();
-  });
+  }, 60_000);
+
+  it('a FREE organization: verify from the emailed link, create a link, every page twice within a minute, not one 429', async () => {
+    const statuses: Array<[number, string]> = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/api/') || new URL(r.url()).pathname.startsWith('/auth/')) statuses.push([r.status(), r.url()]);
+    });
+    const started = Date.now();
+    const { email } = await signUp(page, 'Free Co');
+    await page.goto(await linkIn(email, 1, 'verify-email'));
+    await page.getByRole('heading', { name: 'Email confirmed' }).waitFor();
+    await page.goto('/app/links/new');
+    await page.getByLabel('Destination URL').fill(`${w.site.url}/landing`);
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.waitForURL(/\/app\/links\/[0-9a-f-]{36}$/);
+    const nav = (await page.locator('#nav a').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''))).filter(Boolean);
+    expect(nav.length).toBeGreaterThanOrEqual(10);
+    for (let round = 0; round < 2; round++) {
+      for (const path of nav) {
+        await page.goto(path);
+        await page.locator('h1').first().waitFor();
+        // Pages that poll never go idle: at most a moment for their requests.
+        await page.waitForLoadState('networkidle', { timeout: 1500 }).catch(() => undefined);
+      }
+    }
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(statuses.length).toBeGreaterThan(20);
+    expect(statuses.filter(([s]) => s === 429)).toEqual([]);
+  }, 90_000);
 
   it('the signed-out pages, looked at in light, dark and at 390 px', async () => {
     await shots('forgot', '/app/forgot-password');
     await shots('verify-failed', '/app/verify-email#token=dlv_' + '0'.repeat(48));
     await shots('login', '/app/login');
-  });
+  }, 60_000);
 });
