@@ -7,6 +7,7 @@ import { ApiModule } from './api.module';
 import { buildOpenApiDocument } from './openapi/document';
 import { serveDashboard } from './dashboard/dashboard-static';
 import { registerSecurityHeaders } from './security-headers';
+import { registerMcpRoute } from './mcp/mcp-http';
 
 /** For benchmarks and tests that mount extra controllers beside the api's. */
 export { ApiModule };
@@ -33,6 +34,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   await registerSecurityHeaders(app);
   const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  // The MCP server's streamable HTTP transport (decisions §26), its tools built from this document.
+  registerMcpRoute(app, document);
   await serveDashboard(app, options.dashboardDir);
   return app;
 }
