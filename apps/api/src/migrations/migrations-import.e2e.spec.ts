@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { importUpload } from './test/import-upload';
 import { bad, forbidden, LinksWorld, linksWorld, notFound, queuedLinkEvents } from '../links/test/links-setup';
 
 const SPEC_CSV = [
@@ -29,11 +30,7 @@ const BRANCH_CSV = [
 
 describe('migration import: POST /migrations/import', () => {
   let w: LinksWorld;
-  const upload = (csv: string | Buffer, fields: Record<string, string>, key = w.keyA) => {
-    let req = request(w.api.url).post('/migrations/import').set('Authorization', `Bearer ${key}`);
-    for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
-    return req.attach('file', Buffer.isBuffer(csv) ? csv : Buffer.from(csv), { filename: 'links.csv', contentType: 'text/csv' });
-  };
+  const upload = (csv: string | Buffer, fields: Record<string, string>, key = w.keyA) => importUpload(w.api.url, key, csv, fields);
   const fields = () => ({ platform: 'branch', templateId: w.a.template.id });
   const count = () => w.env.prisma.link.count({ where: { organizationId: w.a.organization.id } });
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import request from 'supertest';
 import { AUTO_FORMATS_MESSAGE } from '@dl/links';
 import { Tier } from '@dl/platform/db';
 import { seedOrganization } from '@dl/testing';
+import { importUpload } from './test/import-upload';
 import { bad, LinksWorld, linksWorld } from '../links/test/links-setup';
 
 const FIXTURES = join(__dirname, '../../../../libs/links/src/import/fixtures');
@@ -60,11 +60,7 @@ const EXPECTED: Record<string, Expected[]> = {
 
 describe('migration import of other platforms’ exports (platform: auto)', () => {
   let w: LinksWorld;
-  const upload = (csv: string | Buffer, fields: Record<string, string>, key = w.keyA) => {
-    let req = request(w.api.url).post('/migrations/import').set('Authorization', `Bearer ${key}`);
-    for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
-    return req.attach('file', Buffer.isBuffer(csv) ? csv : Buffer.from(csv), { filename: 'export.csv', contentType: 'text/csv' });
-  };
+  const upload = (csv: string | Buffer, fields: Record<string, string>, key = w.keyA) => importUpload(w.api.url, key, csv, fields, 'export.csv');
   const auto = (extra: Record<string, string> = {}) => ({ platform: 'auto', templateId: w.a.template.id, ...extra });
   const linkOf = (code: string, domainName = '') => w.env.prisma.link.findFirstOrThrow({ where: { shortCode: code, domainName } });
 
