@@ -24,6 +24,7 @@ import { MigrationsApiModule } from './migrations/migrations-api.module';
 import { DomainsApiModule } from './domains/domains-api.module';
 import { BillingApiModule } from './billing/billing-api.module';
 import { AbuseApiModule } from './safety/abuse.controller';
+import { AuditApiModule } from './audit/audit-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -56,6 +57,7 @@ export class ApiModule {
         MigrationsApiModule,
         DomainsApiModule,
         BillingApiModule,
+        AuditApiModule,
       ],
     };
   }

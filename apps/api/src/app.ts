@@ -21,7 +21,7 @@ export interface ApiAppOptions {
 
 /** Builds the api app (used by main.ts and by the e2e tests). */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
-  const app = await createHttpApp(ApiModule.forRoot(config), config, 'api');
+  const app = await createHttpApp(ApiModule.forRoot(config), config, 'api', { requestContext: true });
   // Multipart for POST /migrations/import only (the route reads it with request.parts(), 10 MB per file).
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20 } });
   if (config.CORS_ORIGIN) {

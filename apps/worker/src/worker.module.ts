@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '@dl/platform/config';
 import { PlatformModule } from '@dl/platform/http';
+import { AuditModule } from '@dl/audit';
 import { QueueModule } from '@dl/platform/queue';
 import { ClicksWorkerModule } from './clicks/clicks-worker.module';
 import { IngestWorkerModule } from './ingest/ingest-worker.module';
@@ -17,7 +18,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DiscoveryModule, PlatformModule.forRoot(config), QueueModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
+      imports: [DiscoveryModule, PlatformModule.forRoot(config), QueueModule, AuditModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
       providers: [OneProcessorPerQueue, QueueMetricsCollector, DependencyGate],
     };
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { Tier } from '@dl/platform/db';
 import { NoUpdatesError } from '@dl/platform/http';
 import { isUuid } from '@dl/platform/validation';
@@ -37,12 +38,20 @@ export class ApiKeysService {
     private readonly keys: ApiKeysRepository,
     private readonly plans: PlansService,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly audit: AuditSink,
   ) {}
 
   /** Decisions §14: Members and above; a Viewer's (read-only) key is made by the operator CLI's `key:create`. */
   async create(principal: Principal, input: NewApiKey): Promise<CreatedApiKeyResponseDto> {
     if (principal.role === 'VIEWER') throw new InsufficientRoleError();
-    return this.issue(principal.organizationId, principal.userId, principal.tier, input.name, input);
+    const created = await this.issue(principal.organizationId, principal.userId, principal.tier, input.name, input);
+    this.audit.record({
+      organizationId: principal.organizationId,
+      action: 'api_key.created',
+      targetId: created.id,
+      changes: { name: created.name, scopes: created.scopes, expiresAt: created.expiresAt },
+    });
+    return created;
   }
 
   /**
@@ -99,6 +108,7 @@ export class ApiKeysService {
     const row = await this.keys.update(principal.organizationId, id, changes);
     if (!row) throw new ApiKeyNotFoundError();
     if (changes.scopes || changes.expiresAt !== undefined) await this.invalidation.revokedKeys([before.keyHash]);
+    this.audit.record({ organizationId: principal.organizationId, action: 'api_key.updated', targetId: id, changes: { ...changes } });
     return toApiKeyResponse(row);
   }
 
@@ -107,6 +117,7 @@ export class ApiKeysService {
     const row = await this.visible(principal, id);
     if (!(await this.keys.revoke(principal.organizationId, id))) throw new ApiKeyNotFoundError();
     await this.invalidation.revokedKeys([row.keyHash]);
+    this.audit.record({ organizationId: principal.organizationId, action: 'api_key.revoked', targetId: id, changes: { name: row.name } });
   }
 
   private async visible(principal: Principal, id: string): Promise<ApiKeyRow> {

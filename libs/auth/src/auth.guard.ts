@@ -3,7 +3,7 @@ import type { HttpArgumentsHost } from '@nestjs/common/interfaces';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { clientIp, TooManyRequestsError } from '@dl/platform/http';
+import { clientIp, setRequestActor, TooManyRequestsError } from '@dl/platform/http';
 import { ApiKeyScope, principalHasScope, requiredScope } from './api-key-scopes';
 import { AuthMetadata, AUTH_METADATA, DASHBOARD_ONLY_METADATA } from './auth.metadata';
 import { ApiKeyScopeError, DashboardOnlyError, InsufficientRoleError, OrganizationSuspendedError, PlanFeatureError } from './auth.errors';
@@ -75,6 +75,8 @@ export class AuthGuard implements CanActivate {
   }
 
   private recordUse(request: AuthedRequest, principal: Principal): void {
+    // Audit entries recorded while serving this request name this actor.
+    setRequestActor(principal.apiKeyId ? { type: 'apiKey', id: principal.apiKeyId } : { type: 'user', id: principal.userId });
     if (!principal.apiKeyId) return;
     this.authenticator.touch(principal, () =>
       clientIp(request.headers, request.raw.socket?.remoteAddress ?? request.ip, this.config.TRUSTED_CLIENT_IP_HEADER),

@@ -1,6 +1,7 @@
 import { Global, Module, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
+import { AuditModule } from '@dl/audit';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
@@ -44,7 +45,8 @@ import { TwoFactorService } from './two-factor/two-factor.service';
  */
 @Global()
 @Module({
-  imports: [JwtModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => jwtModuleOptions(config) })],
+  // AuditModule is global: wherever identity is wired (api, CLI, service tests), so is the audit recorder.
+  imports: [AuditModule, JwtModule.registerAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => jwtModuleOptions(config) })],
   providers: [
     CredentialsRepository,
     PrincipalCache,

@@ -1,3 +1,4 @@
+import { AuditSink } from '@dl/audit';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
 import { isUuid } from '@dl/platform/validation';
@@ -61,6 +62,7 @@ export class InvitationsService {
     private readonly sessionRows: SessionsRepository,
     private readonly passwords: PasswordHasher,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly audit: AuditSink,
     @Optional() @Inject(INVITATION_MAILER) private readonly mailer?: InvitationMailer,
   ) {}
 
@@ -78,6 +80,7 @@ export class InvitationsService {
       }),
     );
     await this.send(row, token);
+    this.audit.record({ organizationId: principal.organizationId, action: 'member.invited', targetId: row.id, changes: { email, role } });
     return toInvitationCreatedResponse(row, token);
   }
 
@@ -88,6 +91,7 @@ export class InvitationsService {
 
   async revoke(principal: Principal, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.invitations.revoke(principal.organizationId, id))) throw new InvitationNotFoundError();
+    this.audit.record({ organizationId: principal.organizationId, action: 'invitation.revoked', targetId: id });
   }
 
   /**
@@ -141,6 +145,13 @@ export class InvitationsService {
       // A claimed account's keys and sessions stop on every instance.
       await this.invalidation.revokedKeys(revokedKeys);
       await this.invalidation.revokedSessions(revokedSessions);
+      this.audit.record({
+        organizationId: invitation.organizationId,
+        action: 'invitation.accepted',
+        targetId: invitation.id,
+        changes: { email: invitation.email, role: invitation.role },
+        actor: { type: 'user', id: userId },
+      });
       return await this.sessions.start(userId, invitation.organizationId, invitation.role, meta);
     } catch (err) {
       // The email signed up between our read and the insert: nothing was written (rolled back).

@@ -1,3 +1,4 @@
+import { AuditSink } from '@dl/audit';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Role } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
@@ -34,6 +35,7 @@ export class MembersService {
     private readonly accounts: AccountsRepository,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
     private readonly passwords: PasswordHasher,
+    private readonly audit: AuditSink,
     @Optional() private readonly invitations?: InvitationsService,
   ) {}
 
@@ -80,13 +82,15 @@ export class MembersService {
     }
     const passwordHash = existing ? undefined : await this.passwords.hash(input.password!);
     try {
-      return await this.members.transaction(async (tx) => {
+      const added = await this.members.transaction(async (tx) => {
         const user =
           existing ??
           (await this.accounts.createUser(tx, { email, name: input.name!.trim(), passwordHash: passwordHash!, emailVerifiedAt: new Date() }));
         if (existing && (await this.members.find(organizationId, user.id, tx))) throw new AlreadyMemberError();
         return this.members.add(tx, organizationId, user.id, input.role);
       });
+      this.audit.record({ organizationId, action: 'member.joined', targetId: added.userId, changes: { email, role: input.role } });
+      return added;
     } catch (err) {
       if (this.accounts.isUniqueViolation(err)) throw new AlreadyMemberError();
       throw err;
@@ -104,10 +108,11 @@ export class MembersService {
       if (target.role === 'OWNER' && role !== 'OWNER' && (await this.members.countOwners(tx, organizationId)) <= 1) {
         throw new LastOwnerError();
       }
-      return this.members.setRole(tx, organizationId, userId, role);
+      return { updated: await this.members.setRole(tx, organizationId, userId, role), from: target.role };
     });
+    this.audit.record({ organizationId, action: 'member.role_changed', targetId: userId, changes: { role: { from: row.from, to: role } } });
     await this.invalidation.organizationChanged(organizationId);
-    return toMemberResponse(row);
+    return toMemberResponse(row.updated);
   }
 
   async remove(principal: Principal, userId: string): Promise<void> {
@@ -121,9 +126,10 @@ export class MembersService {
         if (principal.role !== 'OWNER') throw new InsufficientRoleError();
         if ((await this.members.countOwners(tx, organizationId)) <= 1) throw new LastOwnerError();
       }
-      return this.members.remove(tx, organizationId, userId);
+      return { keys: await this.members.remove(tx, organizationId, userId), role: target.role };
     });
-    await this.invalidation.revokedKeys(revoked);
+    this.audit.record({ organizationId, action: 'member.removed', targetId: userId, changes: { role: revoked.role } });
+    await this.invalidation.revokedKeys(revoked.keys);
     await this.invalidation.organizationChanged(organizationId);
   }
 }

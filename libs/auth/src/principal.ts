@@ -56,6 +56,8 @@ export const Permissions = {
   /** create, update, verify and delete branded domains (decisions §15) */
   domainsManage: 'domains:manage',
   keysManage: 'keys:manage',
+  /** read, export and verify the audit log (decisions §25) */
+  auditRead: 'audit:read',
   /** read conversions, customers and their export (decisions §23; paid plans) */
   conversionsRead: 'conversions:read',
   /** send leads, sales and refunds: /api/track/* (decisions §23; paid plans) */

@@ -27,6 +27,7 @@ describe('role permissions (decisions §3)', () => {
     ['billing: invoices', P.billingInvoices, false, false, true, true],
     ['organization: name and slug', P.organizationManage, false, false, true, true],
     ['organization: require 2FA, export, delete, restore', P.organizationOwn, false, false, false, true],
+    ['audit log', P.auditRead, false, false, true, true],
   ];
   it.each(table)('%s', (_label, permission, viewer, member, admin, owner) => {
     expect(

@@ -18,6 +18,7 @@ const ADMIN: Permission[] = [
   P.integrationsManage,
   P.billingInvoices,
   P.organizationManage,
+  P.auditRead,
 ];
 const OWNER: Permission[] = [...ADMIN, P.reportsRegenerate, P.billingManage, P.organizationOwn];
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { Principal } from '@dl/auth';
 import { LinkEventsService, ProjectNotFoundError } from '@dl/links';
 import { NoUpdatesError } from '@dl/platform/http';
@@ -12,6 +13,7 @@ export class ProjectsService {
   constructor(
     private readonly repo: ProjectsRepository,
     private readonly linkEvents: LinkEventsService,
+    private readonly audit: AuditSink,
   ) {}
 
   async list(organizationId: string): Promise<ProjectListItemDto[]> {
@@ -29,6 +31,7 @@ export class ProjectsService {
       name: dto.name.trim(),
       description: dto.description ?? null,
     });
+    this.audit.record({ organizationId: principal.organizationId, action: 'project.created', targetId: p.id, changes: { name: p.name, description: p.description } });
     return toProjectResponse(p);
   }
 
@@ -39,6 +42,7 @@ export class ProjectsService {
     if (!Object.keys(data).length) throw new NoUpdatesError();
     const p = await this.repo.update(organizationId, id, data);
     if (!p) throw new ProjectNotFoundError();
+    this.audit.record({ organizationId, action: 'project.updated', targetId: id, changes: data });
     return toProjectResponse(p);
   }
 
@@ -47,6 +51,7 @@ export class ProjectsService {
     const codes = await this.repo.delete(organizationId, id);
     if (!codes) throw new ProjectNotFoundError();
     await this.linkEvents.invalidate(codes);
+    this.audit.record({ organizationId, action: 'project.deleted', targetId: id });
     return { success: true };
   }
 }

@@ -1,3 +1,4 @@
+import { NO_AUDIT } from '@dl/audit';
 import { randomBytes } from 'node:crypto';
 import {
   AccountsRepository,
@@ -61,8 +62,9 @@ function services(env: TestEnv) {
   const sessions = new SessionsService(env.config, tokens, new SessionsRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS);
   const passwords = new SeedPasswordHasher(env.config);
   const accounts = new AccountsService(accountsRepo, sessions, NO_CACHED_CREDENTIALS, passwords);
-  const members = new MembersService(new MembersRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS, passwords);
-  const keys = new ApiKeysService(new ApiKeysRepository(env.prisma), new PlansService(env.config), NO_CACHED_CREDENTIALS);
+  // Seeding records no audit entries: the audit specs count only what they do themselves.
+  const members = new MembersService(new MembersRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS, passwords, NO_AUDIT);
+  const keys = new ApiKeysService(new ApiKeysRepository(env.prisma), new PlansService(env.config), NO_CACHED_CREDENTIALS, NO_AUDIT);
   return { accounts, members, keys, sessions };
 }
 
@@ -113,6 +115,7 @@ export async function addMember(env: TestEnv, organizationId: string, role: Role
     new ApiKeysRepository(env.prisma),
     new PlansService({ ...env.config, PLAN_LIMITS: JSON.stringify(allTiers({ apiKeys: null })) }),
     NO_CACHED_CREDENTIALS,
+    NO_AUDIT,
   );
   const key = await unlimited.issue(organizationId, member.userId, 'FREE', `seed key ${role}`);
   return {

@@ -1,5 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AuditRetentionService } from '@dl/audit';
 import { ClickPartitionsService, ClickRetentionService } from '@dl/clicks';
 import { DomainsService } from '@dl/domains';
 import { OrganizationDeletionService } from '@dl/organizations';
@@ -19,6 +20,8 @@ export const DOMAINS_RECHECK_SCHEDULE = { id: 'domains.recheck', pattern: '*/10 
 
 /** Hourly: organizations whose scheduled deletion date has come (decisions §20). */
 export const ORGANIZATIONS_DELETE_SCHEDULE = { id: 'organizations.delete-due', pattern: '23 * * * *' };
+/** Daily: audit entries past their plan's retention. */
+export const AUDIT_PRUNE_SCHEDULE = { id: 'audit.prune.daily', pattern: '37 3 * * *' };
 
 /** Consumer of the `maintenance` queue: raw click retention per plan, clicks partitions ahead, branded domain DNS re-checks. */
 @Processor(Queues.maintenance)
@@ -28,6 +31,7 @@ export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenan
     private readonly partitions: ClickPartitionsService,
     private readonly domains: DomainsService,
     private readonly deletions: OrganizationDeletionService,
+    private readonly auditRetention: AuditRetentionService,
     metrics: MetricsService,
   ) {
     super(Queues.maintenance, metrics);
@@ -40,6 +44,7 @@ export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenan
       'clicks.partitions': (payload) => this.partitions.ensureAhead(at(payload.now)),
       'domains.recheck': (payload) => this.domains.recheckDue(at(payload.now)),
       'organizations.delete-due': (payload) => this.deletions.deleteDue(at(payload.now)),
+      'audit.prune': (payload) => this.auditRetention.prune(at(payload.now)),
     };
   }
 }
@@ -86,8 +91,11 @@ export class MaintenanceSchedules implements OnApplicationBootstrap {
         { pattern: ORGANIZATIONS_DELETE_SCHEDULE.pattern, tz: 'UTC' },
         { name: 'organizations.delete-due', data: {} },
       );
+    await this.jobs
+      .queue(Queues.maintenance)
+      .upsertJobScheduler(AUDIT_PRUNE_SCHEDULE.id, { pattern: AUDIT_PRUNE_SCHEDULE.pattern, tz: 'UTC' }, { name: 'audit.prune', data: {} });
     this.logger.log(
-      { schedules: [CLICKS_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, DOMAINS_RECHECK_SCHEDULE, ORGANIZATIONS_DELETE_SCHEDULE] },
+      { schedules: [CLICKS_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, DOMAINS_RECHECK_SCHEDULE, ORGANIZATIONS_DELETE_SCHEDULE, AUDIT_PRUNE_SCHEDULE] },
       'click retention, clicks partitions and domain re-checks scheduled',
     );
   }

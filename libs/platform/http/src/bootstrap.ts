@@ -8,6 +8,7 @@ import { createLogger, MetricsService, PinoNestLogger } from '@dl/platform/obser
 import { AllExceptionsFilter, sendError } from './exception.filter';
 import { guardProcess } from './process-guard';
 import { ONE_MEGABYTE, recordRequest, requestId } from './raw-http';
+import { runInRequestContext } from './request-context';
 import { makeCloseGraceful, onDrain } from './shutdown';
 import { createValidationPipe } from './validation.pipe';
 
@@ -23,6 +24,11 @@ export interface HttpAppOptions {
    * Default: the contract's error body, 400 `Invalid URL` or 414 `Path parameter too long`.
    */
   frameworkErrors?: FastifyServerOptions['frameworkErrors'];
+  /**
+   * Keep each request's IP, user agent and id reachable by the services it calls
+   * (`currentRequestMeta`, for audit entries). Default false: the edges record no audit.
+   */
+  requestContext?: boolean;
 }
 
 /** Longest path parameter by default: a domain name (public stats) is up to 253 characters. */
@@ -83,6 +89,14 @@ export async function createHttpApp(
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // After the body is read (a body stream would leave the context): the handler and the
+  // services it calls see the request's IP, user agent and id (audit entries).
+  if (options.requestContext) {
+    fastify.addHook('preHandler', (request, _reply, done) => {
+      const socketAddress = request.raw.socket?.remoteAddress ?? request.ip;
+      runInRequestContext({ headers: request.headers, id: request.id, socketAddress }, config.TRUSTED_CLIENT_IP_HEADER, done);
+    });
+  }
   fastify.addHook('onResponse', async (request, reply) => {
     const route = routeOf(request);
     recordRequest(metrics, request.method, route, reply.statusCode, reply.elapsedTime / 1000);

@@ -17,6 +17,7 @@ export * from './csv';
 export * from './secret-hash';
 export * from './processes';
 export * from './client-ip';
+export * from './request-context';
 export * from './raw-http';
 export * from './body-validator';
 export * from './serve-app';

@@ -234,6 +234,12 @@ export interface OrganizationsDeleteDueJob {
   now?: string;
 }
 
+/** Deletes audit entries past their organization's plan retention (decisions §25); daily. */
+export interface AuditPruneJob {
+  /** ISO time the retention is computed from (tests pass a controlled clock). */
+  now?: string;
+}
+
 /** Job name → payload, per queue. */
 export interface JobPayloads {
   /** `click.captured` (one click per job) is the former transport, still drained. */
@@ -253,6 +259,7 @@ export interface JobPayloads {
     'clicks.partitions': ClickPartitionsJob;
     'domains.recheck': DomainsRecheckJob;
     'organizations.delete-due': OrganizationsDeleteDueJob;
+    'audit.prune': AuditPruneJob;
   };
 }
 
@@ -277,7 +284,7 @@ export const JOB_NAMES: { [Q in QueueName]: JobName<Q>[] } = {
   'webhook-drains': ['webhook.drain'],
   ingest: ['sdk.install', 'sdk.open', 'sdk.event', 'pixel.event'],
   reports: ['reports.monthly-run', 'reports.monthly'],
-  maintenance: ['clicks.prune', 'clicks.partitions', 'domains.recheck', 'organizations.delete-due'],
+  maintenance: ['clicks.prune', 'clicks.partitions', 'domains.recheck', 'organizations.delete-due', 'audit.prune'],
 };
 
 /** Refuses to start a consumer whose handler map misses a job name or has an unknown one. */
