@@ -1484,6 +1484,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit entries, newest first; filters combine; X-Next-Cursor names the next page */
+        get: operations["AuditLogController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every matching audit entry as CSV, newest first, streamed (`limit` and `cursor` are ignored but the cursor still bounds the start) */
+        get: operations["AuditLogController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-log/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checks the organization's hash chain; names the first entry that does not hold */
+        get: operations["AuditLogController_verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3565,6 +3616,46 @@ export interface components {
         InvoiceListDto: {
             invoices: components["schemas"]["InvoiceDto"][];
         };
+        AuditActorDto: {
+            /** @enum {string} */
+            type: "user" | "apiKey" | "system";
+            id: string | null;
+            /** @description The user's or key's current name */
+            name: string | null;
+        };
+        AuditEntryDto: {
+            /** Format: uuid */
+            id: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /** @example link.created */
+            action: string;
+            /** @example link */
+            targetType: string;
+            targetId: string | null;
+            /** @description What changed; secrets redacted */
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            ip: string | null;
+            userAgent: string | null;
+            requestId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AuditLogResponseDto: {
+            entries: components["schemas"]["AuditEntryDto"][];
+        };
+        AuditVerifyResponseDto: {
+            /** @description Every entry kept links to its predecessor and hashes as stored */
+            valid: boolean;
+            /** @description Entries checked */
+            entries: number;
+            /**
+             * Format: uuid
+             * @description The first entry that does not hold
+             */
+            firstBrokenId: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -3772,6 +3863,10 @@ export type SchemaCheckoutDto = components['schemas']['CheckoutDto'];
 export type SchemaBillingRedirectDto = components['schemas']['BillingRedirectDto'];
 export type SchemaInvoiceDto = components['schemas']['InvoiceDto'];
 export type SchemaInvoiceListDto = components['schemas']['InvoiceListDto'];
+export type SchemaAuditActorDto = components['schemas']['AuditActorDto'];
+export type SchemaAuditEntryDto = components['schemas']['AuditEntryDto'];
+export type SchemaAuditLogResponseDto = components['schemas']['AuditLogResponseDto'];
+export type SchemaAuditVerifyResponseDto = components['schemas']['AuditVerifyResponseDto'];
 export type $defs = Record<string, never>;
 export interface operations {
     AuthController_signup: {
@@ -10307,6 +10402,195 @@ export interface operations {
             };
             /** @description Billing is temporarily unavailable, please retry later */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AuditLogController_list: {
+        parameters: {
+            query?: {
+                /** @description Only this action */
+                action?: "link.created" | "link.updated" | "link.deleted" | "links.bulk_created" | "links.bulk_updated" | "links.bulk_deleted" | "links.imported" | "template.created" | "template.updated" | "template.deleted" | "project.created" | "project.updated" | "project.deleted" | "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "app.created" | "app.updated" | "app.deleted" | "pixel.created" | "pixel.updated" | "pixel.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "invitation.accepted" | "invitation.revoked" | "member.role_changed" | "member.removed" | "member.joined" | "organization.updated" | "billing.plan_changed" | "sso.updated" | "sso.domain_verified" | "sso.signed_in" | "scim_token.created" | "scim_token.revoked" | "scim.user_provisioned" | "scim.user_updated" | "scim.user_deprovisioned" | "two_factor.enabled" | "two_factor.disabled" | "export.created" | "abuse.link_disabled" | "audit_log.retention_applied";
+                /** @description Only entries by this actor (a user or API key id) */
+                actorId?: string;
+                /** @description Only entries about this target */
+                targetId?: string;
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries at or before this instant */
+                to?: string;
+                /** @description Page size; X-Next-Cursor names the next page */
+                limit?: number;
+                /** @description The X-Next-Cursor of the previous page (opaque) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Cursor of the next page (only when more entries match) */
+                    "X-Next-Cursor"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AuditLogController_export: {
+        parameters: {
+            query?: {
+                /** @description Only this action */
+                action?: "link.created" | "link.updated" | "link.deleted" | "links.bulk_created" | "links.bulk_updated" | "links.bulk_deleted" | "links.imported" | "template.created" | "template.updated" | "template.deleted" | "project.created" | "project.updated" | "project.deleted" | "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "app.created" | "app.updated" | "app.deleted" | "pixel.created" | "pixel.updated" | "pixel.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "invitation.accepted" | "invitation.revoked" | "member.role_changed" | "member.removed" | "member.joined" | "organization.updated" | "billing.plan_changed" | "sso.updated" | "sso.domain_verified" | "sso.signed_in" | "scim_token.created" | "scim_token.revoked" | "scim.user_provisioned" | "scim.user_updated" | "scim.user_deprovisioned" | "two_factor.enabled" | "two_factor.disabled" | "export.created" | "abuse.link_disabled" | "audit_log.retention_applied";
+                /** @description Only entries by this actor (a user or API key id) */
+                actorId?: string;
+                /** @description Only entries about this target */
+                targetId?: string;
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries at or before this instant */
+                to?: string;
+                /** @description Page size; X-Next-Cursor names the next page */
+                limit?: number;
+                /** @description The X-Next-Cursor of the previous page (opaque) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Attachment `audit-log.csv`: a header line, cells quoted and formula-safe, `changes` as JSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    AuditLogController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerifyResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
