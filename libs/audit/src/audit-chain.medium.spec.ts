@@ -9,7 +9,8 @@ describe('audit log hash chain', () => {
   let env: TestEnv, repo: AuditRepository, acme: SeededOrganization, other: SeededOrganization;
   let a: AuditRecorder, b: AuditRecorder, log: AuditLogService;
   beforeAll(async () => {
-    ({ env, repo, acme, other } = await repositoryEnv((prisma) => new AuditRepository(prisma)));
+    ({ env, acme, other } = await repositoryEnv(() => null));
+    repo = new AuditRepository(env.prisma, env.config);
     // Two recorders: two api instances appending to the same chains at once.
     a = new AuditRecorder(repo);
     b = new AuditRecorder(repo);
@@ -18,6 +19,7 @@ describe('audit log hash chain', () => {
   afterAll(async () => {
     await a?.onApplicationShutdown();
     await b?.onApplicationShutdown();
+    await repo?.close();
     await env?.teardown();
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Batcher } from '@dl/platform/batch';
-import { isUniqueViolation, sqlState } from '@dl/platform/db';
+import { sqlState } from '@dl/platform/db';
 import { currentRequestActor, currentRequestMeta } from '@dl/platform/http';
 import { AUDIT_ACTIONS, AuditAction } from './audit-actions';
 import { redactChanges } from './audit-redact';
@@ -45,6 +45,11 @@ export abstract class AuditSink {
 
 /** For seeding test data through the real services without audit entries. */
 export const NO_AUDIT: AuditSink = { record: () => undefined };
+
+/** A retried batch meeting the rows an earlier try of it committed: their primary key exists. */
+function isAlreadyWritten(err: unknown): boolean {
+  return sqlState(err) === '23505' && String((err as { constraint?: string }).constraint) === 'audit_entries_pkey';
+}
 
 /** Entries wait at most this long for their batch. */
 const MAX_WAIT_MS = 50;
@@ -111,6 +116,7 @@ export class AuditRecorder extends AuditSink implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.batcher.close();
+    await this.repo.close();
   }
 
   private async write(items: NewAuditEntry[]): Promise<void> {
@@ -126,7 +132,7 @@ export class AuditRecorder extends AuditSink implements OnApplicationShutdown {
       } catch (err) {
         // The organization was deleted meanwhile (its log went with it), or a retried batch
         // meets the entries an earlier try of it wrote: nothing left to write for it.
-        if (sqlState(err) === '23503' || (err as { code?: string }).code === 'P2003' || isUniqueViolation(err)) continue;
+        if (sqlState(err) === '23503' || isAlreadyWritten(err)) continue;
         this.logger.warn({ err: String(err), organizationId, entries: entries.length }, 'Audit entries not written yet; retrying');
         throw err;
       }

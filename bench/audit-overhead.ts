@@ -1,0 +1,127 @@
+/**
+ * What recording an audit entry adds to a request (goal: ≤ 1 ms at p50): the same authenticated
+ * POST answered with and without `AuditRecorder.record`, in the api (request context, batching,
+ * the chained writes to Postgres in the background). The api runs in a child process; `wrk`
+ * drives it; scenarios alternate over rounds. Medians per scenario: p50 latency, req/s and the api
+ * process's CPU µs per request; afterwards the entries written and whether the chain verifies.
+ *
+ *   node tools/scripts/run.js bench/audit-overhead.ts [--seconds 4] [--connections 10] [--rounds 4]
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Controller, HttpCode, Logger, Module, Post } from '@nestjs/common';
+import { AuditLogService, AuditRepository, AuditSink } from '@dl/audit';
+import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
+import { ApiModule } from '@dl/apps/api';
+import { AppConfig, loadConfig } from '@dl/platform/config';
+import { createHttpApp } from '@dl/platform/http';
+import { configEnv, createTestEnv, ensureTemplateDatabase, seedOrganization } from '@dl/testing';
+import { arg, log, median, print, round, runBench, wrkWithCpu } from './kit';
+
+const CHILD = 'DL_AUDIT_BENCH_CONFIG';
+
+@Controller('bench')
+class BenchController {
+  constructor(private readonly audit: AuditSink) {}
+
+  @Post('plain')
+  @HttpCode(200)
+  @Auth(Permissions.read, { rateLimit: false })
+  plain() {
+    return { ok: true };
+  }
+
+  @Post('audited')
+  @HttpCode(200)
+  @Auth(Permissions.read, { rateLimit: false })
+  audited(@CurrentPrincipal() p: Principal) {
+    this.audit.record({ organizationId: p.organizationId, action: 'project.updated', targetId: 'bench', changes: { name: 'bench', secret: 'x' } });
+    return { ok: true };
+  }
+}
+
+function createBenchApp(config: AppConfig) {
+  @Module({ imports: [ApiModule.forRoot(config)], controllers: [BenchController] })
+  class BenchModule {}
+  return createHttpApp(BenchModule, config, 'api', { requestLog: false, requestContext: true });
+}
+
+function serve(config: AppConfig) {
+  const root = join(__dirname, '..');
+  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), __filename], {
+    cwd: root,
+    env: { ...process.env, [CHILD]: JSON.stringify(configEnv(config)) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise<{ url: string; pid: number; stop(): Promise<void> }>((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`api exited with ${code}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const m = /READY (\S+)/.exec((out += chunk.toString()));
+      if (m) {
+        resolve({
+          url: m[1],
+          pid: child.pid!,
+          stop: () => new Promise<void>((done) => (child.removeAllListeners('exit'), child.once('exit', () => done()), child.kill('SIGTERM'))),
+        });
+      }
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const seconds = Math.min(arg('seconds', 4), 10);
+  const connections = arg('connections', 10);
+  const rounds = arg('rounds', 4);
+  await ensureTemplateDatabase();
+  const env = await createTestEnv({ LOG_LEVEL: 'silent', RATE_LIMIT_ENABLED: 'false' });
+  const org = await seedOrganization(env, { tier: 'UNLIMITED', name: 'Bench' });
+  const api = await serve(env.config);
+  const headers = { authorization: `Bearer ${org.owner.apiKey}`, 'content-type': 'application/json' };
+  const p50: Record<string, number[]> = {};
+  const rps: Record<string, number[]> = {};
+  const cpu: Record<string, number[]> = {};
+  let stopped = false;
+  try {
+    await wrkWithCpu([api.pid], { url: `${api.url}/bench/plain`, method: 'POST', body: '{}', headers, connections, seconds: 2 });
+    for (let r = 1; r <= rounds; r++) {
+      for (const name of ['plain', 'audited']) {
+        const res = await wrkWithCpu([api.pid], { url: `${api.url}/bench/${name}`, method: 'POST', body: '{}', headers, connections, seconds });
+        if (res.notOk || res.errors) throw new Error(`${name}: ${res.notOk} non-2xx, ${res.errors} errors`);
+        (p50[name] ??= []).push(res.latencyMs.p50);
+        (rps[name] ??= []).push(res.requestsPerSecond);
+        (cpu[name] ??= []).push(res.cpuMicrosPerRequest);
+        log('round', { r, name, p50: res.latencyMs.p50, rps: res.requestsPerSecond, cpu: res.cpuMicrosPerRequest });
+      }
+    }
+    await api.stop(); // drains the recorder
+    stopped = true;
+    const written = await env.prisma.auditEntry.count({ where: { organizationId: org.organization.id } });
+    const verify = await new AuditLogService(new AuditRepository(env.prisma, env.config)).verify(org.organization.id);
+    print({
+      bench: 'audit-overhead',
+      tool: `wrk -t1 -c${connections} -d${seconds}s × ${rounds} rounds`,
+      medianP50Ms: { plain: median(p50.plain), audited: median(p50.audited) },
+      addedP50Ms: round(median(p50.audited) - median(p50.plain), 2),
+      medianRequestsPerSecond: { plain: median(rps.plain), audited: median(rps.audited) },
+      medianCpuMicrosPerRequest: { plain: median(cpu.plain), audited: median(cpu.audited) },
+      entriesWritten: written,
+      chainValid: verify.valid,
+    });
+  } finally {
+    if (!stopped) await api.stop();
+    await env.teardown();
+  }
+}
+
+async function child(): Promise<void> {
+  Logger.overrideLogger(false);
+  const app = await createBenchApp(loadConfig(JSON.parse(process.env[CHILD]!)));
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+}
+
+if (process.env[CHILD]) void child();
+else runBench(main);
