@@ -50,6 +50,7 @@ const router = createBrowserRouter(
         { path: 'links/import', lazy: page(() => import('./pages/import')) },
         { path: 'keys', lazy: page(() => import('./pages/keys')) },
         { path: 'members', lazy: page(() => import('./pages/members')) },
+        { path: 'audit-log', lazy: page(() => import('./pages/audit-log')) },
         { path: 'webhooks', lazy: page(() => import('./pages/webhooks')) },
         { path: 'apps', lazy: page(() => import('./pages/apps')) },
         { path: 'events', lazy: page(() => import('./pages/events')) },

@@ -16,6 +16,7 @@ const NAV: Array<[string, string]> = [
   ['/apps', 'Apps & pixels'],
   ['/members', 'Members'],
   ['/keys', 'API keys'],
+  ['/audit-log', 'Audit log'],
   ['/usage', 'Usage'],
   ['/organization', 'Organization'],
   ['/account', 'Account'],
