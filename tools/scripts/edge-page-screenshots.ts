@@ -1,0 +1,43 @@
+/**
+ * Screenshots of the edge's safety pages (decisions §22: the warning and disabled pages) in light
+ * and dark mode at 390 px and 1280 px, into docs/screenshots/. The pages are the edge's own
+ * answers (buildAnswer), rendered by Debian's Chromium through playwright-core under their CSP.
+ *   node tools/scripts/run.js tools/scripts/edge-page-screenshots.ts
+ */
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { buildAnswer, RedirectLinkSnapshot } from '@dl/redirect';
+
+const link = { shortCode: 'Xk3p9Qa', safetyStatus: 'suspicious', safetyReason: 'look-alike of paypal.com' } as RedirectLinkSnapshot;
+const pages = {
+  warning: buildAnswer({ kind: 'warning', link, destination: 'https://xn--pypal-4ve.com/signin?session=8f2a', query: 'utm_source=mail' }),
+  disabled: buildAnswer({ kind: 'disabled', reason: 'malware' }),
+};
+
+async function main() {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  try {
+    for (const [name, answer] of Object.entries(pages)) {
+      for (const scheme of ['light', 'dark'] as const) {
+        for (const width of [390, 1280]) {
+          const page = await browser.newPage({ viewport: { width, height: width < 500 ? 760 : 720 }, colorScheme: scheme });
+          await page.route('https://edge.test/**', (route) =>
+            route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body }),
+          );
+          await page.goto('https://edge.test/Xk3p9Qa');
+          const file = join('docs', 'screenshots', `edge-${name}-${scheme}-${width}.png`);
+          await page.screenshot({ path: file });
+          process.stdout.write(`${file}\n`);
+          await page.close();
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
