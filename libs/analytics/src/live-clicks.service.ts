@@ -7,7 +7,7 @@ import { domainError } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
 import { CubeRepository } from './cube.repository';
 
-export class TooManyLiveStreamsError extends domainError('RATE_LIMITED', `At most ${MAX_LIVE_STREAMS} live streams per organization`) {}
+export class TooManyLiveStreamsError extends domainError('LIVE_STREAM_LIMIT', `At most ${MAX_LIVE_STREAMS} live streams per organization`) {}
 
 /** A comment line this often keeps proxies from closing an idle stream, and refreshes the stream's place. */
 export const LIVE_HEARTBEAT_MS = 10_000;

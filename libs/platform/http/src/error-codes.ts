@@ -55,6 +55,9 @@ export const ERROR_STATUS = {
   NEW_ORG_LINK_LIMIT: 403,
   ORGANIZATION_SLUG_IN_USE: 409,
 
+  // Analytics (libs/analytics).
+  LIVE_STREAM_LIMIT: 429,
+
   // Links and the resources links refer to (libs/links, shared by projects, templates, analytics, webhooks).
   LINK_NOT_FOUND: 404,
   PROJECT_NOT_FOUND: 404,
