@@ -59,6 +59,7 @@ const router = createBrowserRouter(
         { path: 'usage', lazy: page(() => import('./pages/usage')) },
         { path: 'account', lazy: page(() => import('./pages/account')) },
         { path: 'organization', lazy: page(() => import('./pages/organization')) },
+        { path: 'billing', lazy: page(() => import('./pages/billing')) },
         { path: '*', lazy: page(() => import('./pages/not-found')) },
       ],
     },

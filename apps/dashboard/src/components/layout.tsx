@@ -20,6 +20,7 @@ const NAV: Array<[string, string]> = [
   ['/usage', 'Usage'],
   ['/organization', 'Organization'],
   ['/account', 'Account'],
+  ['/billing', 'Billing'],
 ];
 
 type Theme = 'system' | 'light' | 'dark';
