@@ -25,6 +25,7 @@ import { DomainsApiModule } from './domains/domains-api.module';
 import { BillingApiModule } from './billing/billing-api.module';
 import { AbuseApiModule } from './safety/abuse.controller';
 import { AuditApiModule } from './audit/audit-api.module';
+import { ScimApiModule } from './scim/scim-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -58,6 +59,7 @@ export class ApiModule {
         DomainsApiModule,
         BillingApiModule,
         AuditApiModule,
+        ScimApiModule,
       ],
     };
   }

@@ -24,6 +24,9 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const app = await createHttpApp(ApiModule.forRoot(config), config, 'api', { requestContext: true });
   // Multipart for POST /migrations/import only (the route reads it with request.parts(), 10 MB per file).
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20 } });
+  // SCIM clients send application/scim+json (RFC 7644 §3.1): parsed as JSON, like application/json.
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addContentTypeParser('application/scim+json', { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'));
   if (config.CORS_ORIGIN) {
     app.enableCors({
       origin: config.CORS_ORIGIN.split(',').map((o) => o.trim()),
