@@ -144,7 +144,8 @@ describe('hostile input: no route answers 5xx or an error outside the contract (
   }, 120_000);
 
   it('every route, as a session and as an API key', async () => {
-    const failures = await fuzzRoutes(server.url, routes, {
+    // SCIM (/scim/v2) has its own credential (a SCIM token) and error body (RFC 7644 §3.12), not this contract's: scim.e2e.spec.ts.
+    const failures = await fuzzRoutes(server.url, routes.filter((r) => !r.url.startsWith('/scim/')), {
       fields,
       queryNames,
       bases: bases(),
