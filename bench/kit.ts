@@ -96,6 +96,8 @@ export interface WrkOptions {
   seconds: number;
   /** wrk's threads (default 1: one core for the load, the other for the server). */
   threads?: number;
+  /** Lua defining `request = function() … end` (a body per request, e.g. unique ids); replaces `paths`/`headerSets`. */
+  luaRequest?: string;
 }
 
 export interface WrkResult {
@@ -121,7 +123,8 @@ export function wrk(o: WrkOptions): Promise<WrkResult> {
     ...Object.entries(o.headers ?? {}).map(([k, v]) => `wrk.headers[${luaKey(k)}] = ${luaString(v)}`),
   ];
   const table = (h: Record<string, string>) => `{${Object.entries(h).map(([k, v]) => `[${luaKey(k)}] = ${luaString(v)}`).join(', ')}}`;
-  if ((o.paths && o.paths.length > 1) || o.headerSets) {
+  if (o.luaRequest) lines.push(o.luaRequest);
+  else if ((o.paths && o.paths.length > 1) || o.headerSets) {
     lines.push(`local paths = {${(o.paths ?? [new URL(o.url).pathname]).map(luaString).join(', ')}}`, 'local i = 0');
     if (!o.headerSets) lines.push('request = function() i = i + 1; return wrk.format(nil, paths[i % #paths + 1]) end');
     else {

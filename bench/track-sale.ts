@@ -1,0 +1,71 @@
+/**
+ * POST /api/track/sale (decisions §23: 2,000 a second for 60 s, nothing lost, each counted once):
+ * `wrk` against the api's production entry, every request a new invoice id (a Lua body script),
+ * then the stored sales are counted against the answers wrk saw (each invoice id is unique, so
+ * none can be stored twice). Also reports CPU ms per sale of the
+ * api and of Postgres.
+ *
+ *   node tools/scripts/run.js bench/track-sale.ts [--seconds 60] [--connections 64]
+ */
+import { ClickFixtures } from '@dl/testing';
+import { arg, log, print, runBench, wrk } from './kit';
+import { cpuMsPer, startLinksBench } from './links-support';
+
+/** A new invoice id per request: `<run>-<thread>-<n>`, and amounts that vary. */
+const luaRequest = (run: string) => `
+local n = 0
+local tid = 0
+setup = function(thread) tid = tid + 1; thread:set("tid", tid) end
+request = function()
+  n = n + 1
+  local body = '{"customerExternalId":"bench_customer","amount":' .. (100 + n % 9900) .. ',"currency":"USD","invoiceId":"${run}-' .. tostring(tid) .. '-' .. n .. '"}'
+  return wrk.format(nil, nil, nil, body)
+end`;
+
+async function main(): Promise<void> {
+  const seconds = arg('seconds', 60);
+  const connections = arg('connections', 64);
+  const bench = await startLinksBench();
+  try {
+    const orgId = bench.org.organization.id;
+    const fx = new ClickFixtures(bench.env.prisma).useOwner(orgId, bench.org.owner.user.id, bench.org.template.id);
+    const link = await fx.link(orgId);
+    const click = await fx.click({ id: link.id, organizationId: orgId });
+    const leadRes = await fetch(`${bench.url}/api/track/lead`, {
+      method: 'POST',
+      headers: bench.auth,
+      body: JSON.stringify({ clickId: click.id, eventName: 'Sign up', customerExternalId: 'bench_customer' }),
+    });
+    if (leadRes.status !== 201) throw new Error(`lead answered ${leadRes.status}`);
+    const load = { url: `${bench.url}/api/track/sale`, method: 'POST', headers: bench.auth, connections };
+    await wrk({ ...load, seconds: 3, luaRequest: luaRequest('warm') });
+    const sales = () => bench.env.prisma.sale.count({ where: { organizationId: orgId } });
+    const before = await sales();
+    const cpuBefore = await bench.cpu();
+    const r = await wrk({ ...load, seconds, luaRequest: luaRequest('run') });
+    const cpuAfter = await bench.cpu();
+    const stored = (await sales()) - before;
+    const created = r.requests - r.notOk - r.errors;
+    const rollup = await bench.env.prisma.conversionDaily.aggregate({ where: { organizationId: orgId }, _sum: { sales: true } });
+    log('done', { stored, created });
+    print({
+      bench: 'track-sale',
+      tool: `wrk -t1 -c${connections} -d${seconds}s (a new invoice id per request)`,
+      salesPerSecond: Math.round(stored / seconds),
+      requests: r.requests,
+      notOk: r.notOk,
+      errors: r.errors,
+      // Every answered 201 is stored (invoice ids are unique, so none twice); the extra rows are the
+      // requests still in flight when wrk stopped (at most one per connection).
+      nothingLost: stored >= created,
+      inFlightAtStop: stored - created,
+      rollupMatches: rollup._sum.sales === (await sales()),
+      latencyMs: r.latencyMs,
+      cpuMsPerSale: cpuMsPer(cpuBefore, cpuAfter, stored),
+    });
+  } finally {
+    await bench.close();
+  }
+}
+
+runBench(main);
