@@ -12,6 +12,8 @@ const NAV: Array<[string, string]> = [
   ['/domains', 'Domains'],
   ['/reports', 'Monthly reports'],
   ['/events', 'Event analytics'],
+  ['/conversions', 'Conversions'],
+  ['/integrations', 'Integrations'],
   ['/webhooks', 'Webhooks'],
   ['/apps', 'Apps & pixels'],
   ['/members', 'Members'],

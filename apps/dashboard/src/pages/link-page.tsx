@@ -5,6 +5,7 @@ import { api, unwrap } from '../api/client';
 import { FilterChips, FilterList, filterQuery, type Filters, LivePanel, readFilters, useUrlFilters } from '../components/analytics-view';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber, timeZone } from '../components/format';
+import { fmtRevenue } from '../components/money';
 import { ConfirmDialog, CopyButton, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 import { useToast } from '../components/toasts';
 
@@ -169,6 +170,11 @@ export default function LinkPage() {
             <Stat label="All-time clicks" value={fmtNumber(l.clickCount)} />
           </div>
           <FilterChips filters={filters} onRemove={removeFilter} />
+          <div className="grid-3" aria-label="Conversions">
+            <Stat label={`Leads (${days} days)`} value={fmtNumber(s.leads)} testId="link-leads" />
+            <Stat label="Sales" value={fmtNumber(s.sales)} testId="link-sales" />
+            <Stat label="Net revenue" value={fmtRevenue(s.revenue)} plain />
+          </div>
           <div className="card">
             <h3>Clicks by day ({timeZone})</h3>
             <TimeSeries points={s.clicksByDate.map((d) => ({ date: d.date, value: d.clicks }))} label="Clicks" />
