@@ -5,14 +5,11 @@ const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('links: POST/GET/PUT/DELETE /api/links', () => {
-  let w: LinksWorld, templateA: string, templateB: string;
-  beforeAll(async () => {
-    w = await linksWorld();
-    [templateA, templateB] = [w.a.template.id, w.b.template.id];
-  });
+  let w: LinksWorld;
+  beforeAll(async () => (w = await linksWorld()));
   afterAll(() => w?.close());
 
-  const create = (body: Record<string, unknown>, key?: string) => w.http(key).post('/api/links', { templateId: templateA, ...body });
+  const create = (body: Record<string, unknown>, key?: string) => w.http(key).post('/api/links', { templateId: w.a.template.id, ...body });
 
   describe('create', () => {
     it('answers 201 with the Cloud snake_case shape, nulls for unset fields', async () => {
@@ -25,7 +22,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
         user_id: w.a.owner.user.id,
         organization_id: w.a.organization.id,
         project_id: null,
-        template_id: templateA,
+        template_id: w.a.template.id,
         template_slug: 'default',
         original_url: 'https://example.com/a',
         title: null,
@@ -149,12 +146,12 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
 
     it('unknown or foreign templateId → 404 Template not found', async () => {
       expect((await create({ originalUrl: 'https://example.com', templateId: UNKNOWN }).expect(404)).body).toEqual(notFound('Template not found'));
-      expect((await create({ originalUrl: 'https://example.com', templateId: templateB }).expect(404)).body).toEqual(notFound('Template not found'));
+      expect((await create({ originalUrl: 'https://example.com', templateId: w.b.template.id }).expect(404)).body).toEqual(notFound('Template not found'));
     });
 
     it('a code taken in any organization → 409', async () => {
       await create({ originalUrl: 'https://example.com', customCode: 'Taken01' }).expect(201);
-      const other = await w.http(w.keyB).post('/api/links', { templateId: templateB, originalUrl: 'https://example.com', customCode: 'Taken01' }).expect(409);
+      const other = await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://example.com', customCode: 'Taken01' }).expect(409);
       expect(other.body).toEqual(conflict("Short code 'Taken01' is already in use"));
     });
 
@@ -165,7 +162,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
     });
 
     it('no or a bad credential → 401', async () => {
-      const res = await request(w.api.url).post('/api/links').send({ templateId: templateA, originalUrl: 'https://example.com' }).expect(401);
+      const res = await request(w.api.url).post('/api/links').send({ templateId: w.a.template.id, originalUrl: 'https://example.com' }).expect(401);
       expect(res.body).toEqual({ error: 'Unauthorized', message: 'Missing or invalid API key', statusCode: 401 });
     });
 
@@ -203,7 +200,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       expect(res.body).toMatchObject({
         id: linkId,
         projectId,
-        templateId: templateA,
+        templateId: w.a.template.id,
         templateSlug: 'default',
         originalUrl: 'https://example.com/read',
         title: 'Read me',
@@ -315,7 +312,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
       const p = await w.http().post('/api/projects', { name: 'Proj' }).expect(201);
       const res = await w.http().put(`/api/links/${link.id}`, { templateId: t.body.id, projectId: p.body.id, title: 'Kept' }).expect(200);
       expect(res.body).toMatchObject({ templateId: t.body.id, templateSlug: 'other', projectId: p.body.id, title: 'Kept' });
-      expect((await w.http().put(`/api/links/${link.id}`, { projectId: null, templateId: templateA }).expect(200)).body.projectId).toBeNull();
+      expect((await w.http().put(`/api/links/${link.id}`, { projectId: null, templateId: w.a.template.id }).expect(200)).body.projectId).toBeNull();
     });
 
     it('empty body → 400 No updates provided', async () => {
@@ -329,7 +326,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
 
     it('foreign templateId or projectId → 404 like missing', async () => {
       const pb = await w.http(w.keyB).post('/api/projects', { name: 'B2' }).expect(201);
-      expect((await w.http().put(`/api/links/${link.id}`, { templateId: templateB }).expect(404)).body).toEqual(notFound('Template not found'));
+      expect((await w.http().put(`/api/links/${link.id}`, { templateId: w.b.template.id }).expect(404)).body).toEqual(notFound('Template not found'));
       expect((await w.http().put(`/api/links/${link.id}`, { projectId: pb.body.id }).expect(404)).body).toEqual(notFound('Project not found'));
     });
 
