@@ -51,6 +51,7 @@ const router = createBrowserRouter(
         { path: 'keys', lazy: page(() => import('./pages/keys')) },
         { path: 'members', lazy: page(() => import('./pages/members')) },
         { path: 'audit-log', lazy: page(() => import('./pages/audit-log')) },
+        { path: 'scim', lazy: page(() => import('./pages/scim')) },
         { path: 'webhooks', lazy: page(() => import('./pages/webhooks')) },
         { path: 'apps', lazy: page(() => import('./pages/apps')) },
         { path: 'events', lazy: page(() => import('./pages/events')) },

@@ -1,6 +1,6 @@
 /**
  * `node tools/scripts/run.js apps/dashboard/test/enterprise-screenshots.ts [outDir]`: the API keys
- * page (a scoped, expiring key) and the audit log (entries, the integrity check) in light and
+ * page (a scoped, expiring key), the audit log (entries, the integrity check) and SCIM tokens in light and
  * dark, at 1280 px and 390 px, written to `outDir` (default var/screenshots/enterprise) to be
  * looked at. Boots the same world as the browser tests.
  */
@@ -44,6 +44,10 @@ async function main(): Promise<void> {
         await p.getByRole('button', { name: 'Verify integrity' }).click();
         await p.getByTestId('audit-verify').waitFor();
         await p.screenshot({ path: name('audit-log'), fullPage: true });
+        await p.goto('/app/scim');
+        await p.getByRole('button', { name: 'New SCIM token' }).click();
+        await p.getByText('Your new SCIM token').waitFor();
+        await p.screenshot({ path: name('scim'), fullPage: true });
         await ctx.close();
       }
     }

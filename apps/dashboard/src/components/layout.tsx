@@ -19,6 +19,7 @@ const NAV: Array<[string, string]> = [
   ['/members', 'Members'],
   ['/keys', 'API keys'],
   ['/audit-log', 'Audit log'],
+  ['/scim', 'SCIM'],
   ['/usage', 'Usage'],
   ['/organization', 'Organization'],
   ['/account', 'Account'],
