@@ -1,3 +1,4 @@
+import { AuditSink } from '@dl/audit';
 import { Injectable } from '@nestjs/common';
 import { destinationsOf, suppliedFields, templateDefaultsFromFields, TemplateNotFoundError } from '@dl/links';
 import { SafetyService } from '@dl/safety';
@@ -32,6 +33,7 @@ export class TemplatesService {
   constructor(
     private readonly repo: TemplatesRepository,
     private readonly safety: SafetyService,
+    private readonly audit: AuditSink,
   ) {}
 
   /** A default destination is screened like a link's own (decisions §22): blocked → 400 naming `defaults.<field>`. */
@@ -58,6 +60,7 @@ export class TemplatesService {
       description: dto.description ?? null,
       defaults,
     });
+    this.audit.record({ organizationId, action: 'template.created', targetId: t.id, changes: { name: t.name, slug: t.slug } });
     return toTemplateResponse(t);
   }
 
@@ -71,11 +74,13 @@ export class TemplatesService {
     if (data.defaults) await this.screenDefaults(data.defaults as Record<string, unknown>);
     const t = await this.repo.update(organizationId, id, data);
     if (!t) throw new TemplateNotFoundError();
+    this.audit.record({ organizationId, action: 'template.updated', targetId: id, changes: { ...data } });
     return toTemplateResponse(t);
   }
 
   async delete(organizationId: string, id: string): Promise<{ success: true }> {
     if (!(await this.repo.delete(organizationId, id))) throw new TemplateNotFoundError();
+    this.audit.record({ organizationId, action: 'template.deleted', targetId: id });
     return { success: true };
   }
 }

@@ -59,6 +59,18 @@ describe('audit log (/api/audit-log, decisions §25)', () => {
     expect(mine.body.entries).toHaveLength(2);
   });
 
+  it('template changes are recorded with what changed', async () => {
+    const t = await as(org.owner.jwt).post('/api/templates', { name: 'Spring sale', slug: 'spring-sale' }).expect(201);
+    await as(org.owner.jwt).put(`/api/templates/${t.body.id}`, { name: 'Summer sale' }).expect(200);
+    await as(org.owner.jwt).delete(`/api/templates/${t.body.id}`).expect(200);
+    const list = (await entries(`targetId=${t.body.id}`, 3)).body.entries;
+    expect(list.map((e: { action: string; changes: unknown }) => [e.action, e.changes])).toEqual([
+      ['template.deleted', null],
+      ['template.updated', { name: 'Summer sale' }],
+      ['template.created', { name: 'Spring sale', slug: 'spring-sale' }],
+    ]);
+  });
+
   it('role changes and removals are recorded; Admins read the log, Members get 403', async () => {
     const member = await addMember(env, org.organization.id, 'MEMBER');
     await as(org.owner.jwt).patch(`/api/organization/members/${member.user.id}`, { role: 'ADMIN' }).expect(200);
