@@ -43,14 +43,7 @@ describe('redirect edge: password brute force', () => {
     expect(await tryPassword(link.shortCode, 'open sesame', '203.0.113.8')).toBe(302);
   }, 60_000);
 
-  it('1,000 parallel wrong tries from 1,000 IPs: exactly 100 are checked on that link', async () => {
-    const link = await secret();
-    const statuses = await Promise.all(Array.from({ length: 1000 }, (_, i) => tryPassword(link.shortCode, `wrong-${i}`, `198.18.${i >> 8}.${i & 255}`)));
-    expect(tally(statuses)).toEqual({ 401: 100, 429: 900 });
-    expect(await tryPassword(link.shortCode, 'open sesame', '198.19.0.1')).toBe(429);
-  }, 120_000);
-
-  it('another link keeps redirecting while 1,000 wrong tries hit a password link', async () => {
+  it('1,000 wrong tries from 1,000 IPs: exactly 100 are checked on that link, and another link keeps redirecting meanwhile', async () => {
     const target = await secret();
     const other = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/other' });
     const visitOther = async () => {
@@ -69,6 +62,7 @@ describe('redirect edge: password brute force', () => {
     const during: number[] = [];
     while (flooding || during.length < 50) during.push(await visitOther());
     expect(tally(await flood)).toEqual({ 401: 100, 429: 900 });
+    expect(await tryPassword(target.shortCode, 'open sesame', '198.19.0.1')).toBe(429);
     // The bounded queue runs one hash at a time: the flood costs at most 100 hashes, one core at most.
     // (The test client shares this process and the host is shared: the bound is generous.)
     expect(p99(during)).toBeLessThan(p99(before) + 50);
