@@ -1,5 +1,5 @@
 /**
- * Screenshots of the edge's safety pages (decisions §22: the warning and disabled pages) in light
+ * Screenshots of the edge's safety pages (decisions §22: the warning, disabled and report pages) in light
  * and dark mode at 390 px and 1280 px, into docs/screenshots/. The pages are the edge's own
  * answers (buildAnswer), rendered by Debian's Chromium through playwright-core under their CSP.
  *   node tools/scripts/run.js tools/scripts/edge-page-screenshots.ts
@@ -12,6 +12,7 @@ const link = { shortCode: 'Xk3p9Qa', safetyStatus: 'suspicious', safetyReason: '
 const pages = {
   warning: buildAnswer({ kind: 'warning', link, destination: 'https://xn--pypal-4ve.com/signin?session=8f2a', query: 'utm_source=mail' }),
   disabled: buildAnswer({ kind: 'disabled', reason: 'malware' }),
+  report: buildAnswer({ kind: 'report', shortCode: link.shortCode, error: null }),
 };
 
 async function main() {

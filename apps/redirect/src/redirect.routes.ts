@@ -1,6 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig, normalizeHost } from '@dl/platform/config';
+import { registerReportRoutes } from './report.routes';
 import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, RedirectService } from '@dl/redirect';
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
@@ -78,6 +79,8 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
       return reply.code(ok ? 200 : 404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(ok ? 'ok' : 'unknown domain');
     },
   });
+
+  registerReportRoutes(app, send);
 
   fastify.all('/*', (_request, reply) => send(reply, NOT_FOUND));
 }

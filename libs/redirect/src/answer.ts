@@ -1,6 +1,6 @@
 import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
-import { BAD_LINK_PAGE, cloakPage, disabledPage, EXPIRED_PAGE, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
+import { BAD_LINK_PAGE, cloakPage, disabledPage, EXPIRED_PAGE, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, REPORTED_PAGE, reportPage, TOO_MANY_REPORTS_PAGE, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
 import { publicStatsPage } from './public-stats';
 import { PublicStatsDto } from './public-stats.dto';
 
@@ -16,7 +16,10 @@ export type EdgePage =
   | Outcome
   | { kind: 'stats'; stats: PublicStatsDto; shortUrl: string }
   | { kind: 'association-file'; json: string }
-  | { kind: 'bad-link' };
+  | { kind: 'bad-link' }
+  | { kind: 'report'; shortCode: string; error: string | null }
+  | { kind: 'reported' }
+  | { kind: 'too-many-reports'; retryAfter: number };
 
 type Builders = { [K in EdgePage['kind']]: (page: Extract<EdgePage, { kind: K }>) => Answer };
 
@@ -59,6 +62,9 @@ const BUILDERS: Builders = {
   unavailable: () => html(503, UNAVAILABLE_PAGE, { 'retry-after': '5' }),
   'not-found': () => html(404, NOT_FOUND_PAGE),
   'bad-link': () => html(400, BAD_LINK_PAGE),
+  report: (p) => html(p.error ? 400 : 200, reportPage(p.shortCode, p.error)),
+  reported: () => html(201, REPORTED_PAGE),
+  'too-many-reports': (p) => html(429, TOO_MANY_REPORTS_PAGE, { 'retry-after': String(p.retryAfter) }),
   stats: (p) => ({
     status: 200,
     headers: { 'content-type': HTML, 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex', 'content-security-policy': PAGE_CSP, ...SECURITY_HEADERS },

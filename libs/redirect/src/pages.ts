@@ -157,3 +157,42 @@ export function disabledPage(reason: string | null): string {
   const why = reason ? ` Reason: ${escapeHtml(reason)}.` : '';
   return page(403, 'This link has been disabled', `It was found to lead somewhere harmful and can no longer be followed.${why}`);
 }
+
+const REPORT_STYLE =
+  // A flex item's min-width is its content's: without these a long option widens the card past a phone's screen.
+  'main{min-width:0;width:100%;box-sizing:border-box}form *{max-width:100%;box-sizing:border-box}' +
+  'select,textarea{font:inherit;padding:.6rem .75rem;border:1px solid #cbd2d9;border-radius:8px;background:#fff;color:#1f2933}' +
+  'textarea{min-height:5rem;resize:vertical}' +
+  '@media (prefers-color-scheme:dark){select,textarea{background:#12161c;color:#e4e7eb;border-color:#3e4c59}}';
+const REPORT_CATEGORIES: ReadonlyArray<[string, string]> = [
+  ['phishing', 'Phishing (a fake login page)'],
+  ['malware', 'Malware or a harmful download'],
+  ['spam', 'Spam'],
+  ['illegal', 'Illegal content'],
+  ['other', 'Something else'],
+];
+
+/**
+ * The report form of `/<code>/report` (decisions §22). It posts to its own address (the page's
+ * CSP allows forms to the same origin only); the edge files the report through the abuse desk.
+ */
+export function reportPage(shortCode: string, error: string | null = null): string {
+  const alert = error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '';
+  const options = REPORT_CATEGORIES.map(([value, label]) => `<option value="${value}">${label}</option>`).join('');
+  return page(
+    '&#9873;',
+    'Report this link',
+    `Tell us what is wrong with <strong>/${escapeHtml(shortCode)}</strong>. An operator reviews every report.</p>${alert}` +
+      '<form method="post"><label for="category">What is wrong</label>' +
+      `<select id="category" name="category" required>${options}</select>` +
+      '<label for="details">Details (optional)</label><textarea id="details" name="details" maxlength="2000"></textarea>' +
+      '<label for="reporterEmail">Your email (optional, if we may contact you)</label>' +
+      '<input id="reporterEmail" name="reporterEmail" type="email" maxlength="254" autocomplete="email">' +
+      '<button type="submit">Send report</button></form><p>',
+    FORM_STYLE + REPORT_STYLE,
+  );
+}
+
+export const REPORTED_PAGE = page('&#10003;', 'Thank you', 'Your report was received. An operator will review this link.');
+
+export const TOO_MANY_REPORTS_PAGE = page(429, 'Too many reports', 'Too many reports were sent from your address. Please try again later.');
