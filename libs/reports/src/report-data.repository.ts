@@ -13,6 +13,19 @@ export interface ReportWindows {
   prior: Window;
 }
 
+/** One group of a report's conversions (see ReportDataRepository.conversions). */
+export interface ConversionReportRow {
+  current: boolean;
+  linkId: string | null;
+  shortCode: string | null;
+  title: string | null;
+  currency: string;
+  leads: number;
+  sales: number;
+  amount: number;
+  refunded: number;
+}
+
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
@@ -157,6 +170,27 @@ export class ReportDataRepository {
   }
 
   /** Whether the organization ever received SDK data and pixel data. */
+  /**
+   * Conversions of both windows from `conversion_daily` (refunds already net the sale's day):
+   * per window, link and currency (leads under currency ''), with the link's labels; `linkId`
+   * is null for unattributed conversions. `any` says whether the organization ever recorded one.
+   */
+  async conversions(organizationId: string, w: ReportWindows): Promise<{ any: boolean; rows: ConversionReportRow[] }> {
+    const rows = await this.read.$queryRaw<ConversionReportRow[]>`
+      SELECT (d.day >= ${day(w.current.start)}::date) AS current, l.id::text AS "linkId", l.short_code AS "shortCode", l.title,
+             d.currency, SUM(d.leads)::int AS leads, SUM(d.sales)::int AS sales,
+             SUM(d.amount)::float8 AS amount, SUM(d.refunded)::float8 AS refunded
+      FROM conversion_daily d LEFT JOIN links l ON l.id = d.link_id AND l.organization_id = ${organizationId}::uuid
+      WHERE d.organization_id = ${organizationId}::uuid
+        AND d.day >= ${day(w.prior.start)}::date AND d.day < ${day(w.current.end)}::date
+        AND (d.day < ${day(w.prior.end)}::date OR d.day >= ${day(w.current.start)}::date)
+      GROUP BY 1, 2, 3, 4, 5`;
+    if (rows.length) return { any: true, rows };
+    const [row] = await this.read.$queryRaw<Array<{ any: boolean }>>`
+      SELECT EXISTS (SELECT 1 FROM conversion_org_daily WHERE organization_id = ${organizationId}::uuid) AS any`;
+    return { any: row.any, rows };
+  }
+
   async streams(organizationId: string): Promise<{ sdk: boolean; pixel: boolean }> {
     const [row] = await this.read.$queryRaw<Array<{ sdk: boolean; pixel: boolean }>>`
       SELECT

@@ -53,6 +53,17 @@ export function formatMoney(amount: number, currency: string): string {
   }
 }
 
+/** An integer amount in the currency's minor units (as conversions store them), formatted. */
+export function formatMinorMoney(minor: number, currency: string): string {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // An unknown code keeps two digits and is printed after the number by formatMoney.
+  }
+  return formatMoney(minor / 10 ** digits, currency);
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatNumber(n)} ${n === 1 ? one : many}`;
 }

@@ -106,6 +106,33 @@ export class ReportEventsDto {
   @ApiProperty({ type: Number, nullable: true }) perInstall!: number | null;
 }
 
+/** A link's sales and net revenue in one currency (minor units). */
+export class ReportConversionLinkDto {
+  @ApiProperty() label!: string;
+  @ApiProperty() sublabel!: string;
+  @ApiProperty({ type: 'integer' }) sales!: number;
+  @ApiProperty({ type: 'integer', description: 'Amount − refunded, minor units' }) net!: number;
+}
+
+/** Revenue of one currency (integers in its minor units; currencies are never summed together). */
+export class ReportConversionRevenueDto {
+  @ApiProperty({ example: 'USD' }) currency!: string;
+  @ApiProperty({ type: 'integer' }) sales!: number;
+  @ApiProperty({ type: 'integer' }) amount!: number;
+  @ApiProperty({ type: 'integer' }) refunded!: number;
+  @ApiProperty({ type: 'integer', description: 'amount − refunded' }) net!: number;
+  @ApiProperty({ type: 'integer', description: "Last month's net" }) prior!: number;
+  @ApiProperty({ type: [ReportConversionLinkDto], description: 'Links with the highest net revenue in this currency (at most 5)' })
+  topLinks!: ReportConversionLinkDto[];
+}
+
+/** Leads and sales tracked through the conversions API, Stripe and Shopify (decisions §23). */
+export class ReportConversionsDto {
+  @ApiProperty({ type: ReportKpiDto }) leads!: ReportKpiDto;
+  @ApiProperty({ type: ReportKpiDto }) sales!: ReportKpiDto;
+  @ApiProperty({ type: [ReportConversionRevenueDto], description: 'Per currency, most sales first (amounts of different currencies are not compared)' }) revenue!: ReportConversionRevenueDto[];
+}
+
 export class ReportHousekeepingDto {
   @ApiProperty({ type: [String] }) linksCreated!: string[];
   @ApiProperty({ type: [String] }) linksExpired!: string[];
@@ -140,6 +167,12 @@ export class MonthlyReportDto {
   @ApiProperty({ type: ReportInstallsDto, nullable: true }) installs!: ReportInstallsDto | null;
   @ApiProperty({ type: ReportPixelDto, nullable: true }) pixel!: ReportPixelDto | null;
   @ApiProperty({ type: ReportEventsDto, nullable: true }) events!: ReportEventsDto | null;
+  @ApiPropertyOptional({
+    type: ReportConversionsDto,
+    nullable: true,
+    description: 'Null without a paid plan or without any conversion recorded; absent from reports stored before the section existed',
+  })
+  conversions?: ReportConversionsDto | null;
   @ApiProperty({ type: ReportHousekeepingDto }) housekeeping!: ReportHousekeepingDto;
   @ApiProperty({ type: ReportInsightsDto }) insights!: ReportInsightsDto;
   @ApiProperty({ format: 'date-time' }) generatedAt!: string;

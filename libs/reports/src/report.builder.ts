@@ -7,6 +7,7 @@ import { buildInsights, InsightInput } from './insights';
 import {
   addDays, addMonths, DAY_MS, daysInPeriod, isoDay, Period, periodEnd, periodLabel, periodStart, startOfDay,
 } from './period';
+import { conversionsSection } from './report-conversions';
 import { fraction, kpi, mergeCurrencies, round, shares } from './report-math';
 import { ReportCurrencyAmountDto, MonthlyReportDto, ReportTopLinkDto } from './report-response.dto';
 import { ReportDataRepository, ReportWindows } from './report-data.repository';
@@ -88,7 +89,7 @@ export class ReportBuilder {
     const historyStart = new Date(now.getTime() - RAW_HISTORY_DAYS[org.tier] * DAY_MS);
 
     // Every click-side read at once (they are independent); stream sections follow.
-    const [streams, { daily, links }, zeroClickLinks, dims, housekeeping, uniques, priorUniques] = await Promise.all([
+    const [streams, { daily, links }, zeroClickLinks, dims, housekeeping, uniques, priorUniques, conversions] = await Promise.all([
       this.repo.streams(orgId),
       this.repo.clickTotals(orgId, w),
       this.repo.zeroClickLinks(orgId, w.current),
@@ -100,6 +101,7 @@ export class ReportBuilder {
       this.repo.housekeeping(orgId, w.current, NAME_LIMIT),
       historyStart <= w.current.start ? this.repo.monthVisitors(orgId, w.current.start) : null,
       historyStart <= w.prior.start ? this.priorVisitors(orgId, w, live) : null,
+      org.tier === Tier.FREE ? { any: false, rows: [] } : this.repo.conversions(orgId, w),
     ]);
 
     // Clicks: daily series of the current window (zeros filled), totals of both windows.
@@ -168,6 +170,7 @@ export class ReportBuilder {
       installs: null,
       pixel: null,
       events: null,
+      conversions: conversionsSection(org.tier, conversions, shortBase),
       housekeeping: {
         linksCreated: housekeeping.created,
         linksExpired: housekeeping.expired,

@@ -1,5 +1,5 @@
-import { formatMoney, formatNumber, formatPct } from '../report-math';
-import { ReportKpiDto, MonthlyReportDto, ReportShareDto, ReportTopLinkDto } from '../report-response.dto';
+import { formatMinorMoney, formatMoney, formatNumber, formatPct } from '../report-math';
+import { ReportConversionsDto, ReportKpiDto, MonthlyReportDto, ReportShareDto, ReportTopLinkDto } from '../report-response.dto';
 
 export const CHART_CID = 'daily-clicks-chart@reports';
 
@@ -81,6 +81,25 @@ function bullets(items: string[]): string {
   return items.map((i) => paragraph(`<span style="color:${ACCENT};">●</span>&nbsp; ${esc(i)}`)).join('\n');
 }
 
+/** The conversions section: leads and sales with their change, then each currency's net revenue and its top links. */
+function conversionParts(c: ReportConversionsDto): string[] {
+  const out = [heading('Conversions')];
+  out.push(paragraph(`<strong>${formatNumber(c.leads.value)}</strong> leads ${delta(c.leads)} &nbsp;·&nbsp; <strong>${formatNumber(c.sales.value)}</strong> sales ${delta(c.sales)}`));
+  if (!c.revenue.length) out.push(paragraph('No sales this month.', `color:${MUTED};`));
+  for (const rev of c.revenue) {
+    const money = (n: number) => esc(formatMinorMoney(n, rev.currency));
+    out.push(paragraph(`Revenue <strong>${money(rev.net)}</strong> net · ${formatNumber(rev.sales)} sales${rev.refunded ? ` · ${money(rev.refunded)} refunded` : ''} <span style="color:${MUTED};">(prior ${money(rev.prior)})</span>`, 'padding-top:10px;'));
+    const rows = rev.topLinks
+      .map((l) => `<tr><td style="padding:7px 0;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};">${esc(l.label)}
+<div style="font-size:12px;color:${MUTED};padding-top:2px;">${esc(l.sublabel)}</div></td>
+<td align="right" valign="top" style="padding:7px 0 7px 16px;border-bottom:1px solid ${LINE};font-family:${FONT};font-size:14px;color:${INK};white-space:nowrap;"><strong>${money(l.net)}</strong>
+<div style="font-size:12px;color:${MUTED};padding-top:2px;">${formatNumber(l.sales)} sales</div></td></tr>`)
+      .join('\n');
+    if (rows) out.push(`<tr><td style="padding:0 28px;"><table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}</table></td></tr>`);
+  }
+  return out;
+}
+
 /** The HTML (inline styles, table layout for Outlook/Gmail) and plain-text parts of a monthly report email. */
 export function renderReportEmail(r: MonthlyReportDto, opts: { dashboardUrl?: string } = {}): RenderedEmail {
   const subject = `${r.organization.name}: your ${r.period.label} report`;
@@ -153,6 +172,8 @@ ${kpiCell('Sessions', r.kpis.sessions, 'add the mobile SDK')}
     parts.push(paragraph(`${formatNumber(r.pixel.pageviews.value)} pageviews · ${formatNumber(r.pixel.conversions.value)} conversions (${formatPct(r.pixel.conversionRate)})`));
   }
 
+  if (r.conversions) parts.push(...conversionParts(r.conversions));
+
   const hk = r.housekeeping;
   parts.push(heading('Housekeeping'));
   parts.push(paragraph(`${formatNumber(hk.linksCreated.length)} links created · ${formatNumber(hk.linksExpired.length)} expired · ${formatNumber(hk.linksDisabled)} disabled · ${formatNumber(hk.linksWithStoreUrls)} with app store URLs`, `color:#374151;font-size:13px;`));
@@ -201,6 +222,15 @@ function renderText(r: MonthlyReportDto, opts: { dashboardUrl?: string }): strin
   if (r.events) {
     list(`Events (${formatNumber(r.events.total.value)})`, r.events.byName);
     for (const rev of r.events.revenue) lines.push(`  Revenue: ${formatMoney(rev.amount, rev.currency)} (prior ${formatMoney(rev.prior, rev.currency)})`);
+  }
+  if (r.conversions) {
+    const c = r.conversions;
+    lines.push('', 'Conversions', `  ${k('Leads', c.leads)} · ${k('Sales', c.sales)}`);
+    for (const rev of c.revenue) {
+      const money = (n: number) => formatMinorMoney(n, rev.currency);
+      lines.push(`  Revenue ${rev.currency}: ${money(rev.net)} net, ${money(rev.refunded)} refunded (prior ${money(rev.prior)})`);
+      for (const l of rev.topLinks) lines.push(`    - ${l.label} (${l.sublabel}): ${money(l.net)}, ${formatNumber(l.sales)} sales`);
+    }
   }
   const notes = [...r.insights.links, ...r.insights.events];
   if (notes.length) lines.push('', 'Highlights', ...notes.map((n) => `  - ${n}`));
