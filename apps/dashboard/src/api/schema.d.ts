@@ -2537,6 +2537,32 @@ export interface components {
             conversions: number;
             perInstall: number | null;
         };
+        ReportConversionLinkDto: {
+            label: string;
+            sublabel: string;
+            sales: number;
+            /** @description Amount − refunded, minor units */
+            net: number;
+        };
+        ReportConversionRevenueDto: {
+            /** @example USD */
+            currency: string;
+            sales: number;
+            amount: number;
+            refunded: number;
+            /** @description amount − refunded */
+            net: number;
+            /** @description Last month's net */
+            prior: number;
+            /** @description Links with the highest net revenue in this currency (at most 5) */
+            topLinks: components["schemas"]["ReportConversionLinkDto"][];
+        };
+        ReportConversionsDto: {
+            leads: components["schemas"]["ReportKpiDto"];
+            sales: components["schemas"]["ReportKpiDto"];
+            /** @description Per currency, most sales first (amounts of different currencies are not compared) */
+            revenue: components["schemas"]["ReportConversionRevenueDto"][];
+        };
         ReportHousekeepingDto: {
             linksCreated: string[];
             linksExpired: string[];
@@ -2568,6 +2594,8 @@ export interface components {
             installs: components["schemas"]["ReportInstallsDto"] | null;
             pixel: components["schemas"]["ReportPixelDto"] | null;
             events: components["schemas"]["ReportEventsDto"] | null;
+            /** @description Null without a paid plan or without any conversion recorded; absent from reports stored before the section existed */
+            conversions?: components["schemas"]["ReportConversionsDto"] | null;
             housekeeping: components["schemas"]["ReportHousekeepingDto"];
             insights: components["schemas"]["ReportInsightsDto"];
             /** Format: date-time */
@@ -3824,6 +3852,9 @@ export type SchemaReportCurrencyAmountDto = components['schemas']['ReportCurrenc
 export type SchemaReportPixelDto = components['schemas']['ReportPixelDto'];
 export type SchemaReportLinkShareDto = components['schemas']['ReportLinkShareDto'];
 export type SchemaReportEventsDto = components['schemas']['ReportEventsDto'];
+export type SchemaReportConversionLinkDto = components['schemas']['ReportConversionLinkDto'];
+export type SchemaReportConversionRevenueDto = components['schemas']['ReportConversionRevenueDto'];
+export type SchemaReportConversionsDto = components['schemas']['ReportConversionsDto'];
 export type SchemaReportHousekeepingDto = components['schemas']['ReportHousekeepingDto'];
 export type SchemaReportInsightActionDto = components['schemas']['ReportInsightActionDto'];
 export type SchemaReportInsightsDto = components['schemas']['ReportInsightsDto'];
