@@ -66,6 +66,24 @@ function sampleReport(): MonthlyReportDto {
       conversions: 2612,
       perInstall: 15.45,
     },
+    conversions: {
+      leads: { value: 1840, prior: 1612, deltaPct: 14.1 },
+      sales: { value: 412, prior: 388, deltaPct: 6.2 },
+      revenue: [
+        {
+          currency: 'USD', sales: 371, amount: 2184500, refunded: 96300, net: 2088200, prior: 1935400,
+          topLinks: [
+            { label: 'Black Friday Sale', sublabel: 'https://dl.ink/bfsale', sales: 182, net: 1093100 },
+            { label: 'Newsletter #48', sublabel: 'https://dl.ink/nl48', sales: 74, net: 402300 },
+            { label: 'Partner: Outdoorly & <Co>', sublabel: 'https://dl.ink/outdrly', sales: 41, net: 233800 },
+          ],
+        },
+        {
+          currency: 'EUR', sales: 41, amount: 219000, refunded: 0, net: 219000, prior: 187500,
+          topLinks: [{ label: 'Spring Collection', sublabel: 'https://dl.ink/spring26', sales: 29, net: 151000 }],
+        },
+      ],
+    },
     housekeeping: { linksCreated: ['Black Friday Sale', 'Gift guide', 'Newsletter #48', 'Podcast ep. 112'], linksExpired: ['Halloween promo', 'October giveaway'], linksDisabled: 3, linksWithStoreUrls: 18 },
   };
   return { ...base, insights: buildInsights(base), generatedAt: '2026-12-01T00:30:04.000Z' };
@@ -102,7 +120,7 @@ async function main(): Promise<void> {
     execFileSync(
       process.env.CHROMIUM_BIN ?? 'chromium',
       ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--force-device-scale-factor=1',
-        `--screenshot=${out}`, '--window-size=680,3340', `file://${join(dir, 'email.html')}`],
+        `--screenshot=${out}`, '--window-size=680,3680', `file://${join(dir, 'email.html')}`],
       { stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 },
     );
     process.stdout.write(`${JSON.stringify({ png: out })}\n`);
