@@ -166,6 +166,7 @@ export class LinkListItemDto {
   @ApiProperty() originalUrl!: string;
   @ApiProperty() clickCount!: number;
   @ApiProperty() templateSlug!: string;
+  @ApiProperty({ type: LinkSafetyResponseDto, description: 'As on single reads (decisions §22)' }) safety!: LinkSafetyResponseDto;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 

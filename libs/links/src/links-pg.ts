@@ -136,6 +136,8 @@ export class LinksPg implements OnModuleDestroy {
                       ELSE 'https://' || l.domain_name || '/' || l.short_code END AS "shortUrl",
                  l.title, l.original_url AS "originalUrl",
                  l.click_count AS "clickCount", t.slug AS "templateSlug",
+                 json_build_object('status', l.safety_status, 'reason', l.safety_reason,
+                   'checkedAt', to_char(l.safety_checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) AS "safety",
                  to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
     const from = `
           FROM links l JOIN templates t ON t.id = l.template_id
@@ -154,7 +156,7 @@ export class LinksPg implements OnModuleDestroy {
           LIMIT ${param(limit + 1)}::int
         )
         SELECT (SELECT coalesce(json_agg(x), '[]')::text FROM (
-                  SELECT id, "domain", "shortCode", "shortUrl", title, "originalUrl", "clickCount", "templateSlug", "createdAt"
+                  SELECT id, "domain", "shortCode", "shortUrl", title, "originalUrl", "clickCount", "templateSlug", "safety", "createdAt"
                   FROM p WHERE n <= ${limit} ORDER BY n) x),
                (SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') FROM p WHERE n = ${limit}),
                (SELECT id::text FROM p WHERE n = ${limit} AND EXISTS (SELECT 1 FROM p WHERE n > ${limit}))`;

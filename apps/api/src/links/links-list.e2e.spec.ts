@@ -4,7 +4,7 @@ import { Tier } from '@dl/platform/db';
 import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { bad, notFound } from './test/links-setup';
 
-type Item = { id: string; shortCode: string; domain: string; title: string | null; originalUrl: string };
+type Item = { id: string; shortCode: string; domain: string; title: string | null; originalUrl: string; safety?: unknown };
 
 /**
  * GET /api/links filters and keyset pages, GET /api/tags (decisions §16). Organization A has
@@ -67,9 +67,20 @@ describe('links: list filters, pages and tags', () => {
     expect(res.headers['x-next-cursor']).toBeUndefined();
     expect(res.body.map((l: Item) => l.id)).toEqual(named('inactive', 'branded', 'percent', 'code', 'winter', 'summer'));
     expect(Object.keys(res.body[1]).sort()).toEqual(
-      ['clickCount', 'createdAt', 'domain', 'id', 'originalUrl', 'shortCode', 'shortUrl', 'templateSlug', 'title'].sort(),
+      ['clickCount', 'createdAt', 'domain', 'id', 'originalUrl', 'safety', 'shortCode', 'shortUrl', 'templateSlug', 'title'].sort(),
     );
     expect(res.body[1]).toMatchObject({ domain: 'go.list.test', shortCode: 'spring', shortUrl: 'https://go.list.test/spring' });
+  });
+
+  it('each item carries `safety` exactly as the single read shows it, on whole lists and on pages (decisions §22)', async () => {
+    await env.prisma.link.update({ where: { id: ids.code }, data: { safetyStatus: 'suspicious', safetyReason: 'mixed scripts', safetyCheckedAt: new Date('2026-01-02T03:04:05.678Z') } });
+    const whole = (await as(a).get('/api/links').expect(200)).body as Item[];
+    const page = (await as(a).get('/api/links?limit=3').expect(200)).body as Item[];
+    for (const item of [...whole, ...page]) {
+      expect(item.safety).toEqual((await as(a).get(`/api/links/${item.id}`).expect(200)).body.safety);
+    }
+    expect(whole.find((l) => l.id === ids.code)?.safety).toEqual({ status: 'suspicious', reason: 'mixed scripts', checkedAt: '2026-01-02T03:04:05.678Z' });
+    expect(whole.find((l) => l.id === ids.summer)?.safety).toMatchObject({ status: 'ok', reason: null });
   });
 
   it('search: case-insensitive substring of title, short code or destination; LIKE wildcards are literal', async () => {
