@@ -3083,6 +3083,8 @@ export interface components {
             originalUrl: string;
             clickCount: number;
             templateSlug: string;
+            /** @description As on single reads (decisions §22) */
+            safety: components["schemas"]["LinkSafetyResponseDto"];
             /** Format: date-time */
             createdAt: string;
         };
