@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '@dl/auth';
-import { signUp, startWorld, World } from './world';
+import { eventually, signIn, signUp, startWorld, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-settings-shots-'));
 
 // Decisions §20 in Chromium: two-factor set-up on the Account page (QR code, recovery codes shown
-// once), signing in with a code, and the Organization settings page.
+// once), signing in with a code, sessions and change of password, and the Organization settings page.
 describe('dashboard: account 2FA and organization settings (Chromium)', () => {
   let w: World;
   let context: BrowserContext;
@@ -61,7 +61,7 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
     await page.getByText('Signing in asks for a code').waitFor();
     expect(await codes.count()).toBe(0);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL('**/app/login');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
@@ -72,6 +72,49 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
     await page.getByLabel('Code').fill(totpCode(secret, enabledAt + 30_000));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/app/links');
+  });
+
+  it('sessions: two sign-ins listed, the other one signed out and refused; the password changed and used', async () => {
+    const { email, password } = await signUp(page, 'Sessions Co');
+    const other = await w.context();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, email, password);
+
+    await page.goto('/app/account');
+    const rows = page.getByTestId('sessions').locator('tbody tr');
+    await page.getByTestId('sessions').waitFor();
+    expect(await rows.count()).toBe(2);
+    expect(await rows.filter({ hasText: 'This session' }).count()).toBe(1);
+    await shots('account-sessions');
+    await rows.filter({ hasNotText: 'This session' }).getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('Session signed out').waitFor();
+    await eventually(async () => (await rows.count()) === 1);
+
+    // The signed-out browser's next request is refused, and it cannot refresh its way back.
+    const refused = otherPage.waitForResponse((r) => new URL(r.url()).pathname === '/api/keys');
+    await otherPage.locator('#nav a[href$="/keys"]').click();
+    expect((await refused).status()).toBe(401);
+    await otherPage.getByText('Invalid or expired session').waitFor();
+    await otherPage.reload();
+    await otherPage.waitForURL('**/app/login');
+    await other.close();
+
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Current password').fill('not-my-password');
+    await form.getByLabel('New password').fill('a-new-long-password-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('.field-error', { hasText: 'Wrong password' }).waitFor();
+    await shots('account-password-error');
+    await form.getByLabel('Current password').fill(password);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('Password changed. Your other sessions have been signed out.').waitFor();
+    // Signing out the current session from the list signs this browser out.
+    await rows.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/app/login');
+
+    const again = await w.context();
+    await signIn(await again.newPage(), email, 'a-new-long-password-2');
+    await again.close();
   });
 
   it('organization settings: rename, require 2FA refused without it, schedule deletion and restore', async () => {

@@ -3,10 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { FormCard } from '../components/resource';
 import { ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { AccountSessions, ChangePassword } from '../components/account-sessions';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { useAction } from '../components/use-crud';
 
-/** The signed-in account: its name and two-factor authentication. */
+/** The signed-in account: its name, password, two-factor authentication and sessions. */
 export default function AccountPage() {
   const me = useQuery({ queryKey: ['me'], queryFn: () => unwrap(api.GET('/auth/me')) });
   const [name, setName] = useState('');
@@ -28,10 +29,12 @@ export default function AccountPage() {
               {(p) => <input {...p} name="accountName" value={name} onChange={(e) => setName(e.target.value)} autoComplete="name" />}
             </Field>
           </FormCard>
+          <ChangePassword />
           <div className="card">
             <h2>Two-factor authentication</h2>
             <TwoFactorSettings enabled={me.data.user.twoFactorEnabled} />
           </div>
+          <AccountSessions />
         </>
       )}
     </section>
