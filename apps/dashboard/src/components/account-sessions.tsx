@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { logout } from '../api/session';
 import { fmtDateTime } from './format';
+import { FormCard } from './resource';
 import { ErrorBanner, Field, fieldErrors } from './ui';
 import { useAction } from './use-crud';
 
@@ -132,10 +133,15 @@ export function ChangePassword() {
     });
   };
   return (
-    <form className="card form" aria-label="Change password" noValidate onSubmit={(e) => (e.preventDefault(), submit())}>
-      <h2>Password</h2>
-      <p className="hint">Changing your password signs out every other session of your account; this one stays signed in.</p>
-      <ErrorBanner error={change.error} fields={['currentPassword', 'newPassword']} />
+    <FormCard
+      title="Change password"
+      intro={<p className="hint">Changing your password signs out every other session of your account; this one stays signed in.</p>}
+      error={change.error}
+      fields={['currentPassword', 'newPassword']}
+      submitLabel="Change password"
+      busy={change.isPending}
+      onSubmit={submit}
+    >
       {done && (
         <p className="notice-banner" role="status">
           Password changed. Your other sessions have been signed out.
@@ -147,11 +153,6 @@ export function ChangePassword() {
       <Field label="New password" error={errors.newPassword}>
         {(p) => <input {...p} type="password" name="newPassword" value={newPassword} onChange={(e) => setNew(e.target.value)} autoComplete="new-password" />}
       </Field>
-      <div className="form-actions">
-        <button className="button primary" type="submit" disabled={change.isPending}>
-          Change password
-        </button>
-      </div>
-    </form>
+    </FormCard>
   );
 }
