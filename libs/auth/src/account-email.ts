@@ -1,3 +1,4 @@
+import { EMAIL_ACCENT as ACCENT, EMAIL_FONT as FONT, EMAIL_INK as INK, EMAIL_LINE as LINE, EMAIL_MUTED as MUTED, escapeHtml, RenderedEmail } from '@dl/platform/mail';
 /**
  * The account emails (verification, invitation, password reset): the report email's frame
  * (600 px card, indigo top bar, system font, one call-to-action button) around a few lines.
@@ -16,20 +17,10 @@ export interface AccountEmail {
   footer: string;
 }
 
-export interface RenderedAccountEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
+export type RenderedAccountEmail = RenderedEmail;
 
-const FONT = `-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`;
-const INK = '#111827';
-const MUTED = '#6b7280';
-const LINE = '#e5e7eb';
-const ACCENT = '#4f46e5';
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const esc = escapeHtml;
 
 /**
  * Mail clients turn anything that looks like a domain into a link; a zero-width joiner after each

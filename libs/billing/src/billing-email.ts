@@ -1,27 +1,18 @@
 import { Tier } from '@dl/platform/db';
+import { EMAIL_ACCENT as ACCENT, EMAIL_FONT as FONT, EMAIL_INK as INK, EMAIL_LINE as LINE, EMAIL_MUTED as MUTED, escapeHtml, emailDay, RenderedEmail } from '@dl/platform/mail';
 
 /*
  * The billing emails to Owners, in the look of the monthly report email (the same card,
  * accent bar, type and footer), as HTML and text.
  */
 
-export interface BillingEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
+export type BillingEmail = RenderedEmail;
 
-const FONT = `-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`;
-const INK = '#111827';
-const MUTED = '#6b7280';
-const LINE = '#e5e7eb';
-const ACCENT = '#4f46e5';
 const WARN = '#b45309';
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const esc = escapeHtml;
 
-const day = (d: Date) => d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const day = emailDay;
 
 function page(opts: { kicker: string; title: string; paragraphs: string[]; button: { label: string; url: string }; organization: string; accent: string }): string {
   const rows = opts.paragraphs

@@ -1,25 +1,16 @@
+import { EMAIL_ACCENT as ACCENT, EMAIL_FONT as FONT, EMAIL_INK as INK, EMAIL_LINE as LINE, EMAIL_MUTED as MUTED, escapeHtml, emailDay, RenderedEmail } from '@dl/platform/mail';
 /*
  * The "deletion scheduled" email to the organization's Owners, in the look of the monthly
  * report email (the same card, accent bar, type and footer), as HTML and text.
  */
 
-export interface DeletionEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
+export type DeletionEmail = RenderedEmail;
 
-const FONT = `-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`;
-const INK = '#111827';
-const MUTED = '#6b7280';
-const LINE = '#e5e7eb';
-const ACCENT = '#4f46e5';
 const DANGER = '#b91c1c';
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const esc = escapeHtml;
 
-const day = (d: Date) => d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const day = emailDay;
 
 /** Deletion asked for by `requestedBy`: everything goes on `deletionAt` unless an Owner restores it before. */
 export function renderDeletionScheduledEmail(m: { organization: string; requestedBy: string; deletionAt: Date; settingsUrl: string }): DeletionEmail {

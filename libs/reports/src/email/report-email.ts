@@ -1,22 +1,12 @@
+import { EMAIL_ACCENT as ACCENT, EMAIL_FONT as FONT, EMAIL_INK as INK, EMAIL_LINE as LINE, EMAIL_MUTED as MUTED, escapeHtml, RenderedEmail } from '@dl/platform/mail';
 import { formatMinorMoney, formatMoney, formatNumber, formatPct } from '../report-math';
 import { ReportConversionsDto, ReportKpiDto, MonthlyReportDto, ReportShareDto, ReportTopLinkDto } from '../report-response.dto';
 
 export const CHART_CID = 'daily-clicks-chart@reports';
 
-export interface RenderedEmail {
-  subject: string;
-  html: string;
-  text: string;
-}
+export type { RenderedEmail };
 
-const FONT = `-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`;
-const INK = '#111827';
-const MUTED = '#6b7280';
-const LINE = '#e5e7eb';
-const ACCENT = '#4f46e5';
-
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const esc = escapeHtml;
 
 function delta(k: ReportKpiDto | null): string {
   if (!k || k.deltaPct === null) return `<span style="color:${MUTED};">no prior data</span>`;
