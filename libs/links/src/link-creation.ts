@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '@dl/auth';
-import { LinkDomains } from './link-domains';
+import { LinkDomains, refuseCloakOnServiceHost } from './link-domains';
 import { LinkEventsService } from './link-events.service';
 import { newLinkRow, passwordHashOf, requestedDomain } from './link-values';
 import { CreateLinkDto } from './link.dto';
@@ -69,6 +69,12 @@ export class LinkCreation {
     const rows = await Promise.all(
       dtos.map((dto, i) => forItem(path?.(i), () => newLinkRow(principal, dto, templates.get(dto.templateId)!, places.get(wanted[i])!, now))),
     );
+    // After the template's defaults: a template's `cloak` counts too. A row without a domain goes on the default one.
+    for (const [i, row] of rows.entries()) {
+      if (row.cloak !== true) continue;
+      const place = row.domainName ?? (await this.domains.resolve(org, undefined)).domainName;
+      await forItem(path?.(i), () => refuseCloakOnServiceHost(row.cloak, place));
+    }
     // Screened after the template's defaults are applied: a default destination is screened too.
     const safety = await this.screening.screenAll(rows);
     for (const [i, s] of safety.entries()) {

@@ -14,6 +14,14 @@ export interface LinkPlace {
 export const SERVICE_HOST_PLACE: LinkPlace = { domainId: null, domainName: '' };
 
 /**
+ * Cloaking frames a destination under the link's host (decisions §22): never under the service's
+ * shared host, whose reputation every tenant shares. `domainName` '' is the service host.
+ */
+export function refuseCloakOnServiceHost(cloak: boolean | null | undefined, domainName: string): void {
+  if (cloak === true && domainName === '') throw new ValidationError({ cloak: 'Cloaking needs a branded domain' });
+}
+
+/**
  * Resolves a link's `domain` (decisions §15): a verified domain of the organization, or one of
  * the service's own hosts; without one, the organization's default domain, else the service host.
  * A pending, invalid, foreign or unknown domain → 400 `validation.domain`.

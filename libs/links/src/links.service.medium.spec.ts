@@ -73,10 +73,27 @@ describe(LinksService.name, () => {
     it('template defaults fill what the request leaves out', async () => {
       const variants = [{ url: 'https://a.example/', weight: 30 }, { url: 'https://b.example/', weight: 70 }];
       const template = await env.prisma.template.create({
-        data: { organizationId: pro.organization.id, name: 'Controls', slug: 'controls', defaults: { maxClicks: 10, expiredUrl: 'https://example.com/gone', cloak: true, tags: ['t'], variants } },
+        data: { organizationId: pro.organization.id, name: 'Controls', slug: 'controls', defaults: { maxClicks: 10, expiredUrl: 'https://example.com/gone', publicStats: true, tags: ['t'], variants } },
       });
       const link = await links.create(ownerPrincipal(pro), { templateId: template.id, originalUrl: 'https://example.com/t' } as never);
-      expect(link).toMatchObject({ max_clicks: 10, expired_url: 'https://example.com/gone', cloak: true, tags: ['t'], variants, has_password: false });
+      expect(link).toMatchObject({ max_clicks: 10, expired_url: 'https://example.com/gone', public_stats: true, tags: ['t'], variants, has_password: false });
+    });
+
+    it('cloak: true needs a branded domain: on create (its own or a template default) and on update (decisions §22)', async () => {
+      const refused = { error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { cloak: 'Cloaking needs a branded domain' } };
+      const org = await seedOrganization(env, { tier: Tier.PRO });
+      const cloaked = await env.prisma.template.create({ data: { organizationId: org.organization.id, name: 'Cloaked', slug: 'cloaked', defaults: { cloak: true } } });
+      expect(await errorBodyOf(create({ cloak: true }, org))).toEqual(refused);
+      expect(await errorBodyOf(create({ templateId: cloaked.id }, org))).toEqual(refused);
+      const plain = await create({}, org);
+      expect(await errorBodyOf(links.update(ownerPrincipal(org), plain.id, { cloak: true } as never))).toEqual(refused);
+      await env.prisma.domain.create({ data: { organizationId: org.organization.id, domain: 'go.cloak.test', verificationToken: 'c'.repeat(32), status: 'verified', isDefault: true } });
+      const branded = await create({ cloak: true }, org);
+      expect(branded).toMatchObject({ cloak: true, domain: 'go.cloak.test' });
+      expect(await create({ templateId: cloaked.id }, org)).toMatchObject({ cloak: true, domain: 'go.cloak.test' });
+      expect(await errorBodyOf(links.update(ownerPrincipal(org), branded.id, { domain: new URL(env.config.SHORT_LINK_BASE_URL).hostname } as never))).toEqual(refused);
+      expect(await links.update(ownerPrincipal(org), branded.id, { cloak: false, domain: new URL(env.config.SHORT_LINK_BASE_URL).hostname } as never)).toMatchObject({ cloak: false, shortUrl: expect.not.stringContaining('go.cloak.test') });
+      expect(await links.update(ownerPrincipal(org), plain.id, { cloak: null } as never)).toMatchObject({ cloak: false });
     });
 
     it('an unknown template, or a project of another organization → 404 like missing', async () => {

@@ -6,7 +6,7 @@ import { URL_MESSAGE } from '@dl/platform/validation';
 import { ATTRIBUTION_MESSAGE } from './link-fields.dto';
 import { CreateLinkDto, UpdateLinkDto } from './link.dto';
 import { passwordHashOf, suppliedFields } from './link-values';
-import { LinkDomains } from './link-domains';
+import { LinkDomains, refuseCloakOnServiceHost } from './link-domains';
 import { hostCodeKey } from '@dl/platform/config';
 import { isUniqueViolation } from '@dl/platform/db';
 import { toLinkCreateResponse, toLinkResponse } from './link.mapper';
@@ -78,6 +78,12 @@ export class LinksService {
 
   async update(principal: Principal, id: string, dto: UpdateLinkDto | undefined): Promise<LinkResponseDto> {
     const patch = await this.patchFrom(principal.organizationId, dto);
+    if (patch.cloak === true || (patch.domainName !== undefined && patch.cloak !== false)) {
+      // The link as it will be: turning cloaking on, or moving a cloaked link, checks its host.
+      const current = await this.repo.findById(principal.organizationId, id);
+      if (!current) throw new LinkNotFoundError();
+      refuseCloakOnServiceHost(patch.cloak ?? current.cloak, patch.domainName ?? current.domainName);
+    }
     if (touchesDestinations(patch)) {
       // The link's status covers all its destinations: the changed ones with the others.
       const current = await this.repo.findById(principal.organizationId, id);

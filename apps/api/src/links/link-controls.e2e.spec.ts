@@ -1,6 +1,7 @@
 import { bad, LinksWorld, linksWorld } from './test/links-setup';
 
 const U = 'https://example.com';
+const BRANDED = 'go.controls.test';
 
 /** decisions §16: the link-control fields on create, update, bulk and template defaults. */
 describe('links: link-control fields', () => {
@@ -10,6 +11,8 @@ describe('links: link-control fields', () => {
   beforeAll(async () => {
     w = await linksWorld();
     templateA = w.a.template.id;
+    // Cloaking needs a branded domain (decisions §22).
+    await w.env.prisma.domain.create({ data: { organizationId: w.a.organization.id, domain: BRANDED, verificationToken: 'c'.repeat(32), status: 'verified' } });
   });
   afterAll(() => w?.close());
 
@@ -34,6 +37,7 @@ describe('links: link-control fields', () => {
       variants,
       redirectRules: rules,
       cloak: true,
+      domain: BRANDED,
       publicStats: true,
       tags: ['  Launch ', 'launch', 'Q4'],
     }).expect(201);
@@ -61,7 +65,7 @@ describe('links: link-control fields', () => {
   });
 
   it('update changes and removes fields (password: null removes it; null booleans go back to false)', async () => {
-    const id = (await create({ password: 'abcd', cloak: true, variants }).expect(201)).body.id;
+    const id = (await create({ password: 'abcd', cloak: true, domain: BRANDED, variants }).expect(201)).body.id;
     const res = await w.http().put(`/api/links/${id}`, { password: null, cloak: null, variants: null, maxClicks: 5, tags: ['x'] }).expect(200);
     expect(res.body).toMatchObject({ hasPassword: false, cloak: false, variants: null, maxClicks: 5, tags: ['x'] });
     const again = await w.http().put(`/api/links/${id}`, { password: 'new-pass' }).expect(200);
@@ -91,10 +95,17 @@ describe('links: link-control fields', () => {
       name: 'Controls', slug: 'controls',
       defaults: { maxClicks: 10, expiredUrl: 'https://example.com/gone', cloak: true, tags: ['t'], variants },
     }).expect(201);
-    const link = await w.http().post('/api/links', { templateId: t.body.id, originalUrl: U }).expect(201);
+    const link = await w.http().post('/api/links', { templateId: t.body.id, originalUrl: U, domain: BRANDED }).expect(201);
     expect(link.body).toMatchObject({ max_clicks: 10, expired_url: 'https://example.com/gone', cloak: true, tags: ['t'], variants });
     const refused = await w.http().post('/api/templates', { name: 'P', slug: 'p', defaults: { password: 'abcd' } }).expect(400);
     expect(refused.body).toEqual(bad('Validation error', { 'defaults.password': 'Unknown field' }));
+  });
+
+  it('cloak: true on the service host → 400 validation.cloak, on create and update (decisions §22)', async () => {
+    const refused = bad('Validation error', { cloak: 'Cloaking needs a branded domain' });
+    expect((await create({ cloak: true }).expect(400)).body).toEqual(refused);
+    const id = (await create({}).expect(201)).body.id;
+    expect((await w.http().put(`/api/links/${id}`, { cloak: true }).expect(400)).body).toEqual(refused);
   });
 
   // One refusal of each kind over HTTP; every rule of the fields is in libs/links/src/link.dto.spec.ts.
