@@ -12,9 +12,8 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { createApiApp } from '@dl/apps/api';
-import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
-import { arg, log, print, runBench, wrk } from './kit';
+import { startApp } from '@dl/testing';
+import { analyticsBenchTenant, arg, log, print, runBench, wrk } from './kit';
 
 const LINKS = 200;
 
@@ -23,14 +22,8 @@ async function main(): Promise<void> {
   const clicks = arg('clicks', 10_000_000);
   const days = arg('days', 365);
   const seconds = arg('seconds', 8);
-  await ensureTemplateDatabase();
-  const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
+  const { env, org, key, links } = await analyticsBenchTenant(LINKS);
   try {
-    const fx = new ClickFixtures(env.prisma);
-    const org = await fx.organization(Tier.BUSINESS);
-    const { key } = await fx.apiKey(org.id);
-    const links: string[] = [];
-    for (let i = 0; i < LINKS; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
     const t = performance.now();
     // Click g: its hour spread evenly over the window (newest now), then each dimension picked by a
     // hash of g; squaring a uniform [0,1) skews a pick towards the first values (few links,

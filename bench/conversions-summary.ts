@@ -11,9 +11,8 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { createApiApp } from '@dl/apps/api';
-import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
-import { arg, log, print, runBench, wrk } from './kit';
+import { startApp } from '@dl/testing';
+import { analyticsBenchTenant, arg, log, print, runBench, wrk } from './kit';
 
 const LINKS = 100;
 const CUSTOMERS = 20_000;
@@ -22,14 +21,8 @@ async function main(): Promise<void> {
   Logger.overrideLogger(false);
   const sales = arg('sales', 1_000_000);
   const seconds = arg('seconds', 8);
-  await ensureTemplateDatabase();
-  const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
+  const { env, org, key, links } = await analyticsBenchTenant(LINKS);
   try {
-    const fx = new ClickFixtures(env.prisma);
-    const org = await fx.organization(Tier.BUSINESS);
-    const { key } = await fx.apiKey(org.id);
-    const links: string[] = [];
-    for (let i = 0; i < LINKS; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
     const t = performance.now();
     await env.prisma.$executeRaw`
       INSERT INTO customers (organization_id, external_id, link_id, clicked_at, country_code, utm_campaign, first_lead_at, created_at)

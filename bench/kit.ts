@@ -11,7 +11,7 @@ import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { Client } from 'pg';
-import { adminUrl, ClickFixtures, databaseUrl, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { adminUrl, ClickFixtures, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
 
 function rawArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -228,6 +228,18 @@ export async function benchLinks(env: TestEnv): Promise<Array<{ id: string; orga
   const links: Array<{ id: string; organizationId: string }> = [];
   for (let i = 0; i < 60; i++) links.push({ id: (await fx.link(orgs[i % 3].id)).id, organizationId: orgs[i % 3].id });
   return links;
+}
+
+/** A BUSINESS organization on a test database without rate limits, its API key and `count` titled links: the analytics benches' tenant. */
+export async function analyticsBenchTenant(count: number): Promise<{ env: TestEnv; fx: ClickFixtures; org: { id: string }; key: string; links: string[] }> {
+  await ensureTemplateDatabase();
+  const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
+  const fx = new ClickFixtures(env.prisma);
+  const org = await fx.organization(Tier.BUSINESS);
+  const { key } = await fx.apiKey(org.id);
+  const links: string[] = [];
+  for (let i = 0; i < count; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
+  return { env, fx, org, key, links };
 }
 
 export function benchClick(links: Array<{ id: string; organizationId: string }>, now = Date.now()): (i: number) => ClickCapturedJob {
