@@ -1,27 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { BrowserContext, Page } from 'playwright-core';
-import { eventually, openSection, signIn, signUp, startWorld, World } from './world';
+import { browserSuite, eventually, openSection, signIn, signUp, World } from './world';
 
 // What a marketer does in the dashboard, in Chromium, against the real api, redirect and
 // worker apps. Each test signs up its own organization.
 describe('dashboard flows (Chromium)', () => {
-  let w: World;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    w = await startWorld();
-  }, 120_000);
-  afterAll(async () => {
-    await w?.close();
-  }, 60_000);
-  beforeEach(async () => {
-    context = await w.context();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
+  let w: World, context: BrowserContext, page: Page;
+  browserSuite((s) => ({ w, context, page } = s));
 
   it('signs up, creates a template, a project and a link with UTM, follows it, sees the click in the chart and downloads the QR', async () => {
     await signUp(page);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '@dl/auth';
-import { eventually, signIn, signUp, startWorld, World } from './world';
+import { browserSuite, eventually, signIn, signUp, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-settings-shots-'));
@@ -11,23 +11,8 @@ const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-setting
 // Decisions §20 in Chromium: two-factor set-up on the Account page (QR code, recovery codes shown
 // once), signing in with a code, sessions and change of password, and the Organization settings page.
 describe('dashboard: account 2FA and organization settings (Chromium)', () => {
-  let w: World;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    w = await startWorld();
-  }, 120_000);
-  afterAll(async () => {
-    await w?.close();
-  }, 60_000);
-  beforeEach(async () => {
-    context = await w.context();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
+  let w: World, context: BrowserContext, page: Page;
+  browserSuite((s) => ({ w, context, page } = s));
 
   /** The current page in light and dark at 1280 and 390 px, in this browser context's session (its cookie). */
   const shots = async (name: string) => {

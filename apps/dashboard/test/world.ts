@@ -156,3 +156,26 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * A browser suite's hooks: one World for the file (started with `overrides`, a function when they
+ * are made in the hook), and a fresh context and page for each test. `set` receives them: the World
+ * alone after it starts, then the World with each test's context and page.
+ */
+export function browserSuite(
+  set: (s: { w: World; context: BrowserContext; page: Page }) => void,
+  overrides: Record<string, string> | (() => Record<string, string>) = {},
+): void {
+  let w: World | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    w = await startWorld(typeof overrides === 'function' ? overrides() : overrides);
+    set({ w, context: undefined as unknown as BrowserContext, page: undefined as unknown as Page });
+  }, 120_000);
+  afterAll(() => w?.close(), 60_000);
+  beforeEach(async () => {
+    context = await w!.context();
+    set({ w: w!, context, page: await context.newPage() });
+  });
+  afterEach(() => context?.close());
+}
