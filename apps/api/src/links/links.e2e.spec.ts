@@ -246,6 +246,7 @@ describe('links: POST/GET/PUT/DELETE /api/links', () => {
         originalUrl: 'https://example.com/read',
         clickCount: 0,
         templateSlug: 'default',
+        safety: { status: 'ok', reason: null, checkedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       const b = await w.http(w.keyB).get('/api/links').expect(200);
