@@ -5,20 +5,7 @@ import { createPgPool, endPgPool, Prisma, PrismaService, Tier } from '@dl/platfo
 import { entryHash, GENESIS_HASH, HashedEntry } from './audit-hash';
 
 /** An entry as recorded, before the chain gives it `seq`, `prevHash` and `hash`. */
-export interface NewAuditEntry {
-  id: string;
-  organizationId: string;
-  actorType: string;
-  actorId: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  changes: unknown;
-  ip: string | null;
-  userAgent: string | null;
-  requestId: string | null;
-  createdAt: Date;
-}
+export type NewAuditEntry = Omit<HashedEntry, 'seq' | 'prevHash'>;
 
 export interface AuditRow extends HashedEntry {
   seq: bigint;

@@ -90,24 +90,7 @@ export class ShopifyEventsService {
     const customer = lead?.customer ?? (await this.leads.findCustomer(organizationId, externalId));
     if (!customer) return false;
     const paidAt = typeof order.processed_at === 'string' && !Number.isNaN(Date.parse(order.processed_at)) ? new Date(order.processed_at) : new Date();
-    await this.track.store(
-      {
-        organizationId,
-        customerExternalId: customer.externalId,
-        linkId: null,
-        countryCode: null,
-        utmCampaign: null,
-        amount,
-        currency: currency.toUpperCase(),
-        eventName: DEFAULT_SALE_EVENT,
-        invoiceId: shopifyInvoiceId(orderId),
-        paymentProcessor: 'shopify',
-        source: 'shopify',
-        metadata: null,
-        createdAt: paidAt,
-      },
-      customer,
-    );
+    await this.track.storeIntegrationSale(organizationId, customer, { amount, currency, invoiceId: shopifyInvoiceId(orderId), processor: 'shopify', at: paidAt });
     return true;
   }
 

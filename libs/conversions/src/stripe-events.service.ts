@@ -117,23 +117,6 @@ export class StripeEventsService {
 
   private async sale(organizationId: string, customer: CustomerRecord, amount: unknown, currency: unknown, invoiceId: string | null, at: Date): Promise<void> {
     if (!isAmount(amount) || !isCurrency(currency)) return;
-    await this.track.store(
-      {
-        organizationId,
-        customerExternalId: customer.externalId,
-        linkId: null,
-        countryCode: null,
-        utmCampaign: null,
-        amount,
-        currency: currency.toUpperCase(),
-        eventName: DEFAULT_SALE_EVENT,
-        invoiceId,
-        paymentProcessor: 'stripe',
-        source: 'stripe',
-        metadata: null,
-        createdAt: at,
-      },
-      customer,
-    );
+    await this.track.storeIntegrationSale(organizationId, customer, { amount, currency, invoiceId, processor: 'stripe', at });
   }
 }

@@ -110,6 +110,32 @@ export class TrackService implements OnModuleDestroy {
     return { created: outcome.kind === 'created', body: toTrackSaleResponse(outcome.sale) };
   }
 
+  /** A sale a payment integration reported for a known customer (no link of its own: attributed through the customer). */
+  storeIntegrationSale(
+    organizationId: string,
+    customer: CustomerRecord,
+    sale: { amount: number; currency: string; invoiceId: string | null; processor: 'stripe' | 'shopify'; at: Date },
+  ): Promise<SaleOutcome> {
+    return this.store(
+      {
+        organizationId,
+        customerExternalId: customer.externalId,
+        linkId: null,
+        countryCode: null,
+        utmCampaign: null,
+        amount: sale.amount,
+        currency: sale.currency.toUpperCase(),
+        eventName: DEFAULT_SALE_EVENT,
+        invoiceId: sale.invoiceId,
+        paymentProcessor: sale.processor,
+        source: sale.processor,
+        metadata: null,
+        createdAt: sale.at,
+      },
+      customer,
+    );
+  }
+
   /**
    * Stores one sale through the shared batches (the integrations, pixel and SDK use it too) and
    * sends `sale.created` for a new one.
