@@ -8,9 +8,7 @@ import 'reflect-metadata';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Authenticator } from '@dl/auth';
 import { ConfigError, loadConfig } from '@dl/platform/config';
-import { buildOpenApiDocument, createApiApp } from '../../apps/api/src/app';
-import { apiKeyOf } from '../../apps/api/src/mcp/mcp-http';
-import { createMcpServer } from '../../apps/api/src/mcp/mcp-server';
+import { apiKeyOf, buildOpenApiDocument, createApiApp, createMcpServer } from '@dl/apps/api';
 
 async function main(): Promise<number> {
   const key = apiKeyOf(`Bearer ${process.env.DL_API_KEY ?? ''}`);

@@ -42,3 +42,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   await serveDashboard(app, options.dashboardDir);
   return app;
 }
+
+// The MCP server's parts, for its stdio entry (tools/mcp/main.ts).
+export { apiKeyOf } from './mcp/mcp-http';
+export { createMcpServer } from './mcp/mcp-server';

@@ -24,6 +24,7 @@ export const MCP_ROUTES: readonly McpRoute[] = [
   { name: 'link_analytics', method: 'get', path: '/api/analytics/links/{linkId}', description: "A link's clicks over the last days: totals, by day, country, device, referrer" },
   { name: 'project_analytics', method: 'get', path: '/api/analytics/projects/{projectId}', description: "A project's clicks over the last days" },
   { name: 'organization_analytics', method: 'get', path: '/api/analytics/overview', description: "The organization's clicks over the last days, and its top links" },
+  { name: 'conversion_analytics', method: 'get', path: '/api/analytics/conversions', description: 'Leads and sales: the funnel from clicks, revenue per currency, rows by day, link, campaign, country or source (paid plans)' },
   { name: 'list_domains', method: 'get', path: '/api/domains', description: "The organization's branded domains and their status" },
   { name: 'list_projects', method: 'get', path: '/api/projects', description: "The organization's projects" },
 ];

@@ -9,7 +9,7 @@ import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startA
 import { createApiApp } from '../app';
 
 const ROOT = join(__dirname, '../../../..');
-const TOOLS = ['create_link', 'update_link', 'get_link', 'find_links', 'delete_link', 'link_analytics', 'project_analytics', 'organization_analytics', 'list_domains', 'list_projects'];
+const TOOLS = ['create_link', 'update_link', 'get_link', 'find_links', 'delete_link', 'link_analytics', 'project_analytics', 'organization_analytics', 'conversion_analytics', 'list_domains', 'list_projects'];
 
 /** The MCP server driven by the MCP SDK's own client, over streamable HTTP (`/mcp` on the api) and stdio (`npm run mcp`). */
 describe('MCP server', () => {
@@ -79,7 +79,7 @@ describe('MCP server', () => {
       expect(tools.find((t) => t.name === 'get_link')!.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
     });
 
-    it('creates, gets, finds, updates and deletes a link; reads its analytics, the organization’s, domains and projects', async () => {
+    it('creates, gets, finds, updates and deletes a link; reads its analytics, the organization’s, its conversions, domains and projects', async () => {
       const created = json(await client.callTool({ name: 'create_link', arguments: { templateId: org.template.id, originalUrl: 'https://example.com/mcp', customCode: 'McpLink1', title: 'From MCP' } }));
       expect(created).toMatchObject({ short_code: 'McpLink1', organization_id: org.organization.id });
       expect(json(await client.callTool({ name: 'get_link', arguments: { id: created.id } }))).toMatchObject({ id: created.id, title: 'From MCP', originalUrl: 'https://example.com/mcp' });
@@ -88,6 +88,7 @@ describe('MCP server', () => {
       expect(json(await client.callTool({ name: 'update_link', arguments: { id: created.id, title: 'Renamed' } }))).toMatchObject({ id: created.id, title: 'Renamed' });
       expect(json(await client.callTool({ name: 'link_analytics', arguments: { linkId: created.id, days: 7 } }))).toMatchObject({ totalClicks: 0 });
       expect(json(await client.callTool({ name: 'organization_analytics', arguments: {} }))).toEqual(expect.any(Object));
+      expect(json(await client.callTool({ name: 'conversion_analytics', arguments: {} }))).toMatchObject({ leads: 0, sales: 0, revenue: [] });
       expect(json(await client.callTool({ name: 'list_domains', arguments: {} }))).toEqual([]);
       expect(Array.isArray(json(await client.callTool({ name: 'list_projects', arguments: {} })))).toBe(true);
       expect(json(await client.callTool({ name: 'delete_link', arguments: { id: created.id } }))).toEqual({ success: true });

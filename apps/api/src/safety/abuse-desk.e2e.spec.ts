@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { RunningApp, startApp } from '@dl/testing';
+// The operator CLI runs in-process, as tools/cli's own specs run it (the CLI is a tool, not a library).
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { runCommand } from '../../../../tools/cli/run';
 import { bad, LinksWorld, linksWorld, waitFor } from '../links/test/links-setup';
 

@@ -2,7 +2,7 @@
  * Screenshots of the edge's safety pages (decisions §22: the warning, disabled and report pages) in light
  * and dark mode at 390 px and 1280 px, into docs/screenshots/. The pages are the edge's own
  * answers (buildAnswer), rendered by Debian's Chromium through playwright-core under their CSP.
- *   node tools/scripts/run.js tools/scripts/edge-page-screenshots.ts
+ *   node tools/scripts/run.js tools/safety/edge-page-screenshots.ts
  */
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
