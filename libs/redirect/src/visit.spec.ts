@@ -122,7 +122,14 @@ describe(buildAnswer.name, () => {
       body: '{"a":1}',
     });
     const stats = buildAnswer({ kind: 'stats', stats: { shortCode: 'abc1234', title: '<b>', totalClicks: 3, clicksByDate: [], clicksByCountry: [], clicksByDevice: [] }, shortUrl: 'https://s.test/abc1234' });
-    expect(stats.headers).toEqual({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60', 'x-robots-tag': 'noindex' });
+    expect(stats.headers).toEqual({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'public, max-age=60',
+      'x-robots-tag': 'noindex',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'x-content-type-options': 'nosniff',
+    });
     expect(stats.body).toContain('&lt;b&gt;');
     expect(buildAnswer({ kind: 'redirect', location: 'https://example.com/' }, 'dl_pw_abc=1; Path=/abc').headers).toEqual({
       location: 'https://example.com/',
