@@ -68,10 +68,14 @@ describe('dashboard: verification and password reset (Chromium)', () => {
     await page.goto(link);
     await page.getByRole('heading', { name: 'Email confirmed' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'verified-light-1280.png') });
-    // The same link again: refused, in words. (Navigations wait for the page to settle: two refreshes
-    // racing with one cookie end the session by design, docs/decisions/accounts.md.)
+    await page.waitForLoadState('networkidle');
+    // The same link again: refused, in words. Each navigation waits for the page's requests to
+    // settle: two refreshes racing with one cookie end the session by design (docs/decisions/accounts.md).
+    await page.goto('/app/links');
+    await page.waitForLoadState('networkidle');
     await page.goto(link);
     await page.getByText('Invalid or expired token').waitFor();
+    await page.waitForLoadState('networkidle');
     await page.goto('/app/links');
     await page.getByRole('heading', { name: 'No links yet' }).waitFor();
     expect(await page.getByTestId('verify-banner').count()).toBe(0);
