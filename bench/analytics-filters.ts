@@ -11,9 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
-import { createApiApp } from '@dl/apps/api';
-import { startApp } from '@dl/testing';
-import { analyticsBenchTenant, arg, log, print, runBench, wrk } from './kit';
+import { analyticsBenchTenant, arg, log, print, runBench, wrkApiPaths } from './kit';
 
 const LINKS = 200;
 
@@ -78,26 +76,17 @@ async function main(): Promise<void> {
     if (seeded !== clicks) throw new Error(`seeded ${seeded} clicks, expected ${clicks}`);
     log('cube built', { clicks: seeded, cubeRows: rows, s: ((performance.now() - t) / 1000).toFixed(1) });
 
-    const api = await startApp(createApiApp, env.config);
-    const results: Record<string, unknown>[] = [];
-    try {
-      for (const [name, query] of [
-        ['unfiltered, days=365', 'days=365'],
-        ['unfiltered, days=30', 'days=30'],
-        ['country=DE + device=mobile, days=365', 'days=365&country=DE&device=mobile'],
-        ['device=desktop + os=Windows, days=365', 'days=365&device=desktop&os=Windows'],
-        ['referrerHost=t.co + utmSource=newsletter, days=365', 'days=365&referrerHost=t.co&utmSource=newsletter'],
-        ['linkId + country=US, days=365', `days=365&linkId=${links[0]}&country=US`],
-        ['utmCampaign + browser, days=365', 'days=365&utmCampaign=campaign-3&browser=Chrome'],
-        ['city + variant, days=365, tz=Asia/Tokyo', 'days=365&city=Tokyo&variant=1&tz=Asia/Tokyo'],
-        ['country=DE + device=mobile, days=30', 'days=30&country=DE&device=mobile'],
-      ] as Array<[string, string]>) {
-        const r = await wrk({ url: `${api.url}/api/analytics?${query}`, headers: { authorization: `Bearer ${key}` }, connections: 1, seconds });
-        results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs });
-      }
-    } finally {
-      await api.close();
-    }
+    const results = await wrkApiPaths(env, key, [
+      ['unfiltered, days=365', '/api/analytics?days=365'],
+      ['unfiltered, days=30', '/api/analytics?days=30'],
+      ['country=DE + device=mobile, days=365', '/api/analytics?days=365&country=DE&device=mobile'],
+      ['device=desktop + os=Windows, days=365', '/api/analytics?days=365&device=desktop&os=Windows'],
+      ['referrerHost=t.co + utmSource=newsletter, days=365', '/api/analytics?days=365&referrerHost=t.co&utmSource=newsletter'],
+      ['linkId + country=US, days=365', `/api/analytics?days=365&linkId=${links[0]}&country=US`],
+      ['utmCampaign + browser, days=365', '/api/analytics?days=365&utmCampaign=campaign-3&browser=Chrome'],
+      ['city + variant, days=365, tz=Asia/Tokyo', '/api/analytics?days=365&city=Tokyo&variant=1&tz=Asia/Tokyo'],
+      ['country=DE + device=mobile, days=30', '/api/analytics?days=30&country=DE&device=mobile'],
+    ], seconds);
     print({ bench: 'analytics-filters', tool: `wrk -t1 -d${seconds}s`, clicks, days, results });
   } finally {
     await env.teardown();

@@ -11,10 +11,9 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
-import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { ClickFixtures, createTestEnv, ensureTemplateDatabase, startApp } from '@dl/testing';
-import { arg, log, print, runBench, wrk } from './kit';
+import { ClickFixtures, createTestEnv, ensureTemplateDatabase } from '@dl/testing';
+import { arg, log, print, runBench, wrkApiPaths } from './kit';
 
 /** Click profiles per day: the clicks of a day are spread evenly over them. */
 const PROFILES = 2000;
@@ -101,22 +100,13 @@ async function main(): Promise<void> {
     if (seeded !== clicks) throw new Error(`seeded ${seeded} clicks, expected ${clicks}`);
     log('rollups built', { clicks: seeded, nonBotClicks: nonBot, rollupRows: rollups, s: ((performance.now() - t) / 1000).toFixed(1) });
 
-    const api = await startApp(createApiApp, env.config);
-    const results: Record<string, unknown>[] = [];
-    try {
-      for (const [name, path, connections] of [
-        ['link summary, days=365', `/api/analytics/links/${link.id}?days=365`, 1],
-        ['link summary, days=30', `/api/analytics/links/${link.id}?days=30`, 1],
-        ['link summary, days=365, 4 connections', `/api/analytics/links/${link.id}?days=365`, 4],
-        ['overview, days=365', '/api/analytics/overview?days=365', 1],
-        ['click list, limit=100', `/api/analytics/clicks/${link.id}`, 1],
-      ] as Array<[string, string, number]>) {
-        const r = await wrk({ url: `${api.url}${path}`, headers: { authorization: `Bearer ${key}` }, connections, seconds });
-        results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs });
-      }
-    } finally {
-      await api.close();
-    }
+    const results = await wrkApiPaths(env, key, [
+      ['link summary, days=365', `/api/analytics/links/${link.id}?days=365`, 1],
+      ['link summary, days=30', `/api/analytics/links/${link.id}?days=30`, 1],
+      ['link summary, days=365, 4 connections', `/api/analytics/links/${link.id}?days=365`, 4],
+      ['overview, days=365', '/api/analytics/overview?days=365', 1],
+      ['click list, limit=100', `/api/analytics/clicks/${link.id}`, 1],
+    ], seconds);
     print({ bench: 'analytics-summary', tool: `wrk -t1 -d${seconds}s`, clicks, days, results });
   } finally {
     await env.teardown();

@@ -10,9 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
-import { createApiApp } from '@dl/apps/api';
-import { startApp } from '@dl/testing';
-import { analyticsBenchTenant, arg, log, print, runBench, wrk } from './kit';
+import { analyticsBenchTenant, arg, log, print, runBench, wrkApiPaths } from './kit';
 
 const LINKS = 100;
 const CUSTOMERS = 20_000;
@@ -59,22 +57,13 @@ async function main(): Promise<void> {
     if (check.sales !== sales || check.rollup !== sales || check.orgRollup !== sales) throw new Error(`seeded ${JSON.stringify(check)}, expected ${sales}`);
     log('seeded', { ...check, s: ((performance.now() - t) / 1000).toFixed(1) });
 
-    const api = await startApp(createApiApp, env.config);
-    const results: Record<string, unknown>[] = [];
-    try {
-      for (const [name, path] of [
-        ['summary, days=365 (by day)', '/api/analytics/conversions?days=365'],
-        ['summary, days=30 (by day)', '/api/analytics/conversions?days=30'],
-        ['summary, days=365, groupBy=source', '/api/analytics/conversions?days=365&groupBy=source'],
-        ['summary, days=365, groupBy=link', '/api/analytics/conversions?days=365&groupBy=link'],
-        ['summary, days=365, linkId', `/api/analytics/conversions?days=365&linkId=${links[0]}`],
-      ] as Array<[string, string]>) {
-        const r = await wrk({ url: `${api.url}${path}`, headers: { authorization: `Bearer ${key}` }, connections: 1, seconds });
-        results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs });
-      }
-    } finally {
-      await api.close();
-    }
+    const results = await wrkApiPaths(env, key, [
+      ['summary, days=365 (by day)', '/api/analytics/conversions?days=365'],
+      ['summary, days=30 (by day)', '/api/analytics/conversions?days=30'],
+      ['summary, days=365, groupBy=source', '/api/analytics/conversions?days=365&groupBy=source'],
+      ['summary, days=365, groupBy=link', '/api/analytics/conversions?days=365&groupBy=link'],
+      ['summary, days=365, linkId', `/api/analytics/conversions?days=365&linkId=${links[0]}`],
+    ], seconds);
     print({ bench: 'conversions-summary', tool: `wrk -t1 -c1 -d${seconds}s`, sales, customers: CUSTOMERS, links: LINKS, rollupRows: check.rows, results });
   } finally {
     await env.teardown();

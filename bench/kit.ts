@@ -9,9 +9,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
+import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
 import { Client } from 'pg';
-import { adminUrl, ClickFixtures, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { adminUrl, ClickFixtures, createTestEnv, databaseUrl, ensureTemplateDatabase, startApp, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
 
 function rawArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -240,6 +241,29 @@ export async function analyticsBenchTenant(count: number): Promise<{ env: TestEn
   const links: string[] = [];
   for (let i = 0; i < count; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
   return { env, fx, org, key, links };
+}
+
+/**
+ * The api on `env`, each named GET (path, connections: 1 by default) driven by wrk with `key` for
+ * `seconds`: one row of requests a second, non-2xx and latency per path.
+ */
+export async function wrkApiPaths(
+  env: TestEnv,
+  key: string,
+  paths: Array<[name: string, path: string, connections?: number]>,
+  seconds: number,
+): Promise<Record<string, unknown>[]> {
+  const api = await startApp(createApiApp, env.config);
+  const results: Record<string, unknown>[] = [];
+  try {
+    for (const [name, path, connections = 1] of paths) {
+      const r = await wrk({ url: `${api.url}${path}`, headers: { authorization: `Bearer ${key}` }, connections, seconds });
+      results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs });
+    }
+  } finally {
+    await api.close();
+  }
+  return results;
 }
 
 export function benchClick(links: Array<{ id: string; organizationId: string }>, now = Date.now()): (i: number) => ClickCapturedJob {
