@@ -121,6 +121,9 @@ describe(CreateLinkDto.name, () => {
     [{ redirectRules: [{ conditions: { countries: ['USA'] }, url: U }] }, { 'redirectRules[0].conditions.countries': 'Must be an array of ISO 3166-1 alpha-2 country codes' }],
     [{ redirectRules: [{ conditions: { countries: ['XX'] }, url: U }] }, { 'redirectRules[0].conditions.countries': 'Must be an array of ISO 3166-1 alpha-2 country codes' }],
     [{ redirectRules: [{ conditions: { os: ['BeOS'] }, url: U }] }, { 'redirectRules[0].conditions.os': 'Must be an array of iOS, Android, Windows, macOS, Linux' }],
+    // A member that is itself an array would pass @ValidateNested (it descends into nested arrays).
+    [{ redirectRules: [[]] }, { redirectRules: 'Must be an array of objects' }],
+    [{ variants: [[], []] }, { variants: 'Must be an array of objects' }],
     [{ redirectRules: Array.from({ length: 21 }, () => ({ conditions: { devices: ['ios'] }, url: U })) }, { redirectRules: 'Must be an array of at most 20 rules' }],
     [{ maxClicks: 0 }, { maxClicks: 'Must be an integer between 1 and 1000000000' }],
     [{ maxClicks: 1_000_000_001 }, { maxClicks: 'Must be an integer between 1 and 1000000000' }],

@@ -28,6 +28,8 @@ describe('SDK bodies', () => {
     ['timestamp 31 days old', 'event', { installId, eventName: 'x', timestamp: new Date(Date.now() - 31 * 86400_000).toISOString() }, { timestamp: 'Must be within the last 30 days and at most 5 minutes in the future' }],
     ['timestamp not ISO 8601', 'event', { installId, eventName: 'x', timestamp: 'yesterday' }, { timestamp: 'Must be an ISO 8601 timestamp' }],
     ['unknown field', 'event', { installId, eventName: 'x', user: 'bob' }, { user: 'Unknown field' }],
+    ['a batch with an array among its events', 'events', { events: [{ installId, eventName: 'x' }, []] }, { events: 'Must be an array of objects' }],
+    ['a batch with a number among its events', 'events', { events: [{ installId, eventName: 'x' }, 3] }, { events: 'Must be an array of objects', 'events[1]': 'Must be an object' }],
     ['install without osVersion', 'install', { installId, platform: 'ios' }, { osVersion: 'Must be 1-32 characters' }],
     ['install on an unknown platform', 'install', { installId, platform: 'symbian', osVersion: '1' }, { platform: 'Must be one of: ios, android' }],
     ['install with a malformed clickId', 'install', { installId, platform: 'ios', osVersion: '1', clickId: 'nope' }, { clickId: 'Must be a valid UUID' }],

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { StripsUnstorableText } from '@dl/platform/http';
+import { EachPlainObject } from '@dl/platform/validation';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -149,7 +150,8 @@ export class SdkEventBatchDto {
   @IsArray({ message: 'Must be an array' })
   @ArrayMinSize(1, { message: 'Must hold 1-100 events' })
   @ArrayMaxSize(MAX_EVENTS_PER_BATCH, { message: 'Must hold 1-100 events' })
-  @ValidateNested({ each: true })
+  @EachPlainObject()
+  @ValidateNested({ each: true, message: 'Must be an object' })
   @Type(() => SdkEventDto)
   events: SdkEventDto[];
 }

@@ -1,6 +1,6 @@
 import { validateSync } from 'class-validator';
 import { isHttpUrl, IsHttpUrl, MAX_URL_LENGTH } from './http-url';
-import { isCountryCode, isPlainObject, isUuid, IsStringMax, IsValidWhen, parseIsoDate } from './validators';
+import { EachPlainObject, isCountryCode, isPlainObject, isUuid, IsStringMax, IsValidWhen, parseIsoDate } from './validators';
 
 describe('platform validators', () => {
   it('isHttpUrl: absolute http(s) with a host, no whitespace, at most 2,048 characters', () => {
@@ -29,11 +29,15 @@ describe('platform validators', () => {
       @IsHttpUrl() url!: unknown;
       @IsStringMax(3) code!: unknown;
       @IsValidWhen((v) => v === 'yes', 'Must be yes') answer!: unknown;
+      @EachPlainObject() rows!: unknown;
     }
     const check = (values: Partial<Body>) =>
       Object.fromEntries(validateSync(Object.assign(new Body(), values)).map((e) => [e.property, Object.values(e.constraints ?? {})]));
-    expect(check({ url: 'https://example.com', code: 'abc', answer: 'yes' })).toEqual({});
-    expect(check({ url: 'example.com', code: 'abcd', answer: 'no' })).toEqual({
+    expect(check({ url: 'https://example.com', code: 'abc', answer: 'yes', rows: [{ a: 1 }] })).toEqual({});
+    // Quiet on a value that is not an array (another rule names that).
+    expect(check({ url: 'https://example.com', code: 'abc', answer: 'yes', rows: 5 })).toEqual({});
+    expect(check({ url: 'example.com', code: 'abcd', answer: 'no', rows: [{}, []] })).toEqual({
+      rows: ['Must be an array of objects'],
       url: ['Must be a valid URL'],
       code: ['Must be a string of at most 3 characters'],
       answer: ['Must be yes'],

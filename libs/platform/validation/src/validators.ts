@@ -54,6 +54,14 @@ export function IsPlainObject(message = 'Must be an object', options: Validation
   return decorator('isPlainObject', isPlainObject, message, options);
 }
 
+/**
+ * Every member of an array is a plain object (quiet when the value is not an array: @IsArray
+ * says so). `@ValidateNested({ each: true })` alone passes a member that is itself an array.
+ */
+export function EachPlainObject(message = 'Must be an array of objects'): PropertyDecorator {
+  return decorator('eachPlainObject', (v) => !Array.isArray(v) || v.every(isPlainObject), message);
+}
+
 /** A flat object of string, number or boolean values (deep-link parameters): at most 50 keys. */
 export function IsFlatParameters(options: ValidationOptions = {}): PropertyDecorator {
   return decorator(
