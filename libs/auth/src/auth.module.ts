@@ -22,6 +22,7 @@ import { MembersService } from './members.service';
 import { PlansService } from './plans';
 import { PrincipalCache } from './principal-cache';
 import { RateLimiter } from './rate-limiter.service';
+import { SessionClock } from './session-clock';
 import { jwtModuleOptions, SessionTokens } from './session-tokens';
 import { MailThrottle } from './account-mailer';
 import { EmailTokensRepository } from './email-tokens.repository';
@@ -54,6 +55,7 @@ import { TwoFactorService } from './two-factor/two-factor.service';
     SessionTokens,
     SessionsRepository,
     SessionsService,
+    SessionClock,
     MailThrottle,
     EmailTokensRepository,
     EmailVerificationService,

@@ -14,6 +14,7 @@ export * from './principal-cache';
 export * from './credential-invalidation';
 export * from './plans';
 export * from './rate-limiter.service';
+export * from './session-clock';
 export * from './session-tokens';
 export * from './sessions.repository';
 export * from './sessions.service';

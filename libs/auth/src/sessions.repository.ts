@@ -56,6 +56,7 @@ export class SessionsRepository {
   /**
    * Moves a live session from `generation` to the next one (compare-and-set: of two refreshes
    * with the same token, one wins). Null when the session is not live at that generation.
+   * `lastUsedAt` is set only here (and at creation): it is the time of the last rotation.
    */
   async rotate(id: string, generation: number, now: Date): Promise<SessionRow | null> {
     const { count } = await this.prisma.session.updateMany({
@@ -68,6 +69,11 @@ export class SessionsRepository {
 
   find(id: string): Promise<SessionRow | null> {
     return this.prisma.session.findUnique({ where: { id }, select: SELECT });
+  }
+
+  /** The session when it is live. */
+  findLive(id: string, now: Date): Promise<SessionRow | null> {
+    return this.prisma.session.findFirst({ where: { id, ...live(now) }, select: SELECT });
   }
 
   /** The user's live sessions, most recently used first. */

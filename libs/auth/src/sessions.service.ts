@@ -1,11 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Role } from '@dl/platform/db';
 import { isUuid } from '@dl/platform/validation';
 import { AccountsRepository } from './accounts.repository';
 import { InvalidSessionError, SessionNotFoundError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
+import { SessionClock } from './session-clock';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SessionRow, SessionsRepository } from './sessions.repository';
 import { sessionSecret, SessionTokens } from './session-tokens';
 
@@ -35,14 +36,21 @@ export interface SessionListItem {
 }
 
 const USER_AGENT_MAX = 300;
+/**
+ * How long after a rotation the generation it replaced is still answered: a navigation that
+ * aborted the refresh, or two tabs refreshing at once, present it again without theft.
+ */
+export const REFRESH_REUSE_INTERVAL_MS = 10_000;
 
 /**
  * Dashboard sessions (decisions §20). Each sign-in is a `sessions` row; its access tokens carry
  * the row's id (`sid`), so revoking the row stops them (through the credential cache, see
  * Authenticator). The refresh credential is `<sid>.<generation>.<HMAC>` under a key derived from
  * JWT_SECRET for this purpose only: every refresh moves the row to the next generation and
- * answers that generation's credential; an older generation presented again is a stolen copy in
- * use, and revokes the session.
+ * answers that generation's credential. The generation just replaced, presented again within
+ * REFRESH_REUSE_INTERVAL_MS of the rotation, gets the current generation's credential again (no
+ * new rotation: one live chain); later, or any older generation, is a stolen copy in use and
+ * revokes the session.
  */
 @Injectable()
 export class SessionsService {
@@ -54,6 +62,7 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
     private readonly accounts: AccountsRepository,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    @Optional() private readonly clock: SessionClock = new SessionClock(),
   ) {
     this.key = createHmac('sha256', sessionSecret(config)).update('dl-dashboard-refresh-v2').digest();
   }
@@ -66,26 +75,34 @@ export class SessionsService {
       userAgent: meta.userAgent ? meta.userAgent.slice(0, USER_AGENT_MAX) : null,
       ip: meta.ip ?? null,
     });
-    return this.issue(row, role, new Date());
+    return this.issue(row, role, this.clock.now());
   }
 
   /** A new access token and the next refresh credential, or InvalidSessionError. */
-  async refresh(credential: string | undefined, now: Date = new Date()): Promise<IssuedSession> {
+  async refresh(credential: string | undefined, now: Date = this.clock.now()): Promise<IssuedSession> {
     const parsed = credential ? this.parse(credential) : null;
     if (!parsed) throw new InvalidSessionError();
-    const rotated = await this.sessions.rotate(parsed.sid, parsed.generation, now);
-    if (!rotated) {
-      const row = await this.sessions.find(parsed.sid);
-      // A generation already rotated away: someone else holds a copy. End the session for both.
-      if (row && !row.revokedAt && row.generation > parsed.generation) await this.end(row, now);
-      throw new InvalidSessionError();
-    }
-    const membership = (await this.accounts.membershipsOfUser(rotated.userId)).find((m) => m.organizationId === rotated.organizationId);
+    const current = (await this.sessions.rotate(parsed.sid, parsed.generation, now)) ?? (await this.reused(parsed, now));
+    const membership = (await this.accounts.membershipsOfUser(current.userId)).find((m) => m.organizationId === current.organizationId);
     if (!membership) {
-      await this.end(rotated, now);
+      await this.end(current, now);
       throw new InvalidSessionError();
     }
-    return this.issue(rotated, membership.role, now);
+    return this.issue(current, membership.role, now);
+  }
+
+  /**
+   * A credential that did not rotate: the live session when it is the generation just replaced,
+   * within the reuse interval; otherwise someone else holds a copy, and the session ends for both.
+   */
+  private async reused(parsed: { sid: string; generation: number }, now: Date): Promise<SessionRow> {
+    const row = await this.sessions.findLive(parsed.sid, now);
+    if (!row || row.generation <= parsed.generation) throw new InvalidSessionError();
+    // lastUsedAt is the time of the last rotation (rotate alone moves it).
+    const sinceRotation = now.getTime() - row.lastUsedAt.getTime();
+    if (row.generation === parsed.generation + 1 && sinceRotation <= REFRESH_REUSE_INTERVAL_MS) return row;
+    await this.end(row, now);
+    throw new InvalidSessionError();
   }
 
   /** The session a refresh credential names (a valid MAC), for sign-out. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { appEnv, closeAll, RunningApp, TestEnv } from '@dl/testing';
+import { REFRESH_REUSE_INTERVAL_MS, SessionClock } from '@dl/auth';
+import { appEnv, authHeader, closeAll, RunningApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 function cookieOf(res: request.Response): string {
@@ -127,6 +128,61 @@ describe('POST /auth/refresh and /auth/logout', () => {
     }
     const evil = await request(server.url).post('/auth/refresh').set('Origin', 'https://evil.example').set('Cookie', cookie);
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  describe('the reuse interval: the generation just rotated away is answered for 10 s', () => {
+    const INVALID = { error: 'Unauthorized', message: 'Invalid or expired session', statusCode: 401 };
+    const refresh = (cookie: string) => request(server.url).post('/auth/refresh').set('Cookie', cookie);
+    const sidOf = (jwt: string) => payloadOf(jwt).sid as string;
+
+    it('two refreshes with the same cookie at once both succeed with one cookie, and the session goes on', async () => {
+      const res = await signup();
+      const first = valueOf(cookieOf(res));
+      const [a, b] = await Promise.all([refresh(first), refresh(first)]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      // One live chain: both answers carry the same next generation, not two branches.
+      expect(valueOf(cookieOf(a))).toBe(valueOf(cookieOf(b)));
+      expect(valueOf(cookieOf(a))).toMatch(/^dl_refresh=[0-9a-f-]{36}\.1\./);
+      await request(server.url).get('/api/usage').set(authHeader(a.body.accessToken)).expect(200);
+      await request(server.url).get('/api/usage').set(authHeader(b.body.accessToken)).expect(200);
+      const next = await refresh(valueOf(cookieOf(a))).expect(200);
+      expect(valueOf(cookieOf(next))).toMatch(/\.2\./);
+      expect((await env.prisma.session.findUniqueOrThrow({ where: { id: sidOf(res.body.accessToken) } })).revokedAt).toBeNull();
+    });
+
+    it('a refresh whose answer was lost (an aborted navigation): the old cookie again gets the rotated one', async () => {
+      const res = await signup();
+      const first = valueOf(cookieOf(res));
+      const lost = await refresh(first).expect(200);
+      const again = await refresh(first).expect(200);
+      expect(valueOf(cookieOf(again))).toBe(valueOf(cookieOf(lost)));
+      await refresh(valueOf(cookieOf(again))).expect(200);
+    });
+
+    it('the previous generation presented after the interval ends the session', async () => {
+      const res = await signup();
+      const first = valueOf(cookieOf(res));
+      const current = valueOf(cookieOf(await refresh(first).expect(200)));
+      const clock = server.app.get(SessionClock);
+      clock.advance(REFRESH_REUSE_INTERVAL_MS + 1000);
+      try {
+        expect((await refresh(first).expect(401)).body).toEqual(INVALID);
+        expect((await refresh(current).expect(401)).body).toEqual(INVALID);
+      } finally {
+        clock.advance(-(REFRESH_REUSE_INTERVAL_MS + 1000));
+      }
+      expect((await env.prisma.session.findUniqueOrThrow({ where: { id: sidOf(res.body.accessToken) } })).revokedAt).not.toBeNull();
+    });
+
+    it('a generation older than the previous one ends the session at once', async () => {
+      const res = await signup();
+      const first = valueOf(cookieOf(res));
+      const second = valueOf(cookieOf(await refresh(first).expect(200)));
+      const third = await refresh(second).expect(200);
+      expect((await refresh(first).expect(401)).body).toEqual(INVALID);
+      expect((await refresh(valueOf(cookieOf(third))).expect(401)).body).toEqual(INVALID);
+      expect((await request(server.url).get('/api/usage').set(authHeader(third.body.accessToken)).expect(401)).body).toEqual(INVALID);
+    });
   });
 
   it('logout clears the cookie', async () => {
