@@ -56,7 +56,7 @@ export interface paths {
         put?: never;
         /**
          * A fresh dashboard session from the refresh cookie (the dashboard's reload)
-         * @description Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member's current role, rotating the cookie: a cookie already rotated away and presented again ends the session (decisions §20). Sessions end after 30 days unused or 90 days in all. Not readable cross-origin (CORS never allows credentials).
+         * @description Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member's current role, rotating the cookie: the cookie just rotated away, presented again within 10 s, gets the current one; later, or an older one, ends the session (decisions §20). Sessions end after 30 days unused or 90 days in all. Not readable cross-origin (CORS never allows credentials).
          */
         post: operations["AuthController_refresh"];
         delete?: never;
