@@ -39,60 +39,39 @@ export function LinkFilters({
           onChange={(e) => setParam('q', e.target.value)}
         />
       </label>
-      <label>
-        <span className="visually-hidden">Project</span>
-        <select aria-label="Project" value={values.projectId} onChange={(e) => setParam('project', e.target.value)}>
-          <option value="">All projects</option>
-          {projects.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span className="visually-hidden">Template</span>
-        <select aria-label="Template" value={values.template} onChange={(e) => setParam('template', e.target.value)}>
-          <option value="">All templates</option>
-          {templates.map((t) => (
-            <option key={t.id} value={t.slug}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span className="visually-hidden">Tag</span>
-        <select aria-label="Tag" value={values.tag} onChange={(e) => setParam('tag', e.target.value)}>
-          <option value="">All tags</option>
-          {tags.map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.name} ({fmtNumber(t.count)})
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterMenu label="Project" all="All projects" value={values.projectId} onChange={(v) => setParam('project', v)} options={projects.map((p) => [p.id, p.name])} />
+      <FilterMenu label="Template" all="All templates" value={values.template} onChange={(v) => setParam('template', v)} options={templates.map((t) => [t.slug, t.name])} />
+      <FilterMenu label="Tag" all="All tags" value={values.tag} onChange={(v) => setParam('tag', v)} options={tags.map((t) => [t.name, `${t.name} (${fmtNumber(t.count)})`])} />
       {domains.length > 0 && (
-        <label>
-          <span className="visually-hidden">Domain</span>
-          <select aria-label="Domain" value={values.domain} onChange={(e) => setParam('domain', e.target.value)}>
-            <option value="">All domains</option>
-            {domains.map((d) => (
-              <option key={d.id} value={d.domain}>
-                {d.domain}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterMenu label="Domain" all="All domains" value={values.domain} onChange={(v) => setParam('domain', v)} options={domains.map((d) => [d.domain, d.domain])} />
       )}
-      <label>
-        <span className="visually-hidden">Status</span>
-        <select aria-label="Status" value={values.active} onChange={(e) => setParam('active', e.target.value)}>
-          <option value="">Active and inactive</option>
-          <option value="true">Active only</option>
-          <option value="false">Inactive only</option>
-        </select>
-      </label>
+      <FilterMenu
+        label="Status"
+        all="Active and inactive"
+        value={values.active}
+        onChange={(v) => setParam('active', v)}
+        options={[
+          ['true', 'Active only'],
+          ['false', 'Inactive only'],
+        ]}
+      />
     </div>
+  );
+}
+
+/** One filter menu: '' is its "all" choice; options are [value, label] pairs. */
+function FilterMenu({ label, all, value, onChange, options }: { label: string; all: string; value: string; onChange: (value: string) => void; options: ReadonlyArray<readonly [string, string]> }) {
+  return (
+    <label>
+      <span className="visually-hidden">{label}</span>
+      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">{all}</option>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
