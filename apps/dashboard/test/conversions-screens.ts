@@ -5,23 +5,17 @@
  *
  *   node tools/scripts/run.js apps/dashboard/test/conversions-screens.ts
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClickFixtures, ensureTemplateDatabase } from '@dl/testing';
-import { signIn, signUp, startWorld } from './world';
+import { ClickFixtures } from '@dl/testing';
+import { screenshotScript } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const out = join(root, 'docs', 'screenshots');
 
-async function main(): Promise<void> {
-  process.env.TEST_DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
-  await ensureTemplateDatabase();
-  const w = await startWorld();
-  try {
-    mkdirSync(out, { recursive: true });
-    const setup = await w.context();
-    const page = await setup.newPage();
-    const { email, password } = await signUp(page, 'Northwind Outdoor');
+screenshotScript(
+  'conversions screenshots',
+  out,
+  async (w, _page, { email }) => {
     const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
     const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
     await w.env.prisma.organization.update({ where: { id: organizationId }, data: { tier: 'BUSINESS' } });
@@ -54,47 +48,28 @@ async function main(): Promise<void> {
     }
     await track('refund', { invoiceId: 'in_0', amount: 1500 });
     await fetch(`${w.api.url}/api/integrations/stripe`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ webhookSecret: 'whsec_screens_secret_1' }) });
-    await setup.close();
-
-    for (const dark of [false, true]) {
-      for (const width of [1280, 390]) {
-        const ctx = await w.context({ width, height: width > 600 ? 900 : 844, dark });
-        const p = await ctx.newPage();
-        await signIn(p, email, password);
-        const name = (shot: string) => join(out, `${shot}-${dark ? 'dark' : 'light'}-${width}.png`);
-        const settle = async () => {
-          await p.locator('.loading').first().waitFor({ state: 'detached' });
-          await p.waitForTimeout(400);
-        };
-        await p.goto('/app/conversions');
-        await p.getByRole('heading', { name: 'Revenue by currency' }).waitFor();
-        await settle();
-        await p.screenshot({ path: name('conversions'), fullPage: true });
-        await p.goto(`/app/conversions/customers/${firstCustomer}`);
-        await p.getByRole('heading', { name: 'Timeline' }).waitFor();
-        await settle();
-        await p.screenshot({ path: name('customer'), fullPage: true });
-        await p.goto('/app/integrations');
-        await p.getByRole('heading', { name: 'Stripe' }).waitFor();
-        await settle();
-        await p.screenshot({ path: name('integrations'), fullPage: true });
-        await p.goto(`/app/links/${links[0].id}?days=30`);
-        await p.getByTestId('link-sales').waitFor();
-        await settle();
-        await p.screenshot({ path: name('link-conversions') });
-        await ctx.close();
-        process.stderr.write(`conversions screenshots: ${dark ? 'dark' : 'light'} ${width} px done\n`);
-      }
-    }
-  } finally {
-    await w.close();
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.stack : err);
-    process.exit(1);
+    return { links, firstCustomer };
+  },
+  async ({ page: p, name }, { links, firstCustomer }) => {
+    const settle = async () => {
+      await p.locator('.loading').first().waitFor({ state: 'detached' });
+      await p.waitForTimeout(400);
+    };
+    await p.goto('/app/conversions');
+    await p.getByRole('heading', { name: 'Revenue by currency' }).waitFor();
+    await settle();
+    await p.screenshot({ path: name('conversions'), fullPage: true });
+    await p.goto(`/app/conversions/customers/${firstCustomer}`);
+    await p.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await settle();
+    await p.screenshot({ path: name('customer'), fullPage: true });
+    await p.goto('/app/integrations');
+    await p.getByRole('heading', { name: 'Stripe' }).waitFor();
+    await settle();
+    await p.screenshot({ path: name('integrations'), fullPage: true });
+    await p.goto(`/app/links/${links[0].id}?days=30`);
+    await p.getByTestId('link-sales').waitFor();
+    await settle();
+    await p.screenshot({ path: name('link-conversions') });
   },
 );

@@ -7,23 +7,16 @@
  * monthly report, and the members (a pending invitation), webhooks (one endpoint) and events pages.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureTemplateDatabase } from '@dl/testing';
-import { openSection, signUp, startWorld } from './world';
+import { openSection, screenshotScript } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const out = join(root, 'docs', 'screenshots');
 
-async function main(): Promise<void> {
-  process.env.TEST_DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
-  await ensureTemplateDatabase();
-  const w = await startWorld();
-  try {
-    mkdirSync(out, { recursive: true });
-    const setup = await w.context();
-    const page = await setup.newPage();
-    const { email, password } = await signUp(page, 'Northwind Outdoor');
+screenshotScript(
+  'screenshots',
+  out,
+  async (w, page, { email }) => {
     const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
     const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
     // Event analytics is a paid feature: the events page shows its charts and list on BUSINESS.
@@ -52,75 +45,52 @@ async function main(): Promise<void> {
     await page.getByLabel('Endpoint URL').fill('https://hooks.northwind.example/deeplink');
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('article', { name: 'Webhook https://hooks.northwind.example/deeplink' }).waitFor();
-    await setup.close();
     // The sessions cached before the upgrade (30 s in Redis) have expired before the screenshots.
     await new Promise((r) => setTimeout(r, Math.max(0, upgradedAt + 31_000 - Date.now())));
     const top = await w.env.prisma.link.findFirstOrThrow({ where: { organizationId }, orderBy: { clickCount: 'desc' }, select: { id: true } });
     const reports = await w.env.prisma.$queryRawUnsafe<Array<{ p: string }>>(`SELECT to_char(date_trunc('month', now() - interval '1 month'), 'YYYY-MM') AS p`);
     const lastMonth = reports[0].p;
-
-    for (const dark of [false, true]) {
-      for (const width of [1280, 390]) {
-        const ctx = await w.context({ width, height: width > 600 ? 900 : 844, dark });
-        const p = await ctx.newPage();
-        await p.goto('/app/login');
-        await p.getByLabel('Email').fill(email);
-        await p.getByLabel('Password').fill(password);
-        await p.getByRole('button', { name: 'Sign in' }).click();
-        await p.waitForURL('**/app/links');
-        const name = (page: string) => join(out, `${page}-${dark ? 'dark' : 'light'}-${width}.png`);
-        await p.locator('.table-row').first().waitFor();
-        await p.screenshot({ path: name('links') });
-        await p.goto(`/app/links/${top.id}?days=30`);
-        await p.locator('.chart canvas').first().waitFor();
-        await p.getByTestId('click-list').waitFor();
-        await p.waitForTimeout(300);
-        await p.screenshot({ path: name('link'), fullPage: true });
-        await p.goto('/app/links/new');
-        await p.getByLabel('Destination URL').fill('https://northwind.example/spring?ref=home');
-        await p.getByLabel('Title', { exact: true }).fill('Spring collection');
-        for (const legend of ['UTM builder', 'Social preview (Open Graph)', 'A/B test and redirect rules', 'Access and lifetime']) await openSection(p, legend);
-        await p.getByLabel('utm_source').fill('newsletter');
-        await p.getByLabel('utm_medium').fill('email');
-        await p.getByLabel('utm_campaign').fill('spring_2026');
-        await p.getByLabel('OG title').fill('Spring collection: new trail gear');
-        await p.getByLabel('OG description').fill('Light jackets, packs and boots for the season.');
-        await p.getByRole('button', { name: 'Add an A/B test' }).click();
-        await p.getByLabel('Variant 1 URL').fill('https://northwind.example/spring-a');
-        await p.getByLabel('Variant 2 URL').fill('https://northwind.example/spring-b');
-        await p.getByRole('button', { name: 'Add a rule' }).click();
-        await p.getByLabel('Rule 1 URL').fill('https://northwind.example/fr/printemps');
-        await p.getByRole('group', { name: 'Rule 1' }).getByLabel('Countries').fill('FR, BE');
-        await p.getByLabel('Click limit').fill('10000');
-        await p.evaluate('document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)');
-        await p.screenshot({ path: name('create'), fullPage: true });
-        await p.goto('/app/domains');
-        await p.getByTestId('txt-value').waitFor();
-        await p.screenshot({ path: name('domains'), fullPage: true });
-        await p.goto(`/app/reports/${lastMonth}`);
-        await p.getByRole('heading', { name: 'Clicks per day' }).waitFor();
-        await p.locator('.chart canvas').first().waitFor();
-        await p.waitForTimeout(300);
-        await p.screenshot({ path: name('report'), fullPage: true });
-        for (const section of ['members', 'webhooks', 'events']) {
-          await p.goto(`/app/${section}`);
-          await p.locator('.loading').first().waitFor({ state: 'detached' });
-          await p.waitForTimeout(300);
-          await p.screenshot({ path: name(section), fullPage: true });
-        }
-        await ctx.close();
-        process.stderr.write(`screenshots: ${dark ? 'dark' : 'light'} ${width} px done\n`);
-      }
+    return { top, lastMonth };
+  },
+  async ({ page: p, name }, { top, lastMonth }) => {
+    await p.locator('.table-row').first().waitFor();
+    await p.screenshot({ path: name('links') });
+    await p.goto(`/app/links/${top.id}?days=30`);
+    await p.locator('.chart canvas').first().waitFor();
+    await p.getByTestId('click-list').waitFor();
+    await p.waitForTimeout(300);
+    await p.screenshot({ path: name('link'), fullPage: true });
+    await p.goto('/app/links/new');
+    await p.getByLabel('Destination URL').fill('https://northwind.example/spring?ref=home');
+    await p.getByLabel('Title', { exact: true }).fill('Spring collection');
+    for (const legend of ['UTM builder', 'Social preview (Open Graph)', 'A/B test and redirect rules', 'Access and lifetime']) await openSection(p, legend);
+    await p.getByLabel('utm_source').fill('newsletter');
+    await p.getByLabel('utm_medium').fill('email');
+    await p.getByLabel('utm_campaign').fill('spring_2026');
+    await p.getByLabel('OG title').fill('Spring collection: new trail gear');
+    await p.getByLabel('OG description').fill('Light jackets, packs and boots for the season.');
+    await p.getByRole('button', { name: 'Add an A/B test' }).click();
+    await p.getByLabel('Variant 1 URL').fill('https://northwind.example/spring-a');
+    await p.getByLabel('Variant 2 URL').fill('https://northwind.example/spring-b');
+    await p.getByRole('button', { name: 'Add a rule' }).click();
+    await p.getByLabel('Rule 1 URL').fill('https://northwind.example/fr/printemps');
+    await p.getByRole('group', { name: 'Rule 1' }).getByLabel('Countries').fill('FR, BE');
+    await p.getByLabel('Click limit').fill('10000');
+    await p.evaluate('document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)');
+    await p.screenshot({ path: name('create'), fullPage: true });
+    await p.goto('/app/domains');
+    await p.getByTestId('txt-value').waitFor();
+    await p.screenshot({ path: name('domains'), fullPage: true });
+    await p.goto(`/app/reports/${lastMonth}`);
+    await p.getByRole('heading', { name: 'Clicks per day' }).waitFor();
+    await p.locator('.chart canvas').first().waitFor();
+    await p.waitForTimeout(300);
+    await p.screenshot({ path: name('report'), fullPage: true });
+    for (const section of ['members', 'webhooks', 'events']) {
+      await p.goto(`/app/${section}`);
+      await p.locator('.loading').first().waitFor({ state: 'detached' });
+      await p.waitForTimeout(300);
+      await p.screenshot({ path: name(section), fullPage: true });
     }
-  } finally {
-    await w.close();
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.stack : err);
-    process.exit(1);
   },
 );

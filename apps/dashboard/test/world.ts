@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { createApiApp } from '@dl/apps/api';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { createWorkerApp } from '@dl/apps/worker';
-import { createTestEnv, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, ensureTemplateDatabase, RunningApp, startApp, TestEnv } from '@dl/testing';
 
 const root = join(__dirname, '..', '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -178,4 +178,57 @@ export function browserSuite(
     set({ w: w!, context, page: await context.newPage() });
   });
   afterEach(() => context?.close());
+}
+
+/** One theme and width of a screenshot script: a page signed in as the owner, and each shot's file. */
+export interface Shot {
+  page: Page;
+  dark: boolean;
+  width: number;
+  name: (what: string) => string;
+}
+
+/**
+ * A screenshot script (`node tools/scripts/run.js apps/dashboard/test/<script>.ts`): a fresh World,
+ * an organization signed up through the form and seeded by `prepare` (with that page), then `shoot`
+ * once per theme (light, dark) and width (1280, 390 px), the files in `out`. Exits 0, or 1 with the error.
+ */
+export function screenshotScript<T>(
+  label: string,
+  out: string,
+  prepare: (w: World, page: Page, account: { email: string; password: string }) => Promise<T>,
+  shoot: (shot: Shot, prepared: T) => Promise<void>,
+): void {
+  const run = async () => {
+    process.env.TEST_DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
+    await ensureTemplateDatabase();
+    const w = await startWorld();
+    try {
+      mkdirSync(out, { recursive: true });
+      const setup = await w.context();
+      const page = await setup.newPage();
+      const account = await signUp(page, 'Northwind Outdoor');
+      const prepared = await prepare(w, page, account);
+      await setup.close();
+      for (const dark of [false, true]) {
+        for (const width of [1280, 390]) {
+          const ctx = await w.context({ width, height: width > 600 ? 900 : 844, dark });
+          const p = await ctx.newPage();
+          await signIn(p, account.email, account.password);
+          await shoot({ page: p, dark, width, name: (what) => join(out, `${what}-${dark ? 'dark' : 'light'}-${width}.png`) }, prepared);
+          await ctx.close();
+          process.stderr.write(`${label}: ${dark ? 'dark' : 'light'} ${width} px done\n`);
+        }
+      }
+    } finally {
+      await w.close();
+    }
+  };
+  run().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.stack : err);
+      process.exit(1);
+    },
+  );
 }
