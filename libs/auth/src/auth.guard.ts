@@ -23,6 +23,14 @@ interface RouteAuth {
 }
 type AuthedRequest = FastifyRequest & { principal?: Principal | null };
 
+/** The Authorization header, or on a `queryKey` route without one, a `dl_` key of `?key=` as its bearer value. */
+function authorizationOf(request: FastifyRequest, route: RouteAuth): string | string[] | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined || !route.meta.queryKey) return header;
+  const key = (request.query as Record<string, unknown> | undefined)?.key;
+  return typeof key === 'string' && key.startsWith('dl_') ? `Bearer ${key}` : undefined;
+}
+
 /** `/auth/*`: a member held back by their organization's 2FA requirement can still set it up there (decisions §20). */
 function isAccountRoute(request: FastifyRequest): boolean {
   return request.url.startsWith('/auth/');
@@ -59,16 +67,21 @@ export class AuthGuard implements CanActivate {
     // Already through (controller and method may both carry @Auth): the principal is set by this guard only.
     if (request.principal) return true;
     const route = this.routeMetadata(context);
-    const authorization = request.headers.authorization;
+    const authorization = authorizationOf(request, route);
     const known = typeof authorization === 'string' ? this.bearer.cachedPrincipal(authorization) : undefined;
-    if (!known) return this.authenticateThenCheck(http, request, route);
+    if (!known) return this.authenticateThenCheck(http, request, route, authorization);
     request.principal = known;
     this.recordUse(request, known);
     return this.check(http, known, route);
   }
 
-  private async authenticateThenCheck(http: HttpArgumentsHost, request: AuthedRequest, route: RouteAuth): Promise<boolean> {
-    const principal = await this.bearer.authenticateHeader(request.headers.authorization, route.meta.missingMessage);
+  private async authenticateThenCheck(
+    http: HttpArgumentsHost,
+    request: AuthedRequest,
+    route: RouteAuth,
+    authorization: string | string[] | undefined,
+  ): Promise<boolean> {
+    const principal = await this.bearer.authenticateHeader(authorization, route.meta.missingMessage);
     request.principal = principal;
     this.recordUse(request, principal);
     return this.check(http, principal, route);

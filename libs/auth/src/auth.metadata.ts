@@ -19,6 +19,11 @@ export interface AuthOptions {
   scope?: ApiKeyScope;
   /** true: open while the organization is scheduled for deletion (reading it, restoring it; decisions §20). */
   duringDeletion?: boolean;
+  /**
+   * true: without an Authorization header, a `dl_` key in the `key` query parameter authenticates
+   * as if it were `Bearer <key>` (Firebase Dynamic Links' `?key=`; logs redact it). Never a JWT.
+   */
+  queryKey?: boolean;
 }
 
 export interface AuthMetadata extends AuthOptions {

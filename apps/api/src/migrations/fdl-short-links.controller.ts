@@ -1,5 +1,5 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { FdlShortLinkRequestDto, FdlShortLinkResponseDto, FdlShortLinksService } from '@dl/links';
 import { Endpoint } from '@dl/platform/http';
@@ -11,7 +11,8 @@ export class FdlShortLinksController {
   constructor(private readonly fdl: FdlShortLinksService) {}
 
   @Post('shortLinks')
-  @Auth(Permissions.linksWrite)
+  @Auth(Permissions.linksWrite, { queryKey: true })
+  @ApiQuery({ name: 'key', required: false, description: 'A `dl_` API key, as FDL clients send it (instead of `Authorization: Bearer`)' })
   @Endpoint({
     summary: "Create a short link from a Firebase Dynamic Links request (FDL's request and response shapes)",
     body: FdlShortLinkRequestDto,

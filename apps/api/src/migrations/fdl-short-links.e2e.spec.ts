@@ -93,4 +93,50 @@ describe('FDL compatibility: POST /v1/shortLinks', () => {
     const refused = await post(body, readOnly.body.key);
     expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 403, error: 'Forbidden' });
   });
+
+  describe("the key in FDL's `?key=` query parameter", () => {
+    const body = () => ({ longDynamicLink: `https://${HOST}/?link=https://example.com/fdl/query-key` });
+    const postWithQuery = (key: string) => request(w.api.url).post(`/v1/shortLinks?key=${encodeURIComponent(key)}`).send(body());
+    const unauthorized = (message: string) => ({ error: 'Unauthorized', message, statusCode: 401 });
+
+    it('authenticates like the Bearer header: the same organization and the same scope check', async () => {
+      const viaQuery = await postWithQuery(w.keyA).expect(200);
+      expect((await linkAt(viaQuery.body.shortLink)).organizationId).toBe(w.a.organization.id);
+      const readOnly = await request(w.api.url).post('/api/keys').set('Authorization', `Bearer ${w.b.owner.jwt}`).send({ name: 'fdl query read', scopes: ['links:read'] }).expect(201);
+      expect((await postWithQuery(readOnly.body.key).expect(403)).body).toEqual({ error: 'Forbidden', message: 'API key lacks scope links:write', statusCode: 403 });
+    });
+
+    it('a bad key → 401 in the contract shape; nothing made', async () => {
+      const before = await w.env.prisma.link.count({ where: { domainName: HOST } });
+      expect((await postWithQuery(`dl_${'0'.repeat(64)}`).expect(401)).body).toEqual(unauthorized('Invalid API key'));
+      // A Firebase key left in place, a malformed or empty one: no credential at all.
+      for (const key of ['AIzaSyA-not-ours', 'dl_xyz', '']) {
+        expect((await postWithQuery(key).expect(401)).body).toEqual(unauthorized('Missing or invalid API key'));
+      }
+      expect(await w.env.prisma.link.count({ where: { domainName: HOST } })).toBe(before);
+    });
+
+    it('is a key, never a session: a JWT in ?key= is refused', async () => {
+      expect((await postWithQuery(w.a.owner.jwt).expect(401)).body).toEqual(unauthorized('Missing or invalid API key'));
+    });
+
+    it('counts against the same rate limit as the header', async () => {
+      const limited = await linksWorld({ rateLimit: true });
+      try {
+        const info = { dynamicLinkInfo: { link: 'https://example.com/fdl/limited' }, suffix: { option: 'SHORT' } };
+        const viaQuery = () => request(limited.api.url).post(`/v1/shortLinks?key=${limited.keyA}`).send(info).expect(200);
+        const viaHeader = () => request(limited.api.url).post('/v1/shortLinks').set('Authorization', `Bearer ${limited.keyA}`).send(info).expect(200);
+        const remaining = [];
+        for (const send of [viaQuery, viaHeader, viaQuery]) remaining.push(Number((await send()).headers['x-ratelimit-remaining']));
+        expect(remaining).toEqual([remaining[0], remaining[0] - 1, remaining[0] - 2]);
+      } finally {
+        await limited.close();
+      }
+    });
+
+    it('only on this route: other routes ignore ?key=', async () => {
+      const res = await request(w.api.url).get(`/api/links?key=${w.keyA}`).expect(401);
+      expect(res.body).toEqual(unauthorized('Missing or invalid API key'));
+    });
+  });
 });

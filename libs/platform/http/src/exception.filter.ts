@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redactUrl } from '@dl/platform/observability';
 import { renderError } from './error-body';
 
 /** Logs an unexpected error with its request id and sends the contract's body. */
@@ -7,7 +8,7 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   const { body, headers, unexpected } = renderError(err);
   if (unexpected) {
     logger.error(
-      { reqId: request.id, method: request.method, url: request.url, err },
+      { reqId: request.id, method: request.method, url: redactUrl(request.url), err },
       'Unhandled error',
     );
   }

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import { MetricsService } from '@dl/platform/observability';
+import { MetricsService, redactUrl } from '@dl/platform/observability';
 import { renderError } from './error-body';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
 
@@ -119,7 +119,7 @@ export class RawAnswers {
   /** The contract's JSON error body, as the global filter renders it (unexpected errors logged with the request id). */
   sendError(req: IncomingMessage, res: ServerResponse, route: string, started: number, id: string, err: unknown, headers: Readonly<Record<string, string>> = {}): void {
     const rendered = renderError(err);
-    if (rendered.unexpected) this.logger.error({ reqId: id, method: req.method, url: req.url, err }, 'Unhandled error');
+    if (rendered.unexpected) this.logger.error({ reqId: id, method: req.method, url: redactUrl(req.url), err }, 'Unhandled error');
     const merged = { ...headers, ...rendered.headers, 'content-type': 'application/json; charset=utf-8' };
     this.send(req, res, route, started, id, rendered.body.statusCode, merged, JSON.stringify(rendered.body));
   }

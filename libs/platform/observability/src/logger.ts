@@ -22,6 +22,14 @@ export const REDACT_PATHS = [
   'secret',
 ];
 
+/** Query parameters that carry credentials (`?key=` of Firebase Dynamic Links' API). */
+const SECRET_QUERY = /([?&](?:key|access_token)=)[^&#]*/gi;
+
+/** A request URL as logs may show it: credential query values replaced by `[redacted]`. */
+export function redactUrl(url: string | undefined): string | undefined {
+  return url?.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url;
+}
+
 /**
  * Human log lines (LOG_FORMAT=pretty): one line an event, `HH:MM:ss.l LEVEL (app): message {fields}`,
  * coloured when stdout is a terminal. Written synchronously in this thread (no transport worker).
