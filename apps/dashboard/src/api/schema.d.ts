@@ -9766,7 +9766,10 @@ export interface operations {
     };
     FdlShortLinksController_create: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A `dl_` API key, as FDL clients send it (instead of `Authorization: Bearer`) */
+                key?: unknown;
+            };
             header?: never;
             path?: never;
             cookie?: never;
