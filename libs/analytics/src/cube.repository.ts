@@ -47,6 +47,18 @@ export function groupingMask(columns: readonly GroupColumn[], set: readonly stri
   return mask;
 }
 
+/**
+ * The breakdowns click_cube_daily holds, in its `dimension` order (1, 2 …; 0 is the day's total):
+ * dl_cube_dims in the migration writes the same keys (k1-k3 = BREAKDOWNS' columns).
+ */
+export const DAILY_BREAKDOWNS = ['link', 'country', 'city', 'device', 'os', 'browser', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign'] as const satisfies readonly Breakdown[];
+
+/** Whole UTC days, inclusive (YYYY-MM-DD). */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
 /** One breakdown's row: the grouped columns' values (null when unknown) and the sums. */
 export type CubeGroup = Partial<Record<GroupColumn, string | null>> & { clicks: number; visitors: number };
 
@@ -157,6 +169,70 @@ export class CubeRepository {
       SELECT coalesce(sum(c.clicks), 0)::int AS clicks, coalesce(sum(c.visitors), 0)::int AS visitors
       FROM click_cube c WHERE ${this.where(organizationId, w, f, sampleBits)}`;
     return row;
+  }
+
+  /**
+   * The unfiltered answer (bots left out unless `bots`) over a window of whole UTC days, exact,
+   * from click_cube_daily: month rows for the whole months inside the window, day rows for the days
+   * around them and for clicksByDate, and the cube's hours the roll-up does not hold yet (from
+   * click_cube_state.rolled_before), read in one statement so each hour is counted once. The
+   * same lists and days as `breakdowns` with DAILY_BREAKDOWNS, and the totals of `previous`.
+   */
+  async dailyBreakdowns(
+    organizationId: string,
+    w: DayRange,
+    previous: DayRange,
+    bots: boolean,
+    limit: number,
+  ): Promise<{ answer: CubeAnswer; previous: { clicks: number; visitors: number } }> {
+    const split = splitWindow(w);
+    const ranges = split.days.map((d) => Prisma.sql`(NOT d.is_month AND d.day BETWEEN ${d.from}::date AND ${d.to}::date)`);
+    if (split.months) ranges.push(Prisma.sql`(d.is_month AND d.day BETWEEN ${split.months.from}::date AND ${split.months.to}::date)`);
+    const isBot = bots ? [false, true] : [false];
+    const start = (day: string) => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
+    const end = Prisma.sql`((${w.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+    const rows = await this.read.$queryRaw<Array<{ dimension: number; day: string | null; k1: string | null; k2: string | null; k3: string | null; clicks: number; visitors: number }>>`
+      WITH r AS (
+        SELECT d.dimension, d.day, d.k1, d.k2, d.k3, d.clicks, d.visitors FROM click_cube_daily d
+        WHERE d.organization_id = ${organizationId}::uuid AND d.is_bot = ANY(${isBot}::boolean[])
+          AND ((d.dimension = 0 AND NOT d.is_month AND d.day BETWEEN ${previous.from}::date AND ${w.to}::date)
+            OR (d.dimension > 0 AND (${Prisma.join(ranges, ' OR ')})))
+        UNION ALL
+        SELECT x.dimension, (c.hour AT TIME ZONE 'UTC')::date, x.k1, x.k2, x.k3, c.clicks, c.visitors
+        FROM click_cube c CROSS JOIN LATERAL dl_cube_dims(c) x
+        WHERE c.organization_id = ${organizationId}::uuid AND c.is_bot = ANY(${isBot}::boolean[])
+          AND c.hour >= (SELECT s.rolled_before FROM click_cube_state s) AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
+          AND (x.dimension = 0 OR c.hour >= ${start(w.from)})
+      )
+      SELECT 0 AS dimension, to_char(r.day, 'YYYY-MM-DD') AS day, NULL AS k1, NULL AS k2, NULL AS k3,
+        sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
+      FROM r WHERE r.dimension = 0 GROUP BY r.day
+      UNION ALL
+      SELECT t.dimension, NULL, t.k1, t.k2, t.k3, t.clicks, t.visitors FROM (
+        SELECT g.*, row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) AS rn FROM (
+          SELECT r.dimension, r.k1, r.k2, r.k3, sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
+          FROM r WHERE r.dimension > 0 GROUP BY 1, 2, 3, 4) g) t
+      WHERE t.rn <= ${limit}`;
+    const answer: CubeAnswer = { days: [], lists: {} };
+    const prev = { clicks: 0, visitors: 0 };
+    for (const r of rows) {
+      if (r.dimension === 0) {
+        const day = r.day!;
+        if (day >= w.from) answer.days.push({ day, clicks: r.clicks, visitors: r.visitors });
+        else if (day <= previous.to) {
+          prev.clicks += r.clicks;
+          prev.visitors += r.visitors;
+        }
+        continue;
+      }
+      const b = DAILY_BREAKDOWNS[r.dimension - 1];
+      const keys = [r.k1, r.k2, r.k3];
+      const group: CubeGroup = { clicks: r.clicks, visitors: r.visitors };
+      BREAKDOWNS[b].forEach((col, i) => (group[col] = keys[i]));
+      (answer.lists[b] ??= []).push(group);
+    }
+    answer.days.sort((a, b) => (a.day < b.day ? -1 : 1));
+    return { answer, previous: prev };
   }
 
   /** The organization's links among these ids, with what topLinks shows. */

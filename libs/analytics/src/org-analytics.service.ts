@@ -3,7 +3,7 @@ import { AnalyticsFiltersDto, dayCount, LinkAnalyticsQueryDto, OrgAnalyticsQuery
 import { DEFAULT_DAYS } from './analytics.dto';
 import { LinkControlsRef, MAX_GEO_ITEMS, toLinkAnalyticsResponse } from './analytics.mapper';
 import { LinkAnalyticsResponseDto } from './analytics-response.dto';
-import { Breakdown, CubeRepository, ZonedWindow } from './cube.repository';
+import { Breakdown, CubeAnswer, CubeRepository, DAILY_BREAKDOWNS, ZonedWindow } from './cube.repository';
 import { cubeDimensions, toOrgAnalyticsResponse, windowDays } from './org-analytics.mapper';
 import { OrgAnalyticsResponseDto } from './org-analytics-response.dto';
 
@@ -47,8 +47,30 @@ export function sampleBitsFor(clicks: number, exactMax: number): number {
   return bits;
 }
 
+/** Zones whose days are UTC days: the view reads them from the daily roll-up. */
+const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
+
+/** Every filter of the view (bots and tz are not filters of the rolled-up lists). */
+const FILTERS: Record<Exclude<keyof AnalyticsFiltersDto, 'bots' | 'tz'>, true> = {
+  linkId: true, projectId: true, tag: true, domain: true, country: true, city: true, device: true, os: true, browser: true,
+  referrerHost: true, utmSource: true, utmMedium: true, utmCampaign: true, variant: true, rule: true,
+};
+
+/**
+ * Whether the daily roll-up answers the query (docs/analytics-storage.md): no filter, and days
+ * that are UTC days. Such an answer is exact at any size.
+ */
+export function dailyAnswers(query: AnalyticsFiltersDto): boolean {
+  if (!UTC_ZONES.has(query.tz ?? 'UTC')) return false;
+  return Object.keys(FILTERS).every((name) => {
+    const value = query[name as keyof typeof FILTERS];
+    return value === undefined || (Array.isArray(value) && value.length === 0);
+  });
+}
+
 const LINK_BREAKDOWNS: Breakdown[] = ['country', 'region', 'city', 'timezone', 'device', 'platform', 'variant', 'rule'];
-const ORG_BREAKDOWNS: Breakdown[] = ['link', 'country', 'city', 'device', 'os', 'browser', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign'];
+/** The view's lists: the breakdowns the daily roll-up holds. */
+const ORG_BREAKDOWNS: readonly Breakdown[] = DAILY_BREAKDOWNS;
 
 /** The organization-wide view (decisions §24), from the click cube. */
 @Injectable()
@@ -68,14 +90,28 @@ export class OrgAnalyticsService {
     const w = zonedWindow(query, now);
     const prev = previousWindow(w);
     const filters: AnalyticsFiltersDto = query;
+    if (dailyAnswers(filters)) {
+      const { answer, previous } = await this.cube.dailyBreakdowns(organizationId, w, prev, filters.bots === 'include', ORG_LIST_LIMIT);
+      return this.response(organizationId, w, answer, previous, 1);
+    }
     const bits = await this.sampleBits(organizationId, w, prev);
     const [answer, previous] = await Promise.all([
       this.cube.breakdowns(organizationId, w, filters, ORG_BREAKDOWNS, ORG_LIST_LIMIT, bits),
       this.cube.totals(organizationId, prev, filters, bits),
     ]);
+    return this.response(organizationId, w, answer, previous, 2 ** bits);
+  }
+
+  private async response(
+    organizationId: string,
+    w: ZonedWindow,
+    answer: CubeAnswer,
+    previous: { clicks: number; visitors: number },
+    scale: number,
+  ): Promise<OrgAnalyticsResponseDto> {
     const linkIds = (answer.lists.link ?? []).map((r) => r.link_id).filter((id): id is string => !!id);
     const links = new Map((await this.cube.links(organizationId, linkIds)).map((l) => [l.id, l]));
-    return toOrgAnalyticsResponse({ answer, previous, days: windowDays(w.from, w.to), links, scale: 2 ** bits });
+    return toOrgAnalyticsResponse({ answer, previous, days: windowDays(w.from, w.to), links, scale });
   }
 
   /**

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { createPgPool, endPgPool } from '@dl/platform/db';
-import { CUBE_COLUMNS, cubeCopyBytes } from './click-cube';
+import { CUBE_COLUMNS, cubeCopyBytes, CubeRecord } from './click-cube';
 import { CLICK_COLUMNS, CLICK_ROW_TYPE, clickCopyLine, clickRow, visitorRow } from './click-rows';
 import { EnrichedClick } from './enrich';
 import { copyBytes, copyFromBuffer, lazyJsonParam } from './pg-encoding';
@@ -178,10 +178,35 @@ export class ClickWriteRepository implements OnApplicationShutdown {
     );
   }
 
-  /** Appends a cube row per inserted click (no key to conflict on: readers sum); `newVisitors` mark first daily visits. */
-  async insertCube(tx: ClickTx, clicks: EnrichedClick[], newVisitors: VisitorRow[]): Promise<void> {
+  /**
+   * The first cube hour the daily roll-up does not hold (click_cube_state.rolled_before), read
+   * after a shared lock held to COMMIT: a roll-up (rollCube) waits for this batch, and this batch
+   * for a roll-up under way, so no cube row of an hour being rolled is missed.
+   */
+  async cubeRolledBefore(tx: ClickTx): Promise<Date> {
+    const { rows } = await tx.query<{ w: Date }>('SELECT dl_cube_rolled_before() AS w');
+    return rows[0].w;
+  }
+
+  /**
+   * Appends a cube row per inserted click (no key to conflict on: readers sum); `newVisitors` mark
+   * first daily visits. Rows of hours before `rolledBefore` (late clicks) are added to the daily
+   * roll-up too, in this transaction.
+   */
+  async insertCube(tx: ClickTx, clicks: EnrichedClick[], newVisitors: VisitorRow[], rolledBefore: Date): Promise<void> {
     if (!clicks.length) return;
-    await copyFromBuffer(tx, `COPY click_cube (${CUBE_COLUMNS}) FROM STDIN`, cubeCopyBytes(clicks, newVisitors));
+    const late: CubeRecord[] = [];
+    await copyFromBuffer(tx, `COPY click_cube (${CUBE_COLUMNS}) FROM STDIN`, cubeCopyBytes(clicks, newVisitors, rolledBefore.getTime(), late));
+    if (late.length) await tx.query('SELECT dl_cube_daily_add($1::json)', [lazyJsonParam(late)]);
+  }
+
+  /**
+   * Adds the cube's hours before `upTo` (a whole hour) to the daily roll-up, in its own transaction
+   * under the exclusive lock that click batches take shared (dl_cube_roll); returns rolled_before.
+   */
+  async rollCube(upTo: Date): Promise<Date> {
+    const { rows } = await this.pool.query<{ w: Date }>('SELECT dl_cube_roll($1::timestamptz) AS w', [upTo.toISOString()]);
+    return rows[0].w;
   }
 
   /** Adds non-bot clicks to the links' counters; returns what a `link.clicked` event needs. */

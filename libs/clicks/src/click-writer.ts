@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { bisectWrite } from '@dl/platform/db';
 import { DeadLetters, JobQueue, LinkClickedWebhookData, Queues, WebhookEventJob } from '@dl/platform/queue';
+import { hourStart } from './click-cube';
 import { addTo, ClickedLink, ClickTx, ClickWriteRepository } from './click-write.repository';
 import { EnrichedClick } from './enrich';
 import { buildRollupRows, buildVisitorRows, linkClickCounts } from './rollups';
@@ -55,6 +56,11 @@ function migrationMetadata(value: unknown): MigrationMetadata {
  */
 @Injectable()
 export class ClickWriter {
+  private readonly logger = new Logger(ClickWriter.name);
+  /** A whole hour past click_cube_state.rolled_before, as the last batch saw it: a roll-up is due. */
+  private rollDue = false;
+  private rolling?: Promise<void>;
+
   constructor(
     private readonly repository: ClickWriteRepository,
     private readonly subscriptions: LinkClickedSubscriptions,
@@ -78,6 +84,7 @@ export class ClickWriter {
         await this.deadLetters.record('clicks', click, err);
       },
     });
+    if (this.rollDue) await this.rollCube();
     for (const part of parts) addClickWriteResult(result, part.result);
     result.received = clicks.length;
     return { result, stored: parts.length === 1 ? parts[0].stored : parts.flatMap((part) => part.stored) };
@@ -124,8 +131,32 @@ export class ClickWriter {
     const inserted = await this.repository.insertClicks(tx, valid);
     const newVisitors = await this.repository.insertDailyVisitors(tx, buildVisitorRows(inserted));
     await this.repository.upsertRollups(tx, buildRollupRows(inserted, newVisitors));
-    await this.repository.insertCube(tx, inserted, newVisitors);
+    if (inserted.length) {
+      const rolledBefore = await this.repository.cubeRolledBefore(tx);
+      if (hourStart(Date.now()) > rolledBefore.getTime()) this.rollDue = true;
+      await this.repository.insertCube(tx, inserted, newVisitors, rolledBefore);
+    }
     return { clicks: inserted, dropped: clicks.length - valid.length };
+  }
+
+  /**
+   * After a committed batch that saw a whole hour not rolled yet: adds the cube's hours up to the
+   * current one to click_cube_daily (one roll-up at a time in this process; other workers' wait on
+   * the lock and find nothing left). A failure is logged: the next batch tries again.
+   */
+  private async rollCube(): Promise<void> {
+    this.rollDue = false;
+    this.rolling ??= this.repository
+      .rollCube(new Date(hourStart(Date.now())))
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          this.rollDue = true;
+          this.logger.error({ err }, 'click cube roll-up failed');
+        },
+      )
+      .finally(() => (this.rolling = undefined));
+    await this.rolling;
   }
 
   private linkClickedEvents(clicks: EnrichedClick[], links: ClickedLink[], subscribed: Set<string>): WebhookEventJob[] {

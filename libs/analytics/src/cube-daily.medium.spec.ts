@@ -1,0 +1,155 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { ClickPipeline, ClicksModule, ClickWriteRepository, hourStart } from '@dl/clicks';
+import { ClickCapturedJob } from '@dl/platform/click-codec';
+import { PrismaReadService, Tier } from '@dl/platform/db';
+import { ClickFixtures, closeAll, KNOWN_IPS, rawClick, serviceEnv, TestEnv, USER_AGENTS } from '@dl/testing';
+import { OrgAnalyticsQueryDto } from './analytics-filters.dto';
+import { CubeRepository } from './cube.repository';
+import { dailyAnswers, OrgAnalyticsService } from './org-analytics.service';
+
+/**
+ * click_cube_daily (docs/analytics-storage.md, "Daily roll-up"): written by the click pipeline
+ * (hours rolled after the batch, late clicks in it), read by the unfiltered view in UTC. Africa/Abidjan
+ * is UTC all year but not one of the daily path's zones: the same query there is the hourly cube's
+ * answer, which is exact below EXACT_MAX_CLICKS, so the two paths compare on one click set.
+ */
+describe('click_cube_daily', () => {
+  let env: TestEnv, app: INestApplicationContext, service: OrgAnalyticsService, writer: ClickWriteRepository;
+  let org: string;
+  const now = new Date();
+  const thisHour = hourStart(now.getTime());
+
+  const ips = Object.values(KNOWN_IPS);
+  const agents = [USER_AGENTS.iPhone, USER_AGENTS.windowsChrome, USER_AGENTS.iPad, USER_AGENTS.androidPhone, USER_AGENTS.macSafari, USER_AGENTS.googlebot];
+  const referrers = [undefined, 'https://www.google.com/', 'https://news.example.org/post', undefined, 'https://t.co/x'];
+  const utm = [{}, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' }, { utm_source: 'partner' }];
+
+  /** `n` clicks over links, places, devices, referrers and UTM tags, at `at(i)`. */
+  const clicks = (links: Array<{ id: string; organizationId: string }>, n: number, at: (i: number) => number): ClickCapturedJob[] =>
+    Array.from({ length: n }, (_, i) =>
+      rawClick(links[(i * 7) % links.length], {
+        clickedAt: new Date(at(i)).toISOString(),
+        // Ten visitors per address and agent: some click twice a day (a click, not a unique).
+        ip: ips[i % ips.length],
+        userAgent: agents[(i * 5) % agents.length],
+        referrer: referrers[i % referrers.length],
+        query: utm[i % utm.length],
+      }),
+    );
+
+  const summary = (query: Partial<OrgAnalyticsQueryDto>) => service.summary(org, query as OrgAnalyticsQueryDto, now);
+  /** The view's answer from the daily roll-up (UTC) and from the hourly cube (the same days). */
+  const both = async (query: Partial<OrgAnalyticsQueryDto>) => [
+    JSON.stringify(await summary({ ...query, tz: 'UTC' })),
+    JSON.stringify(await summary({ ...query, tz: 'Africa/Abidjan' })),
+  ];
+  /** Non-bot raw clicks of the organization per day in `tz` over [from, to], and their daily uniques (per link and UTC day). */
+  const raw = async (from: string, to: string, tz: string) => {
+    const days = await env.prisma.$queryRaw<Array<{ date: string; clicks: number }>>`
+      SELECT to_char(clicked_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, count(*)::int AS clicks FROM clicks
+      WHERE organization_id = ${org}::uuid AND NOT is_bot
+        AND clicked_at >= (${from}::date::timestamp AT TIME ZONE ${tz}) AND clicked_at < ((${to}::date + 1)::timestamp AT TIME ZONE ${tz})
+      GROUP BY 1 ORDER BY 1`;
+    const [{ uniques }] = await env.prisma.$queryRaw<Array<{ uniques: number }>>`
+      SELECT count(DISTINCT (link_id, (clicked_at AT TIME ZONE 'UTC')::date, visitor_hash))::int AS uniques FROM clicks
+      WHERE organization_id = ${org}::uuid AND NOT is_bot
+        AND clicked_at >= (${from}::date::timestamp AT TIME ZONE 'UTC') AND clicked_at < ((${to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+    return { days, total: days.reduce((n, d) => n + d.clicks, 0), uniques };
+  };
+  const nonZero = (byDate: Array<{ date: string; clicks: number }>) => byDate.filter((d) => d.clicks > 0);
+
+  beforeAll(async () => {
+    ({ env, app } = await serviceEnv([ClicksModule]));
+    service = new OrgAnalyticsService(new CubeRepository(env.prisma, PrismaReadService.create(env.config, env.prisma)));
+    writer = app.get(ClickWriteRepository);
+    const fx = new ClickFixtures(env.prisma);
+    org = (await fx.organization(Tier.PRO)).id;
+    const other = (await fx.organization(Tier.PRO)).id;
+    const links: Array<{ id: string; organizationId: string }> = [];
+    for (let i = 0; i < 3; i++) links.push({ id: (await fx.link(org)).id, organizationId: org });
+    const foreign = { id: (await fx.link(other)).id, organizationId: other };
+    const pipeline = app.get(ClickPipeline);
+
+    // Nothing rolled since April: the first clicks are cube rows of hours not rolled (one of
+    // them before, a late click), and the batch after them rolls every whole hour up to now.
+    await env.prisma.$executeRaw`UPDATE click_cube_state SET rolled_before = '2026-05-01T00:00:00Z'`;
+    const start = Date.parse('2026-04-30T20:00:00Z');
+    await pipeline.store([...clicks(links, 150, (i) => start + i * 9.7 * 3_600_000), ...clicks([foreign], 20, (i) => start + i * 3_600_000)]);
+    await pipeline.store(clicks(links, 1, () => Date.parse('2026-06-08T23:30:00Z')));
+    expect((await env.prisma.$queryRaw<Array<{ w: Date }>>`SELECT rolled_before AS w FROM click_cube_state`)[0].w.getTime()).toBeGreaterThanOrEqual(thisHour);
+    // Late clicks (hours already rolled, one at 23:30 UTC: the next day in Berlin), and clicks of
+    // this hour (not rolled yet).
+    await pipeline.store([
+      ...clicks(links, 40, (i) => Date.parse('2026-06-02T00:15:00Z') + i * 1.3 * 3_600_000),
+      ...clicks(links, 1, () => Date.parse('2026-06-09T23:30:00Z')),
+      ...clicks(links, 12, (i) => Math.min(now.getTime(), thisHour + i * 1000)),
+    ]);
+  }, 120_000);
+  afterAll(() => closeAll(app, env));
+
+  it('answers unfiltered queries in UTC from the roll-up; a filter or another zone from the hourly cube', () => {
+    expect(dailyAnswers({})).toBe(true);
+    expect(dailyAnswers({ tz: 'UTC', bots: 'include', linkId: [] })).toBe(true);
+    expect(dailyAnswers({ tz: 'Europe/Berlin' })).toBe(false);
+    expect(dailyAnswers({ country: 'DE' })).toBe(false);
+    expect(dailyAnswers({ linkId: ['00000000-0000-4000-8000-000000000000'] })).toBe(false);
+  });
+
+  it('holds the raw clicks: totals, days and daily uniques, rolled hours, late clicks and this hour alike', async () => {
+    for (const [from, to] of [
+      ['2026-05-01', '2026-06-10'],
+      ['2026-04-25', '2026-06-30'],
+    ]) {
+      const expected = await raw(from, to, 'UTC');
+      const res = await summary({ from, to });
+      expect({ from, total: res.totalClicks, uniques: res.uniqueClicks, days: nonZero(res.clicksByDate) }).toEqual({
+        from,
+        total: expected.total,
+        uniques: expected.uniques,
+        days: expected.days,
+      });
+    }
+    const today = now.toISOString().slice(0, 10);
+    const year = await summary({ days: 365 });
+    const expected = await raw(year.clicksByDate[0].date, today, 'UTC');
+    expect([year.totalClicks, year.uniqueClicks]).toEqual([expected.total, expected.uniques]);
+    expect(year.clicksByDate.at(-1)).toEqual(expected.days.at(-1));
+    expect(expected.days.at(-1)).toEqual({ date: today, clicks: 10 });
+  });
+
+  it('answers byte for byte as the hourly cube: lists, days, the previous window, bots', async () => {
+    for (const query of [
+      { from: '2026-06-01', to: '2026-06-10' },
+      { from: '2026-05-01', to: '2026-06-10' },
+      { from: '2026-05-15', to: '2026-07-20' },
+      { from: '2026-06-01', to: '2026-06-10', bots: 'include' as const },
+      { days: 30 },
+      { days: 365 },
+    ]) {
+      const [daily, cube] = await both(query);
+      expect([query, daily]).toEqual([query, cube]);
+    }
+    const res = await summary({ from: '2026-06-01', to: '2026-06-10' });
+    expect(res.previous.totalClicks).toBeGreaterThan(0);
+    expect(res.topLinks).toHaveLength(3);
+    expect(res.clicksByReferrer.map((r) => r.value).sort()).toEqual(['news.example.org', 't.co', 'www.google.com']);
+  });
+
+  it('answers the same once every hour is rolled', async () => {
+    const before = await Promise.all([summary({ days: 365 }), summary({ from: '2026-06-01', to: '2026-06-10', bots: 'include' })]);
+    expect((await writer.rollCube(new Date(thisHour + 3_600_000))).getTime()).toBe(thisHour + 3_600_000);
+    const after = await Promise.all([summary({ days: 365 }), summary({ from: '2026-06-01', to: '2026-06-10', bots: 'include' })]);
+    expect(after).toEqual(before);
+  });
+
+  it('counts days in another zone from the hourly cube: 23:30 UTC is the next day in Berlin', async () => {
+    const [utc, berlin] = await Promise.all([
+      summary({ from: '2026-06-08', to: '2026-06-10' }),
+      summary({ from: '2026-06-08', to: '2026-06-10', tz: 'Europe/Berlin' }),
+    ]);
+    expect(nonZero(utc.clicksByDate)).toEqual((await raw('2026-06-08', '2026-06-10', 'UTC')).days);
+    expect(nonZero(berlin.clicksByDate)).toEqual((await raw('2026-06-08', '2026-06-10', 'Europe/Berlin')).days);
+    expect(berlin.totalClicks).toBe((await raw('2026-06-08', '2026-06-10', 'Europe/Berlin')).total);
+    expect(utc.clicksByDate.map((d) => d.date)).toEqual(berlin.clicksByDate.map((d) => d.date));
+  });
+});
