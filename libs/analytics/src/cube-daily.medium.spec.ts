@@ -22,7 +22,7 @@ describe('click_cube_daily', () => {
   const ips = Object.values(KNOWN_IPS);
   const agents = [USER_AGENTS.iPhone, USER_AGENTS.windowsChrome, USER_AGENTS.iPad, USER_AGENTS.androidPhone, USER_AGENTS.macSafari, USER_AGENTS.googlebot];
   const referrers = [undefined, 'https://www.google.com/', 'https://news.example.org/post', undefined, 'https://t.co/x'];
-  const utm = [{}, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' }, { utm_source: 'partner' }];
+  const utm: Array<Record<string, string>> = [{}, { utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'spring' }, { utm_source: 'partner' }];
 
   /** `n` clicks over links, places, devices, referrers and UTM tags, at `at(i)`. */
   const clicks = (links: Array<{ id: string; organizationId: string }>, n: number, at: (i: number) => number): ClickCapturedJob[] =>
