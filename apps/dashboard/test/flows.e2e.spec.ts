@@ -174,5 +174,9 @@ describe('dashboard flows (Chromium)', () => {
     await page.getByRole('heading', { name: 'Clicks per day' }).waitFor();
     await page.getByRole('heading', { name: 'Top links' }).waitFor();
     await page.getByText('Clicks', { exact: true }).first().waitFor();
+    // FREE: the conversions section says where leads and sales come from instead of showing zeros.
+    const conversions = page.getByRole('region', { name: 'Conversions' });
+    await conversions.getByText('Leads and sales attributed to your links are tracked on paid plans.').waitFor();
+    await conversions.getByRole('link', { name: 'See the plans' }).waitFor();
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { BarList, TimeSeries } from '../components/charts';
 import { fmtDateTime, fmtDay, fmtNumber, fmtPercent } from '../components/format';
+import { fmtMoney } from '../components/money';
 import { Empty, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
 
 type Report = components['schemas']['MonthlyReportDto'];
@@ -18,6 +19,108 @@ function KpiCard({ label, kpi, prior }: { label: string; kpi: Kpi | null | undef
         {delta == null ? `— vs ${prior}` : `${delta >= 0 ? '▲' : '▼'} ${fmtPercent(Math.abs(delta) / 100)} vs ${prior}`}
       </span>
     </Stat>
+  );
+}
+
+type Conversions = components['schemas']['ReportConversionsDto'];
+type Revenue = components['schemas']['ReportConversionRevenueDto'];
+
+/** One currency's revenue and its best links (amounts of different currencies are never added up). */
+function CurrencyRevenue({ rev, prior }: { rev: Revenue; prior: string }) {
+  const money = (minor: number) => fmtMoney(minor, rev.currency);
+  return (
+    <section className="card report-currency" aria-label={`Revenue in ${rev.currency}`}>
+      <h4>{rev.currency}</h4>
+      <p>
+        <strong>{money(rev.net)}</strong> net from {fmtNumber(rev.sales)} {rev.sales === 1 ? 'sale' : 'sales'}
+        {rev.refunded ? ` · ${money(rev.refunded)} refunded` : ''}
+      </p>
+      <p className="hint">
+        {money(rev.prior)} net in {prior}
+      </p>
+      {rev.topLinks.length > 0 && (
+        <table className="plain">
+          <thead>
+            <tr>
+              <th scope="col">Link</th>
+              <th scope="col" className="num">
+                Net
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rev.topLinks.map((l) => (
+              <tr key={`${l.label}|${l.sublabel}`}>
+                <td>
+                  {l.label}
+                  <div className="hint link-url">{l.sublabel}</div>
+                </td>
+                <td className="num">
+                  {money(l.net)}
+                  <div className="hint">
+                    {fmtNumber(l.sales)} {l.sales === 1 ? 'sale' : 'sales'}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The report's conversions section (decisions §23): leads and sales with their change, then each
+ * currency on its own. Null is a FREE plan or a month without any lead or sale; undefined a report
+ * stored before the section existed.
+ */
+function ConversionsSection({ r }: { r: Report }) {
+  const c = r.conversions as Conversions | null | undefined;
+  const prior = r.period.priorLabel;
+  let body;
+  if (c === undefined) {
+    body = <p className="hint">This report was made before conversions were part of monthly reports.</p>;
+  } else if (c === null && r.organization.tier === 'FREE') {
+    body = (
+      <p className="hint">
+        Leads and sales attributed to your links are tracked on paid plans. <Link to="/billing">See the plans</Link>.
+      </p>
+    );
+  } else if (c === null) {
+    body = (
+      <p className="hint">
+        No leads or sales were tracked this month. Send them from your server with POST /api/track/lead and /api/track/sale, or connect Stripe or Shopify on the{' '}
+        <Link to="/integrations">Integrations page</Link>.
+      </p>
+    );
+  } else {
+    body = (
+      <>
+        <div className="grid-2">
+          <KpiCard label="Leads" kpi={c.leads} prior={prior} />
+          <KpiCard label="Sales" kpi={c.sales} prior={prior} />
+        </div>
+        {c.revenue.length ? (
+          <div className="grid-2">
+            {c.revenue.map((rev) => (
+              <CurrencyRevenue key={rev.currency} rev={rev} prior={prior} />
+            ))}
+          </div>
+        ) : (
+          <p className="hint">No sales this month: leads only.</p>
+        )}
+        <p className="hint">
+          <Link to="/conversions">Open Conversions</Link> for the funnel, campaigns and customers.
+        </p>
+      </>
+    );
+  }
+  return (
+    <section className="card form" aria-labelledby="report-conversions">
+      <h3 id="report-conversions">Conversions</h3>
+      {body}
+    </section>
   );
 }
 
@@ -97,6 +200,7 @@ function ReportView({ r }: { r: Report }) {
           </div>
         )}
       </div>
+      <ConversionsSection r={r} />
       <div className="grid-2">
         <div className="card">
           <h3>Housekeeping</h3>
