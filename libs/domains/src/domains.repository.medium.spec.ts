@@ -37,10 +37,59 @@ describe(DomainsRepository.name, () => {
     expect(await repo.find(org, a.id)).toBeNull();
   });
 
-  it('counts the plan limit and refuses a name another organization holds', async () => {
-    expect(await repo.create(other.organization.id, 'limit.other.test', TOKEN, 1)).toMatchObject({ kind: 'created' });
+  it('counts the plan limit and refuses a name this organization has or another organization holds', async () => {
+    const held = await repo.create(other.organization.id, 'limit.other.test', TOKEN, 1);
+    expect(held).toMatchObject({ kind: 'created' });
     expect(await repo.create(other.organization.id, 'second.other.test', TOKEN, 1)).toEqual({ kind: 'limit' });
+    expect(await repo.create(other.organization.id, 'limit.other.test', TOKEN, null)).toEqual({ kind: 'taken' });
+    // Another organization's pending claim does not block (decisions §22); its verified name does.
+    const pending = await repo.create(acme.organization.id, 'limit.other.test', TOKEN, null);
+    expect(pending).toMatchObject({ kind: 'created' });
+    if (held.kind !== 'created' || pending.kind !== 'created') throw new Error('arranging');
+    expect(await verify(other.organization.id, held.record.id)).toMatchObject({ kind: 'recorded', removedClaims: 1, record: { status: 'verified', heldName: 'limit.other.test' } });
+    expect(await repo.find(acme.organization.id, pending.record.id)).toBeNull();
     expect(await repo.create(acme.organization.id, 'limit.other.test', TOKEN, null)).toEqual({ kind: 'taken' });
+  });
+
+  it('two organizations verifying one name at once: exactly one wins, the other claim is removed', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = `race${round}.claims.test`;
+      const mine = await create(acme.organization.id, name);
+      const theirs = await create(other.organization.id, name);
+      const results = await Promise.all([verify(acme.organization.id, mine.id), verify(other.organization.id, theirs.id)]);
+      // The second finds its claim already removed by the first ('missing'; 'lost' when it was still there).
+      expect(results.filter((r) => r.kind === 'recorded')).toHaveLength(1);
+      expect(results.filter((r) => r.kind !== 'recorded').map((r) => r.kind)).toEqual([expect.stringMatching(/^(missing|lost)$/)]);
+      const rows = await env.prisma.domain.findMany({ where: { domain: name } });
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'verified', heldName: name });
+      const winner = results[0].kind === 'recorded' ? mine : theirs;
+      expect(rows[0].id).toBe(winner.id);
+    }
+  });
+
+  it('a written claim the index refuses (no name lock) still loses cleanly', async () => {
+    const first = await create(acme.organization.id, 'index.claims.test');
+    const second = await create(other.organization.id, 'index.claims.test');
+    await env.prisma.domain.update({ where: { id: first.id }, data: { status: 'verified', heldName: 'index.claims.test' } });
+    expect(sqlState(await rejectionOf(env.prisma.domain.update({ where: { id: second.id }, data: { status: 'verified', heldName: 'index.claims.test' } })))).toBe('23505');
+    expect(await verify(other.organization.id, second.id)).toEqual({ kind: 'lost' });
+    expect(await env.prisma.domain.count({ where: { domain: 'index.claims.test' } })).toBe(1);
+    await env.prisma.domain.delete({ where: { id: first.id } });
+  });
+
+  it('removes pending claims older than the cutoff, never verified ones', async () => {
+    const old = await create(acme.organization.id, 'old.claims.test');
+    const kept = await create(acme.organization.id, 'kept.claims.test');
+    const verifiedOld = await create(acme.organization.id, 'verified-old.claims.test');
+    await verify(acme.organization.id, verifiedOld.id);
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    await env.prisma.domain.updateMany({ where: { id: { in: [old.id, verifiedOld.id] } }, data: { createdAt: eightDaysAgo } });
+    expect(await repo.removeExpiredClaims(new Date(Date.now() - 7 * 86_400_000))).toBe(1);
+    expect(await repo.find(acme.organization.id, old.id)).toBeNull();
+    expect(await repo.find(acme.organization.id, kept.id)).toMatchObject({ status: 'pending' });
+    expect(await repo.find(acme.organization.id, verifiedOld.id)).toMatchObject({ status: 'verified' });
+    await env.prisma.domain.deleteMany({ where: { id: { in: [kept.id, verifiedOld.id] } } });
   });
 
   it('a domain with links on it is not deleted', async () => {
@@ -68,17 +117,17 @@ describe(DomainsRepository.name, () => {
     const stale = await create(other.organization.id, 'stale.other.test');
     await repo.recordCheck(other.organization.id, stale.id, { status: DomainStatus.verified, verificationError: null, failedChecks: 0, verifiedAt: now, lastCheckedAt: new Date(now.getTime() - 2 * 86_400_000) });
     const due = await repo.dueForCheck(now, { pendingFor: 7 * 86_400_000, pendingEvery: 60_000, verifiedEvery: 86_400_000, limit: 100 });
-    // links.acme.test was verified a moment ago: not due.
-    expect(due.slice(0, -1).map((d) => d.domain).sort()).toEqual(['busy.acme.test', 'limit.other.test', 'mine.acme.test']);
+    // links.acme.test and limit.other.test were verified a moment ago: not due.
+    expect(due.slice(0, -1).map((d) => d.domain).sort()).toEqual(['busy.acme.test', 'mine.acme.test']);
     expect(due.at(-1)?.domain).toBe('stale.other.test');
     expect(await repo.dueForCheck(now, { pendingFor: 7 * 86_400_000, pendingEvery: 60_000, verifiedEvery: 86_400_000, limit: 1 })).toHaveLength(1);
   });
 
-  it('a check outcome for a domain of another organization is refused (P2025: no such row)', async () => {
+  it('a check outcome for a domain of another organization answers missing and writes nothing', async () => {
     const mine = await create(acme.organization.id, 'checked.acme.test');
-    const err = await rejectionOf(verify(other.organization.id, mine.id));
-    expect((err as { code?: string }).code).toBe('P2025');
-    expect(sqlState(err)).toBeNull();
-    expect((await repo.find(acme.organization.id, mine.id))?.status).toBe('pending');
+    expect(await verify(other.organization.id, mine.id)).toEqual({ kind: 'missing' });
+    const pendingOutcome = { status: DomainStatus.pending, verificationError: 'x', failedChecks: 0, verifiedAt: null, lastCheckedAt: new Date() };
+    expect(await repo.recordCheck(other.organization.id, mine.id, pendingOutcome)).toEqual({ kind: 'missing' });
+    expect(await repo.find(acme.organization.id, mine.id)).toMatchObject({ status: 'pending', verificationError: null, heldName: null });
   });
 });

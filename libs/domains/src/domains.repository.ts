@@ -7,6 +7,8 @@ export interface DomainRecord {
   organizationId: string;
   domain: string;
   status: DomainStatus;
+  /** The name while verified or invalid (held: unique across the service), null while pending. */
+  heldName: string | null;
   verificationToken: string;
   /** true, or null (never false: see the unique index in the schema). */
   isDefault: boolean | null;
@@ -43,6 +45,12 @@ export type CreateDomainResult =
 
 export type UpdateDomainResult = { kind: 'updated'; record: DomainRecord } | { kind: 'missing' } | { kind: 'not-verified' };
 
+/**
+ * A check's outcome as written: `lost` when another organization holds the name (its pending
+ * claim is then removed), `missing` when the claim is gone (removed by the winner, or deleted).
+ */
+export type RecordCheckResult = { kind: 'recorded'; record: DomainRecord; removedClaims: number } | { kind: 'lost' } | { kind: 'missing' };
+
 export type DeleteDomainResult = { kind: 'deleted'; record: DomainRecord } | { kind: 'missing' } | { kind: 'in-use'; links: number };
 
 
@@ -71,21 +79,24 @@ export class DomainsRepository {
   }
 
   /**
-   * Creates a pending domain within the plan's limit, checked under a lock on the
-   * organization so concurrent creations cannot overshoot; the name is unique across
-   * the service (the unique index decides a race).
+   * Creates a pending claim within the plan's limit, checked under a lock on the organization
+   * so concurrent creations cannot overshoot. `taken` when this organization already has the
+   * name, or another one holds it (verified or invalid); another organization's pending claim
+   * does not count (decisions §22). The name's lock orders this against a verification.
    */
   async create(organizationId: string, domain: string, token: string, limit: number | null): Promise<CreateDomainResult> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         await tx.$queryRaw(Prisma.sql`SELECT id FROM organizations WHERE id = ${organizationId}::uuid FOR UPDATE`);
-        if (await tx.domain.findUnique({ where: { domain }, select: { id: true } })) return { kind: 'taken' as const };
+        await lockName(tx, domain);
+        const existing = await tx.domain.findFirst({ where: { domain, OR: [{ organizationId }, { heldName: domain }] }, select: { id: true } });
+        if (existing) return { kind: 'taken' as const };
         if (limit !== null && (await tx.domain.count({ where: { organizationId } })) >= limit) return { kind: 'limit' as const };
         const record = await tx.domain.create({ data: { organizationId, domain, verificationToken: token } });
         return { kind: 'created' as const, record };
       });
     } catch (err) {
-      if (isUniqueViolation(err, 'domain')) return { kind: 'taken' };
+      if (isUniqueViolation(err)) return { kind: 'taken' };
       throw err;
     }
   }
@@ -127,9 +138,51 @@ export class DomainsRepository {
     });
   }
 
-  /** Writes the outcome of a DNS check. */
-  recordCheck(organizationId: string, id: string, outcome: DomainCheckOutcome): Promise<DomainRecord> {
-    return this.prisma.domain.update({ where: { id, organizationId }, data: { ...outcome, updatedAt: new Date() } });
+  /**
+   * Writes the outcome of a DNS check. A pending claim that verifies takes the name (`held_name`,
+   * unique) and removes every other organization's pending claim of it in the same transaction,
+   * under the name's lock: of two claims verifying at once exactly one wins, and the loser's
+   * claim is removed (decisions §22).
+   */
+  async recordCheck(organizationId: string, id: string, outcome: DomainCheckOutcome): Promise<RecordCheckResult> {
+    if (!isUuid(id)) return { kind: 'missing' };
+    const data = { ...outcome, updatedAt: new Date() };
+    if (outcome.status === DomainStatus.pending) {
+      // Only while still pending: a verification that landed meanwhile is not undone.
+      await this.prisma.domain.updateMany({ where: { id, organizationId, status: DomainStatus.pending }, data });
+      const record = await this.prisma.domain.findFirst({ where: { id, organizationId } });
+      return record ? { kind: 'recorded', record, removedClaims: 0 } : { kind: 'missing' };
+    }
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const name = (await tx.domain.findFirst({ where: { id, organizationId }, select: { domain: true } }))?.domain;
+        if (name === undefined) return { kind: 'missing' as const };
+        await lockName(tx, name);
+        const current = await this.lock(tx, organizationId, id);
+        if (!current) return { kind: 'missing' as const };
+        if (current.status !== DomainStatus.pending) {
+          return { kind: 'recorded' as const, record: await tx.domain.update({ where: { id }, data }), removedClaims: 0 };
+        }
+        if (await tx.domain.findUnique({ where: { heldName: name }, select: { id: true } })) {
+          await tx.domain.delete({ where: { id } });
+          return { kind: 'lost' as const };
+        }
+        const record = await tx.domain.update({ where: { id }, data: { ...data, heldName: name } });
+        const removed = await tx.domain.deleteMany({ where: { domain: name, status: DomainStatus.pending, id: { not: id } } });
+        return { kind: 'recorded' as const, record, removedClaims: removed.count };
+      });
+    } catch (err) {
+      // Only reachable without the name's lock (a claim written by hand): the index still decides.
+      if (!isUniqueViolation(err)) throw err;
+      await this.prisma.domain.deleteMany({ where: { id, organizationId, status: DomainStatus.pending } });
+      return { kind: 'lost' };
+    }
+  }
+
+  /** Global (the worker's schedule): removes pending claims created at or before `before`; answers how many. */
+  async removeExpiredClaims(before: Date): Promise<number> {
+    const { count } = await this.prisma.domain.deleteMany({ where: { status: DomainStatus.pending, createdAt: { lte: before } } });
+    return count;
   }
 
   /**
@@ -169,4 +222,9 @@ export class DomainsRepository {
   private countLinks(tx: PrismaTx, domainId: string): Promise<number> {
     return tx.link.count({ where: { domainId } });
   }
+}
+
+/** A transaction lock on one domain name: claims of a name are created and verified one at a time. */
+async function lockName(tx: PrismaTx, domain: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`domain:${domain}`}, 0))`;
 }

@@ -82,20 +82,27 @@ export class DomainsService {
     return { success: true };
   }
 
-  /** Looks the TXT record up now; answers the domain as it then is (verified or not). */
+  /**
+   * Looks the TXT record up now; answers the domain as it then is (verified or not). A claim
+   * that another organization's verification removed meanwhile answers like a missing domain.
+   */
   async verify(organizationId: string, id: string): Promise<DomainResponseDto> {
     const d = await this.found(organizationId, id);
     const checked = await this.check(d, 'manual', new Date());
     await this.announce();
+    if (!checked) throw new DomainNotFoundError();
     return toDomainResponse(checked);
   }
 
   /**
-   * The worker's schedule: re-checks every domain due at `now` (pending ones every 10 minutes
-   * for 7 days, verified and invalid ones daily), a few lookups at a time.
+   * The worker's schedule: removes pending claims older than 7 days, then re-checks every
+   * domain due at `now` (pending ones every 10 minutes for 7 days, verified and invalid ones
+   * daily), a few lookups at a time.
    */
-  async recheckDue(now = new Date()): Promise<{ checked: number; verified: number; invalid: number }> {
-    const counts = { checked: 0, verified: 0, invalid: 0 };
+  async recheckDue(now = new Date()): Promise<{ expired: number; checked: number; verified: number; invalid: number }> {
+    const counts = { expired: 0, checked: 0, verified: 0, invalid: 0 };
+    counts.expired = await this.repo.removeExpiredClaims(new Date(now.getTime() - RECHECK.pendingFor));
+    if (counts.expired) this.logger.log({ removed: counts.expired }, 'pending domain claims older than 7 days removed');
     for (;;) {
       const due = await this.repo.dueForCheck(now, { ...RECHECK, limit: 200 });
       if (!due.length) {
@@ -106,6 +113,7 @@ export class DomainsService {
         const done = await Promise.all(due.slice(i, i + 8).map((d) => this.check(d, 'scheduled', now)));
         for (const d of done) {
           counts.checked++;
+          if (!d) continue;
           if (d.status === 'verified') counts.verified++;
           if (d.status === 'invalid') counts.invalid++;
         }
@@ -117,12 +125,18 @@ export class DomainsService {
     }
   }
 
-  private async check(d: DomainRecord, source: 'manual' | 'scheduled', now: Date): Promise<DomainRecord> {
+  /** The domain after a DNS check, or null when its claim is gone (another organization verified the name first). */
+  private async check(d: DomainRecord, source: 'manual' | 'scheduled', now: Date): Promise<DomainRecord | null> {
     const result = await this.dns.check(d.domain, d.verificationToken);
     const outcome = checkOutcome(d, result, now, source);
-    const updated = await this.repo.recordCheck(d.organizationId, d.id, outcome);
+    const written = await this.repo.recordCheck(d.organizationId, d.id, outcome);
+    if (written.kind !== 'recorded') {
+      if (written.kind === 'lost') this.logger.log({ domain: d.domain, source }, 'pending claim removed: another organization holds the name');
+      return null;
+    }
+    const updated = written.record;
     if (updated.status !== d.status) {
-      this.logger.log({ domain: d.domain, from: d.status, to: updated.status, source }, 'domain status changed');
+      this.logger.log({ domain: d.domain, from: d.status, to: updated.status, source, removedClaims: written.removedClaims }, 'domain status changed');
     }
     return updated;
   }

@@ -111,12 +111,35 @@ describe('domains: /api/domains (decisions §15)', () => {
     expect(await env.prisma.domain.count()).toBe(before);
   });
 
-  it('a name is unique across the service, whatever its case → 409', async () => {
+  it('a name is unique within an organization, whatever its case → 409', async () => {
     await as(b.owner.apiKey).post('/api/domains', { domain: 'taken.test' }).expect(201);
-    expect((await A().post('/api/domains', { domain: 'taken.test' }).expect(409)).body).toEqual(conflict("Domain 'taken.test' is already in use"));
     expect((await as(b.owner.apiKey).post('/api/domains', { domain: 'TAKEN.test' }).expect(409)).body).toEqual(
       conflict("Domain 'taken.test' is already in use"),
     );
+  });
+
+  it('claims (decisions §22): pending claims never block; the first to verify wins and the others are removed', async () => {
+    const [one, two] = await Promise.all([seedOrganization(env, { tier: Tier.PRO }), seedOrganization(env, { tier: Tier.PRO })]);
+    const O = as(one.owner.apiKey);
+    const T = as(two.owner.apiKey);
+    // Both claim the name: neither learns about the other.
+    const mine = (await O.post('/api/domains', { domain: 'claimed.test' }).expect(201)).body;
+    const theirs = (await T.post('/api/domains', { domain: 'Claimed.TEST' }).expect(201)).body;
+    expect(theirs).toMatchObject({ domain: 'claimed.test', status: 'pending' });
+    expect(theirs.verification.value).not.toBe(mine.verification.value);
+    // Own duplicate → 409.
+    expect((await O.post('/api/domains', { domain: 'claimed.test' }).expect(409)).body).toEqual(conflict("Domain 'claimed.test' is already in use"));
+
+    publish(mine);
+    expect((await O.post(`/api/domains/${mine.id}/verify`).expect(200)).body).toMatchObject({ status: 'verified' });
+    // The other pending claim is gone.
+    expect((await T.get(`/api/domains/${theirs.id}`).expect(404)).body).toEqual(notFound('Domain not found'));
+    expect((await T.post(`/api/domains/${theirs.id}/verify`).expect(404)).body).toEqual(notFound('Domain not found'));
+    expect((await T.get('/api/domains').expect(200)).body).toEqual([]);
+    // A name another organization has verified → 409.
+    expect((await T.post('/api/domains', { domain: 'claimed.test' }).expect(409)).body).toEqual(conflict("Domain 'claimed.test' is already in use"));
+    expect((await O.get(`/api/domains/${mine.id}`).expect(200)).body).toMatchObject({ status: 'verified' });
+    dns.setTxt(mine.verification.name, null);
   });
 
   it('plan limits: FREE 1, PRO 3 → 403 Domain limit reached for your plan', async () => {
@@ -129,7 +152,7 @@ describe('domains: /api/domains (decisions §15)', () => {
     for (const id of ids) await A().del(`/api/domains/${id}`).expect(200);
   });
 
-  it('races: 12 concurrent creates on a FREE plan make one domain; one name asked by two organizations at once goes to one', async () => {
+  it('races: 12 concurrent creates on a FREE plan make one domain; one name asked at once by two organizations makes one claim each', async () => {
     const [racer, rival] = await Promise.all([seedOrganization(env, { tier: Tier.FREE }), seedOrganization(env, { tier: Tier.UNLIMITED })]);
     const R = as(racer.owner.apiKey);
     const limited = await Promise.all(Array.from({ length: 12 }, (_, i) => R.post('/api/domains', { domain: `race${i}.free.test` })));
@@ -140,9 +163,10 @@ describe('domains: /api/domains (decisions §15)', () => {
     const same = await Promise.all(
       Array.from({ length: 12 }, (_, i) => (i % 2 ? as(rival.owner.apiKey) : R).post('/api/domains', { domain: i % 3 ? 'contested.test' : 'CONTESTED.test' })),
     );
-    expect(same.map((r) => r.status).sort()).toEqual([201, ...Array(11).fill(409)]);
+    expect(same.map((r) => r.status).sort()).toEqual([201, 201, ...Array(10).fill(409)]);
     for (const r of same.filter((x) => x.status === 409)) expect(r.body).toEqual(conflict("Domain 'contested.test' is already in use"));
-    expect(await env.prisma.domain.count({ where: { domain: 'contested.test' } })).toBe(1);
+    const claims = await env.prisma.domain.findMany({ where: { domain: 'contested.test' } });
+    expect(claims.map((d) => d.organizationId).sort()).toEqual([racer.organization.id, rival.organization.id].sort());
   });
 
   it('races: concurrent PATCH isDefault on several verified domains leaves exactly one default', async () => {
@@ -293,9 +317,13 @@ describe('domains: /api/domains (decisions §15)', () => {
     await service.recheckDue(at(3 * DAY + 11 * 60_000));
     expect(await read()).toMatchObject({ status: 'invalid' });
 
-    // A pending domain older than 7 days is no longer re-checked by the schedule.
+    // A pending domain not verified within 7 days is removed by the schedule (decisions §22).
     const old = (await as(b.owner.apiKey).post('/api/domains', { domain: 'old.b.test' }).expect(201)).body;
-    await service.recheckDue(new Date(new Date(old.createdAt).getTime() + 8 * DAY));
-    expect((await as(b.owner.apiKey).get(`/api/domains/${old.id}`).expect(200)).body.lastCheckedAt).toBeNull();
+    const young = (await as(b.owner.apiKey).post('/api/domains', { domain: 'young.b.test' }).expect(201)).body;
+    await env.prisma.domain.update({ where: { id: old.id }, data: { createdAt: new Date(Date.now() - 8 * DAY) } });
+    await service.recheckDue(new Date());
+    expect((await as(b.owner.apiKey).get(`/api/domains/${old.id}`).expect(404)).body).toEqual(notFound('Domain not found'));
+    expect((await as(b.owner.apiKey).get(`/api/domains/${young.id}`).expect(200)).body).toMatchObject({ status: 'pending' });
+    expect((await as(b.owner.apiKey).get(`/api/domains/${d.id}`).expect(200)).body).toMatchObject({ status: 'invalid' });
   });
 });

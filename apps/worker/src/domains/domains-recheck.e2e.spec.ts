@@ -53,4 +53,17 @@ describe('worker: branded domain re-checks through the maintenance queue', () =>
     for (const day of [1, 2, 3]) await run(new Date(t0 + day * DAY + 12 * 60_000));
     expect(await read()).toMatchObject({ status: 'invalid', failedChecks: 3 });
   });
+
+  it('removes a pending claim not verified within 7 days (decisions §22)', async () => {
+    const org = await seedOrganization(env, { tier: Tier.PRO });
+    const token = 'abcdefabcdefabcdefabcdefabcdef34';
+    const stale = await env.prisma.domain.create({ data: { organizationId: org.organization.id, domain: 'stale.worker.test', verificationToken: token } });
+    const fresh = await env.prisma.domain.create({ data: { organizationId: org.organization.id, domain: 'fresh.worker.test', verificationToken: token } });
+    await run(new Date(stale.createdAt.getTime() + 7 * DAY - 60_000));
+    expect(await env.prisma.domain.count({ where: { id: stale.id } })).toBe(1);
+    await env.prisma.domain.update({ where: { id: stale.id }, data: { createdAt: new Date(stale.createdAt.getTime() - 8 * DAY) } });
+    await run(new Date(stale.createdAt.getTime() + 60_000));
+    expect(await env.prisma.domain.count({ where: { id: stale.id } })).toBe(0);
+    expect(await env.prisma.domain.count({ where: { id: fresh.id } })).toBe(1);
+  });
 });
