@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig, normalizeHost } from '@dl/platform/config';
 import { registerReportRoutes } from './report.routes';
-import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, RedirectService } from '@dl/redirect';
+import { AssociationFiles, Answer, associationFiles, buildAnswer, DomainTable, RedirectService, TlsNameBudget } from '@dl/redirect';
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
@@ -25,6 +25,7 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
   const edge = app.get(RedirectService);
   const files = associationFiles(app.get<AppConfig>(APP_CONFIG));
   const domains = app.get(DomainTable);
+  const tlsBudget = app.get(TlsNameBudget);
 
   /** The .well-known files of the request's host: the service's, a branded domain's (its organization's apps), or none. */
   const filesOf = (request: FastifyRequest): AssociationFiles | null => {
@@ -66,17 +67,20 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     },
   });
 
-  // Caddy's on-demand TLS `ask` (decisions §15): 200 for a verified domain, or an invalid one that
-  // links still use; 404 for anything else. Answers on any host (Caddy asks over its own connection).
+  // Caddy's on-demand TLS `ask` (decisions §15, §22): 200 for a verified domain, or an invalid one
+  // that links still use, within its organization's daily budget of new names; 404 for anything
+  // else. Answers on any host (Caddy asks over its own connection).
   fastify.route({
     method: ['GET'],
     url: '/tls/ask',
-    handler: (request: FastifyRequest<{ Querystring: { domain?: unknown } }>, reply) => {
+    handler: async (request: FastifyRequest<{ Querystring: { domain?: unknown } }>, reply) => {
       const given = request.query.domain;
       const name = typeof given === 'string' && given.length <= 253 ? normalizeHost(given) : null;
       const d = name ? domains.domain(name) : undefined;
-      const ok = d !== undefined && (d.status === 'verified' || d.inUse);
-      return reply.code(ok ? 200 : 404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(ok ? 'ok' : 'unknown domain');
+      const serving = d !== undefined && (d.status === 'verified' || d.inUse);
+      const ok = serving && (await tlsBudget.allow(d.organizationId, d.domain));
+      const text = ok ? 'ok' : serving ? 'new name budget of the organization spent for today' : 'unknown domain';
+      return reply.code(ok ? 200 : 404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(text);
     },
   });
 

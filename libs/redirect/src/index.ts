@@ -17,5 +17,6 @@ export * from './visit';
 export * from './visitor';
 export * from './click-cap';
 export * from './link-password';
+export * from './tls-name-budget';
 export * from './public-stats';
 export * from './public-stats.dto';

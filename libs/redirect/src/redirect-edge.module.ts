@@ -8,6 +8,7 @@ import { PixelSiteRepository } from './pixel-site.repository';
 import { RedirectService } from './redirect.service';
 import { RedirectStore } from './redirect-store';
 import { DomainTable } from './domain-table';
+import { TlsNameBudget } from './tls-name-budget';
 import { PublicStatsModule } from './public-stats';
 
 /**
@@ -27,7 +28,8 @@ import { PublicStatsModule } from './public-stats';
     ClickCap,
     LinkPasswords,
     RedirectService,
+    TlsNameBudget,
   ],
-  exports: [RedirectService, RedirectLinkCache, DomainTable, ClickCaptureService, PixelFlagCache, RedirectStore],
+  exports: [RedirectService, RedirectLinkCache, DomainTable, TlsNameBudget, ClickCaptureService, PixelFlagCache, RedirectStore],
 })
 export class RedirectEdgeModule {}

@@ -46,6 +46,14 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it('validates TLS_NEW_NAMES_PER_ORG_PER_DAY as a positive integer (default 20)', () => {
+    expect(loadConfig(base).TLS_NEW_NAMES_PER_ORG_PER_DAY).toBe(20);
+    expect(loadConfig({ ...base, TLS_NEW_NAMES_PER_ORG_PER_DAY: '5' }).TLS_NEW_NAMES_PER_ORG_PER_DAY).toBe(5);
+    for (const bad of ['0', '-1', 'many', '2.5']) {
+      expect(() => loadConfig({ ...base, TLS_NEW_NAMES_PER_ORG_PER_DAY: bad })).toThrow(/TLS_NEW_NAMES_PER_ORG_PER_DAY/);
+    }
+  });
+
   it('validates SERVICE_HOSTS as a list of host names', () => {
     expect(loadConfig({ ...base, SERVICE_HOSTS: 'dl.example.com, links.example.com' }).SERVICE_HOSTS).toBe('dl.example.com, links.example.com');
     expect(() => loadConfig({ ...base, SERVICE_HOSTS: 'https://x.example/' })).toThrow(/SERVICE_HOSTS/);

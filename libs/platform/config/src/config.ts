@@ -320,6 +320,9 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1) @Max(64) LINK_PASSWORD_CHECK_CONCURRENCY = 1;
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000) LINK_PASSWORD_CHECK_QUEUE = 32;
 
+  /** Names never seen before for which `/tls/ask` says yes, per organization and UTC day (decisions §22). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(100_000) TLS_NEW_NAMES_PER_ORG_PER_DAY = 20;
+
   /** Links a FREE organization may create in its first 24 hours (decisions §22). */
   @Transform(toInt) @IsInt() @Min(1) NEW_ORG_LINK_LIMIT = 50;
 
