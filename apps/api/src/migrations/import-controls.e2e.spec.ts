@@ -99,6 +99,7 @@ describe('migration import: link controls and domain columns', () => {
       ['domain', 'pending.import.test'],
       ['domain', 'go.other.test'],
       ['domain', 'unknown.test'],
+      ['cloak', 'true'],
     ];
     const header = 'url,password,maxClicks,variants,redirectRules,cloak,expiredUrl,tags,domain';
     const columns = header.split(',');
@@ -123,6 +124,8 @@ describe('migration import: link controls and domain columns', () => {
       { row: 13, message: 'domain: Must be a verified domain of your organization' },
       { row: 14, message: 'domain: Must be a verified domain of your organization' },
       { row: 15, message: 'domain: Must be a verified domain of your organization' },
+      // Cloaking needs a branded domain (decisions §22), as on create.
+      { row: 16, message: 'cloak: Cloaking needs a branded domain' },
     ]);
     expect(await env.prisma.link.count({ where: { organizationId: org.organization.id } })).toBe(before + 1);
     expect(await env.prisma.link.count({ where: { domainName: 'go.other.test' } })).toBe(0);

@@ -48,6 +48,22 @@ describe(LinksImportService.name, () => {
     });
   });
 
+  it("a template's cloak on the service host fails each row like a create (decisions §22); a branded domain takes it", async () => {
+    const cloaked = await env.prisma.template.create({ data: { organizationId: acme.organization.id, name: 'Cloaked', slug: 'cloaked', defaults: { cloak: true } } });
+    await env.prisma.domain.create({
+      data: { organizationId: acme.organization.id, domain: 'go.cloak.test', heldName: 'go.cloak.test', status: 'verified', verificationToken: '0'.repeat(32), verifiedAt: new Date() },
+    });
+    expect(await run('originalUrl,cloak,domain\nhttps://example.com/c1,,\nhttps://example.com/c2,false,\nhttps://example.com/c3,,go.cloak.test\n', { templateId: cloaked.id })).toEqual({
+      imported: 2,
+      skipped: 0,
+      failed: 1,
+      errors: [{ row: 1, message: 'cloak: Cloaking needs a branded domain' }],
+    });
+    expect(await env.prisma.link.findFirst({ where: { originalUrl: 'https://example.com/c1' } })).toBeNull();
+    expect(await env.prisma.link.findFirstOrThrow({ where: { originalUrl: 'https://example.com/c2' } })).toMatchObject({ cloak: false, domainName: '' });
+    expect(await env.prisma.link.findFirstOrThrow({ where: { originalUrl: 'https://example.com/c3' } })).toMatchObject({ cloak: true, domainName: 'go.cloak.test' });
+  });
+
   it("overwrite never touches another organization's link", async () => {
     await env.prisma.link.create({
       data: { organizationId: other.organization.id, userId: other.owner.user.id, templateId: other.template.id, shortCode: 'OwnedByB1', originalUrl: 'https://b.example.com/' },

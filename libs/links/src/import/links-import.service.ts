@@ -4,7 +4,7 @@ import { isDataError } from '@dl/platform/db';
 import { DomainError, findUnstorableText, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
 import { DeadLetters } from '@dl/platform/queue';
 import { ImportLinkFieldsDto } from '../link.dto';
-import { LinkDomains, LinkPlace, SERVICE_HOST_PLACE } from '../link-domains';
+import { LinkDomains, LinkPlace, refuseCloakOnServiceHost, SERVICE_HOST_PLACE } from '../link-domains';
 import { hostCodeKey } from '@dl/platform/config';
 import { LinkEventsService } from '../link-events.service';
 import { passwordHashOf, readTemplateDefaults, resolveNewLink, suppliedFields, TemplateDefaults } from '../link-values';
@@ -148,6 +148,8 @@ export class LinksImportService {
         // A `domain` cell puts the row on that verified domain of the organization (decisions §15).
         const place = value.domain === undefined ? defaultPlace : await placeOf(value.domain);
         const values = resolveNewLink(defaults, suppliedFields(value), now);
+        // As on create (decisions §22), after the template's defaults: a template's `cloak` counts too.
+        refuseCloakOnServiceHost(values.cloak, place.domainName);
         values.passwordHash = (await passwordHashOf(value.password)) ?? null;
         const migrationMetadata: MigrationMetadata = { competitorPlatform, competitorId: mapped.competitorId };
         if (mapped.clicks !== undefined && mapped.clicks !== null) migrationMetadata.clicks = mapped.clicks;
