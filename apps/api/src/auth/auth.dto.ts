@@ -1,5 +1,24 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+
+// Stacked decorators apply bottom-up: each list below is in that order (the string rule first).
+/** A password being set: 10-200 characters. */
+const NewPassword = () =>
+  applyDecorators(IsString({ message: 'Must be a string' }), MinLength(10, { message: 'Must be at least 10 characters' }), MaxLength(200, { message: 'Must be at most 200 characters' }));
+/** A password being checked: not empty, at most 200 characters. */
+const GivenPassword = () =>
+  applyDecorators(IsString({ message: 'Must be a string' }), IsNotEmpty({ message: 'Must not be empty' }), MaxLength(200, { message: 'Must be at most 200 characters' }));
+/** A person's or an organization's name: 1-100 characters, not only spaces. */
+const DisplayName = () =>
+  applyDecorators(
+    IsString({ message: 'Must be a string' }),
+    IsNotEmpty({ message: 'Must be 1-100 characters' }),
+    Matches(/\S/, { message: 'Must be 1-100 characters' }),
+    MaxLength(100, { message: 'Must be 1-100 characters' }),
+  );
+/** A token from an email (`dli_`, `dlv_`, `dlr_`): its format is checked where it is looked up. */
+const EmailToken = () => applyDecorators(IsString({ message: 'Must be a string' }), MaxLength(200, { message: 'Must be a string' }));
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com' })
@@ -9,23 +28,15 @@ export class SignupDto {
   email: string;
 
   @ApiProperty({ minLength: 10, maxLength: 200 })
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @MinLength(10, { message: 'Must be at least 10 characters' })
-  @IsString({ message: 'Must be a string' })
+  @NewPassword()
   password: string;
 
   @ApiProperty({ example: 'Ada Lovelace' })
-  @MaxLength(100, { message: 'Must be 1-100 characters' })
-  @Matches(/\S/, { message: 'Must be 1-100 characters' })
-  @IsNotEmpty({ message: 'Must be 1-100 characters' })
-  @IsString({ message: 'Must be a string' })
+  @DisplayName()
   name: string;
 
   @ApiProperty({ example: 'Analytical Engines' })
-  @MaxLength(100, { message: 'Must be 1-100 characters' })
-  @Matches(/\S/, { message: 'Must be 1-100 characters' })
-  @IsNotEmpty({ message: 'Must be 1-100 characters' })
-  @IsString({ message: 'Must be a string' })
+  @DisplayName()
   organizationName: string;
 }
 
@@ -36,9 +47,7 @@ export class LoginDto {
   email: string;
 
   @ApiProperty()
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @IsNotEmpty({ message: 'Must not be empty' })
-  @IsString({ message: 'Must be a string' })
+  @GivenPassword()
   password: string;
 
   @ApiPropertyOptional({ description: 'Organization to sign in to (default: the first one joined)' })
@@ -49,16 +58,12 @@ export class LoginDto {
 
 export class AcceptInviteDto {
   @ApiProperty({ example: 'dli_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'The token from the invitation email' })
-  @MaxLength(200, { message: 'Must be a string' })
-  @IsString({ message: 'Must be a string' })
+  @EmailToken()
   token: string;
 
   @ApiPropertyOptional({ example: 'Ada Lovelace', description: 'Required when the email has no account; ignored otherwise' })
   @IsOptional()
-  @MaxLength(100, { message: 'Must be 1-100 characters' })
-  @Matches(/\S/, { message: 'Must be 1-100 characters' })
-  @IsNotEmpty({ message: 'Must be 1-100 characters' })
-  @IsString({ message: 'Must be a string' })
+  @DisplayName()
   name?: string;
 
   @ApiPropertyOptional({
@@ -67,16 +72,13 @@ export class AcceptInviteDto {
     description: "The new account's password, or the new password of an unverified account the invitation claims; not used for a verified account (sign in instead)",
   })
   @IsOptional()
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @MinLength(10, { message: 'Must be at least 10 characters' })
-  @IsString({ message: 'Must be a string' })
+  @NewPassword()
   password?: string;
 }
 
 export class VerifyEmailDto {
   @ApiProperty({ example: 'dlv_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'The token from the verification email' })
-  @MaxLength(200, { message: 'Must be a string' })
-  @IsString({ message: 'Must be a string' })
+  @EmailToken()
   token: string;
 }
 
@@ -90,36 +92,26 @@ export class ForgotPasswordDto {
 
 export class ResetPasswordDto {
   @ApiProperty({ example: 'dlr_0123456789abcdef0123456789abcdef0123456789abcdef', description: 'The token from the reset email' })
-  @MaxLength(200, { message: 'Must be a string' })
-  @IsString({ message: 'Must be a string' })
+  @EmailToken()
   token: string;
 
   @ApiProperty({ minLength: 10, maxLength: 200 })
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @MinLength(10, { message: 'Must be at least 10 characters' })
-  @IsString({ message: 'Must be a string' })
+  @NewPassword()
   password: string;
 }
 
 export class ChangePasswordDto {
   @ApiProperty()
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @IsNotEmpty({ message: 'Must not be empty' })
-  @IsString({ message: 'Must be a string' })
+  @GivenPassword()
   currentPassword: string;
 
   @ApiProperty({ minLength: 10, maxLength: 200 })
-  @MaxLength(200, { message: 'Must be at most 200 characters' })
-  @MinLength(10, { message: 'Must be at least 10 characters' })
-  @IsString({ message: 'Must be a string' })
+  @NewPassword()
   newPassword: string;
 }
 
 export class UpdateMeDto {
   @ApiProperty({ example: 'Ada Lovelace' })
-  @MaxLength(100, { message: 'Must be 1-100 characters' })
-  @Matches(/\S/, { message: 'Must be 1-100 characters' })
-  @IsNotEmpty({ message: 'Must be 1-100 characters' })
-  @IsString({ message: 'Must be a string' })
+  @DisplayName()
   name: string;
 }
