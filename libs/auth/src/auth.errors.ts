@@ -1,4 +1,4 @@
-import { DomainError, domainError } from '@dl/platform/http';
+import { domainError, domainErrorOf } from '@dl/platform/http';
 
 /** Exact messages of decisions §2, §3 and §5. */
 export const AuthMessages = {
@@ -28,52 +28,24 @@ export const AuthMessages = {
   inviteSignIn: 'Sign in as the invited email to accept',
 } as const;
 
-export class MissingCredentialError extends DomainError {
-  constructor(message: string = AuthMessages.missing) {
-    super('MISSING_CREDENTIAL', message);
-  }
-}
+export class MissingCredentialError extends domainError('MISSING_CREDENTIAL', AuthMessages.missing) {}
 export class InvalidApiKeyError extends domainError('INVALID_API_KEY', AuthMessages.invalidKey) {}
 export class RevokedApiKeyError extends domainError('REVOKED_API_KEY', AuthMessages.revokedKey) {}
 export class ExpiredApiKeyError extends domainError('EXPIRED_API_KEY', AuthMessages.expiredKey) {}
 /** A key used outside its scopes (decisions §25): the message names the scope the route needs. */
-export class ApiKeyScopeError extends DomainError {
-  constructor(scope: string) {
-    super('API_KEY_SCOPE', `API key lacks scope ${scope}`);
-  }
-}
+export class ApiKeyScopeError extends domainErrorOf('API_KEY_SCOPE', (scope: string) => `API key lacks scope ${scope}`) {}
 export class InvalidSessionError extends domainError('INVALID_SESSION', AuthMessages.invalidSession) {}
 export class InvalidLoginError extends domainError('INVALID_LOGIN', AuthMessages.badLogin) {}
 export class DashboardOnlyError extends domainError('DASHBOARD_ONLY', AuthMessages.dashboardOnly) {}
-export class InsufficientRoleError extends DomainError {
-  constructor(message: string = AuthMessages.role) {
-    super('ROLE_NOT_ALLOWED', message);
-  }
-}
-export class PlanFeatureError extends DomainError {
-  constructor(message: string = AuthMessages.planEventAnalytics) {
-    super('PLAN_FEATURE_UNAVAILABLE', message);
-  }
-}
+export class InsufficientRoleError extends domainError('ROLE_NOT_ALLOWED', AuthMessages.role) {}
+export class PlanFeatureError extends domainError('PLAN_FEATURE_UNAVAILABLE', AuthMessages.planEventAnalytics) {}
 export class ApiKeyLimitError extends domainError('API_KEY_LIMIT', AuthMessages.keyLimit) {}
 export class EmailTakenError extends domainError('EMAIL_TAKEN', AuthMessages.emailTaken) {}
 export class ApiKeyNotFoundError extends domainError('API_KEY_NOT_FOUND', AuthMessages.keyNotFound) {}
 /** The operator CLI's lookups (tools/): an account or organization named on the command line. */
-export class UserNotFoundError extends DomainError {
-  constructor(email: string) {
-    super('USER_NOT_FOUND', `No user with email ${email}`);
-  }
-}
-export class OrganizationNotFoundError extends DomainError {
-  constructor(ref: string) {
-    super('ORGANIZATION_NOT_FOUND', `Organization not found: ${ref}`);
-  }
-}
-export class MemberNotFoundError extends DomainError {
-  constructor(message: string = AuthMessages.memberNotFound) {
-    super('MEMBER_NOT_FOUND', message);
-  }
-}
+export class UserNotFoundError extends domainErrorOf('USER_NOT_FOUND', (email: string) => `No user with email ${email}`) {}
+export class OrganizationNotFoundError extends domainErrorOf('ORGANIZATION_NOT_FOUND', (ref: string) => `Organization not found: ${ref}`) {}
+export class MemberNotFoundError extends domainError('MEMBER_NOT_FOUND', AuthMessages.memberNotFound) {}
 export class LastOwnerError extends domainError('LAST_OWNER', AuthMessages.lastOwner) {}
 export class AlreadyMemberError extends domainError('ALREADY_MEMBER', AuthMessages.alreadyMember) {}
 export class InvalidInvitationError extends domainError('INVALID_INVITATION', AuthMessages.invalidInvitation) {}

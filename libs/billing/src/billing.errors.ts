@@ -1,14 +1,10 @@
-import { DomainError, domainError } from '@dl/platform/http';
+import { DomainError, domainError, domainErrorOf } from '@dl/platform/http';
 
 /** Billing is off (no Stripe keys: self-hosted); every billing route answers this. */
 export class BillingNotEnabledError extends domainError('BILLING_NOT_ENABLED', 'Billing is not enabled') {}
 
 /** A checkout for the tier the organization already pays for. */
-export class AlreadyOnPlanError extends DomainError {
-  constructor(tier: string) {
-    super('ALREADY_ON_PLAN', `Your organization is already on the ${tier} plan`);
-  }
-}
+export class AlreadyOnPlanError extends domainErrorOf('ALREADY_ON_PLAN', (tier: string) => `Your organization is already on the ${tier} plan`) {}
 
 /** The customer portal before any checkout: there is no Stripe customer to manage yet. */
 export class NoBillingAccountError extends domainError('NO_BILLING_ACCOUNT', 'Your organization has no billing account yet: choose a plan first') {}

@@ -1,4 +1,4 @@
-import { DomainError, domainError } from '@dl/platform/http';
+import { DomainError, domainError, domainErrorOf } from '@dl/platform/http';
 
 /*
  * Links and the organization's resources a link refers to. Projects, templates, analytics and
@@ -6,11 +6,7 @@ import { DomainError, domainError } from '@dl/platform/http';
  * `Project not found` from every route that names one.
  */
 
-export class LinkNotFoundError extends DomainError {
-  constructor(id?: string) {
-    super('LINK_NOT_FOUND', id ? `Link not found: ${id}` : 'Link not found');
-  }
-}
+export class LinkNotFoundError extends domainErrorOf('LINK_NOT_FOUND', (id?: string) => id ? `Link not found: ${id}` : 'Link not found') {}
 
 export class TemplateNotFoundError extends domainError('TEMPLATE_NOT_FOUND', 'Template not found') {}
 
@@ -32,8 +28,4 @@ export class LinkLimitExceededError extends DomainError {
 export class ShortCodeExhaustedError extends domainError('SHORT_CODE_EXHAUSTED', 'Validation error: could not generate a unique short code') {}
 
 /** A FREE organization in its first day past NEW_ORG_LINK_LIMIT links (decisions §22). */
-export class NewOrganizationLinkLimitError extends DomainError {
-  constructor(limit: number) {
-    super('NEW_ORG_LINK_LIMIT', `New organizations can create at most ${limit} links in their first day`);
-  }
-}
+export class NewOrganizationLinkLimitError extends domainErrorOf('NEW_ORG_LINK_LIMIT', (limit: number) => `New organizations can create at most ${limit} links in their first day`) {}

@@ -1,13 +1,5 @@
-import { DomainError } from '@dl/platform/http';
+import { domainErrorOf } from '@dl/platform/http';
 
-export class TemplateSlugInUseError extends DomainError {
-  constructor(slug: string) {
-    super('TEMPLATE_SLUG_IN_USE', `Template slug '${slug}' is already in use`);
-  }
-}
+export class TemplateSlugInUseError extends domainErrorOf('TEMPLATE_SLUG_IN_USE', (slug: string) => `Template slug '${slug}' is already in use`) {}
 
-export class TemplateInUseError extends DomainError {
-  constructor(count: number) {
-    super('TEMPLATE_IN_USE', `Template is in use by ${count} links`);
-  }
-}
+export class TemplateInUseError extends domainErrorOf('TEMPLATE_IN_USE', (count: number) => `Template is in use by ${count} links`) {}

@@ -1,4 +1,4 @@
-import { DomainError, domainError } from '@dl/platform/http';
+import { domainError } from '@dl/platform/http';
 
 /** Exact messages of decisions §20 (two-factor authentication), and ours where it is silent. */
 export const TwoFactorMessages = {
@@ -18,8 +18,4 @@ export class TwoFactorNotStartedError extends domainError('TWO_FACTOR_NOT_STARTE
 export class TwoFactorAlreadyEnabledError extends domainError('TWO_FACTOR_ALREADY_ENABLED', TwoFactorMessages.alreadyEnabled) {}
 export class TwoFactorNotEnabledError extends domainError('TWO_FACTOR_NOT_ENABLED', TwoFactorMessages.notEnabled) {}
 /** Every route of an organization scheduled for deletion but reading it and restoring it (decisions §20). */
-export class OrganizationDeletionScheduledError extends DomainError {
-  constructor() {
-    super('ORGANIZATION_DELETION_SCHEDULED', TwoFactorMessages.deletionScheduled);
-  }
-}
+export class OrganizationDeletionScheduledError extends domainError('ORGANIZATION_DELETION_SCHEDULED', TwoFactorMessages.deletionScheduled) {}

@@ -34,8 +34,21 @@ export abstract class DomainError extends Error {
  */
 export function domainError(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
   return class extends DomainError {
-    constructor() {
-      super(code, message, options);
+    /** `override`: another wording of the same refusal (a default message the caller may replace). */
+    constructor(override?: string) {
+      super(code, override ?? message, options);
+    }
+  };
+}
+
+/**
+ * The base of an error whose message is made of its arguments:
+ *   export class TemplateInUseError extends domainErrorOf('TEMPLATE_IN_USE', (count: number) => `Template is in use by ${count} links`) {}
+ */
+export function domainErrorOf<A extends unknown[]>(code: ErrorCode, message: (...args: A) => string, options: DomainErrorOptions = {}) {
+  return class extends DomainError {
+    constructor(...args: A) {
+      super(code, message(...args), options);
     }
   };
 }
