@@ -78,6 +78,18 @@ describe(DomainsRepository.name, () => {
     await env.prisma.domain.delete({ where: { id: first.id } });
   });
 
+  it('held_name follows status for any writer (a trigger): set while verified or invalid, cleared while pending', async () => {
+    const token = '0'.repeat(32);
+    const written = await env.prisma.domain.create({ data: { organizationId: acme.organization.id, domain: 'fixture.claims.test', status: 'verified', verificationToken: token } });
+    expect(written.heldName).toBe('fixture.claims.test');
+    const rival = env.prisma.domain.create({ data: { organizationId: other.organization.id, domain: 'fixture.claims.test', status: 'invalid', verificationToken: token } });
+    expect(sqlState(await rejectionOf(rival))).toBe('23505');
+    const pending = await env.prisma.domain.create({ data: { organizationId: other.organization.id, domain: 'fixture.claims.test', heldName: 'fixture.claims.test', verificationToken: token } });
+    expect(pending.heldName).toBeNull();
+    expect((await env.prisma.domain.update({ where: { id: written.id }, data: { status: 'invalid' } })).heldName).toBe('fixture.claims.test');
+    await env.prisma.domain.deleteMany({ where: { domain: 'fixture.claims.test' } });
+  });
+
   it('removes pending claims older than the cutoff, never verified ones', async () => {
     const old = await create(acme.organization.id, 'old.claims.test');
     const kept = await create(acme.organization.id, 'kept.claims.test');
