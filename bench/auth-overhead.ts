@@ -7,17 +7,11 @@
  *
  *   node tools/scripts/run.js bench/auth-overhead.ts [--seconds 4] [--connections 10] [--rounds 5] [--only 'dl_ key,JWT']
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { Controller, Get, Logger, Module } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { Auth, Permissions } from '@dl/auth';
-import { ApiModule } from '@dl/apps/api';
-import { AppConfig, loadConfig } from '@dl/platform/config';
-import { createHttpApp } from '@dl/platform/http';
-import { configEnv, createTestEnv, ensureTemplateDatabase, seedOrganization } from '@dl/testing';
-import { arg, argText, log, median, print, round, runBench, wrkWithCpu } from './kit';
-
-const CHILD = 'DL_AUTH_BENCH_CONFIG';
+import type { AppConfig } from '@dl/platform/config';
+import { createTestEnv, ensureTemplateDatabase, seedOrganization } from '@dl/testing';
+import { arg, argText, BenchApi, log, median, print, round, runApiBench, wrkWithCpu } from './kit';
 
 @Controller('bench')
 class BenchController {
@@ -39,31 +33,7 @@ class BenchController {
   }
 }
 
-function createBenchApp(config: AppConfig) {
-  @Module({ imports: [ApiModule.forRoot(config)], controllers: [BenchController] })
-  class BenchModule {}
-  return createHttpApp(BenchModule, config, 'api', { requestLog: false });
-}
-
-/** The api with the bench routes, in a child process; resolves with its URL once it listens. */
-function serve(config: AppConfig) {
-  const root = join(__dirname, '..');
-  const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), __filename], {
-    cwd: root,
-    env: { ...process.env, [CHILD]: JSON.stringify(configEnv(config)) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise<{ url: string; pid: number; stop(): void }>((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`api exited with ${code}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      const m = /READY (\S+)/.exec((out += chunk.toString()));
-      if (m) resolve({ url: m[1], pid: child.pid!, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
-
-async function main(): Promise<void> {
+async function main(serve: (config: AppConfig) => Promise<BenchApi>): Promise<void> {
   const seconds = Math.min(arg('seconds', 4), 10);
   const connections = arg('connections', 10);
   const rounds = arg('rounds', 5);
@@ -99,7 +69,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    api.stop();
+    await api.stop();
     await env.teardown();
   }
   const baseRps = median(rps['no credential']);
@@ -116,14 +86,4 @@ async function main(): Promise<void> {
   });
 }
 
-async function child(): Promise<void> {
-  Logger.overrideLogger(false);
-  const app = await createBenchApp(loadConfig(JSON.parse(process.env[CHILD]!)));
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address();
-  process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
-  process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-}
-
-if (process.env[CHILD]) void child();
-else runBench(main);
+runApiBench(__filename, BenchController, { requestLog: false }, main);

@@ -7,12 +7,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Logger, Module, Type } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
-import { createApiApp } from '@dl/apps/api';
+import { ApiModule, createApiApp } from '@dl/apps/api';
+import { AppConfig, loadConfig } from '@dl/platform/config';
+import { createHttpApp, HttpAppOptions } from '@dl/platform/http';
 import { Tier } from '@dl/platform/db';
 import { Client } from 'pg';
-import { adminUrl, ClickFixtures, createTestEnv, databaseUrl, ensureTemplateDatabase, startApp, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { adminUrl, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, startApp, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
 
 function rawArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,6 +47,60 @@ export function runBench(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+/** An api with a bench's own routes, in a child process (so its CPU time is its own). */
+export interface BenchApi {
+  url: string;
+  pid: number;
+  /** SIGTERM, resolved once it has exited (its shutdown drains what it buffers). */
+  stop(): Promise<void>;
+}
+
+const BENCH_API_CONFIG = 'DL_BENCH_API_CONFIG';
+
+/**
+ * A bench whose api has extra routes (`controller`): in the bench process `main(serve)`, where
+ * `serve(config)` starts `file` (the bench's own file) again as the api; in that child, the api
+ * module with `controller`, listening on a free loopback port.
+ */
+export function runApiBench(file: string, controller: Type<unknown>, httpOptions: HttpAppOptions, main: (serve: (config: AppConfig) => Promise<BenchApi>) => Promise<void>): void {
+  if (process.env[BENCH_API_CONFIG]) {
+    void (async () => {
+      Logger.overrideLogger(false);
+      const config = loadConfig(JSON.parse(process.env[BENCH_API_CONFIG]!));
+      @Module({ imports: [ApiModule.forRoot(config)], controllers: [controller] })
+      class BenchModule {}
+      const app = await createHttpApp(BenchModule, config, 'api', httpOptions);
+      await app.listen(0, '127.0.0.1');
+      const address = app.getHttpServer().address();
+      process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+      process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
+    })();
+    return;
+  }
+  const serve = (config: AppConfig) => {
+    const root = join(__dirname, '..');
+    const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), file], {
+      cwd: root,
+      env: { ...process.env, [BENCH_API_CONFIG]: JSON.stringify(configEnv(config)) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return new Promise<BenchApi>((resolve, reject) => {
+      let out = '';
+      child.once('exit', (code) => reject(new Error(`api exited with ${code}`)));
+      child.stdout.on('data', (chunk: Buffer) => {
+        const m = /READY (\S+)/.exec((out += chunk.toString()));
+        if (!m) return;
+        resolve({
+          url: m[1],
+          pid: child.pid!,
+          stop: () => new Promise<void>((done) => (child.removeAllListeners('exit'), child.once('exit', () => done()), child.kill('SIGTERM'))),
+        });
+      });
+    });
+  };
+  runBench(() => main(serve));
 }
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
