@@ -13,6 +13,8 @@ export * from './sdk.fixtures';
 export * from './report.fixtures';
 export * from './webhook-kit';
 export * from './mime';
+export * from './saml-idp';
+export * from './saml-idp-keys';
 export * from './services';
 export * from './redis-child';
 export * from './redirect.fixtures';

@@ -1,0 +1,3 @@
+export * from './saml.errors';
+export * from './saml-connection';
+export * from './saml-service-provider';
