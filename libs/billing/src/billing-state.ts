@@ -35,6 +35,9 @@ export function statusOf(stripeStatus: string): BillingStatus {
   }
 }
 
+/** A subscription Stripe still bills (or retries): a second Checkout would start another one beside it. */
+export const isLiveSubscription = (status: BillingStatus) => status === 'active' || status === 'trialing' || status === 'past_due';
+
 /** The tier the organization has under this state at `now`: the paid tier while paid or within the grace, else FREE. */
 export function effectiveTier(state: SubscriptionState, now: Date): Tier {
   if (!state.paidTier) return 'FREE';

@@ -6,6 +6,9 @@ export class BillingNotEnabledError extends domainError('BILLING_NOT_ENABLED', '
 /** A checkout for the tier the organization already pays for. */
 export class AlreadyOnPlanError extends domainErrorOf('ALREADY_ON_PLAN', (tier: string) => `Your organization is already on the ${tier} plan`) {}
 
+/** A checkout while a subscription is live (active, trialing, past due): a second one would bill twice; plans change in the portal. */
+export class SubscriptionActiveError extends domainError('SUBSCRIPTION_ACTIVE', 'Subscription already active: change plans in the billing portal') {}
+
 /** The customer portal before any checkout: there is no Stripe customer to manage yet. */
 export class NoBillingAccountError extends domainError('NO_BILLING_ACCOUNT', 'Your organization has no billing account yet: choose a plan first') {}
 

@@ -5,7 +5,8 @@ import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, BillingSettings } from '@dl/platform/config';
 import { ValidationError } from '@dl/platform/http';
 import { CheckoutDto } from './billing.dto';
-import { AlreadyOnPlanError, NoBillingAccountError } from './billing.errors';
+import { AlreadyOnPlanError, NoBillingAccountError, SubscriptionActiveError } from './billing.errors';
+import { isLiveSubscription } from './billing-state';
 import { toBilling, toInvoice, toPlans } from './billing.mapper';
 import { BillingRepository } from './billing.repository';
 import { BillingRedirectDto, BillingResponseDto, InvoiceListDto } from './billing-response.dto';
@@ -36,7 +37,8 @@ export class BillingService {
    * A Checkout session in subscription mode for the organization's Stripe customer (created
    * once, with an idempotency key, and reused). The customer is recorded only after Stripe has
    * made the session: when Stripe is unreachable nothing is written and the retry reuses the
-   * same customer through the key.
+   * same customer through the key. While a subscription is live it is refused (409): plans
+   * change in the portal, never by a second subscription beside the first.
    */
   async checkout(principal: Principal, dto: CheckoutDto): Promise<BillingRedirectDto> {
     const settings = requireBilling(this.settings);
@@ -46,6 +48,7 @@ export class BillingService {
     if (principal.tier === dto.tier) throw new AlreadyOnPlanError(dto.tier);
     const organizationId = principal.organizationId;
     const account = await this.repo.find(organizationId);
+    if (account && isLiveSubscription(account.status)) throw new SubscriptionActiveError();
     let customerId = account?.stripeCustomerId;
     if (!customerId) {
       const contact = await this.repo.contact(organizationId);

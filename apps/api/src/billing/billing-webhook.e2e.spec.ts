@@ -127,6 +127,29 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
     await eventually(async () => (await w.mails(org.owner.user.email)).some((m) => m.includes('is now on the FREE plan')));
   });
 
+  it('a checkout while a subscription is live → 409 pointing to the portal, and no second session; after it ends, Checkout again', async () => {
+    const org = await seedOrganization(w.env, { name: 'Second Sub Co' });
+    const t = now();
+    const done = await subscribe(w, org, 'month', t);
+    const sessions = () => [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id).length;
+    const made = sessions();
+    const refused = { status: 409, body: { error: 'Conflict', message: 'Subscription already active: change plans in the billing portal', statusCode: 409 } };
+    // Active, then past due (Stripe still retries the payment): no second subscription beside it.
+    expect(await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'BUSINESS', interval: 'year' })).toMatchObject(refused);
+    const pastDue = { ...done.subscription, status: 'past_due' };
+    expect((await w.deliver(stripeEvent('customer.subscription.updated', pastDue, { created: t + 5 }))).status).toBe(200);
+    expect(await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'BUSINESS', interval: 'month' })).toMatchObject(refused);
+    // The same tier keeps its own message.
+    expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'year' })).body.message).toBe('Your organization is already on the PRO plan');
+    expect(sessions()).toBe(made);
+    expect((await w.call('POST', '/api/billing/portal', org.owner.jwt)).status).toBe(200);
+
+    const deleted = { ...pastDue, status: 'canceled', ended_at: t + 10 };
+    expect((await w.deliver(stripeEvent('customer.subscription.deleted', deleted, { created: t + 10 }))).status).toBe(200);
+    expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'BUSINESS', interval: 'month' })).status).toBe(200);
+    expect(sessions()).toBe(made + 1);
+  });
+
   it('an event for an unknown customer is acknowledged and changes nothing', async () => {
     const event = stripeEvent('customer.subscription.created', {
       id: 'sub_unknown', object: 'subscription', customer: 'cus_nobody', status: 'active', cancel_at_period_end: false, metadata: {},

@@ -23,7 +23,7 @@ export class BillingController {
   @Endpoint({
     summary: 'Start a Stripe Checkout session for a plan (Owner)',
     response: BillingRedirectDto,
-    errors: { 400: 'Validation error', ...OFF, 409: 'Your organization is already on the PRO plan', 503: 'Billing is temporarily unavailable, please retry later' },
+    errors: { 400: 'Validation error', ...OFF, 409: 'Your organization is already on the PRO plan, or Subscription already active: change plans in the billing portal', 503: 'Billing is temporarily unavailable, please retry later' },
   })
   checkout(@CurrentPrincipal() principal: Principal, @Body() dto: CheckoutDto): Promise<BillingRedirectDto> {
     return this.billing.checkout(principal, dto);
