@@ -10338,7 +10338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
-            /** @description Your organization is already on the PRO plan */
+            /** @description Your organization is already on the PRO plan, or Subscription already active: change plans in the billing portal */
             409: {
                 headers: {
                     [name: string]: unknown;
