@@ -44,6 +44,14 @@ export function registerRedirectRoutes(app: NestFastifyApplication): void {
     },
   });
 
+  // FDL's previewLink (decisions §26): the link's destinations as a page, no click; off the visit path.
+  fastify.route({
+    method: ['GET', 'HEAD'],
+    url: '/:shortCode/preview',
+    exposeHeadRoute: false,
+    handler: async (request: FastifyRequest<{ Params: { shortCode: string } }>, reply: FastifyReply) => send(reply, await edge.preview(request, request.params.shortCode)),
+  });
+
   fastify.route({
     method: ['GET', 'HEAD'],
     url: '/.well-known/apple-app-site-association',

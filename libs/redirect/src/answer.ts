@@ -1,6 +1,7 @@
 import { safeHeaderUrl } from '@dl/platform/http';
 import { Outcome } from './decision';
-import { BAD_LINK_PAGE, cloakPage, disabledPage, EXPIRED_PAGE, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, REPORTED_PAGE, reportPage, TOO_MANY_REPORTS_PAGE, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
+import { RedirectLinkSnapshot } from './redirect-link';
+import { BAD_LINK_PAGE, cloakPage, disabledPage, EXPIRED_PAGE, linkPreviewPage, warningPage, NOT_FOUND_PAGE, passwordPage, previewPage, REPORTED_PAGE, reportPage, TOO_MANY_REPORTS_PAGE, TOO_MANY_TRIES_PAGE, UNAVAILABLE_PAGE } from './pages';
 import { publicStatsPage } from './public-stats';
 import { PublicStatsDto } from './public-stats.dto';
 
@@ -18,6 +19,7 @@ export type EdgePage =
   | { kind: 'association-file'; json: string }
   | { kind: 'bad-link' }
   | { kind: 'report'; shortCode: string; error: string | null }
+  | { kind: 'link-preview'; link: RedirectLinkSnapshot; shortUrl: string }
   | { kind: 'reported' }
   | { kind: 'too-many-reports'; retryAfter: number };
 
@@ -63,6 +65,7 @@ const BUILDERS: Builders = {
   'not-found': () => html(404, NOT_FOUND_PAGE),
   'bad-link': () => html(400, BAD_LINK_PAGE),
   report: (p) => html(p.error ? 400 : 200, reportPage(p.shortCode, p.error)),
+  'link-preview': (p) => html(200, linkPreviewPage(p.link, p.shortUrl), { 'x-robots-tag': 'noindex' }),
   reported: () => html(201, REPORTED_PAGE),
   'too-many-reports': (p) => html(429, TOO_MANY_REPORTS_PAGE, { 'retry-after': String(p.retryAfter) }),
   stats: (p) => ({

@@ -152,6 +152,39 @@ export function warningPage(shortCode: string, destination: string, query: strin
   );
 }
 
+const PREVIEW_STYLE =
+  'dl{margin:1rem 0 0;text-align:left}dt{font-size:.8rem;font-weight:600;color:#7b8794;margin-top:.6rem}' +
+  'dd{margin:0;word-break:break-all;font-family:ui-monospace,monospace;font-size:.9rem}' +
+  '.actions{margin-top:1.25rem}.actions a{font-weight:600;padding:.6rem 1rem;border-radius:8px;text-decoration:none;background:#2563eb;color:#fff}' +
+  '@media (prefers-color-scheme:dark){dt{color:#9aa5b1}}';
+
+/**
+ * A link's preview (FDL's `previewLink`): where it leads on each platform and its social card,
+ * as plain text, and the link itself. Seeing it records no click.
+ */
+export function linkPreviewPage(link: RedirectLinkSnapshot, shortUrl: string): string {
+  const rows: Array<[string, string | null]> = [
+    ['Link', link.originalUrl],
+    ['iOS', link.iosUrl],
+    ['Android', link.androidUrl],
+    ['Other platforms', link.webFallbackUrl],
+    ['Social title', link.ogTitle],
+    ['Social description', link.ogDescription],
+    ['Social image', link.ogImageUrl],
+  ];
+  const list = rows
+    .filter((r): r is [string, string] => Boolean(r[1]))
+    .map(([label, value]) => `<dt>${label}</dt><dd>${escapeHtml(value)}</dd>`)
+    .join('');
+  return page(
+    'Preview',
+    'Where this link goes',
+    `${escapeHtml(shortUrl)}</p><dl>${list}</dl>` +
+      `<div class="actions"><a href="${escapeHtml(shortUrl)}" rel="nofollow">Open the link</a></div><p>`,
+    PREVIEW_STYLE,
+  );
+}
+
 /** The 403 page of a blocked link or a suspended organization: the reason, no way through. */
 export function disabledPage(reason: string | null): string {
   const why = reason ? ` Reason: ${escapeHtml(reason)}.` : '';

@@ -110,6 +110,26 @@ export class RedirectService {
   }
 
   /**
+   * `GET|HEAD /<code>/preview` (FDL's `previewLink`, decisions §26): a live link's destinations as
+   * a page, no click. A link that is dead, locked by a password or blocked answers what a visit
+   * answers before any click (404 or 410, the password form, the disabled page).
+   */
+  async preview(req: EdgeRequest, code: string): Promise<Answer> {
+    const visit = this.start(req, code);
+    if (visit.place === null || !SHORT_CODE.test(code)) return this.answer(visit);
+    let link: RedirectLinkSnapshot | null;
+    try {
+      link = await this.links.find(this.linkKey(visit));
+    } catch (err) {
+      return this.unavailable(err);
+    }
+    visit.link = link;
+    if (!isLive(link, visit.now) || link.passwordHash || link.safetyStatus === 'blocked') return this.answer(visit);
+    const shortUrl = visit.place === '' ? `${this.base}/${code}` : `https://${visit.place.domain}/${code}`;
+    return buildAnswer({ kind: 'link-preview', link, shortUrl });
+  }
+
+  /**
    * `GET /` (decisions §15, §26): on a branded host, a Firebase Dynamic Links long link
    * (`?link=…`) answers like a link; else the host's `rootRedirectUrl`, else the 404 page.
    */

@@ -34,7 +34,7 @@ describe('FDL compatibility: POST /v1/shortLinks', () => {
     }).expect(200);
     expect(res.body).toEqual({
       shortLink: expect.stringMatching(new RegExp(`^https://${HOST.replace(/\./g, '\\.')}/[0-9A-Za-z]{7}$`)),
-      previewLink: `${res.body.shortLink}?d=1`,
+      previewLink: `${res.body.shortLink}/preview`,
       warning: [{ warningCode: 'NOT_IMPLEMENTED', warningMessage: "Param 'ibi' is accepted but not applied to the short link" }],
     });
     expect(await linkAt(res.body.shortLink)).toMatchObject({

@@ -89,10 +89,10 @@ export class FdlWarningDto {
   @ApiProperty() warningMessage!: string;
 }
 
-/** FDL's answer: the short link, its preview (`?d=1`), and what was accepted but not applied. */
+/** FDL's answer: the short link, its preview page (`/preview` on the redirect host), and what was accepted but not applied. */
 export class FdlShortLinkResponseDto {
   @ApiProperty({ example: 'https://go.example.com/AbC123x' }) shortLink!: string;
-  @ApiProperty({ example: 'https://go.example.com/AbC123x?d=1' }) previewLink!: string;
+  @ApiProperty({ example: 'https://go.example.com/AbC123x/preview', description: 'A page showing where the link leads on each platform (no click recorded)' }) previewLink!: string;
   @ApiProperty({ type: [FdlWarningDto] }) warning!: FdlWarningDto[];
 }
 

@@ -83,7 +83,7 @@ export class FdlShortLinksService {
       warningCode: 'NOT_IMPLEMENTED',
       warningMessage: `Param '${p}' is accepted but not applied to the short link`,
     }));
-    return { shortLink: created.short_url, previewLink: `${created.short_url}?d=1`, warning };
+    return { shortLink: created.short_url, previewLink: `${created.short_url}/preview`, warning };
   }
 
   private parse(body: FdlShortLinkRequestDto): Parsed {
