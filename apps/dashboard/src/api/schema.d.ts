@@ -3554,7 +3554,10 @@ export interface components {
         FdlShortLinkResponseDto: {
             /** @example https://go.example.com/AbC123x */
             shortLink: string;
-            /** @example https://go.example.com/AbC123x?d=1 */
+            /**
+             * @description A page showing where the link leads on each platform (no click recorded)
+             * @example https://go.example.com/AbC123x/preview
+             */
             previewLink: string;
             warning: components["schemas"]["FdlWarningDto"][];
         };
