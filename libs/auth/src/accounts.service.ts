@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { AuditSink, SYSTEM_ACTOR } from '@dl/audit';
 import { Tier } from '@dl/platform/db';
 import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
 import { EmailTakenError, InvalidLoginError, OrganizationNotFoundError, UserNotFoundError } from './auth.errors';
@@ -9,6 +10,7 @@ import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
 import { TwoFactorService } from './two-factor/two-factor.service';
+import { recordUserChange } from './user-audit';
 
 export interface SignupInput {
   email: string;
@@ -57,6 +59,7 @@ export class AccountsService {
     private readonly sessions: SessionsService,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
     private readonly passwords: PasswordHasher,
+    private readonly audit: AuditSink,
     @Optional() private readonly throttle?: LoginThrottle,
     @Optional() private readonly twoFactor?: TwoFactorService,
     @Optional() private readonly verification?: EmailVerificationService,
@@ -142,6 +145,7 @@ export class AccountsService {
     const user = await this.accounts.findUserByEmail(normalizeEmail(email));
     if (!user) throw new UserNotFoundError(normalizeEmail(email));
     await this.accounts.setPasswordHash(user.id, await this.passwords.hash(password));
+    recordUserChange(this.audit, (await this.accounts.membershipsOfUser(user.id)).map((m) => m.organizationId), user.id, 'user.password_reset', SYSTEM_ACTOR);
   }
 
   /** `<org>` of the CLI: id or slug. */
@@ -154,6 +158,7 @@ export class AccountsService {
   async setTier(ref: string, tier: Tier): Promise<OrganizationRow> {
     const org = await this.findOrganization(ref);
     const updated = await this.accounts.setTier(org.id, tier);
+    if (org.tier !== tier) this.audit.record({ organizationId: org.id, action: 'billing.plan_changed', targetId: org.id, changes: { tier: { from: org.tier, to: tier }, via: 'operator' } });
     await this.invalidation.organizationChanged(org.id);
     return updated;
   }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { ValidationError } from '@dl/platform/http';
 import { renderAccountEmail } from './account-email';
 import { ACCOUNT_MAILER, AccountMailer, MailThrottle } from './account-mailer';
@@ -11,6 +12,7 @@ import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
+import { recordUserChange } from './user-audit';
 
 /**
  * Password reset and change (decisions §20). A reset request answers the same for any address
@@ -27,6 +29,7 @@ export class PasswordResetService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly throttle: MailThrottle,
+    private readonly audit: AuditSink,
     @Optional() private readonly loginThrottle?: LoginThrottle,
     @Optional() @Inject(ACCOUNT_MAILER) private readonly mailer?: AccountMailer,
   ) {}
@@ -80,7 +83,9 @@ export class PasswordResetService {
     await this.sessions.revokeAllOfUser(userId);
     const user = await this.accounts.findUser(userId);
     if (user) await this.loginThrottle?.succeeded(user.email);
-    const membership = (await this.accounts.membershipsOfUser(userId))[0];
+    const memberships = await this.accounts.membershipsOfUser(userId);
+    recordUserChange(this.audit, memberships.map((m) => m.organizationId), userId, 'user.password_reset');
+    const membership = memberships[0];
     if (!membership) throw new InvalidSessionError();
     return this.sessions.start(userId, membership.organizationId, membership.role, meta);
   }
@@ -97,5 +102,6 @@ export class PasswordResetService {
     const replaced = await this.accounts.replacePasswordHash(user.id, user.passwordHash, await this.passwords.hash(newPassword));
     if (!replaced) throw new ValidationError({ currentPassword: 'Wrong password' });
     await this.sessions.revokeAllOfUser(user.id, principal.sessionId);
+    recordUserChange(this.audit, (await this.accounts.membershipsOfUser(user.id)).map((m) => m.organizationId), user.id, 'user.password_changed');
   }
 }

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Role } from '@dl/platform/db';
 import { isUuid } from '@dl/platform/validation';
@@ -62,6 +63,7 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
     private readonly accounts: AccountsRepository,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly audit: AuditSink,
     @Optional() private readonly clock: SessionClock = new SessionClock(),
   ) {
     this.key = createHmac('sha256', sessionSecret(config)).update('dl-dashboard-refresh-v2').digest();
@@ -133,6 +135,7 @@ export class SessionsService {
   async revoke(userId: string, sessionId: string, now: Date = new Date()): Promise<void> {
     const row = isUuid(sessionId) ? await this.sessions.revoke(userId, sessionId, now) : null;
     if (!row) throw new SessionNotFoundError();
+    this.audit.record({ organizationId: row.organizationId, action: 'session.revoked', targetId: row.id, changes: { userId } });
     await this.invalidation.revokedSessions([row]);
   }
 

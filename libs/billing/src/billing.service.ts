@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
+import { AuditSink } from '@dl/audit';
 import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, BillingSettings } from '@dl/platform/config';
 import { ValidationError } from '@dl/platform/http';
@@ -21,6 +22,7 @@ export class BillingService {
     @Inject(BILLING_SETTINGS) private readonly settings: BillingSettings | null,
     @Inject(STRIPE_CLIENT) private readonly stripe: Stripe | null,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditSink,
   ) {}
 
   get enabled(): boolean {
@@ -72,6 +74,7 @@ export class BillingService {
       }),
     );
     if (!account) await this.repo.linkCustomer(organizationId, customerId);
+    this.audit.record({ organizationId, action: 'billing.checkout_started', targetId: organizationId, changes: { tier: dto.tier, interval: dto.interval } });
     return { url: session.url! };
   }
 

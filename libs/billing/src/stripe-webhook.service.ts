@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Stripe from 'stripe';
+import { AuditSink } from '@dl/audit';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from '@dl/auth';
 import { BillingSettings } from '@dl/platform/config';
 import { PrismaTx, Tier } from '@dl/platform/db';
@@ -21,6 +22,8 @@ interface Applied {
   organizationId?: string;
   tier?: { from: Tier; to: Tier };
   paymentFailed?: boolean;
+  /** The billing account's fields this event changed. */
+  changes?: Record<string, unknown>;
 }
 
 /**
@@ -41,6 +44,7 @@ export class StripeWebhookService {
     @Inject(BILLING_SETTINGS) private readonly settings: BillingSettings | null,
     @Inject(STRIPE_CLIENT) private readonly stripe: Stripe | null,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly audit: AuditSink,
   ) {}
 
   async receive(rawBody: Buffer | undefined, signature: string | undefined): Promise<{ received: true; outcome: Outcome }> {
@@ -61,6 +65,9 @@ export class StripeWebhookService {
   /** Announces a tier change to every api process and emails the Owners; a failed email is logged, not retried. */
   async afterCommit(result: Applied): Promise<void> {
     if (!result.organizationId) return;
+    const { organizationId, tier, changes } = result;
+    if (tier && tier.from !== tier.to) this.audit.record({ organizationId, action: 'billing.plan_changed', targetId: organizationId, changes: { ...changes, tier } });
+    else if (changes && Object.keys(changes).length) this.audit.record({ organizationId, action: 'billing.subscription_changed', targetId: organizationId, changes });
     if (result.tier && result.tier.from !== result.tier.to) await this.invalidation.organizationChanged(result.organizationId);
     try {
       if (result.paymentFailed) await this.mailer.paymentFailed(result.organizationId);
@@ -168,7 +175,10 @@ export class StripeWebhookService {
     const next = { ...account, ...change };
     const to = effectiveTier(next, this.clock.now());
     const from = await this.repo.setTier(tx, organizationId, to);
-    return { outcome: 'applied', organizationId, tier: { from, to } };
+    const changes = Object.fromEntries(
+      Object.entries(change).filter(([k, v]) => k !== 'lastEventAt' && String(account[k as keyof BillingAccountRow]) !== String(v)),
+    );
+    return { outcome: 'applied', organizationId, tier: { from, to }, changes };
   }
 
   /** The organization's locked account; created for a checkout whose customer row was never written (a failure after Stripe made the session). */

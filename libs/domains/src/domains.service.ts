@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { PlansService, Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
 import { NoUpdatesError, normalizeUrlOrNull } from '@dl/platform/http';
@@ -34,6 +35,7 @@ export class DomainsService {
     private readonly redis: RedisService,
     private readonly safety: SafetyService,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly audit: AuditSink,
   ) {
     this.ownHosts = serviceHosts(config);
   }
@@ -54,6 +56,7 @@ export class DomainsService {
     const result = await this.repo.create(principal.organizationId, domain, token, limit);
     if (result.kind === 'taken') throw new DomainTakenError(domain);
     if (result.kind === 'limit') throw new DomainLimitError();
+    this.audit.record({ organizationId: principal.organizationId, action: 'domain.created', targetId: result.record.id, changes: { domain } });
     return toDomainResponse(result.record);
   }
 
@@ -70,6 +73,7 @@ export class DomainsService {
     const result = await this.repo.update(organizationId, id, settings);
     if (result.kind === 'missing') throw new DomainNotFoundError();
     if (result.kind === 'not-verified') throw new DomainNotVerifiedDefaultError();
+    this.audit.record({ organizationId, action: 'domain.updated', targetId: id, changes: { ...settings } });
     await this.announce();
     return toDomainResponse(result.record);
   }
@@ -78,6 +82,7 @@ export class DomainsService {
     const result = await this.repo.delete(organizationId, id);
     if (result.kind === 'missing') throw new DomainNotFoundError();
     if (result.kind === 'in-use') throw new DomainHasLinksError(result.links);
+    this.audit.record({ organizationId, action: 'domain.deleted', targetId: id, changes: { domain: result.record.domain } });
     await this.announce();
     return { success: true };
   }
@@ -136,6 +141,7 @@ export class DomainsService {
     }
     const updated = written.record;
     if (updated.status !== d.status) {
+      this.audit.record({ organizationId: d.organizationId, action: updated.status === 'verified' ? 'domain.verified' : 'domain.updated', targetId: d.id, changes: { status: { from: d.status, to: updated.status }, source } });
       this.logger.log({ domain: d.domain, from: d.status, to: updated.status, source, removedClaims: written.removedClaims }, 'domain status changed');
     }
     return updated;

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { BadRequestError, NoUpdatesError, ValidationError, ValidationMap } from '@dl/platform/http';
@@ -48,6 +49,7 @@ export class LinksBulkService {
     private readonly domains: LinkDomains,
     private readonly screening: LinkScreening,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditSink,
   ) {}
 
   async bulkCreate(principal: Principal, body: unknown): Promise<{ created: number; links: LinkCreateResponseDto[] }> {
@@ -58,6 +60,7 @@ export class LinksBulkService {
       return value;
     });
     const links = await this.creation.create(principal, dtos, (i) => `links[${i}]`);
+    if (links.length) this.audit.record({ organizationId: principal.organizationId, action: 'links.bulk_created', changes: { count: links.length, ids: links.map((l) => l.id) } });
     return { created: links.length, links: links.map((l) => toLinkCreateResponse(l, this.config.SHORT_LINK_BASE_URL)) };
   }
 
@@ -85,7 +88,7 @@ export class LinksBulkService {
           throw err;
         }
       });
-      return { id: item.id as string, patch, password: value.password, domain: value.domain };
+      return { id: item.id as string, patch, password: value.password, domain: value.domain, changes: value };
     });
     for (const u of updates) u.patch.passwordHash = await passwordHashOf(u.password);
     for (const [i, u] of updates.entries()) {
@@ -111,6 +114,8 @@ export class LinksBulkService {
       for (const u of updates) out.push((await this.repo.updateLink(org, u.id, u.patch as LinkPatch, tx))!);
       return out;
     });
+    const changes = { count: links.length, updates: updates.map((u) => ({ id: u.id, changes: { ...u.changes } })) };
+    if (links.length) this.audit.record({ organizationId: org, action: 'links.bulk_updated', changes });
     await this.events.linksChanged('link.updated', links);
     return { updated: links.length, links: links.map((l) => toLinkResponse(l, this.config.SHORT_LINK_BASE_URL)) };
   }
@@ -122,6 +127,7 @@ export class LinksBulkService {
     const deleted = await this.repo.transaction((tx) =>
       this.repo.deleteLinks(principal.organizationId, [...new Set(items as string[])], tx),
     );
+    if (deleted.length) this.audit.record({ organizationId: principal.organizationId, action: 'links.bulk_deleted', changes: { count: deleted.length, ids: deleted.map((l) => l.id) } });
     await this.events.linksChanged('link.deleted', deleted);
     return { deleted: deleted.length };
   }

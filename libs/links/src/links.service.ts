@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { Principal } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { NoUpdatesError, ValidationError } from '@dl/platform/http';
@@ -30,11 +31,13 @@ export class LinksService {
     private readonly domains: LinkDomains,
     private readonly screening: LinkScreening,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditSink,
   ) {}
 
   /** Single create: a bulk of one (LinkCreation), answered in the Cloud create shape. */
   async create(principal: Principal, dto: CreateLinkDto): Promise<LinkCreateResponseDto> {
     const [link] = await this.creation.create(principal, [dto]);
+    this.audit.record({ organizationId: link.organizationId, action: 'link.created', targetId: link.id, changes: { ...dto, shortCode: link.shortCode, domain: link.domainName || null } });
     return toLinkCreateResponse(link, this.config.SHORT_LINK_BASE_URL);
   }
 
@@ -93,6 +96,7 @@ export class LinksService {
     if (patch.domainName === undefined) {
       const link = await this.repo.updateLink(principal.organizationId, id, patch);
       if (!link) throw new LinkNotFoundError();
+      this.audit.record({ organizationId: link.organizationId, action: 'link.updated', targetId: link.id, changes: { ...dto } });
       await this.events.linksChanged('link.updated', [link]);
       return toLinkResponse(link, this.config.SHORT_LINK_BASE_URL);
     }
@@ -113,6 +117,7 @@ export class LinksService {
       });
     if (!link) throw new LinkNotFoundError();
     if (link.domainName !== before.domainName) await this.events.invalidate([hostCodeKey(before.domainName, before.shortCode)]);
+    this.audit.record({ organizationId: link.organizationId, action: 'link.updated', targetId: link.id, changes: { ...dto } });
     await this.events.linksChanged('link.updated', [link]);
     return toLinkResponse(link, this.config.SHORT_LINK_BASE_URL);
   }
@@ -139,6 +144,7 @@ export class LinksService {
   async delete(organizationId: string, id: string): Promise<{ success: true }> {
     const deleted = await this.repo.deleteLinks(organizationId, [id]);
     if (!deleted.length) throw new LinkNotFoundError();
+    this.audit.record({ organizationId, action: 'link.deleted', targetId: id, changes: { shortCode: deleted[0].shortCode, domain: deleted[0].domainName || null } });
     await this.events.linksChanged('link.deleted', deleted);
     return { success: true };
   }

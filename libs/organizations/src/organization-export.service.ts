@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import type { Archiver, ArchiverError, ArchiverOptions } from 'archiver';
 import { PassThrough, Readable } from 'node:stream';
 import { csvLine } from '@dl/platform/http';
@@ -56,10 +57,14 @@ async function* pagesOf<T>(read: () => Promise<T>): AsyncGenerator<T> {
 export class OrganizationExportService {
   private readonly logger = new Logger(OrganizationExportService.name);
 
-  constructor(private readonly repo: OrganizationExportRepository) {}
+  constructor(
+    private readonly repo: OrganizationExportRepository,
+    private readonly audit: AuditSink,
+  ) {}
 
   async export(organizationId: string): Promise<{ stream: Readable; filename: string }> {
     const snapshot = await this.repo.open(organizationId);
+    this.audit.record({ organizationId, action: 'organization.exported', targetId: organizationId, changes: { files: Object.keys(EXPORT_TABLES).concat('members') } });
     const out = new PassThrough();
     const zip = createArchive('zip', { zlib: { level: 6 } });
     zip.on('warning', (err: ArchiverError) => this.logger.warn({ err: err.message }, 'export warning'));

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation, InsufficientRoleError, Principal, TwoFactorService } from '@dl/auth';
 import { LinkEventsService } from '@dl/links';
 import { NoUpdatesError, ValidationError } from '@dl/platform/http';
@@ -21,6 +22,7 @@ export class OrganizationsService {
     private readonly linkEvents: LinkEventsService,
     private readonly notifier: OrganizationDeletionNotifier,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly audit: AuditSink,
   ) {}
 
   async get(organizationId: string): Promise<OrganizationResponseDto> {
@@ -42,6 +44,7 @@ export class OrganizationsService {
     if (!Object.keys(data).length) throw new NoUpdatesError();
     const row = await this.repo.update(principal.organizationId, data);
     if (!row) throw new OrganizationSlugInUseError(data.slug ?? '');
+    this.audit.record({ organizationId: principal.organizationId, action: 'organization.updated', targetId: principal.organizationId, changes: data });
     if (data.requireTwoFactor !== undefined) await this.invalidation.organizationChanged(principal.organizationId);
     return toOrganizationResponse(row);
   }
@@ -55,14 +58,19 @@ export class OrganizationsService {
     if (confirm !== current.slug) throw new ValidationError({ confirm: "Must be the organization's slug" });
     const row = (await this.repo.scheduleDeletion(principal.organizationId, new Date(Date.now() + DELETION_GRACE_MS))) ?? current;
     await this.changedEverywhere(principal.organizationId);
-    if (!current.deletionScheduledAt) await this.notifier.scheduled(principal, row);
+    if (!current.deletionScheduledAt) {
+      this.audit.record({ organizationId: principal.organizationId, action: 'organization.deletion_scheduled', targetId: principal.organizationId, changes: { deletionScheduledAt: row.deletionScheduledAt } });
+      await this.notifier.scheduled(principal, row);
+    }
     return { deletionScheduledAt: row.deletionScheduledAt!.toISOString() };
   }
 
   /** Owner: undoes a scheduled deletion (a no-op when none is scheduled). */
   async restore(principal: Principal): Promise<OrganizationResponseDto> {
+    const scheduled = (await this.row(principal.organizationId)).deletionScheduledAt;
     const row = await this.repo.cancelDeletion(principal.organizationId);
     if (!row) throw new InsufficientRoleError();
+    if (scheduled) this.audit.record({ organizationId: principal.organizationId, action: 'organization.restored', targetId: principal.organizationId, changes: { deletionScheduledAt: { from: scheduled, to: null } } });
     await this.changedEverywhere(principal.organizationId);
     return toOrganizationResponse(row);
   }

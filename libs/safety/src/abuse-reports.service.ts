@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { APP_CONFIG, AppConfig, hostCodeKey, serviceHosts } from '@dl/platform/config';
 import { TooManyRequestsError, ValidationError } from '@dl/platform/http';
 import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
@@ -31,6 +32,7 @@ export class AbuseReportsService {
     private readonly suspensions: SuspensionsService,
     private readonly redis: RedisService,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly audit: AuditSink,
   ) {
     this.ownHosts = serviceHosts(config);
   }
@@ -66,6 +68,7 @@ export class AbuseReportsService {
     if (action === 'suspend-org' && report.organizationId) {
       await this.suspensions.suspend(report.organizationId, note ?? `abuse report ${report.id}: ${report.category}`);
     }
+    if (report.organizationId) this.audit.record({ organizationId: report.organizationId, action: 'abuse.resolved', targetId: id, changes: { action, note, linkId: report.linkId } });
     return this.repo.resolve(id, RESOLVED_STATUS[action], note);
   }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from '@dl/auth';
 import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { SuspendedOrganization, SuspensionsRepository } from './suspensions.repository';
@@ -17,6 +18,7 @@ export class SuspensionsService {
     private readonly repo: SuspensionsRepository,
     private readonly redis: RedisService,
     @Inject(CREDENTIAL_INVALIDATION) private readonly credentials: CredentialInvalidation,
+    private readonly audit: AuditSink,
   ) {}
 
   suspend(organizationId: string, reason: string): Promise<SuspendedOrganization | null> {
@@ -34,6 +36,7 @@ export class SuspensionsService {
   private async set(organizationId: string, at: Date | null, reason: string | null): Promise<SuspendedOrganization | null> {
     const org = await this.repo.setSuspension(organizationId, at, reason);
     if (!org) return null;
+    this.audit.record({ organizationId, action: at ? 'organization.suspended' : 'organization.unsuspended', targetId: organizationId, changes: { reason } });
     await this.credentials.organizationChanged(organizationId);
     const addresses = await this.repo.linkAddresses(organizationId);
     const channel = linkInvalidationChannel(this.redis);

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { isUUID } from 'class-validator';
 import { normalizeUrl } from '@dl/platform/http';
 import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
@@ -18,6 +19,7 @@ export class AppsService {
     private readonly apps: AppsRepository,
     private readonly cache: CredentialCache,
     private readonly redis: RedisService,
+    private readonly audit: AuditSink,
   ) {}
 
   /**
@@ -47,6 +49,7 @@ export class AppsService {
       tokenPrefix: tokenPrefix(appToken),
     });
     this.logger.log({ organizationId, appId: app.id }, 'app created');
+    this.audit.record({ organizationId, action: 'app.created', targetId: app.id, changes: { ...dto } });
     await this.announce();
     return toCreatedAppResponse(app, appToken);
   }
@@ -62,6 +65,7 @@ export class AppsService {
     if (!tokenHash) throw new AppNotFoundError();
     await this.cache.invalidate('app', tokenHash);
     this.logger.log({ organizationId, appId: id }, 'app revoked');
+    this.audit.record({ organizationId, action: 'app.deleted', targetId: id });
     await this.announce();
     return { success: true };
   }

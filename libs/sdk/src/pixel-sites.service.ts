@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { isUUID } from 'class-validator';
 import { PixelSiteNotFoundError } from './sdk.errors';
 import { CreatePixelSiteDto, toPixelSiteResponse } from './pixel-sites.dto';
@@ -15,11 +16,13 @@ export class PixelSitesService {
   constructor(
     private readonly sites: PixelSitesRepository,
     private readonly cache: CredentialCache,
+    private readonly audit: AuditSink,
   ) {}
 
   async create(organizationId: string, dto: CreatePixelSiteDto): Promise<PixelSiteResponseDto> {
     const site = await this.sites.create(organizationId, { name: dto.name, domain: dto.domain, siteKey: generateSiteKey() });
     this.logger.log({ organizationId, siteId: site.id }, 'pixel site created');
+    this.audit.record({ organizationId, action: 'pixel.created', targetId: site.id, changes: { name: dto.name, domain: dto.domain } });
     return toPixelSiteResponse(site);
   }
 
@@ -33,6 +36,7 @@ export class PixelSitesService {
     if (!siteKey) throw new PixelSiteNotFoundError();
     await this.cache.invalidate('site', siteKey);
     this.logger.log({ organizationId, siteId: id }, 'pixel site deleted');
+    this.audit.record({ organizationId, action: 'pixel.deleted', targetId: id });
     return { success: true };
   }
 }

@@ -59,9 +59,9 @@ function services(env: TestEnv) {
   const accountsRepo = new AccountsRepository(env.prisma);
   const tokens = new SessionTokens(env.config);
   // Seeding only creates rows, so there is nothing cached to invalidate.
-  const sessions = new SessionsService(env.config, tokens, new SessionsRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS);
+  const sessions = new SessionsService(env.config, tokens, new SessionsRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS, NO_AUDIT);
   const passwords = new SeedPasswordHasher(env.config);
-  const accounts = new AccountsService(accountsRepo, sessions, NO_CACHED_CREDENTIALS, passwords);
+  const accounts = new AccountsService(accountsRepo, sessions, NO_CACHED_CREDENTIALS, passwords, NO_AUDIT);
   // Seeding records no audit entries: the audit specs count only what they do themselves.
   const members = new MembersService(new MembersRepository(env.prisma), accountsRepo, NO_CACHED_CREDENTIALS, passwords, NO_AUDIT);
   const keys = new ApiKeysService(new ApiKeysRepository(env.prisma), new PlansService(env.config), NO_CACHED_CREDENTIALS, NO_AUDIT);

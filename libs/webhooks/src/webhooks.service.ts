@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Tier } from '@dl/platform/db';
 import { ProjectNotFoundError } from '@dl/links';
@@ -46,6 +47,7 @@ export class WebhooksService {
     private readonly repo: WebhooksRepository,
     private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditSink,
   ) {}
 
   async create(caller: WebhookCaller, dto: CreateWebhookDto): Promise<CreatedWebhookResponse> {
@@ -56,6 +58,7 @@ export class WebhooksService {
     const secret = generateWebhookSecret();
     const webhook = await this.repo.create(caller.organizationId, { url: normalizeUrl(dto.url), events: dto.events, projectId, secret });
     this.logger.log({ msg: 'webhook created', organizationId: caller.organizationId, webhookId: webhook.id });
+    this.audit.record({ organizationId: caller.organizationId, action: 'webhook.created', targetId: webhook.id, changes: { url: webhook.url, events: dto.events, projectId } });
     return { ...toWebhookResponse(webhook), secret };
   }
 
@@ -75,11 +78,13 @@ export class WebhooksService {
     if (dto.projectId) await this.assertProject(caller.organizationId, dto.projectId);
     const updated = await this.repo.update(caller.organizationId, id, changes);
     if (!updated) throw new WebhookNotFoundError();
+    this.audit.record({ organizationId: caller.organizationId, action: 'webhook.updated', targetId: id, changes });
     return toWebhookResponse(updated);
   }
 
   async remove(caller: WebhookCaller, id: string): Promise<{ success: true }> {
     if (!isUuid(id) || !(await this.repo.delete(caller.organizationId, id))) throw new WebhookNotFoundError();
+    this.audit.record({ organizationId: caller.organizationId, action: 'webhook.deleted', targetId: id });
     return { success: true };
   }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditAction, AuditSink } from '@dl/audit';
 import { toString as qrToString } from 'qrcode';
 import { Role } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
 import { InvalidSessionError } from '../auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from '../credential-invalidation';
 import { IssuedSession, SessionMeta, SessionsService } from '../sessions.service';
+import { recordUserChange } from '../user-audit';
 import { acceptTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, otpauthUrl } from './totp';
 import { TwoFactorChallenges } from './two-factor-challenges';
 import {
@@ -35,6 +37,7 @@ export class TwoFactorService {
     private readonly challenges: TwoFactorChallenges,
     private readonly sessions: SessionsService,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
+    private readonly audit: AuditSink,
   ) {}
 
   /** A new secret, pending until confirmed; a set-up started again replaces it. */
@@ -58,7 +61,7 @@ export class TwoFactorService {
     const recoveryCodes = newRecoveryCodes();
     const hashes = recoveryCodes.map((c) => hashRecoveryCode(c));
     if (!(await this.repo.enable(userId, state.totpPendingSecret, step, hashes, new Date()))) throw new TwoFactorAlreadyEnabledError();
-    await this.userChanged(userId);
+    await this.userChanged(userId, 'two_factor.enabled');
     return { recoveryCodes };
   }
 
@@ -67,7 +70,7 @@ export class TwoFactorService {
     if (!state.twoFactorEnabledAt) throw new TwoFactorNotEnabledError();
     if (!(await this.verify(state, factor))) throw new InvalidTwoFactorCodeError();
     await this.repo.disable(userId);
-    await this.userChanged(userId);
+    await this.userChanged(userId, 'two_factor.disabled');
   }
 
   /** After the password: a challenge token when the user has 2FA on, otherwise null (the login goes on). */
@@ -115,12 +118,21 @@ export class TwoFactorService {
       return step !== null && (await this.repo.advanceStep(state.id, step));
     }
     const normalized = normalizeRecoveryCode(factor.recoveryCode ?? '');
-    return normalized !== null && (await this.repo.useRecoveryCode(state.id, hashRecoveryCode(normalized), new Date()));
+    const used = normalized !== null && (await this.repo.useRecoveryCode(state.id, hashRecoveryCode(normalized), new Date()));
+    if (used) await this.recordForUser(state.id, 'two_factor.recovery_code_used');
+    return used;
   }
 
   /** Cached principals carry "2FA missing" for organizations that require it. */
-  private async userChanged(userId: string): Promise<void> {
-    for (const organizationId of await this.repo.organizationsOf(userId)) await this.invalidation.organizationChanged(organizationId);
+  private async userChanged(userId: string, action: AuditAction): Promise<void> {
+    for (const organizationId of await this.recordForUser(userId, action)) await this.invalidation.organizationChanged(organizationId);
+  }
+
+  /** A change to the user's own account, in the audit log of each organization they belong to; answers those organizations. */
+  private async recordForUser(userId: string, action: AuditAction): Promise<string[]> {
+    const organizations = await this.repo.organizationsOf(userId);
+    recordUserChange(this.audit, organizations, userId, action);
+    return organizations;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { Principal } from '@dl/auth';
 import { isDataError } from '@dl/platform/db';
 import { DomainError, findUnstorableText, UNSTORABLE_TEXT_MESSAGE, ValidationError } from '@dl/platform/http';
@@ -69,6 +70,7 @@ export class LinksImportService {
     private readonly deadLetters: DeadLetters,
     private readonly domains: LinkDomains,
     private readonly screening: LinkScreening,
+    private readonly audit: AuditSink,
   ) {}
 
   /** Validates the form fields (400 `Validation error` naming them). */
@@ -185,6 +187,8 @@ export class LinksImportService {
       onProgress?.({ phase: 'write', done: Math.min(i + BATCH, candidates.length), total: candidates.length });
     }
     result.errors.sort((a, b) => a.row - b.row);
+    const { imported, skipped, failed } = result;
+    this.audit.record({ organizationId: principal.organizationId, action: 'links.imported', changes: { platform: competitorPlatform, conflictStrategy: strategy, imported, skipped, failed } });
     return result;
   }
 
