@@ -8,7 +8,7 @@
  *   node tools/scripts/run.js bench/audit-overhead.ts [--seconds 4] [--connections 10] [--rounds 4]
  */
 import { Controller, HttpCode, Post } from '@nestjs/common';
-import { AuditLogService, AuditRepository, AuditSink } from '@dl/audit';
+import { AuditLogService, AuditRepository, AuditSink, NO_AUDIT } from '@dl/audit';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import type { AppConfig } from '@dl/platform/config';
 import { createTestEnv, ensureTemplateDatabase, seedOrganization } from '@dl/testing';
@@ -62,7 +62,7 @@ async function main(serve: (config: AppConfig) => Promise<BenchApi>): Promise<vo
     await api.stop(); // drains the recorder
     stopped = true;
     const written = await env.prisma.auditEntry.count({ where: { organizationId: org.organization.id } });
-    const verify = await new AuditLogService(new AuditRepository(env.prisma, env.config)).verify(org.organization.id);
+    const verify = await new AuditLogService(new AuditRepository(env.prisma, env.config), NO_AUDIT).verify(org.organization.id);
     print({
       bench: 'audit-overhead',
       tool: `wrk -t1 -c${connections} -d${seconds}s × ${rounds} rounds`,

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { clickCsvChunks, clickJsonChunks } from './click-export';
 import { Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { RollupDimension } from '@dl/clicks';
 import { LinkNotFoundError, ProjectNotFoundError } from '@dl/links';
 import { hasFilters, LinkAnalyticsQueryDto } from './analytics-filters.dto';
@@ -76,6 +77,7 @@ export class LinkAnalyticsService {
   constructor(
     private readonly repository: AnalyticsRepository,
     private readonly org: OrgAnalyticsService,
+    private readonly audit: AuditSink,
   ) {}
 
   async linkSummary(
@@ -153,6 +155,7 @@ export class LinkAnalyticsService {
     now = new Date(),
   ): Promise<{ contentType: string; filename: string; stream: Readable }> {
     if (!(await this.repository.linkExists(organizationId, linkId))) throw new LinkNotFoundError();
+    this.audit.record({ organizationId, action: 'export.created', targetId: linkId, changes: { kind: 'clicks', format, days } });
     const since = new Date(`${dayWindow(days, now).window.from}T00:00:00.000Z`);
     const repository = this.repository;
     async function* pages(): AsyncGenerator<ClickExportRowDto[]> {

@@ -1,6 +1,6 @@
 import { repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
 import { AuditLogService } from './audit-log.service';
-import { AuditRecorder } from './audit-recorder';
+import { AuditRecorder, NO_AUDIT } from './audit-recorder';
 import { AuditRetentionService } from './audit-retention.service';
 import { AuditRepository } from './audit.repository';
 
@@ -14,7 +14,7 @@ describe('audit log hash chain', () => {
     // Two recorders: two api instances appending to the same chains at once.
     a = new AuditRecorder(repo);
     b = new AuditRecorder(repo);
-    log = new AuditLogService(repo);
+    log = new AuditLogService(repo, NO_AUDIT);
   });
   afterAll(async () => {
     await a?.onApplicationShutdown();

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { csvLine, ValidationError } from '@dl/platform/http';
 import { isUuid, parseIsoDate } from '@dl/platform/validation';
 import { ChainVerifier } from './audit-hash';
+import { AuditSink } from './audit-recorder';
 import { AUDIT_CURSOR_MESSAGE, AuditEntryDto, AuditLogQueryDto, AuditVerifyResponseDto } from './audit.dto';
 import { toAuditEntry } from './audit.mapper';
 import { AuditFilter, AuditRepository } from './audit.repository';
@@ -32,7 +33,10 @@ export interface AuditPage {
 /** Reads of the audit log (decisions §25): pages newest first, the CSV export, the chain check. */
 @Injectable()
 export class AuditLogService {
-  constructor(private readonly repo: AuditRepository) {}
+  constructor(
+    private readonly repo: AuditRepository,
+    private readonly audit: AuditSink,
+  ) {}
 
   async list(organizationId: string, q: AuditLogQueryDto): Promise<AuditPage> {
     const limit = q.limit ?? DEFAULT_LIMIT;
@@ -45,6 +49,7 @@ export class AuditLogService {
   /** Every matching entry, newest first, as CSV (formula-safe cells), page by page. */
   exportCsv(organizationId: string, q: AuditLogQueryDto): Readable {
     const base = this.filter(q);
+    this.audit.record({ organizationId, action: 'export.created', changes: { kind: 'audit_log', ...q } });
     const repo = this.repo;
     async function* lines(): AsyncGenerator<string> {
       yield `${AUDIT_CSV_HEADER}\r\n`;

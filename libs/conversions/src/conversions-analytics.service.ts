@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { csvLine, ValidationError } from '@dl/platform/http';
 import { NO_LINK } from './conversion.records';
 import { ConversionAggregate, ConversionFilter, ConversionsReadRepository } from './conversions-read.repository';
@@ -43,7 +44,10 @@ const nets = (r: CurrencyRevenueDto[]): CurrencyNetDto[] => r.map(({ currency, n
 /** Conversion analytics (decisions §23): funnel, revenue by currency, rows by group. */
 @Injectable()
 export class ConversionsAnalyticsService {
-  constructor(private readonly repo: ConversionsReadRepository) {}
+  constructor(
+    private readonly repo: ConversionsReadRepository,
+    private readonly audit: AuditSink,
+  ) {}
 
   filter(q: ConversionsQueryDto, now = new Date()): ConversionFilter {
     return { ...conversionWindow(q, now), linkId: q.linkId, projectId: q.projectId, tag: q.tag, utmCampaign: q.utmCampaign };
@@ -86,6 +90,7 @@ export class ConversionsAnalyticsService {
   /** The window's leads and sales as CSV, streamed page by page. */
   export(organizationId: string, q: ConversionsQueryDto, now = new Date()): Readable {
     const f = this.filter(q, now);
+    this.audit.record({ organizationId, action: 'export.created', changes: { kind: 'conversions', ...q } });
     const repo = this.repo;
     async function* lines(): AsyncGenerator<string> {
       yield `${CONVERSIONS_CSV_HEADER}\n`;

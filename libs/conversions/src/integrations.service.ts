@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { IntegrationNotFoundError } from './conversions.errors';
 import { IntegrationListResponseDto, IntegrationResponseDto, PutShopifyIntegrationDto, PutStripeIntegrationDto } from './integrations.dto';
@@ -10,6 +11,7 @@ export class IntegrationsService {
   constructor(
     private readonly repo: IntegrationsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly audit: AuditSink,
   ) {}
 
   endpointUrl(provider: IntegrationProvider, token: string): string {
@@ -21,16 +23,21 @@ export class IntegrationsService {
   }
 
   async putStripe(organizationId: string, dto: PutStripeIntegrationDto): Promise<IntegrationResponseDto> {
-    return this.toResponse(await this.repo.put(organizationId, 'stripe', dto.webhookSecret, null));
+    const row = await this.repo.put(organizationId, 'stripe', dto.webhookSecret, null);
+    this.audit.record({ organizationId, action: 'integration.updated', targetId: 'stripe', changes: { ...dto } });
+    return this.toResponse(row);
   }
 
   async putShopify(organizationId: string, dto: PutShopifyIntegrationDto): Promise<IntegrationResponseDto> {
-    return this.toResponse(await this.repo.put(organizationId, 'shopify', dto.webhookSecret, dto.shopDomain.toLowerCase()));
+    const row = await this.repo.put(organizationId, 'shopify', dto.webhookSecret, dto.shopDomain.toLowerCase());
+    this.audit.record({ organizationId, action: 'integration.updated', targetId: 'shopify', changes: { ...dto } });
+    return this.toResponse(row);
   }
 
   /** Turns the integration off: its endpoint answers 404 from now on. */
   async delete(organizationId: string, provider: IntegrationProvider): Promise<{ success: true }> {
     if (!(await this.repo.delete(organizationId, provider))) throw new IntegrationNotFoundError();
+    this.audit.record({ organizationId, action: 'integration.deleted', targetId: provider });
     return { success: true };
   }
 

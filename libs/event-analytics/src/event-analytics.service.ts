@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import {
   boundedInt,
   CSV_HEADER,
@@ -47,7 +48,10 @@ export function dayWindow(days: number, now: Date): { sinceDay: string; today: s
 /** In-app event analytics of an organization (attributed events only; spec "In-app event analytics"). */
 @Injectable()
 export class EventAnalyticsService {
-  constructor(private readonly repository: EventAnalyticsRepository) {}
+  constructor(
+    private readonly repository: EventAnalyticsRepository,
+    private readonly audit: AuditSink,
+  ) {}
 
   async overview(organizationId: string, q: EventDaysQueryDto, now = new Date()): Promise<EventOverviewResponseDto> {
     const { sinceDay, today } = dayWindow(q.days ?? DEFAULT_DAYS, now);
@@ -87,6 +91,7 @@ export class EventAnalyticsService {
     const { sinceDay } = dayWindow(q.days ?? DEFAULT_DAYS, now);
     const f: EventFilter = { sinceDay, eventName: q.eventName };
     const total = await this.repository.count(organizationId, f);
+    this.audit.record({ organizationId, action: 'export.created', changes: { kind: 'events', ...q } });
     const rows = this.rows(organizationId, f, offset, limit);
     if (q.format === 'csv') {
       return { contentType: 'text/csv; charset=utf-8', filename: 'events.csv', stream: Readable.from(csvChunks(rows)) };

@@ -118,6 +118,18 @@ describe('audit log: what each area records', () => {
     expect(renamed).toMatchObject({ actor: userActor(), targetType: 'organization', targetId: org.organization.id, changes: { name: 'Renamed Inc' } });
   });
 
+  it('exports and integration settings: the audit CSV export is itself recorded; a Stripe integration secret never is', async () => {
+    await owner().get('/api/audit-log/export?action=link.created').expect(200);
+    expect((await entries('action=export.created', 1))[0]).toMatchObject({ actor: userActor(), targetType: 'export', changes: { kind: 'audit_log', action: 'link.created' } });
+    await owner().put('/api/integrations/stripe', { webhookSecret: 'whsec_audit_secret' }).expect(200);
+    await owner().delete('/api/integrations/stripe').expect(200);
+    const list = await entries('targetId=stripe', 2);
+    expect(brief(list)).toEqual([
+      ['integration.deleted', null],
+      ['integration.updated', { webhookSecret: '[redacted]' }],
+    ]);
+  });
+
   it('the operator CLI suspends and unsuspends as the system; the chain still verifies', async () => {
     const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL } = env.config;
     const cli = (...argv: string[]) => runCommand(argv, { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL }, { stdout: () => undefined, stderr: () => undefined });

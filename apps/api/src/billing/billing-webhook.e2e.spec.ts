@@ -25,6 +25,20 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
   });
   afterAll(() => w?.close());
 
+  it('records the checkout the Owner started and the plan change the webhook applied (as the system)', async () => {
+    const org = await seedOrganization(w.env, { name: 'Audit Co' });
+    await subscribe(w, org);
+    const where = { organizationId: org.organization.id };
+    await eventually(async () => (await w.env.prisma.auditEntry.count({ where: { ...where, action: 'billing.plan_changed' } })) === 1);
+    const rows = await w.env.prisma.auditEntry.findMany({ where, orderBy: { seq: 'asc' } });
+    expect(rows.map((r) => [r.action, r.actorType, r.actorId, r.targetId])).toEqual([
+      ['billing.checkout_started', 'user', org.owner.user.id, org.organization.id],
+      ['billing.plan_changed', 'system', null, org.organization.id],
+    ]);
+    expect(rows[0].changes).toEqual({ tier: 'PRO', interval: 'month' });
+    expect(rows[1].changes).toMatchObject({ tier: { from: 'FREE', to: 'PRO' }, status: 'active', paidTier: 'PRO', interval: 'month' });
+  });
+
   it('the whole path: checkout → PRO (limit 60) → payment failed keeps PRO → 7 days later FREE → invoice.paid → PRO', async () => {
     const org = await seedOrganization(w.env, { name: 'Path Co' });
     expect(await rateLimit(w, org)).toBe(10);
