@@ -18,6 +18,7 @@ export * from './link-creation';
 export * from './links.service';
 export * from './links-bulk.service';
 export * from './qr.dto';
+export * from './qr-logo';
 export * from './qr.service';
 export * from './import/csv-reader';
 export * from './import/import-columns';

@@ -306,7 +306,7 @@ export class LinksRepository {
   }
 
   /**
-   * Deletes links with their clicks, rollups, daily visitors and cached QR images
+   * Deletes links with their clicks, rollups, daily visitors, cached QR images and QR logos
    * in one statement (atomic); returns the deleted links.
    */
   async deleteLinks(organizationId: string, ids: string[], db: Db = this.prisma): Promise<LinkRecord[]> {
@@ -319,7 +319,8 @@ export class LinksRepository {
       c AS (DELETE FROM clicks WHERE link_id IN (SELECT id FROM l) RETURNING 1),
       r AS (DELETE FROM click_rollups WHERE link_id IN (SELECT id FROM l) RETURNING 1),
       v AS (DELETE FROM click_daily_visitors WHERE link_id IN (SELECT id FROM l) RETURNING 1),
-      q AS (DELETE FROM qr_images WHERE link_id IN (SELECT id FROM l) RETURNING 1)
+      q AS (DELETE FROM qr_images WHERE link_id IN (SELECT id FROM l) RETURNING 1),
+      g AS (DELETE FROM qr_logos WHERE link_id IN (SELECT id FROM l) RETURNING 1)
       SELECT ${RECORD_SELECT} FROM l JOIN templates t ON t.id = l.template_id`;
     return rows.map(rowToRecord);
   }
@@ -340,4 +341,53 @@ export class LinksRepository {
       WHERE EXISTS (SELECT 1 FROM links WHERE id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid)
       ON CONFLICT (link_id, variant) DO NOTHING`;
   }
+
+  /** The SHA-256 of a link's QR logo (part of a cached image's variant), or null. */
+  async findQrLogoHash(organizationId: string, linkId: string): Promise<string | null> {
+    if (!isUuid(linkId)) return null;
+    const row = await this.prisma.qrLogo.findFirst({ where: { organizationId, linkId }, select: { sha256: true } });
+    return row?.sha256 ?? null;
+  }
+
+  async findQrLogo(organizationId: string, linkId: string): Promise<QrLogoRecord | null> {
+    if (!isUuid(linkId)) return null;
+    return this.prisma.qrLogo.findFirst({
+      where: { organizationId, linkId },
+      select: { contentType: true, body: true, raster: true, sha256: true, updatedAt: true },
+    });
+  }
+
+  /**
+   * Stores (or replaces) a link's QR logo and drops the link's cached QR images, in one
+   * transaction; false when the link is not the organization's.
+   */
+  async saveQrLogo(organizationId: string, linkId: string, logo: Omit<QrLogoRecord, 'updatedAt'>): Promise<boolean> {
+    const [saved] = await this.prisma.$transaction([
+      this.prisma.$executeRaw`
+        INSERT INTO qr_logos (link_id, organization_id, content_type, body, raster, sha256)
+        SELECT ${linkId}::uuid, ${organizationId}::uuid, ${logo.contentType}, ${Buffer.from(logo.body)}, ${logo.raster ? Buffer.from(logo.raster) : null}, ${logo.sha256}
+        WHERE EXISTS (SELECT 1 FROM links WHERE id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid)
+        ON CONFLICT (link_id) DO UPDATE
+          SET content_type = EXCLUDED.content_type, body = EXCLUDED.body, raster = EXCLUDED.raster, sha256 = EXCLUDED.sha256, updated_at = now()`,
+      this.prisma.$executeRaw`DELETE FROM qr_images WHERE link_id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid`,
+    ]);
+    return saved > 0;
+  }
+
+  /** Removes a link's QR logo and drops its cached QR images. */
+  async deleteQrLogo(organizationId: string, linkId: string): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.$executeRaw`DELETE FROM qr_logos WHERE link_id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid`,
+      this.prisma.$executeRaw`DELETE FROM qr_images WHERE link_id = ${linkId}::uuid AND organization_id = ${organizationId}::uuid`,
+    ]);
+  }
+}
+
+export interface QrLogoRecord {
+  contentType: string;
+  body: Uint8Array;
+  /** PNG rendering of an SVG logo. */
+  raster: Uint8Array | null;
+  sha256: string;
+  updatedAt: Date;
 }

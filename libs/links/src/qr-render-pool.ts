@@ -7,11 +7,19 @@ export interface QrRenderTask {
   text: string;
   format: 'png' | 'svg';
   options: { margin: number; width: number; errorCorrectionLevel: string; color: { dark: string; light: string } };
+  /** Dot and corner styles, and a logo: drawn by qr-style.js; without them the qrcode package draws. */
+  style?: { dots: string; corners: string };
+  logo?: { contentType: string; body: Uint8Array; raster: Uint8Array | null };
+}
+
+/** Decodes a PNG (an uploaded logo) in a thread: answers its `<width>x<height>`, fails when it is broken. */
+export interface QrProbeTask {
+  probe: Uint8Array;
 }
 
 interface Pending {
   id: number;
-  task: QrRenderTask;
+  task: QrRenderTask | QrProbeTask;
   resolve(body: Buffer): void;
   reject(err: Error): void;
 }
@@ -40,7 +48,7 @@ export class QrRenderPool implements OnModuleDestroy {
   private closed = false;
   readonly size = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-  render(task: QrRenderTask): Promise<Buffer> {
+  render(task: QrRenderTask | QrProbeTask): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('QR render pool is closed'));
     return new Promise<Buffer>((resolve, reject) => {
       this.queue.push({ id: ++this.sequence, task, resolve, reject });

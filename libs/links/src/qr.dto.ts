@@ -1,10 +1,16 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
 import { IsIntBetween } from '@dl/platform/validation';
 
 export const QR_SIZES = [128, 256, 512, 1024, 2048];
+/** Decisions §24: how data modules and the three corner (finder) patterns are drawn. */
+export const QR_DOTS = ['square', 'rounded', 'dots'] as const;
+export const QR_CORNERS = ['square', 'rounded', 'dot'] as const;
+export type QrDots = (typeof QR_DOTS)[number];
+export type QrCorners = (typeof QR_CORNERS)[number];
 
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 const toInt = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value);
 
 /** GET /api/links/:id/qr options (decisions §6a). */
@@ -41,4 +47,38 @@ export class QrQueryDto {
   @IsOptional()
   @IsIn(['L', 'M', 'Q', 'H'], { message: 'Must be L, M, Q or H' })
   ecc?: 'L' | 'M' | 'Q' | 'H';
+
+  @ApiPropertyOptional({ enum: QR_DOTS, default: 'square', description: 'How the data modules are drawn' })
+  @IsOptional()
+  @IsIn(QR_DOTS, { message: `Must be one of ${QR_DOTS.join(', ')}` })
+  dots?: QrDots;
+
+  @ApiPropertyOptional({ enum: QR_CORNERS, default: 'square', description: 'How the three corner (finder) patterns are drawn' })
+  @IsOptional()
+  @IsIn(QR_CORNERS, { message: `Must be one of ${QR_CORNERS.join(', ')}` })
+  corners?: QrCorners;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: true,
+    description: "Draw the link's QR logo (PUT /api/links/{id}/qr/logo) in the centre, with error correction H; false leaves it out",
+  })
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'Must be true or false' })
+  logo?: boolean;
+}
+
+/** A link's QR logo as stored (decisions §24). */
+export class QrLogoDto {
+  @ApiProperty({ enum: ['image/png', 'image/svg+xml'], description: 'Sniffed from the uploaded bytes' }) contentType!: 'image/png' | 'image/svg+xml';
+  @ApiProperty({ description: 'Size of the logo in bytes (at most 102400)' }) bytes!: number;
+  @ApiProperty({ description: 'Whether an SVG logo has its PNG rendering (drawn in PNG codes); true for a PNG logo' }) rasterized!: boolean;
+  @ApiProperty({ description: 'SHA-256 (hex) of the logo: it changes when the logo does' }) sha256!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+/** GET and PUT /api/links/:id/qr/logo. */
+export class QrLogoResponseDto {
+  @ApiProperty({ type: QrLogoDto, nullable: true, description: 'null when the link has no logo' }) logo!: QrLogoDto | null;
 }

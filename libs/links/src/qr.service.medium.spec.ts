@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { INestApplicationContext } from '@nestjs/common';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
@@ -79,4 +80,22 @@ describe(QrService.name, () => {
     // On this thread a render (about a second of CPU) would stall the loop for all of it.
     expect(maxGap).toBeLessThan(Math.min(...durations) / 2);
   });
+
+  it('logo renders (decisions §24) run in the threads too: 50 at once leave the event loop turning, and each decodes', async () => {
+    const image = new PNG({ width: 64, height: 64 });
+    for (let i = 0; i < 64 * 64; i++) image.data.set([200, 20, 20, 255], i * 4);
+    await qr.setLogo(acme.organization.id, link.id, PNG.sync.write(image), null);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const started = performance.now();
+    const renders = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => qr.render(acme.organization.id, link.id, { size: 256, dots: 'rounded', corners: 'dot', fg: (i + 1).toString(16).padStart(6, '0') })),
+    );
+    const wall = performance.now() - started;
+    delay.disable();
+    expect(decode(renders[49].body)).toMatchObject({ text: shortUrl(), width: 256 });
+    expect(decode(renders[49].body).pixel(128, 128)).toEqual([200, 20, 20]);
+    // 50 renders take seconds of CPU; the loop's longest stall stays a small part of that.
+    expect(delay.max / 1e6).toBeLessThan(wall / 4);
+  }, 120_000);
 });

@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { ValidationError } from '@dl/platform/http';
 import { linkShortUrl } from './link.mapper';
-import { LinksRepository } from './links.repository';
+import { LinksRepository, QrLogoRecord } from './links.repository';
 import { LinkNotFoundError } from './links.errors';
-import { QrQueryDto } from './qr.dto';
-import { QrRenderPool } from './qr-render-pool';
+import { QR_LOGO_MESSAGES, QrLogoType, sniffQrLogo } from './qr-logo';
+import { QrLogoResponseDto, QrQueryDto } from './qr.dto';
+import { QrRenderPool, QrRenderTask } from './qr-render-pool';
 
 export interface QrImage {
   contentType: string;
@@ -15,6 +18,8 @@ export interface QrImage {
  * QR codes of a link's short URL, rendered once per variant and cached in `qr_images`.
  * A cache miss is charged first (`chargeMiss`: the organization's rate limit, decisions §14)
  * and rendered in a worker thread, so no burst of variants can hold the event loop.
+ * Dot and corner styles and the link's logo (decisions §24) are part of the variant; a logo
+ * forces error correction H, and changing or removing it drops the link's cached images.
  */
 @Injectable()
 export class QrService {
@@ -30,27 +35,90 @@ export class QrService {
     const margin = query.margin ?? 2;
     const fg = (query.fg ?? '000000').toLowerCase();
     const bg = (query.bg ?? 'ffffff').toLowerCase();
-    const ecc = query.ecc ?? 'M';
-    const variant = [format, size, margin, fg, bg, ecc].join('|');
+    const dots = query.dots ?? 'square';
+    const corners = query.corners ?? 'square';
+    const logoHash = query.logo === false ? null : await this.repo.findQrLogoHash(organizationId, linkId);
+    const variant = (hash: string | null) => {
+      const ecc = hash ? 'H' : (query.ecc ?? 'M');
+      const plain = [format, size, margin, fg, bg, ecc];
+      // Variants without a style or logo keep the key they had before styles existed.
+      return (dots === 'square' && corners === 'square' && !hash ? plain : [...plain, dots, corners, hash ?? '']).join('|');
+    };
 
-    const cached = await this.repo.findQrImage(organizationId, linkId, variant);
+    const cached = await this.repo.findQrImage(organizationId, linkId, variant(logoHash));
     if (cached) return { contentType: cached.contentType, body: Buffer.from(cached.body) };
     const link = await this.repo.findById(organizationId, linkId);
     if (!link) throw new LinkNotFoundError();
+    const logo = logoHash ? await this.repo.findQrLogo(organizationId, linkId) : null;
+    if (logo && format === 'png' && logo.contentType === 'image/svg+xml' && !logo.raster) {
+      throw new ValidationError({ format: 'The logo is an SVG without a PNG rendering: ask for svg, or upload the logo again with its raster' });
+    }
     await chargeMiss?.();
 
-    const text = linkShortUrl(link, this.config.SHORT_LINK_BASE_URL);
-    const options = {
-      margin,
-      width: size,
-      errorCorrectionLevel: ecc,
-      color: { dark: `#${fg}ff`, light: `#${bg}ff` },
+    const task: QrRenderTask = {
+      text: linkShortUrl(link, this.config.SHORT_LINK_BASE_URL),
+      format,
+      options: { margin, width: size, errorCorrectionLevel: logo ? 'H' : (query.ecc ?? 'M'), color: { dark: `#${fg}ff`, light: `#${bg}ff` } },
     };
+    if (logo || dots !== 'square' || corners !== 'square') {
+      task.style = { dots, corners };
+      if (logo) task.logo = { contentType: logo.contentType, body: logo.body, raster: logo.raster };
+    }
     const image: QrImage = {
       contentType: format === 'svg' ? 'image/svg+xml' : 'image/png',
-      body: await this.pool.render({ text, format, options }),
+      body: await this.pool.render(task),
     };
-    await this.repo.saveQrImage(organizationId, linkId, variant, image.contentType, image.body);
+    await this.repo.saveQrImage(organizationId, linkId, variant(logo?.sha256 ?? null), image.contentType, image.body);
     return image;
   }
+
+  async getLogo(organizationId: string, linkId: string): Promise<QrLogoResponseDto> {
+    const [link, logo] = await Promise.all([this.repo.findById(organizationId, linkId), this.repo.findQrLogo(organizationId, linkId)]);
+    if (!link) throw new LinkNotFoundError();
+    return { logo: logo && logoDto(logo) };
+  }
+
+  /**
+   * Stores a link's logo: `logo` a PNG or SVG, `raster` (for an SVG only) its PNG rendering,
+   * drawn in PNG codes. Types are sniffed from the bytes; PNGs are decoded (in a render thread)
+   * to prove they are whole. Any refusal is 400 `Validation error` naming the part.
+   */
+  async setLogo(organizationId: string, linkId: string, body: Buffer, raster: Buffer | null): Promise<QrLogoResponseDto> {
+    const contentType: QrLogoType = sniffQrLogo(body, 'logo');
+    if (raster) {
+      if (contentType !== 'image/svg+xml') throw new ValidationError({ raster: QR_LOGO_MESSAGES.rasterWithoutSvg });
+      if (sniffQrLogo(raster, 'raster') !== 'image/png') throw new ValidationError({ raster: QR_LOGO_MESSAGES.rasterPng });
+    }
+    if (contentType === 'image/png') await this.probe(body, 'logo');
+    if (raster) await this.probe(raster, 'raster');
+    const sha256 = createHash('sha256').update(body).update(raster ?? Buffer.alloc(0)).digest('hex');
+    if (!(await this.repo.saveQrLogo(organizationId, linkId, { contentType, body, raster, sha256 }))) throw new LinkNotFoundError();
+    return this.getLogo(organizationId, linkId);
+  }
+
+  async removeLogo(organizationId: string, linkId: string): Promise<{ success: true }> {
+    if (!(await this.repo.findById(organizationId, linkId))) throw new LinkNotFoundError();
+    await this.repo.deleteQrLogo(organizationId, linkId);
+    return { success: true };
+  }
+
+  /** A PNG that does not decode → 400 naming `field`; a lost render thread stays a 500. */
+  private async probe(png: Buffer, field: string): Promise<void> {
+    try {
+      await this.pool.render({ probe: png });
+    } catch (err) {
+      if (/^QR render (thread lost|pool is closed)/.test((err as Error).message)) throw err;
+      throw new ValidationError({ [field]: QR_LOGO_MESSAGES.notImage });
+    }
+  }
+}
+
+function logoDto(logo: QrLogoRecord) {
+  return {
+    contentType: logo.contentType as QrLogoType,
+    bytes: logo.body.length,
+    rasterized: logo.contentType === 'image/png' || logo.raster !== null,
+    sha256: logo.sha256,
+    updatedAt: logo.updatedAt.toISOString(),
+  };
 }

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, Header, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal, RateLimiter } from '@dl/auth';
 import {
   BulkCreateLinksResponseDto,
@@ -13,12 +13,14 @@ import {
   LinkResponseDto,
   LinksBulkService,
   LinksService,
+  QrLogoResponseDto,
   QrQueryDto,
   QrService,
   UpdateLinkDto,
 } from '@dl/links';
 import { Endpoint, SuccessResponseDto, TooManyRequestsError, UuidParam } from '@dl/platform/http';
 import { BulkCreateLinksBody, BulkDeleteLinksBody, BulkUpdateLinksBody, ListLinksQueryDto } from './links.dto';
+import { readQrLogoUpload } from './qr-logo-upload';
 
 const AUTH_REQUIRED = { missingMessage: 'Authentication required' };
 const VALIDATION = { 400: 'Validation error' } as const;
@@ -139,6 +141,47 @@ export class LinksController {
     const image = await this.qr.render(principal.organizationId, id, query, () => this.chargeRender(principal, reply));
     reply.header('content-type', image.contentType).header('cache-control', 'private, max-age=86400');
     return image.body;
+  }
+
+  @Get(':id/qr/logo')
+  @Auth(Permissions.read)
+  @Endpoint({ summary: "The link's QR logo (null when it has none)", response: QrLogoResponseDto, errors: LINK_ERRORS })
+  qrLogo(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<QrLogoResponseDto> {
+    return this.qr.getLogo(principal.organizationId, id);
+  }
+
+  @Put(':id/qr/logo')
+  @Auth(Permissions.linksWrite)
+  @Endpoint({
+    summary: "Set the link's QR logo: drawn centred in its QR codes, with error correction H",
+    description:
+      'A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, ' +
+      'foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes. ' +
+      "The link's cached QR images are dropped.",
+    consumes: ['multipart/form-data'],
+    body: {
+      schema: {
+        type: 'object',
+        required: ['logo'],
+        properties: {
+          logo: { type: 'string', format: 'binary', description: 'PNG or SVG, at most 100 KB' },
+          raster: { type: 'string', format: 'binary', description: 'For an SVG logo: its PNG rendering, at most 100 KB' },
+        },
+      },
+    },
+    response: QrLogoResponseDto,
+    errors: { 400: 'Validation error: not a PNG or SVG, over 100 KB, or an unsafe SVG (validation names the part)', 404: 'Link not found' },
+  })
+  async setQrLogo(@CurrentPrincipal() principal: Principal, @UuidParam() id: string, @Req() request: FastifyRequest): Promise<QrLogoResponseDto> {
+    const upload = await readQrLogoUpload(request);
+    return this.qr.setLogo(principal.organizationId, id, upload.logo, upload.raster);
+  }
+
+  @Delete(':id/qr/logo')
+  @Auth(Permissions.linksWrite)
+  @Endpoint({ summary: "Remove the link's QR logo (its cached QR images are dropped)", response: SuccessResponseDto, errors: LINK_ERRORS })
+  removeQrLogo(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<SuccessResponseDto> {
+    return this.qr.removeLogo(principal.organizationId, id);
   }
 
   @Get(':id')

@@ -1,12 +1,7 @@
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
 import { LinksWorld, linksWorld } from './test/links-setup';
-
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
+import { binary } from './test/qr';
 
 const colour = (i: number) => i.toString(16).padStart(6, '0');
 

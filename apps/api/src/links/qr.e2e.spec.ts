@@ -1,22 +1,7 @@
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
 import request from 'supertest';
 import { Tier } from '@dl/platform/db';
 import { bad, LinksWorld, linksWorld, notFound } from './test/links-setup';
-
-/** Decodes a PNG QR code back to its text (jsqr over pngjs pixels). */
-function decode(png: Buffer): { text: string; width: number } {
-  const image = PNG.sync.read(png);
-  const result = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
-  if (!result) throw new Error('no QR code found');
-  return { text: result.data, width: image.width };
-}
-
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
+import { binary, decodeQr as decode } from './test/qr';
 
 describe('QR codes: GET /api/links/:id/qr', () => {
   let w: LinksWorld;

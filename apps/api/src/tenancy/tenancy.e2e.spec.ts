@@ -14,7 +14,7 @@
  * `created(path, body)` POSTs as A's owner and takes `id` from the answer; for other
  * parameters write the maker inline: `async (a) => ({ linkId: (await a.post('/api/links', {...})).body.id })`.
  * After B's 404 the test sends the same request as A and expects no 404, which proves
- * the row builds a real path. Options: `body`, `query` (string), `as: 'apiKey'`.
+ * the row builds a real path. Options: `body`, `upload` (multipart files by name), `query` (string), `as: 'apiKey'`.
  */
 import request from 'supertest';
 import { AppConfig } from '@dl/platform/config';
@@ -36,6 +36,8 @@ interface Row {
   body?: object;
   query?: string;
   as?: 'jwt' | 'apiKey';
+  /** A multipart body: file parts by name. */
+  upload?: Record<string, Buffer>;
 }
 
 function row(make: Row['make'], notFound: string, options: Omit<Row, 'make' | 'notFound'> = {}): Row {
@@ -72,6 +74,8 @@ const session = async (a: OrgClient): Promise<Params> => {
 };
 
 const unique = () => Math.random().toString(36).slice(2, 10);
+/** A 1 × 1 PNG (a QR logo). */
+const PNG_LOGO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const apiKey = created('/api/keys', { name: 'tenancy' });
 const scimToken = created('/api/organization/scim-tokens', {});
 const link = (param = 'id') => created('/api/links', (a) => ({ templateId: a.org.template.id, originalUrl: 'https://example.com' }), param);
@@ -101,6 +105,9 @@ const COVERAGE: Record<string, Row> = {
   'PUT /api/links/:id': row(link(), 'Link not found', { body: { title: 'Renamed' } }),
   'DELETE /api/links/:id': row(link(), 'Link not found'),
   'GET /api/links/:id/qr': row(link(), 'Link not found'),
+  'GET /api/links/:id/qr/logo': row(link(), 'Link not found'),
+  'PUT /api/links/:id/qr/logo': row(link(), 'Link not found', { upload: { logo: PNG_LOGO } }),
+  'DELETE /api/links/:id/qr/logo': row(link(), 'Link not found'),
   'GET /api/analytics/links/:linkId': row(link('linkId'), 'Link not found'),
   'GET /api/analytics/clicks/:linkId': row(link('linkId'), 'Link not found'),
   'GET /api/analytics/clicks/:linkId/export': row(link('linkId'), 'Link not found', { query: 'format=csv' }),
@@ -203,6 +210,7 @@ describe('tenancy: every id route answers 404 to another organization', () => {
     const send = (org: SeededOrganization) => {
       const credential = spec.as === 'apiKey' ? org.owner.apiKey : org.owner.jwt;
       const req = request(server.url)[method.toLowerCase() as 'get'](path).set(authHeader(credential));
+      if (spec.upload) return Object.entries(spec.upload).reduce((r, [name, file]) => r.attach(name, file, 'upload'), req);
       return spec.body ? req.send(spec.body) : req;
     };
     const foreign = await send(b);
