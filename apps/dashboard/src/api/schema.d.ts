@@ -1142,6 +1142,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/links/{id}/qr/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The link's QR logo (null when it has none) */
+        get: operations["LinksController_qrLogo"];
+        /**
+         * Set the link's QR logo: drawn centred in its QR codes, with error correction H
+         * @description A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes. The link's cached QR images are dropped.
+         */
+        put: operations["LinksController_setQrLogo"];
+        post?: never;
+        /** Remove the link's QR logo (its cached QR images are dropped) */
+        delete: operations["LinksController_removeQrLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/links/{id}": {
         parameters: {
             query?: never;
@@ -3269,6 +3291,25 @@ export interface components {
         BulkDeleteLinksResponseDto: {
             deleted: number;
         };
+        QrLogoDto: {
+            /**
+             * @description Sniffed from the uploaded bytes
+             * @enum {string}
+             */
+            contentType: "image/png" | "image/svg+xml";
+            /** @description Size of the logo in bytes (at most 102400) */
+            bytes: number;
+            /** @description Whether an SVG logo has its PNG rendering (drawn in PNG codes); true for a PNG logo */
+            rasterized: boolean;
+            /** @description SHA-256 (hex) of the logo: it changes when the logo does */
+            sha256: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        QrLogoResponseDto: {
+            /** @description null when the link has no logo */
+            logo: components["schemas"]["QrLogoDto"] | null;
+        };
         TagCountDto: {
             /**
              * @description The most used spelling of the tag (tags match case-insensitively)
@@ -3909,6 +3950,8 @@ export type SchemaLinkResponseDto = components['schemas']['LinkResponseDto'];
 export type SchemaBulkUpdateLinksResponseDto = components['schemas']['BulkUpdateLinksResponseDto'];
 export type SchemaBulkDeleteLinksBody = components['schemas']['BulkDeleteLinksBody'];
 export type SchemaBulkDeleteLinksResponseDto = components['schemas']['BulkDeleteLinksResponseDto'];
+export type SchemaQrLogoDto = components['schemas']['QrLogoDto'];
+export type SchemaQrLogoResponseDto = components['schemas']['QrLogoResponseDto'];
 export type SchemaTagCountDto = components['schemas']['TagCountDto'];
 export type SchemaTagsResponseDto = components['schemas']['TagsResponseDto'];
 export type SchemaPublicDateClicksDto = components['schemas']['PublicDateClicksDto'];
@@ -8410,6 +8453,12 @@ export interface operations {
                 /** @description Background colour RRGGBB */
                 bg?: string;
                 ecc?: "L" | "M" | "Q" | "H";
+                /** @description How the data modules are drawn */
+                dots?: "square" | "rounded" | "dots";
+                /** @description How the three corner (finder) patterns are drawn */
+                corners?: "square" | "rounded" | "dot";
+                /** @description Draw the link's QR logo (PUT /api/links/{id}/qr/logo) in the centre, with error correction H; false leaves it out */
+                logo?: boolean;
             };
             header?: never;
             path: {
@@ -8477,6 +8526,219 @@ export interface operations {
                 content: {
                     "image/png": components["schemas"]["ErrorBodyDoc"];
                     "image/svg+xml": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    LinksController_qrLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrLogoResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Link not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    LinksController_setQrLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description PNG or SVG, at most 100 KB
+                     */
+                    logo: string;
+                    /**
+                     * Format: binary
+                     * @description For an SVG logo: its PNG rendering, at most 100 KB
+                     */
+                    raster?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrLogoResponseDto"];
+                };
+            };
+            /** @description Validation error: not a PNG or SVG, over 100 KB, or an unsafe SVG (validation names the part) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Link not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    LinksController_removeQrLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Link not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
