@@ -1,18 +1,123 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { FilterChips, FilterList, filterQuery, type Filters, LivePanel, readFilters, useUrlFilters } from '../components/analytics-view';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber, timeZone } from '../components/format';
 import { fmtRevenue } from '../components/money';
-import { ConfirmDialog, CopyButton, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
+import { ConfirmDialog, CopyButton, ErrorBanner, Field, fieldErrors, Loading, PageHeader, Stat } from '../components/ui';
 import { useToast } from '../components/toasts';
 
 type QrFormat = 'png' | 'svg';
 type Ecc = 'L' | 'M' | 'Q' | 'H';
+type QrDots = 'square' | 'rounded' | 'dots';
+type QrCorners = 'square' | 'rounded' | 'dot';
 const QR_SIZES = [128, 256, 512, 1024, 2048] as const;
 type QrSize = (typeof QR_SIZES)[number];
+/** Decisions §24: a logo is a PNG or SVG of at most 100 KB. */
+const LOGO_MAX_BYTES = 100 * 1024;
+
+const logoError = (message: string) => new ApiError(400, { error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { logo: message } });
+
+/**
+ * The PNG rendering of an SVG logo (the api draws it in PNG codes): the SVG drawn in an image
+ * element (no script runs there) onto a canvas, as large as fits in 100 KB.
+ */
+async function rasterizeSvg(file: File): Promise<Blob> {
+  const url = URL.createObjectURL(file);
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const ratio = img.naturalWidth && img.naturalHeight ? img.naturalWidth / img.naturalHeight : 1;
+    for (const side of [512, 256, 128]) {
+      const canvas = document.createElement('canvas');
+      canvas.width = Math.round(ratio >= 1 ? side : side * ratio);
+      canvas.height = Math.round(ratio >= 1 ? side / ratio : side);
+      canvas.getContext('2d')?.drawImage(img, 0, 0, canvas.width, canvas.height);
+      const png = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+      if (png && png.size <= LOGO_MAX_BYTES) return png;
+    }
+    throw logoError('This SVG could not be drawn as a PNG of at most 100 KB');
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+const useQrLogo = (id: string) =>
+  useQuery({
+    queryKey: ['qr-logo', id],
+    queryFn: () => unwrap(api.GET('/api/links/{id}/qr/logo', { params: { path: { id } } })),
+  });
+
+/** The link's QR logo: upload (PNG or SVG up to 100 KB), show or hide it in the code, remove it. */
+function QrLogoPicker({ id, show, onShow }: { id: string; show: boolean; onShow: (show: boolean) => void }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const logo = useQrLogo(id);
+  const [error, setError] = useState<unknown>(null);
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['qr-logo', id] }), queryClient.invalidateQueries({ queryKey: ['qr', id] })]);
+  const upload = useMutation({
+    mutationFn: async (file: File) => {
+      if (file.size > LOGO_MAX_BYTES) throw logoError('Must be at most 100 KB');
+      const form = new FormData();
+      form.set('logo', file);
+      if (file.type === 'image/svg+xml' || /\.svg$/i.test(file.name)) form.set('raster', await rasterizeSvg(file), 'raster.png');
+      return unwrap(api.PUT('/api/links/{id}/qr/logo', { params: { path: { id } }, body: form as unknown as { logo: string } }));
+    },
+    onSuccess: async () => {
+      setError(null);
+      onShow(true);
+      await refresh();
+      toast('Logo added to the QR code');
+    },
+    onError: setError,
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/links/{id}/qr/logo', { params: { path: { id } } })),
+    onSuccess: async () => {
+      setError(null);
+      await refresh();
+      toast('Logo removed');
+    },
+    onError: setError,
+  });
+  const current = logo.data?.logo;
+  const errors = fieldErrors(error);
+  return (
+    <div className="qr-logo">
+      <Field label="Logo" error={errors.logo ?? errors.raster} hint="PNG or SVG, up to 100 KB: drawn in the centre, with high error correction">
+        {(p) => (
+          <input
+            {...p}
+            type="file"
+            accept="image/png,image/svg+xml,.png,.svg"
+            disabled={upload.isPending}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) upload.mutate(file);
+            }}
+          />
+        )}
+      </Field>
+      {current && (
+        <div className="qr-logo-current">
+          <label className="checkbox">
+            <input type="checkbox" checked={show} onChange={(e) => onShow(e.target.checked)} /> Show logo ({current.contentType === 'image/svg+xml' ? 'SVG' : 'PNG'},{' '}
+            {fmtNumber(Math.ceil(current.bytes / 1024))} KB)
+          </label>
+          <button type="button" className="button ghost" onClick={() => remove.mutate()} disabled={remove.isPending}>
+            Remove logo
+          </button>
+        </div>
+      )}
+      {upload.isPending && <Loading label="Uploading logo…" />}
+      <ErrorBanner error={error} fields={['logo', 'raster']} />
+    </div>
+  );
+}
 
 function QrPanel({ id, code }: { id: string; code: string }) {
   const [format, setFormat] = useState<QrFormat>('png');
@@ -21,10 +126,15 @@ function QrPanel({ id, code }: { id: string; code: string }) {
   const [bg, setBg] = useState('#ffffff');
   const [ecc, setEcc] = useState<Ecc>('M');
   const [margin, setMargin] = useState(2);
-  const query = { format, size, margin, ecc, fg: fg.slice(1), bg: bg.slice(1) };
+  const [dots, setDots] = useState<QrDots>('square');
+  const [corners, setCorners] = useState<QrCorners>('square');
+  const [showLogo, setShowLogo] = useState(true);
+  const hasLogo = Boolean(useQrLogo(id).data?.logo) && showLogo;
+  const query = { format, size, margin, ecc, fg: fg.slice(1), bg: bg.slice(1), dots, corners, logo: showLogo };
+  // `no-cache`: the api answers with a day's max-age, and a new logo changes the image behind the same URL.
   const qr = useQuery({
     queryKey: ['qr', id, query],
-    queryFn: () => unwrap(api.GET('/api/links/{id}/qr', { params: { path: { id }, query }, parseAs: 'blob' })) as Promise<unknown> as Promise<Blob>,
+    queryFn: () => unwrap(api.GET('/api/links/{id}/qr', { params: { path: { id }, query }, parseAs: 'blob', cache: 'no-cache' })) as Promise<unknown> as Promise<Blob>,
   });
   // The blob's URL with the options it was rendered for: the preview may show the previous
   // image while a new one loads, but the download link only offers the image the options
@@ -64,12 +174,34 @@ function QrPanel({ id, code }: { id: string; code: string }) {
             </label>
             <label className="field">
               Error correction
-              <select value={ecc} onChange={(e) => setEcc(e.target.value as Ecc)}>
+              <select value={hasLogo ? 'H' : ecc} disabled={hasLogo} onChange={(e) => setEcc(e.target.value as Ecc)} title={hasLogo ? 'High whenever a logo is shown' : undefined}>
                 <option value="L">Low</option>
                 <option value="M">Medium</option>
                 <option value="Q">Quartile</option>
                 <option value="H">High</option>
               </select>
+            </label>
+          </div>
+          <div className="form-row">
+            <label className="field">
+              Dots
+              <select value={dots} onChange={(e) => setDots(e.target.value as QrDots)}>
+                <option value="square">Square</option>
+                <option value="rounded">Rounded</option>
+                <option value="dots">Dots</option>
+              </select>
+            </label>
+            <label className="field">
+              Corners
+              <select value={corners} onChange={(e) => setCorners(e.target.value as QrCorners)}>
+                <option value="square">Square</option>
+                <option value="rounded">Rounded</option>
+                <option value="dot">Dot</option>
+              </select>
+            </label>
+            <label className="field">
+              Margin
+              <input type="number" min={0} max={16} value={margin} onChange={(e) => setMargin(Number(e.target.value))} />
             </label>
           </div>
           <div className="form-row">
@@ -81,11 +213,8 @@ function QrPanel({ id, code }: { id: string; code: string }) {
               Background
               <input type="color" value={bg} onChange={(e) => setBg(e.target.value)} />
             </label>
-            <label className="field">
-              Margin
-              <input type="number" min={0} max={16} value={margin} onChange={(e) => setMargin(Number(e.target.value))} />
-            </label>
           </div>
+          <QrLogoPicker id={id} show={showLogo} onShow={setShowLogo} />
           <ErrorBanner error={qr.error} />
           <a className="button primary" href={src || undefined} download={`${code}.${format}`} aria-disabled={!src}>
             Download {format.toUpperCase()}
