@@ -3,7 +3,7 @@
  * (rounded dots, dot corners, a PNG logo; a cache miss each time), then `--parallel` (50) such
  * misses at once, with the api's event-loop delay meanwhile (`monitorEventLoopDelay` in the
  * api's own process: the api runs in this one). Renders run in the worker-thread pool, so the
- * loop's delay should stay far below the renders' time.
+ * loop's delay should stay far below the renders' time (and near its delay when idle, also printed).
  *
  *   node tools/scripts/run.js bench/qr-logo.ts [--parallel 50] [--size 512] [--sequential 10]
  */
@@ -46,6 +46,11 @@ runBench(async () => {
       if (res.status !== 200) throw new Error(`render answered ${res.status}`);
       return performance.now() - started;
     };
+    // The loop's delay with nothing to do: on a shared host the scheduler alone delays it.
+    const idle = monitorEventLoopDelay({ resolution: 10 });
+    idle.enable();
+    await new Promise((r) => setTimeout(r, 3000));
+    idle.disable();
     log('sequential renders', { sequential });
     const alone: number[] = [];
     for (let i = 0; i < sequential; i++) alone.push(await render());
@@ -64,6 +69,7 @@ runBench(async () => {
       parallel,
       wallMs: round(wall),
       latencyMs: { p50: round(median(times)), p95: round(percentile(times, 95)), max: round(Math.max(...times)) },
+      idleEventLoopDelayMs: { p50: round(idle.percentile(50) / 1e6), p99: round(idle.percentile(99) / 1e6), max: round(idle.max / 1e6) },
       eventLoopDelayMs: { p50: round(delay.percentile(50) / 1e6), p99: round(delay.percentile(99) / 1e6), max: round(delay.max / 1e6) },
     });
   } finally {
