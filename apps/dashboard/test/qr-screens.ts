@@ -36,7 +36,7 @@ screenshotScript(
     await p.getByLabel('Dots').selectOption('rounded');
     await p.getByLabel('Corners').selectOption('dot');
     await p.getByLabel(/Show logo/).waitFor();
-    await p.waitForFunction(() => (document.querySelector('a[download]')?.getAttribute('href') ?? '').startsWith('blob:'));
+    await p.waitForFunction("(document.querySelector('a[download]')?.getAttribute('href') ?? '').startsWith('blob:')");
     await p.waitForTimeout(400);
     await p.locator('section', { has: p.getByRole('heading', { name: 'QR code' }) }).screenshot({ path: name('qr') });
   },
