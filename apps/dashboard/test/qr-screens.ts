@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { ClickFixtures } from '@dl/testing';
-import { screenshotScript } from './world';
+import { eventually, screenshotScript } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const out = join(root, 'docs', 'screenshots');
@@ -36,8 +36,11 @@ screenshotScript(
     await p.getByLabel('Dots').selectOption('rounded');
     await p.getByLabel('Corners').selectOption('dot');
     await p.getByLabel(/Show logo/).waitFor();
-    await p.waitForFunction("(document.querySelector('a[download]')?.getAttribute('href') ?? '').startsWith('blob:')");
+    await eventually(async () => ((await p.getByRole('link', { name: 'Download PNG' }).getAttribute('href')) ?? '').startsWith('blob:'));
     await p.waitForTimeout(400);
-    await p.locator('section', { has: p.getByRole('heading', { name: 'QR code' }) }).screenshot({ path: name('qr') });
+    // The panel cut from a full-page shot: an element shot scrolls under the sticky header at 390 px.
+    const box = await p.getByRole('region', { name: 'QR code' }).boundingBox();
+    const scrollY = Number(await p.evaluate('window.scrollY'));
+    await p.screenshot({ path: name('qr'), fullPage: true, clip: { ...box!, y: box!.y + scrollY } });
   },
 );
