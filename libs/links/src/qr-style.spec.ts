@@ -2,7 +2,6 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 // Plain CommonJS (it runs as is in the render worker thread).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const styled = require('./qr-style.js');
 
 const TEXT = 'https://go.example.com/AbC1234';
