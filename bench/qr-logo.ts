@@ -33,7 +33,7 @@ runBench(async () => {
     const logo = new PNG({ width: 256, height: 256 });
     for (let i = 0; i < 256 * 256; i++) logo.data.set([(i * 7) % 256, 40, 200, 255], i * 4);
     const form = new FormData();
-    form.set('logo', new Blob([PNG.sync.write(logo)], { type: 'image/png' }), 'logo.png');
+    form.set('logo', new Blob([Uint8Array.from(PNG.sync.write(logo))], { type: 'image/png' }), 'logo.png');
     const uploaded = await fetch(`${server.url}/api/links/${link.id}/qr/logo`, { method: 'PUT', headers: auth, body: form });
     if (uploaded.status !== 200) throw new Error(`logo upload answered ${uploaded.status}`);
 
