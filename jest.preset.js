@@ -11,10 +11,18 @@ const { swcOptions, jestModuleNameMapper } = require('./swc.config');
 const root = __dirname;
 const { sourceMaps: _ignored, ...jestSwc } = swcOptions;
 
+/** ESM-only dependencies: the OIDC client and provider of single sign-on (decisions §25) and theirs. */
+const ESM_PACKAGES = ['openid-client', 'oauth4webapi', 'jose', 'oidc-provider'];
+
 const base = {
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...jestSwc, sourceMaps: 'inline' }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...jestSwc, sourceMaps: 'inline' }],
+    // ESM-only packages (node runs them through require(esm); jest's module registry cannot): to CommonJS.
+    [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: ['@swc/jest', { ...jestSwc, jsc: { ...jestSwc.jsc, parser: { syntax: 'ecmascript' } }, sourceMaps: false }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: jestModuleNameMapper,
   setupFiles: ['reflect-metadata'],

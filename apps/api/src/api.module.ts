@@ -26,6 +26,7 @@ import { BillingApiModule } from './billing/billing-api.module';
 import { AbuseApiModule } from './safety/abuse.controller';
 import { AuditApiModule } from './audit/audit-api.module';
 import { ScimApiModule } from './scim/scim-api.module';
+import { SsoApiModule } from './sso/sso-api.module';
 
 /** The public REST API: controllers of the domain modules, wired here. */
 @Module({})
@@ -60,6 +61,7 @@ export class ApiModule {
         BillingApiModule,
         AuditApiModule,
         ScimApiModule,
+        SsoApiModule,
       ],
     };
   }

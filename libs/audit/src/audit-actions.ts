@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = {
   'sso.updated': 'sso',
   'sso.domain_verified': 'sso',
   'sso.signed_in': 'member',
+  'sso.user_provisioned': 'member',
   'scim_token.created': 'scim_token',
   'scim_token.revoked': 'scim_token',
   'scim.user_provisioned': 'member',

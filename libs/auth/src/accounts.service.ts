@@ -8,6 +8,7 @@ import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-in
 import { EmailVerificationService } from './email-verification.service';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
+import { SsoEnforcement } from './sso-enforcement';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
 import { TwoFactorService } from './two-factor/two-factor.service';
 import { recordUserChange } from './user-audit';
@@ -63,6 +64,7 @@ export class AccountsService {
     @Optional() private readonly throttle?: LoginThrottle,
     @Optional() private readonly twoFactor?: TwoFactorService,
     @Optional() private readonly verification?: EmailVerificationService,
+    @Optional() private readonly sso?: SsoEnforcement,
   ) {}
 
   /** A new user owning a new organization (FREE unless told) with its `default` template, all in one transaction. */
@@ -110,6 +112,8 @@ export class AccountsService {
   /** Email + password → session for the given organization (default: the user's first). */
   async login(input: { email: string; password: string; organizationId?: string }, meta: SessionMeta = {}): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
+    // An enforced SSO domain refuses every password, right or wrong (a policy of the domain, not of the account).
+    await this.sso?.assertPasswordAllowed(email);
     // The attempt is counted before the slow check, atomically: parallel guesses cannot overtake the count.
     await this.throttle?.reserve(email);
     const user = await this.accounts.findUserByEmail(email);

@@ -51,3 +51,4 @@ export * from './email-verification.service';
 export * from './password-reset.service';
 export * from './me.service';
 export * from './me-response.dto';
+export * from './sso-enforcement';

@@ -12,6 +12,7 @@ import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
+import { SsoEnforcement } from './sso-enforcement';
 import { recordUserChange } from './user-audit';
 
 /**
@@ -32,7 +33,16 @@ export class PasswordResetService {
     private readonly audit: AuditSink,
     @Optional() private readonly loginThrottle?: LoginThrottle,
     @Optional() @Inject(ACCOUNT_MAILER) private readonly mailer?: AccountMailer,
+    @Optional() private readonly sso?: SsoEnforcement,
   ) {}
+
+  /**
+   * The part of a reset request answered before the 202: an email of an enforced SSO domain is
+   * refused (403) at once, since the domain's policy is not a secret of any account.
+   */
+  async assertResetAllowed(email: string): Promise<void> {
+    await this.sso?.assertPasswordAllowed(normalizeEmail(email));
+  }
 
   /**
    * POST /auth/forgot-password. The caller answers 202 before this runs (not awaited), so the
@@ -76,6 +86,9 @@ export class PasswordResetService {
     const userId = await this.tokens.transaction(async (tx) => {
       const used = await this.tokens.consume(tx, 'RESET', hashEmailToken(token), now);
       if (!used) throw new InvalidEmailTokenError();
+      // A token mailed before the domain's SSO was enforced: refused, nothing changed (the transaction rolls back).
+      const owner = await this.accounts.findUser(used.userId);
+      if (owner) await this.sso?.assertPasswordAllowed(owner.email);
       await this.accounts.setPasswordHash(used.userId, passwordHash, tx);
       await this.accounts.markEmailVerified(tx, used.userId, now);
       return used.userId;

@@ -21,6 +21,7 @@ export function parseDnsServers(value: string | undefined): string[] {
 /**
  * Looks up a domain's verification TXT record (`_dl-verify.<domain>` = `dl-verify=<token>`)
  * through the servers of DNS_SERVERS, or the system resolver when unset (decisions §15).
+ * `checkTxt` is the same lookup for another record (SSO's `_dl-sso.<domain>` = `dl-sso=<token>`).
  */
 @Injectable()
 export class DnsVerifier {
@@ -32,9 +33,12 @@ export class DnsVerifier {
     if (servers.length) this.resolver.setServers(servers);
   }
 
-  async check(domain: string, token: string): Promise<VerificationResult> {
-    const name = verificationName(domain);
-    const expected = verificationValue(token);
+  check(domain: string, token: string): Promise<VerificationResult> {
+    return this.checkTxt(verificationName(domain), verificationValue(token));
+  }
+
+  /** Whether one of the TXT records at `name` is exactly `expected`. */
+  async checkTxt(name: string, expected: string): Promise<VerificationResult> {
     let records: string[][];
     try {
       records = await this.resolver.resolveTxt(name);

@@ -25,3 +25,4 @@ export * from './link-samples';
 export * from './stripe-server';
 export * from './stripe-events';
 export * from './suites';
+export * from './oidc-provider';

@@ -82,13 +82,16 @@ export class AccountController {
   @UseGuards(AuthIpLimitGuard)
   @Endpoint({
     summary: 'Email a password reset link',
-    description: 'Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour.',
+    description:
+      'Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour. ' +
+      "An address of a domain whose organization enforces single sign-on is refused (403), whether or not it has an account.",
     public: true,
     status: 202,
     response: AcceptedResponseDto,
-    errors: { 400: 'Validation error', 429: 'Rate limit exceeded' },
+    errors: { 400: 'Validation error', 403: 'Single sign-on required for <domain>', 429: 'Rate limit exceeded' },
   })
-  forgotPassword(@Body() body: ForgotPasswordDto): AcceptedResponseDto {
+  async forgotPassword(@Body() body: ForgotPasswordDto): Promise<AcceptedResponseDto> {
+    await this.resets.assertResetAllowed(body.email);
     this.resets.forgetLater(body.email);
     return {};
   }
@@ -99,7 +102,7 @@ export class AccountController {
     summary: 'Set a new password with the `dlr_` token; signs out every other session and answers like login',
     public: true,
     response: SessionResponseDto,
-    errors: { 400: INVALID_TOKEN, 429: 'Rate limit exceeded' },
+    errors: { 400: INVALID_TOKEN, 403: 'Single sign-on required for <domain>', 429: 'Rate limit exceeded' },
   })
   async resetPassword(
     @Body() body: ResetPasswordDto,

@@ -64,7 +64,7 @@ export class AuthController {
     description: `${REFRESH_NOTE} With two-factor authentication on, answers \`{twoFactorRequired: true, challengeToken}\` instead (no cookie): send it with a code to POST /auth/login/2fa.`,
     public: true,
     response: LoginResponseDto,
-    errors: { ...RATE_LIMITED, 400: 'Validation error', 401: 'Invalid email or password' },
+    errors: { ...RATE_LIMITED, 400: 'Validation error', 401: 'Invalid email or password', 403: 'Single sign-on required for <domain>' },
   })
   async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResponseDto> {
     const result = await this.accounts.login(body, sessionMeta(request, this.config));

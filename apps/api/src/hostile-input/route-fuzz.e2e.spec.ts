@@ -73,6 +73,7 @@ const BASES: Record<string, (t: Seeded) => unknown> = {
   'POST /auth/login': () => ({ email: 'nobody@example.test', password: 'a-long-password', organizationId: '00000000-0000-4000-8000-000000000000' }),
   'POST /auth/forgot-password': () => ({ email: 'nobody@example.test' }),
   'PATCH /auth/me': () => ({ name: 'Fuzzed Owner' }),
+  'PUT /api/organization/sso': () => ({ type: 'oidc', issuer: 'https://idp.fuzz.test', clientId: 'c', clientSecret: 's', domains: ['sso.fuzz.test'], enforce: false, defaultRole: 'MEMBER' }),
 };
 
 describe('hostile input: no route answers 5xx or an error outside the contract (property-based)', () => {

@@ -198,6 +198,18 @@ describe('tenancy: every id route answers 404 to another organization', () => {
     expect(JSON.stringify(own.body)).toContain(marker);
   });
 
+  /** The organization's single sign-on (decisions §25): one per organization, no id; B never sees A's. */
+  it('GET /api/organization/sso answers only the caller organization', async () => {
+    const marker = `m${unique()}`;
+    const setting = { type: 'oidc', issuer: `https://${marker}.idp.test`, clientId: marker, clientSecret: 's', domains: [`${marker}.test`] };
+    await request(server.url).put('/api/organization/sso').set(authHeader(a.org.owner.jwt)).send(setting).expect(200);
+    const foreign = await request(server.url).get('/api/organization/sso').set(authHeader(b.owner.jwt));
+    expect([foreign.status, JSON.stringify(foreign.body).includes(marker)]).toEqual([404, false]);
+    await request(server.url).post('/api/organization/sso/verify').set(authHeader(b.owner.jwt)).expect(404);
+    const own = await request(server.url).get('/api/organization/sso').set(authHeader(a.org.owner.jwt)).expect(200);
+    expect(JSON.stringify(own.body)).toContain(marker);
+  });
+
   it.each(Object.keys(COVERAGE))('%s', async (route) => {
     const spec = COVERAGE[route];
     const [method, pattern] = route.split(' ');

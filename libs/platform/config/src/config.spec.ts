@@ -54,6 +54,14 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it('validates SSO_ALLOW_HTTP_HOSTS as a list of host:port (identity providers allowed on http)', () => {
+    expect(loadConfig({ ...base, SSO_ALLOW_HTTP_HOSTS: '127.0.0.1:4000, idp.local:8080,[::1]:80' }).SSO_ALLOW_HTTP_HOSTS).toBe('127.0.0.1:4000, idp.local:8080,[::1]:80');
+    expect(loadConfig(base).SSO_ALLOW_HTTP_HOSTS).toBeUndefined();
+    for (const bad of ['idp.local', 'http://idp.local:80', '127.0.0.1:99999', 'idp.local:80;x']) {
+      expect(() => loadConfig({ ...base, SSO_ALLOW_HTTP_HOSTS: bad })).toThrow(/SSO_ALLOW_HTTP_HOSTS must be a comma-separated list of host:port/);
+    }
+  });
+
   it('validates SERVICE_HOSTS as a list of host names', () => {
     expect(loadConfig({ ...base, SERVICE_HOSTS: 'dl.example.com, links.example.com' }).SERVICE_HOSTS).toBe('dl.example.com, links.example.com');
     expect(() => loadConfig({ ...base, SERVICE_HOSTS: 'https://x.example/' })).toThrow(/SERVICE_HOSTS/);

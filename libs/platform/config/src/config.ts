@@ -25,6 +25,9 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
 const IPV4 = String.raw`(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
 const PORT = String.raw`(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))`;
 const DNS_SERVER = String.raw`(?:${IPV4}${PORT}?|\[[0-9A-Fa-f:.]{2,45}\]${PORT}?)`;
+/** `host:port` (a DNS name, an IPv4 address or a bracketed IPv6 one), comma-separated. */
+const HOST_PORT = String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])${PORT}`;
+const HOST_PORTS_PATTERN = new RegExp(String.raw`^\s*${HOST_PORT}(?:\s*,\s*${HOST_PORT})*\s*$`);
 const DNS_SERVERS_PATTERN = new RegExp(String.raw`^\s*${DNS_SERVER}(?:\s*,\s*${DNS_SERVER})*\s*$`);
 
 export enum NodeEnv {
@@ -186,6 +189,15 @@ export class EnvironmentVariables {
   /** Durable local fallback for clicks when Redis is unreachable. */
   @IsString()
   CLICK_FALLBACK_DIR = 'var/click-fallback';
+
+  /**
+   * Identity providers (OIDC issuers, SAML endpoints) that may be plain `http`: comma-separated
+   * `host:port` (local providers and tests). Every other one must be `https` (decisions §25).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(HOST_PORTS_PATTERN, { message: 'must be a comma-separated list of host:port' })
+  SSO_ALLOW_HTTP_HOSTS?: string;
 
   /** Comma-separated CIDRs webhook deliveries may reach despite the SSRF guard. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() WEBHOOK_ALLOW_CIDRS?: string;

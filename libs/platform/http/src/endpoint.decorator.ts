@@ -13,7 +13,7 @@ import {
 import { ErrorBodyDoc } from './error-body.doc';
 import type { ErrorStatus } from './error-codes';
 
-export type SuccessStatus = 200 | 201 | 202 | 204;
+export type SuccessStatus = 200 | 201 | 202 | 204 | 302;
 
 export interface EndpointOptions {
   summary: string;

@@ -44,6 +44,16 @@ export const ERROR_STATUS = {
   CROSS_SITE_REQUEST: 403,
   INVITE_SIGN_IN_REQUIRED: 401,
 
+  // Single sign-on (decisions §25, libs/sso; SSO_REQUIRED is raised by libs/auth's password routes).
+  SSO_REQUIRED: 403,
+  SSO_NOT_CONFIGURED: 404,
+  SSO_NOT_AVAILABLE: 404,
+  SSO_DOMAIN_TAKEN: 409,
+  SSO_INVALID_STATE: 400,
+  SSO_FAILED: 401,
+  SSO_EMAIL_NOT_ALLOWED: 403,
+  SSO_PROVIDER_UNAVAILABLE: 503,
+
   // Two-factor authentication and organization settings (decisions §20, libs/auth, libs/organizations).
   INVALID_TWO_FACTOR_CODE: 401,
   INVALID_TWO_FACTOR_CHALLENGE: 401,

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { SsoModule } from '@dl/sso';
+import { SsoAuthController } from './sso-auth.controller';
+import { SsoSettingsController } from './sso-settings.controller';
+
+/** Single sign-on: the settings (/api/organization/sso) and the browser routes (/auth/sso). */
+@Module({ imports: [SsoModule], controllers: [SsoSettingsController, SsoAuthController] })
+export class SsoApiModule {}

@@ -1,0 +1,80 @@
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { Endpoint } from '@dl/platform/http';
+import { SsoSignInService } from '@dl/sso';
+import { setRefreshCookie } from '../auth/refresh-cookie';
+import { sessionMeta } from '../auth/session-meta';
+
+/** Where a signed-in browser lands: the dashboard, which reads its session with POST /auth/refresh. */
+const AFTER_SIGN_IN = '/app';
+const REDIRECT = { description: 'Redirect (`Location`)', headers: { Location: { schema: { type: 'string' as const } } } };
+
+/** String fields of a query or form (a repeated field: its first value). */
+function stringFields(source: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!source || typeof source !== 'object') return out;
+  for (const [k, v] of Object.entries(source as Record<string, unknown>)) {
+    const value = Array.isArray(v) ? v[0] : v;
+    if (typeof value === 'string') out[k] = value;
+  }
+  return out;
+}
+
+/**
+ * Single sign-on for browsers (decisions §25): start sends the browser to the identity provider of
+ * the email's verified domain; the callback signs the person in (refresh cookie as login sets it) and
+ * redirects to the dashboard. Failures answer the contract's error body.
+ */
+@ApiTags('auth')
+@Controller('auth/sso')
+export class SsoAuthController {
+  constructor(
+    private readonly sso: SsoSignInService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('start')
+  @ApiQuery({ name: 'email', required: true, description: 'The email of the person signing in; its domain picks the organization' })
+  @Endpoint({
+    summary: "Start single sign-on: 302 to the identity provider of the email's verified domain",
+    public: true,
+    status: 302,
+    success: REDIRECT,
+    errors: {
+      400: 'Validation error (validation.email)',
+      404: 'Single sign-on is not set up for <domain>',
+      503: 'The identity provider could not be reached',
+    },
+  })
+  async start(@Query('email') email: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const url = await this.sso.start(email);
+    reply.header('Location', url).header('Cache-Control', 'no-store');
+  }
+
+  @Get('oidc/callback')
+  @ApiQuery({ name: 'state', required: true })
+  @ApiQuery({ name: 'code', required: false })
+  @Endpoint({
+    summary: "The OIDC provider's redirect: signs in (creating the member on first use) and 302 to /app",
+    description:
+      'Sets the refresh cookie as login does (`dl_refresh`); the dashboard then calls POST /auth/refresh. The state works once, for 10 minutes.',
+    public: true,
+    status: 302,
+    success: REDIRECT,
+    errors: {
+      400: 'Invalid or expired single sign-on state',
+      401: 'Single sign-on failed: <reason> (the ID token, nonce, issuer, audience or expiry refused)',
+      403: "The identity provider's email is not of a verified domain of this organization",
+      404: 'Single sign-on is not configured',
+      503: 'The identity provider could not be reached',
+    },
+  })
+  async oidcCallback(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const params = stringFields(request.query);
+    const session = await this.sso.finish('oidc', params.state, params, sessionMeta(request, this.config));
+    setRefreshCookie(reply, this.config, session);
+    reply.header('Location', AFTER_SIGN_IN);
+  }
+}
