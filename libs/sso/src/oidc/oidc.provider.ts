@@ -49,7 +49,7 @@ export class OidcProvider implements SsoProvider {
     const configuration = await this.configuration(connection);
     const current = new URL(callback.callbackUrl);
     for (const [k, v] of Object.entries(callback.params)) current.searchParams.set(k, v);
-    let claims: oidc.IDToken | undefined;
+    let claims: Record<string, unknown> & { sub: string };
     try {
       const tokens = await oidc.authorizationCodeGrant(configuration, current, {
         pkceCodeVerifier: callback.data.codeVerifier,
@@ -57,11 +57,14 @@ export class OidcProvider implements SsoProvider {
         expectedNonce: callback.data.nonce,
         idTokenExpected: true,
       });
-      claims = tokens.claims();
+      const idToken = tokens.claims();
+      if (!idToken) throw new SsoFailedError('no ID token');
+      claims = idToken;
+      // Providers that keep the email out of the ID token (OIDC Core 5.4) answer it at userinfo, for the same subject.
+      if (typeof idToken.email !== 'string') claims = { ...(await oidc.fetchUserInfo(configuration, tokens.access_token, idToken.sub)), sub: idToken.sub };
     } catch (err) {
-      throw this.refused(err);
+      throw err instanceof SsoFailedError ? err : this.refused(err);
     }
-    if (!claims) throw new SsoFailedError('no ID token');
     const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
     const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 200) : null;
     return { email, emailVerified: claims.email_verified !== false, name, subject: claims.sub };
