@@ -112,10 +112,10 @@ export class AccountsService {
   /** Email + password → session for the given organization (default: the user's first). */
   async login(input: { email: string; password: string; organizationId?: string }, meta: SessionMeta = {}): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
-    // An enforced SSO domain refuses every password, right or wrong (a policy of the domain, not of the account).
-    await this.sso?.assertPasswordAllowed(email);
     // The attempt is counted before the slow check, atomically: parallel guesses cannot overtake the count.
     await this.throttle?.reserve(email);
+    // An enforced SSO domain refuses every password, right or wrong (a policy of the domain, not of the account).
+    await this.sso?.assertPasswordAllowed(email);
     const user = await this.accounts.findUserByEmail(email);
     const ok = await this.passwords.verify(input.password, user?.passwordHash);
     if (!user || !ok) throw new InvalidLoginError();

@@ -9,6 +9,7 @@ import { PutSsoDto, SsoResponseDto } from './sso.dto';
 import { SsoDomainTakenError, SsoNotConfiguredError } from './sso.errors';
 import { SsoConnectionInput, SsoConnectionRow, SsoDomainRow, SsoRepository } from './sso.repository';
 import { SecretBox } from './sso-secret';
+import { SsoSignInService } from './sso-sign-in.service';
 import { checkIdpUrl, IDP_URL_MESSAGE, parseAllowHttpHosts } from './sso-urls';
 
 export const SSO_TXT_PREFIX = '_dl-sso';
@@ -48,6 +49,7 @@ export class SsoSettingsService {
     private readonly repo: SsoRepository,
     private readonly dns: DnsVerifier,
     private readonly audit: AuditSink,
+    private readonly signIn: SsoSignInService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.allowHttp = parseAllowHttpHosts(config.SSO_ALLOW_HTTP_HOSTS);
@@ -79,6 +81,7 @@ export class SsoSettingsService {
       await this.repo.upsertConnection(tx, organizationId, input);
       return { added, removed };
     });
+    this.signIn.policyChanged();
     this.audit.record({
       organizationId,
       action: 'sso.updated',
@@ -120,6 +123,7 @@ export class SsoSettingsService {
         taken ??= d.domain;
         continue;
       }
+      this.signIn.policyChanged();
       this.audit.record({ organizationId, action: 'sso.domain_verified', targetId: d.id, changes: { domain: d.domain } });
     }
     if (taken) throw new SsoDomainTakenError(taken);

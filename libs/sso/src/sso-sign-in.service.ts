@@ -14,6 +14,8 @@ import { SsoStateStore } from './sso-state';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
 export const EMAIL_MESSAGE = 'Must be a valid email address';
+const ENFORCEMENT_CACHE_MS = 10_000;
+const ENFORCEMENT_CACHE_MAX = 10_000;
 
 /** The callback path of each protocol, under the api's public URL. */
 export const SSO_CALLBACK_PATHS: Record<SsoTypeName, string> = { oidc: '/auth/sso/oidc/callback', saml: '/auth/sso/saml/acs' };
@@ -35,6 +37,7 @@ export function emailDomain(email: string): string | null {
 export class SsoSignInService extends SsoEnforcement {
   private readonly providers: Partial<Record<SsoTypeName, SsoProvider>>;
   private readonly baseUrl: string;
+  private readonly enforced = new Map<string, { at: number; enforced: boolean }>();
 
   constructor(
     private readonly repo: SsoRepository,
@@ -51,11 +54,25 @@ export class SsoSignInService extends SsoEnforcement {
     this.baseUrl = config.API_PUBLIC_URL.replace(/\/+$/, '');
   }
 
+  /**
+   * The password routes' question, answered from a per-instance cache of 10 s per domain (the
+   * reset request answers before any account lookup, so its timing must not depend on the
+   * database); a change made on this instance clears it at once, other instances within 10 s.
+   */
   async enforcedDomain(email: string): Promise<string | null> {
     const domain = emailDomain(normalizeEmail(email));
     if (!domain) return null;
+    const cached = this.enforced.get(domain);
+    if (cached && Date.now() - cached.at < ENFORCEMENT_CACHE_MS) return cached.enforced ? domain : null;
     const found = await this.repo.findByVerifiedDomain(domain);
+    if (this.enforced.size >= ENFORCEMENT_CACHE_MAX) this.enforced.clear();
+    this.enforced.set(domain, { at: Date.now(), enforced: found?.connection.enforce === true });
     return found?.connection.enforce ? domain : null;
+  }
+
+  /** The setting changed (PUT, verify): the enforcement cache starts over. */
+  policyChanged(): void {
+    this.enforced.clear();
   }
 
   /** GET /auth/sso/start: the identity provider's URL to redirect to. */
