@@ -52,6 +52,7 @@ const router = createBrowserRouter(
         { path: 'members', lazy: page(() => import('./pages/members')) },
         { path: 'audit-log', lazy: page(() => import('./pages/audit-log')) },
         { path: 'scim', lazy: page(() => import('./pages/scim')) },
+        { path: 'sso', lazy: page(() => import('./pages/sso')) },
         { path: 'webhooks', lazy: page(() => import('./pages/webhooks')) },
         { path: 'apps', lazy: page(() => import('./pages/apps')) },
         { path: 'events', lazy: page(() => import('./pages/events')) },

@@ -19,6 +19,7 @@ const NAV: Array<[string, string]> = [
   ['/members', 'Members'],
   ['/keys', 'API keys'],
   ['/audit-log', 'Audit log'],
+  ['/sso', 'Single sign-on'],
   ['/scim', 'SCIM'],
   ['/usage', 'Usage'],
   ['/organization', 'Organization'],

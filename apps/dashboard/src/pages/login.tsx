@@ -1,16 +1,43 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { api, ApiError, unwrap } from '../api/client';
 import { setSession } from '../api/session';
 import { AuthForm } from '../components/auth-form';
 import { Field } from '../components/ui';
 
-/** Sign in: email and password, then (two-factor authentication on) a code from the authenticator app or a recovery code. */
+const SSO_REQUIRED = /^Single sign-on required for /;
+
+/**
+ * Single sign-on from the email (decisions §25): asks /auth/sso/start without following it, so an
+ * error (no SSO for the domain) is shown here in words; its redirect is then followed by the page.
+ */
+async function startSso(email: string): Promise<void> {
+  const url = `/auth/sso/start?email=${encodeURIComponent(email.trim())}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { redirect: 'manual', credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, { error: 'Network error', message: 'The server could not be reached. Check your connection.', statusCode: 0 });
+  }
+  if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+    window.location.assign(url);
+    return;
+  }
+  const body = await res.json().catch(() => null);
+  throw new ApiError(res.status, body && typeof body.message === 'string' ? body : { error: 'Error', message: `Request failed (${res.status})`, statusCode: res.status });
+}
+
+/**
+ * Sign in: email and password, then (two-factor authentication on) a code from the authenticator
+ * app or a recovery code; or single sign-on from the email (offered, and chosen at once when the
+ * password answer says the domain requires it).
+ */
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const [challenge, setChallenge] = useState<string | null>(null);
   const [useRecovery, setUseRecovery] = useState(false);
+  const [sso, setSso] = useState<{ email: string; required: boolean } | null>(null);
 
   const signedIn = (session: { accessToken?: string; expiresIn?: number }) => {
     setSession(session.accessToken ?? '', session.expiresIn ?? 0);
@@ -19,7 +46,17 @@ export default function LoginPage() {
   };
 
   const submitPassword = async (form: FormData) => {
-    const result = await unwrap(api.POST('/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } }));
+    const email = String(form.get('email'));
+    let result;
+    try {
+      result = await unwrap(api.POST('/auth/login', { body: { email, password: String(form.get('password')) } }));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 403 && SSO_REQUIRED.test(err.message)) {
+        setSso({ email, required: true });
+        return;
+      }
+      throw err;
+    }
     if (result.twoFactorRequired && result.challengeToken) setChallenge(result.challengeToken);
     else signedIn(result);
   };
@@ -69,6 +106,35 @@ export default function LoginPage() {
     );
   }
 
+  if (sso) {
+    return (
+      <AuthForm
+        key="sso"
+        title="Sign in with SSO"
+        intro={
+          sso.required
+            ? 'Your organization signs in through its identity provider.'
+            : "Enter your work email: you continue at your organization's identity provider."
+        }
+        fields={['email']}
+        submitLabel="Continue with SSO"
+        busyLabel="Redirecting…"
+        onSubmit={(form) => startSso(String(form.get('email')))}
+        footer={
+          <button type="button" className="link-button" onClick={() => setSso(null)}>
+            Sign in with a password instead
+          </button>
+        }
+      >
+        {(errors) => (
+          <Field label="Work email" error={errors.email}>
+            {(p) => <input {...p} name="email" type="email" autoComplete="email" defaultValue={sso.email} required autoFocus />}
+          </Field>
+        )}
+      </AuthForm>
+    );
+  }
+
   return (
     <AuthForm
       key="password"
@@ -79,6 +145,14 @@ export default function LoginPage() {
       onSubmit={submitPassword}
       footer={
         <>
+          <button
+            type="button"
+            className="button wide"
+            onClick={(e) => setSso({ email: String(new FormData(e.currentTarget.form ?? undefined).get('email') ?? ''), required: false })}
+          >
+            Sign in with SSO
+          </button>
+          <br />
           New here? <Link to="/signup">Create an account</Link> · <Link to="/forgot-password">Forgot your password?</Link>
         </>
       }
