@@ -84,7 +84,10 @@ export async function startWorld(overrides: Record<string, string> = {}): Promis
     RATE_LIMIT_ENABLED: 'false',
     ...overrides,
   });
-  const api = await startApp((c) => createApiApp(c, { dashboardDir }), env.config);
+  // A loopback API_PUBLIC_URL (an OIDC provider's redirect URI names it) is where the api listens.
+  const publicUrl = overrides.API_PUBLIC_URL ? new URL(overrides.API_PUBLIC_URL) : null;
+  const apiPort = publicUrl?.hostname === '127.0.0.1' ? Number(publicUrl.port) : 0;
+  const api = await startApp((c) => createApiApp(c, { dashboardDir }), env.config, apiPort);
   const redirectApp = await createRedirectApp(env.config);
   await redirectApp.listen(redirectPort, '127.0.0.1');
   const redirect: RunningApp = { app: redirectApp, url: `http://127.0.0.1:${redirectPort}`, close: () => redirectApp.close() };

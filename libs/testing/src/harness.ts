@@ -13,16 +13,17 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-/** Starts a real HTTP server for an app on a free loopback port. */
+/** Starts a real HTTP server for an app on a free loopback port (or `port`, when its address must be known first). */
 export async function startApp(
   create: (config: AppConfig) => Promise<NestFastifyApplication>,
   config: AppConfig,
+  port = 0,
 ): Promise<RunningApp> {
   const app = await create(config);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+  const bound = typeof address === 'object' && address ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${bound}`, close: () => app.close() };
 }
 
 /**

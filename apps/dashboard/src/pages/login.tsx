@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { setSession } from '../api/session';
 import { AuthForm } from '../components/auth-form';
@@ -37,7 +37,9 @@ export default function LoginPage() {
   const location = useLocation();
   const [challenge, setChallenge] = useState<string | null>(null);
   const [useRecovery, setUseRecovery] = useState(false);
-  const [sso, setSso] = useState<{ email: string; required: boolean } | null>(null);
+  // `/login?sso` opens the single sign-on form directly (a link to bookmark or send).
+  const [params] = useSearchParams();
+  const [sso, setSso] = useState<{ email: string; required: boolean } | null>(() => (params.has('sso') ? { email: params.get('email') ?? '', required: false } : null));
 
   const signedIn = (session: { accessToken?: string; expiresIn?: number }) => {
     setSession(session.accessToken ?? '', session.expiresIn ?? 0);
@@ -122,7 +124,7 @@ export default function LoginPage() {
         onSubmit={(form) => startSso(String(form.get('email')))}
         footer={
           <button type="button" className="link-button" onClick={() => setSso(null)}>
-            Sign in with a password instead
+            Use a password instead
           </button>
         }
       >
@@ -145,14 +147,18 @@ export default function LoginPage() {
       onSubmit={submitPassword}
       footer={
         <>
-          <button
-            type="button"
-            className="button wide"
-            onClick={(e) => setSso({ email: String(new FormData(e.currentTarget.form ?? undefined).get('email') ?? ''), required: false })}
+          {/* A link (the view of /login?sso), taking along the email typed so far. */}
+          <Link
+            to="/login?sso"
+            className="button wide sso-link"
+            onClick={(e) => {
+              e.preventDefault();
+              const form = e.currentTarget.closest('form');
+              setSso({ email: String((form ? new FormData(form).get('email') : '') ?? ''), required: false });
+            }}
           >
             Sign in with SSO
-          </button>
-          <br />
+          </Link>
           New here? <Link to="/signup">Create an account</Link> · <Link to="/forgot-password">Forgot your password?</Link>
         </>
       }

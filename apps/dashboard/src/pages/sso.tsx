@@ -248,9 +248,9 @@ export default function SsoPage() {
                 Test sign-in
               </a>
             ) : (
-              <span className="button" aria-disabled="true">
+              <button type="button" className="button" disabled>
                 Test sign-in
-              </span>
+              </button>
             )}
           </div>
         </div>
