@@ -165,7 +165,7 @@ export interface paths {
         put?: never;
         /**
          * Email a password reset link
-         * @description Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour.
+         * @description Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour. An address of a domain whose organization enforces single sign-on is refused (403), whether or not it has an account.
          */
         post: operations["AccountController_forgotPassword"];
         delete?: never;
@@ -1587,6 +1587,81 @@ export interface paths {
         post?: never;
         /** Revoke a SCIM token at once */
         delete: operations["ScimTokensController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the single sign-on setting (never the client secret) */
+        get: operations["SsoSettingsController_get"];
+        /**
+         * Set single sign-on: the identity provider, the email domains, enforcement and the default role
+         * @description OIDC `{type: "oidc", issuer, clientId, clientSecret}` or SAML `{type: "saml", idpMetadataXml}` (or `{entryPoint, certificate}`). Each new email domain starts pending with its TXT record `_dl-sso.<domain>` = `dl-sso=<token>`; domains left out are removed. `clientSecret` may be left out to keep the stored one. Issuers and SAML endpoints must be https (except SSO_ALLOW_HTTP_HOSTS).
+         */
+        put: operations["SsoSettingsController_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization/sso/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Look the pending domains' TXT records up now; answers the setting */
+        post: operations["SsoSettingsController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start single sign-on: 302 to the identity provider of the email's verified domain */
+        get: operations["SsoAuthController_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sso/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OIDC provider's redirect: signs in (creating the member on first use) and 302 to /app
+         * @description Sets the refresh cookie as login does (`dl_refresh`); the dashboard then calls POST /auth/refresh. The state works once, for 10 minutes.
+         */
+        get: operations["SsoAuthController_oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3784,6 +3859,82 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        SsoVerificationDto: {
+            /** @enum {string} */
+            type: "TXT";
+            /** @example _dl-sso.acme.com */
+            name: string;
+            /** @example dl-sso=0123456789abcdef0123456789abcdef */
+            value: string;
+        };
+        SsoDomainResponseDto: {
+            /** @example acme.com */
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            verification: components["schemas"]["SsoVerificationDto"];
+        };
+        SsoResponseDto: {
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            /**
+             * Format: uri
+             * @description OIDC
+             */
+            issuer: string | null;
+            /** @description OIDC */
+            clientId: string | null;
+            /**
+             * Format: uri
+             * @description SAML
+             */
+            entryPoint: string | null;
+            domains: components["schemas"]["SsoDomainResponseDto"][];
+            enforce: boolean;
+            /** @enum {string} */
+            defaultRole: "ADMIN" | "MEMBER" | "VIEWER";
+        };
+        PutSsoDto: {
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            /**
+             * Format: uri
+             * @description OIDC: the issuer (https, or a host of SSO_ALLOW_HTTP_HOSTS)
+             * @example https://login.acme.com
+             */
+            issuer?: string;
+            /** @description OIDC: the client id registered at the identity provider */
+            clientId?: string;
+            /** @description OIDC: the client secret; stored encrypted, never answered; left out keeps the stored one */
+            clientSecret?: string;
+            /** @description SAML: the identity provider's metadata document */
+            idpMetadataXml?: string;
+            /**
+             * Format: uri
+             * @description SAML: the identity provider's sign-in URL (https, or a host of SSO_ALLOW_HTTP_HOSTS)
+             */
+            entryPoint?: string;
+            /** @description SAML: the identity provider's signing certificate (PEM or base64) */
+            certificate?: string;
+            /**
+             * @description Email domains, each verified by a TXT record; default none
+             * @example [
+             *       "acme.com"
+             *     ]
+             */
+            domains?: string[];
+            /**
+             * @description Refuse password login and reset for emails of the verified domains
+             * @default false
+             */
+            enforce?: boolean;
+            /**
+             * @description The role of a member created by a first sign-in
+             * @default MEMBER
+             * @enum {string}
+             */
+            defaultRole?: "ADMIN" | "MEMBER" | "VIEWER";
+        };
     };
     responses: never;
     parameters: never;
@@ -4003,6 +4154,10 @@ export type SchemaAuditVerifyResponseDto = components['schemas']['AuditVerifyRes
 export type SchemaScimTokenResponseDto = components['schemas']['ScimTokenResponseDto'];
 export type SchemaScimTokenListResponseDto = components['schemas']['ScimTokenListResponseDto'];
 export type SchemaCreatedScimTokenResponseDto = components['schemas']['CreatedScimTokenResponseDto'];
+export type SchemaSsoVerificationDto = components['schemas']['SsoVerificationDto'];
+export type SchemaSsoDomainResponseDto = components['schemas']['SsoDomainResponseDto'];
+export type SchemaSsoResponseDto = components['schemas']['SsoResponseDto'];
+export type SchemaPutSsoDto = components['schemas']['PutSsoDto'];
 export type $defs = Record<string, never>;
 export interface operations {
     AuthController_signup: {
@@ -4087,6 +4242,15 @@ export interface operations {
             };
             /** @description Invalid email or password */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on required for <domain> */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4472,6 +4636,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
+            /** @description Single sign-on required for <domain> */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
             /** @description Rate limit exceeded */
             429: {
                 headers: {
@@ -4506,6 +4679,15 @@ export interface operations {
             };
             /** @description Invalid or expired token (unknown, used, expired or malformed), or Validation error */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on required for <domain> */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10773,7 +10955,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this action */
-                action?: "link.created" | "link.updated" | "link.deleted" | "links.bulk_created" | "links.bulk_updated" | "links.bulk_deleted" | "links.imported" | "template.created" | "template.updated" | "template.deleted" | "project.created" | "project.updated" | "project.deleted" | "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "app.created" | "app.updated" | "app.deleted" | "pixel.created" | "pixel.updated" | "pixel.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "invitation.accepted" | "invitation.revoked" | "member.role_changed" | "member.removed" | "member.joined" | "organization.updated" | "organization.deletion_scheduled" | "organization.restored" | "organization.exported" | "organization.suspended" | "organization.unsuspended" | "billing.checkout_started" | "billing.plan_changed" | "billing.subscription_changed" | "sso.updated" | "sso.domain_verified" | "sso.signed_in" | "scim_token.created" | "scim_token.revoked" | "scim.user_provisioned" | "scim.user_updated" | "scim.user_deprovisioned" | "two_factor.enabled" | "two_factor.disabled" | "two_factor.recovery_code_used" | "user.password_changed" | "user.password_reset" | "session.revoked" | "sessions.revoked_all" | "integration.updated" | "integration.deleted" | "export.created" | "abuse.link_disabled" | "abuse.resolved" | "audit_log.retention_applied";
+                action?: "link.created" | "link.updated" | "link.deleted" | "links.bulk_created" | "links.bulk_updated" | "links.bulk_deleted" | "links.imported" | "template.created" | "template.updated" | "template.deleted" | "project.created" | "project.updated" | "project.deleted" | "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "app.created" | "app.updated" | "app.deleted" | "pixel.created" | "pixel.updated" | "pixel.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "invitation.accepted" | "invitation.revoked" | "member.role_changed" | "member.removed" | "member.joined" | "organization.updated" | "organization.deletion_scheduled" | "organization.restored" | "organization.exported" | "organization.suspended" | "organization.unsuspended" | "billing.checkout_started" | "billing.plan_changed" | "billing.subscription_changed" | "sso.updated" | "sso.domain_verified" | "sso.signed_in" | "sso.user_provisioned" | "scim_token.created" | "scim_token.revoked" | "scim.user_provisioned" | "scim.user_updated" | "scim.user_deprovisioned" | "two_factor.enabled" | "two_factor.disabled" | "two_factor.recovery_code_used" | "user.password_changed" | "user.password_reset" | "session.revoked" | "sessions.revoked_all" | "integration.updated" | "integration.deleted" | "export.created" | "abuse.link_disabled" | "abuse.resolved" | "audit_log.retention_applied";
                 /** @description Only entries by this actor (a user or API key id) */
                 actorId?: string;
                 /** @description Only entries about this target */
@@ -10845,7 +11027,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this action */
-                action?: "link.created" | "link.updated" | "link.deleted" | "links.bulk_created" | "links.bulk_updated" | "links.bulk_deleted" | "links.imported" | "template.created" | "template.updated" | "template.deleted" | "project.created" | "project.updated" | "project.deleted" | "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "app.created" | "app.updated" | "app.deleted" | "pixel.created" | "pixel.updated" | "pixel.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "invitation.accepted" | "invitation.revoked" | "member.role_changed" | "member.removed" | "member.joined" | "organization.updated" | "organization.deletion_scheduled" | "organization.restored" | "organization.exported" | "organization.suspended" | "organization.unsuspended" | "billing.checkout_started" | "billing.plan_changed" | "billing.subscription_changed" | "sso.updated" | "sso.domain_verified" | "sso.signed_in" | "scim_token.created" | "scim_token.revoked" | "scim.user_provisioned" | "scim.user_updated" | "scim.user_deprovisioned" | "two_factor.enabled" | "two_factor.disabled" | "two_factor.recovery_code_used" | "user.password_changed" | "user.password_reset" | "session.revoked" | "sessions.revoked_all" | "integration.updated" | "integration.deleted" | "export.created" | "abuse.link_disabled" | "abuse.resolved" | "audit_log.retention_applied";
+                action?: "link.created" | "link.updated" | "link.deleted" | "links.bulk_created" | "links.bulk_updated" | "links.bulk_deleted" | "links.imported" | "template.created" | "template.updated" | "template.deleted" | "project.created" | "project.updated" | "project.deleted" | "domain.created" | "domain.updated" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "app.created" | "app.updated" | "app.deleted" | "pixel.created" | "pixel.updated" | "pixel.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "member.invited" | "invitation.accepted" | "invitation.revoked" | "member.role_changed" | "member.removed" | "member.joined" | "organization.updated" | "organization.deletion_scheduled" | "organization.restored" | "organization.exported" | "organization.suspended" | "organization.unsuspended" | "billing.checkout_started" | "billing.plan_changed" | "billing.subscription_changed" | "sso.updated" | "sso.domain_verified" | "sso.signed_in" | "sso.user_provisioned" | "scim_token.created" | "scim_token.revoked" | "scim.user_provisioned" | "scim.user_updated" | "scim.user_deprovisioned" | "two_factor.enabled" | "two_factor.disabled" | "two_factor.recovery_code_used" | "user.password_changed" | "user.password_reset" | "session.revoked" | "sessions.revoked_all" | "integration.updated" | "integration.deleted" | "export.created" | "abuse.link_disabled" | "abuse.resolved" | "audit_log.retention_applied";
                 /** @description Only entries by this actor (a user or API key id) */
                 actorId?: string;
                 /** @description Only entries about this target */
@@ -11097,6 +11279,309 @@ export interface operations {
             };
             /** @description Rate limit of the plan exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SsoSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SsoSettingsController_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSsoDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoResponseDto"];
+                };
+            };
+            /** @description Validation error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Domain '<domain>' is already in use (verified by another organization) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SsoSettingsController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoResponseDto"];
+                };
+            };
+            /** @description Missing, invalid or revoked credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Your role does not allow this action */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Domain '<domain>' is already in use (verified by another organization) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Rate limit of the plan exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SsoAuthController_start: {
+        parameters: {
+            query: {
+                /** @description The email of the person signing in; its domain picks the organization */
+                email: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect (`Location`) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation error (validation.email) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on is not set up for <domain> */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description The identity provider could not be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SsoAuthController_oidcCallback: {
+        parameters: {
+            query: {
+                code?: unknown;
+                state: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect (`Location`) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid or expired single sign-on state */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on failed: <reason> (the ID token, nonce, issuer, audience or expiry refused) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description The identity provider's email is not of a verified domain of this organization */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description Single sign-on is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+            /** @description The identity provider could not be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
