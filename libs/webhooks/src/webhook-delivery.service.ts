@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { AuditSink } from '@dl/audit';
 import { Counter, Histogram } from 'prom-client';
 import { Batcher } from '@dl/platform/batch';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
@@ -52,6 +53,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     private readonly queue: JobQueue,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     metrics: MetricsService,
+    private readonly audit: AuditSink,
   ) {
     this.attemptsTotal = new Counter({
       name: 'webhook_attempts_total',
@@ -232,6 +234,7 @@ export class WebhookDeliveryService implements OnModuleDestroy {
     if (!outcome.webhookActive) {
       this.targets.delete(`${organizationId}:${target.id}`);
       this.logger.warn({ msg: 'webhook disabled', organizationId, webhookId: target.id, reason: outcome.disabledReason });
+      this.audit.record({ organizationId, action: 'webhook.updated', targetId: target.id, changes: { isActive: false, disabledReason: outcome.disabledReason } });
     }
     if (result.ok) return null;
     this.logger.log({

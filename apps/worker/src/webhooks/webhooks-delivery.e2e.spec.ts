@@ -146,6 +146,9 @@ describe('webhook delivery (worker)', () => {
     });
     expect(webhook.disabledReason).toBe('endpoint_gone');
     expect(webhook.disabledAt).toBeInstanceOf(Date);
+    // The audit log names the system as the one that turned it off (decisions §25).
+    const entry = await waitFor(() => env.prisma.auditEntry.findFirst({ where: { organizationId: orgId, action: 'webhook.updated', targetId: hook.id } }));
+    expect(entry).toMatchObject({ actorType: 'system', actorId: null, targetType: 'webhook', changes: { isActive: false, disabledReason: 'endpoint_gone' } });
     const [delivery] = await waitFor(async () => {
       const d = await deliveriesOf(env.prisma, hook.id);
       return d[0]?.status === 'failed' ? d : null;
