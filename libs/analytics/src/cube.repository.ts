@@ -186,17 +186,20 @@ export class CubeRepository {
     limit: number,
   ): Promise<{ answer: CubeAnswer; previous: { clicks: number; visitors: number } }> {
     const split = splitWindow(w);
-    const ranges = split.days.map((d) => Prisma.sql`(NOT d.is_month AND d.day BETWEEN ${d.from}::date AND ${d.to}::date)`);
-    if (split.months) ranges.push(Prisma.sql`(d.is_month AND d.day BETWEEN ${split.months.from}::date AND ${split.months.to}::date)`);
     const isBot = bots ? [false, true] : [false];
+    // Each read one index range per bot flag and breakdown (the key leads with them).
+    const daily = (month: boolean, dimensions: number[], from: string, to: string) => Prisma.sql`
+      SELECT d.dimension, d.day, d.k1, d.k2, d.k3, d.clicks, d.visitors FROM click_cube_daily d
+      WHERE d.organization_id = ${organizationId}::uuid AND d.is_month = ${month} AND d.is_bot = ANY(${isBot}::boolean[])
+        AND d.dimension = ANY(${dimensions}::smallint[]) AND d.day BETWEEN ${from}::date AND ${to}::date`;
+    const lists = DAILY_BREAKDOWNS.map((_, i) => i + 1);
+    const parts = [daily(false, [0], previous.from, w.to), ...split.days.map((d) => daily(false, lists, d.from, d.to))];
+    if (split.months) parts.push(daily(true, lists, split.months.from, split.months.to));
     const start = (day: string) => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
     const end = Prisma.sql`((${w.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
     const rows = await this.read.$queryRaw<Array<{ dimension: number; day: string | null; k1: string | null; k2: string | null; k3: string | null; clicks: number; visitors: number }>>`
       WITH r AS (
-        SELECT d.dimension, d.day, d.k1, d.k2, d.k3, d.clicks, d.visitors FROM click_cube_daily d
-        WHERE d.organization_id = ${organizationId}::uuid AND d.is_bot = ANY(${isBot}::boolean[])
-          AND ((d.dimension = 0 AND NOT d.is_month AND d.day BETWEEN ${previous.from}::date AND ${w.to}::date)
-            OR (d.dimension > 0 AND (${Prisma.join(ranges, ' OR ')})))
+        ${Prisma.join(parts, ' UNION ALL ')}
         UNION ALL
         SELECT x.dimension, (c.hour AT TIME ZONE 'UTC')::date, x.k1, x.k2, x.k3, c.clicks, c.visitors
         FROM click_cube c CROSS JOIN LATERAL dl_cube_dims(c) x
@@ -204,15 +207,14 @@ export class CubeRepository {
           AND c.hour >= (SELECT s.rolled_before FROM click_cube_state s) AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
           AND (x.dimension = 0 OR c.hour >= ${start(w.from)})
       )
-      SELECT 0 AS dimension, to_char(r.day, 'YYYY-MM-DD') AS day, NULL AS k1, NULL AS k2, NULL AS k3,
-        sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
-      FROM r WHERE r.dimension = 0 GROUP BY r.day
-      UNION ALL
-      SELECT t.dimension, NULL, t.k1, t.k2, t.k3, t.clicks, t.visitors FROM (
-        SELECT g.*, row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) AS rn FROM (
-          SELECT r.dimension, r.k1, r.k2, r.k3, sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
-          FROM r WHERE r.dimension > 0 GROUP BY 1, 2, 3, 4) g) t
-      WHERE t.rn <= ${limit}`;
+      SELECT t.dimension, to_char(t.day, 'YYYY-MM-DD') AS day, t.k1, t.k2, t.k3, t.clicks, t.visitors FROM (
+        SELECT g.*, CASE WHEN g.dimension > 0 THEN row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) END AS rn
+        FROM (
+          -- The days of the total, the values of the lists: one pass over the rows.
+          SELECT r.dimension, CASE WHEN r.dimension = 0 THEN r.day END AS day, r.k1, r.k2, r.k3,
+            sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
+          FROM r GROUP BY 1, 2, 3, 4, 5) g) t
+      WHERE t.dimension = 0 OR t.rn <= ${limit}`;
     const answer: CubeAnswer = { days: [], lists: {} };
     const prev = { clicks: 0, visitors: 0 };
     for (const r of rows) {
