@@ -197,6 +197,9 @@ export class CubeRepository {
     if (split.months) parts.push(daily(true, lists, split.months.from, split.months.to));
     const start = (day: string) => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
     const end = Prisma.sql`((${w.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+    // The statement reads rolled_before itself (one snapshot with the rows); this earlier read is a
+    // lower bound that tells the planner how few cube hours the tail holds.
+    const [state] = await this.read.$queryRaw<Array<{ w: Date }>>`SELECT rolled_before AS w FROM click_cube_state`;
     const rows = await this.read.$queryRaw<Array<{ dimension: number; day: string | null; k1: string | null; k2: string | null; k3: string | null; clicks: number; visitors: number }>>`
       WITH r AS (
         ${Prisma.join(parts, ' UNION ALL ')}
@@ -204,7 +207,7 @@ export class CubeRepository {
         SELECT x.dimension, (c.hour AT TIME ZONE 'UTC')::date, x.k1, x.k2, x.k3, c.clicks, c.visitors
         FROM click_cube c CROSS JOIN LATERAL dl_cube_dims(c) x
         WHERE c.organization_id = ${organizationId}::uuid AND c.is_bot = ANY(${isBot}::boolean[])
-          AND c.hour >= (SELECT s.rolled_before FROM click_cube_state s) AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
+          AND c.hour >= (SELECT s.rolled_before FROM click_cube_state s) AND c.hour >= ${state?.w ?? new Date(0)}::timestamptz AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
           AND (x.dimension = 0 OR c.hour >= ${start(w.from)})
       )
       SELECT t.dimension, to_char(t.day, 'YYYY-MM-DD') AS day, t.k1, t.k2, t.k3, t.clicks, t.visitors FROM (
