@@ -10,6 +10,7 @@ import { OneProcessorPerQueue } from './dispatch/one-processor-per-queue';
 import { QueueMetricsCollector } from './queue-metrics.collector';
 import { DependencyGate } from './resilience/dependency-gate';
 import { ReportsWorkerModule } from './reports/reports-worker.module';
+import { SafetyWorkerModule } from './safety/safety-worker.module';
 import { WebhooksWorkerModule } from './webhooks/webhooks-worker.module';
 
 /** BullMQ consumers and schedules; /health and /metrics on WORKER_PORT. */
@@ -18,7 +19,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [DiscoveryModule, PlatformModule.forRoot(config), QueueModule, AuditModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule],
+      imports: [DiscoveryModule, PlatformModule.forRoot(config), QueueModule, AuditModule, ReportsWorkerModule, ClicksWorkerModule, WebhooksWorkerModule, IngestWorkerModule, SafetyWorkerModule],
       providers: [OneProcessorPerQueue, QueueMetricsCollector, DependencyGate],
     };
   }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError, ValidationMap } from '@dl/platform/http';
-import { SafetyService, SafetyStatus, Verdict, worst } from '@dl/safety';
+import { destinationsOf, SafetyService, SafetyStatus, Verdict, worst } from '@dl/safety';
 import { LinkValues } from './link.types';
+
+export { destinationsOf };
 
 /** What a link stores of its screening (decisions §22). */
 export interface LinkSafety {
@@ -11,18 +13,6 @@ export interface LinkSafety {
 }
 
 type Destinations = Pick<LinkValues, 'originalUrl' | 'iosUrl' | 'androidUrl' | 'webFallbackUrl' | 'expiredUrl' | 'variants' | 'redirectRules'>;
-
-/** Every destination of a link with the field that holds it (`variants[1].url`, `redirectRules[0].url`). */
-export function destinationsOf(values: Partial<Destinations>): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const field of ['originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'expiredUrl'] as const) {
-    const url = values[field];
-    if (typeof url === 'string' && url) out.push([field, url]);
-  }
-  for (const [i, v] of (values.variants ?? []).entries()) if (v?.url) out.push([`variants[${i}].url`, v.url]);
-  for (const [i, r] of (values.redirectRules ?? []).entries()) if (r?.url) out.push([`redirectRules[${i}].url`, r.url]);
-  return out;
-}
 
 const DESTINATION_FIELDS = ['originalUrl', 'iosUrl', 'androidUrl', 'webFallbackUrl', 'expiredUrl', 'variants', 'redirectRules'] as const;
 

@@ -1,4 +1,5 @@
 export * from './canonical-url';
+export * from './destinations';
 export * from './feed-parser';
 export * from './feed-store';
 export * from './lookalike';
@@ -12,3 +13,8 @@ export * from './abuse-reports.service';
 export * from './suspensions.module';
 export * from './suspensions.repository';
 export * from './suspensions.service';
+export * from './rescreen/auto-suspension';
+export * from './rescreen/flagged-email';
+export * from './rescreen/rescreen.module';
+export * from './rescreen/rescreen.pg';
+export * from './rescreen/rescreen.service';

@@ -16,6 +16,8 @@ const RESOURCE: Record<Exclude<WebhookEventType, 'link.clicked'>, string> = {
   // decisions §23: `{event, data: {customer, lead | sale, linkId}}`.
   'lead.created': 'data',
   'sale.created': 'data',
+  // decisions §22: `{event, data: {linkId, shortCode, reason}}`.
+  'link.flagged': 'data',
 };
 
 /**

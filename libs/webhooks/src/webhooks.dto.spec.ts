@@ -1,7 +1,7 @@
 import { pipeAccepts, pipeRefusal } from '@dl/testing';
 import { CreateWebhookDto } from './webhooks.dto';
 
-const KINDS = 'link.clicked, link.created, link.updated, link.deleted, install.attributed, report.generated, lead.created, sale.created';
+const KINDS = 'link.clicked, link.created, link.updated, link.deleted, install.attributed, report.generated, lead.created, sale.created, link.flagged';
 const bad = (validation: Record<string, string>) => ({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
 
 // POST /api/webhooks's body as the api's validation pipe reads it (decisions §10); the e2e spec

@@ -328,6 +328,23 @@ export class EnvironmentVariables {
   /** Brands whose IDN look-alikes are suspicious: comma-separated domains (`paypal.com`) or names. */
   @Transform(emptyToUndefined) @IsOptional() @IsString() PROTECTED_BRANDS?: string;
 
+  /**
+   * Google Safe Browsing v4 (decisions §22): with a key, every stored destination is also looked
+   * up with `threatMatches:find`; `SAFE_BROWSING_API_BASE` points the client elsewhere (tests).
+   */
+  @Transform(emptyToUndefined) @IsOptional() @IsString() SAFE_BROWSING_API_KEY?: string;
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  SAFE_BROWSING_API_BASE = 'https://safebrowsing.googleapis.com';
+
+  /** How long a screen waits for Safe Browsing before accepting the link and leaving it to the worker's re-check. */
+  @Transform(toInt) @IsInt() @Min(50) @Max(10_000) SAFE_BROWSING_TIMEOUT_MS = 1500;
+
+  /** How often the worker re-checks links Safe Browsing could not answer for. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000) SAFE_BROWSING_RECHECK_MS = 60_000;
+
+  /** Links blocked by re-screening within 24 h after which an organization is suspended pending review (decisions §22). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000) AUTO_SUSPEND_BLOCKED_LINKS = 3;
+
   /** Link password checks (scrypt) running at once per redirect process, and waiting beyond those (decisions §22: full → the 429 page). */
   @Transform(toInt) @IsInt() @Min(1) @Max(64) LINK_PASSWORD_CHECK_CONCURRENCY = 1;
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000) LINK_PASSWORD_CHECK_QUEUE = 32;

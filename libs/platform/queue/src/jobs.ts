@@ -42,6 +42,7 @@ export const WebhookEventTypes = [
   'report.generated',
   'lead.created',
   'sale.created',
+  'link.flagged',
 ] as const;
 export type WebhookEventType = (typeof WebhookEventTypes)[number];
 
@@ -107,6 +108,13 @@ export interface SaleCreatedWebhookData {
   linkId: string | null;
 }
 
+/** `data` of `link.flagged` (decisions §22): a link blocked by re-screening. */
+export interface LinkFlaggedWebhookData {
+  linkId: string;
+  shortCode: string;
+  reason: string;
+}
+
 /** Event type → its `data`. */
 export interface WebhookEventData {
   'link.clicked': LinkClickedWebhookData;
@@ -117,6 +125,7 @@ export interface WebhookEventData {
   'report.generated': ReportGeneratedWebhookData;
   'lead.created': LeadCreatedWebhookData;
   'sale.created': SaleCreatedWebhookData;
+  'link.flagged': LinkFlaggedWebhookData;
 }
 
 /** One delivery of one event to one webhook (a `webhook_deliveries` row); produced by the worker's fan-out and the test endpoint. */
