@@ -9,7 +9,8 @@ export { destinationsOf };
 export interface LinkSafety {
   safetyStatus: SafetyStatus;
   safetyReason: string | null;
-  safetyCheckedAt: Date;
+  /** Null until every lookup answered (Safe Browsing unreachable: the worker re-checks it). */
+  safetyCheckedAt: Date | null;
 }
 
 type Destinations = Pick<LinkValues, 'originalUrl' | 'iosUrl' | 'androidUrl' | 'webFallbackUrl' | 'expiredUrl' | 'variants' | 'redirectRules'>;
@@ -54,7 +55,7 @@ export class LinkScreening {
       const blocked = mine.filter(([, v]) => v.status === 'blocked');
       if (blocked.length) return blocked;
       const v = worst(mine.map(([, x]) => x));
-      return { safetyStatus: v.status, safetyReason: v.reason, safetyCheckedAt: now };
+      return { safetyStatus: v.status, safetyReason: v.reason, safetyCheckedAt: mine.some(([, x]) => x.pending) ? null : now };
     });
   }
 

@@ -4,6 +4,8 @@ export * from './feed-parser';
 export * from './feed-store';
 export * from './lookalike';
 export * from './safety.module';
+export * from './safe-browsing.client';
+export * from './safe-browsing.lookup';
 export * from './safety.service';
 export * from './screen';
 export * from './threat-matcher';

@@ -1,8 +1,12 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { ValidationError, ValidationMap } from '@dl/platform/http';
+import { RedisService } from '@dl/platform/redis';
+import { canonicalizeUrl } from './canonical-url';
 import { FeedSnapshot, FeedStore, parseFeedPaths } from './feed-store';
 import { Brand, parseBrands } from './lookalike';
+import { SafeBrowsingClient } from './safe-browsing.client';
+import { SafeBrowsingLookup } from './safe-browsing.lookup';
 import { screenLocally } from './screen';
 import { Verdict } from './verdict';
 
@@ -10,16 +14,22 @@ import { Verdict } from './verdict';
  * One `screen(urls)` for every place that stores a destination (decisions §22). Feeds load when
  * the app starts and reload when a file changes (polled every THREAT_FEEDS_POLL_MS) or on
  * `reloadFeeds()`; a screen during the first load waits for it, so nothing slips through at boot.
+ * With SAFE_BROWSING_API_KEY, destinations the local rules do not block are also looked up in
+ * Google Safe Browsing; one it could not answer for is accepted and marked `pending`.
  */
 @Injectable()
 export class SafetyService implements OnModuleDestroy {
   private readonly logger = new Logger(SafetyService.name);
   private readonly feeds: FeedStore;
   private readonly brands: Brand[];
+  private readonly safeBrowsing: SafeBrowsingLookup | null;
   private readonly listeners = new Set<(snapshot: FeedSnapshot, previousVersion: string) => void>();
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Optional() redis?: RedisService) {
     this.brands = parseBrands(config.PROTECTED_BRANDS);
+    this.safeBrowsing = config.SAFE_BROWSING_API_KEY
+      ? new SafeBrowsingLookup(new SafeBrowsingClient({ apiKey: config.SAFE_BROWSING_API_KEY, baseUrl: config.SAFE_BROWSING_API_BASE, timeoutMs: config.SAFE_BROWSING_TIMEOUT_MS }), redis)
+      : null;
     this.feeds = new FeedStore(parseFeedPaths(config.THREAT_FEEDS), (snapshot, previous) => {
       for (const f of snapshot.files) {
         const fields = { feed: f.path, entries: f.entries, malformed: f.malformed, error: f.error };
@@ -32,11 +42,26 @@ export class SafetyService implements OnModuleDestroy {
     this.feeds.watch(config.THREAT_FEEDS_POLL_MS);
   }
 
+  /** Whether Safe Browsing is asked (SAFE_BROWSING_API_KEY set). */
+  get safeBrowsingEnabled(): boolean {
+    return this.safeBrowsing !== null;
+  }
+
   /** The verdict of each URL, in order. */
   async screen(urls: readonly string[]): Promise<Verdict[]> {
     await this.feeds.ready.catch(() => undefined);
     const { matcher } = this.feeds.snapshot;
-    return urls.map((u) => screenLocally(u, matcher, this.brands));
+    const local = urls.map((u) => screenLocally(u, matcher, this.brands));
+    if (!this.safeBrowsing) return local;
+    const ask = urls.filter((u, i) => local[i].status !== 'blocked' && canonicalizeUrl(u) !== null);
+    if (!ask.length) return local;
+    const found = await this.safeBrowsing.verdicts(ask);
+    return urls.map((u, i) => {
+      if (!found.has(u) || local[i].status === 'blocked') return local[i];
+      const reason = found.get(u);
+      if (reason === undefined) return { ...local[i], pending: true };
+      return reason ? { status: 'blocked', reason } : local[i];
+    });
   }
 
   /**
@@ -49,7 +74,6 @@ export class SafetyService implements OnModuleDestroy {
     for (const [i, v] of verdicts.entries()) if (v.status === 'blocked') validation[fields[i][0]] = `Destination blocked: ${v.reason}`;
     if (Object.keys(validation).length) throw new ValidationError(validation);
   }
-
   /** The loaded feeds (for re-screening and the operator). */
   get snapshot(): FeedSnapshot {
     return this.feeds.snapshot;

@@ -8,6 +8,8 @@ export interface Verdict {
   status: SafetyStatus;
   /** Why it is blocked or suspicious; null when ok. */
   reason: string | null;
+  /** Safe Browsing could not be asked: accepted now, re-checked later by the worker. */
+  pending?: boolean;
 }
 
 export const OK: Verdict = Object.freeze({ status: 'ok', reason: null }) as Verdict;

@@ -23,6 +23,8 @@ export * from './validation';
 export * from './validation-verdict';
 export * from './link-samples';
 export * from './stripe-server';
+export * from './safe-browsing-server';
+export * from './smtp-sink';
 export * from './stripe-events';
 export * from './suites';
 export * from './oidc-provider';

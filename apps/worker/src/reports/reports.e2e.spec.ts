@@ -1,45 +1,14 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { PNG } from 'pngjs';
-import { SMTPServer } from 'smtp-server';
 import { Role, Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
 import { CHART_CID, Clock } from '@dl/reports';
-import { createTestEnv, decodeHeader, flatten, parseMime, ReportFixtures, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, decodeHeader, flatten, parseMime, ReportFixtures, RunningApp, SmtpSink, startApp, startSmtpSink, TestEnv } from '@dl/testing';
 import { createWorkerApp } from '../app';
 import { MONTHLY_REPORTS_CRON, MONTHLY_REPORTS_SCHEDULER_ID } from './reports.scheduler';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-async function startSmtp(): Promise<{ server: SMTPServer; port: number; messages: Received[] }> {
-  const messages: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.server.address() as AddressInfo).port, messages };
-}
 
 async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const until = Date.now() + ms;
@@ -57,7 +26,7 @@ jest.setTimeout(120_000);
 
 describe('monthly reports in the worker', () => {
   let env: TestEnv;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: SmtpSink;
   let worker: RunningApp;
   let reportsQueue: Queue;
   let webhooksQueue: Queue;
@@ -72,7 +41,7 @@ describe('monthly reports in the worker', () => {
   };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
+    smtp = await startSmtpSink();
     env = await createTestEnv({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Reports <reports@dl.test>' });
     fx = new ReportFixtures(env.prisma);
     orgId = (await fx.organization({ name: 'Acme Inc', tier: Tier.PRO, createdAt: at('2026-01-01T00:00:00Z') })).id;
@@ -95,7 +64,7 @@ describe('monthly reports in the worker', () => {
     await reportsQueue?.close();
     await webhooksQueue?.close();
     await worker?.app.close().catch(() => undefined);
-    await new Promise<void>((r) => (smtp ? smtp.server.close(() => r()) : r()));
+    await smtp?.close();
     await env?.teardown();
   });
 
