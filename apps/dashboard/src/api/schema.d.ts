@@ -2438,7 +2438,7 @@ export interface components {
         CreateWebhookDto: {
             /** @example https://example.com/hooks/deeplink */
             url: string;
-            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
+            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created" | "link.flagged")[];
             /**
              * Format: uuid
              * @description Only events of this project
@@ -2449,7 +2449,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
+            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created" | "link.flagged")[];
             /** Format: uuid */
             projectId: string | null;
             isActive: boolean;
@@ -2467,7 +2467,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             url: string;
-            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
+            events: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created" | "link.flagged")[];
             /** Format: uuid */
             projectId: string | null;
             isActive: boolean;
@@ -2481,7 +2481,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             url?: string;
-            events?: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created")[];
+            events?: ("link.clicked" | "link.created" | "link.updated" | "link.deleted" | "install.attributed" | "report.generated" | "lead.created" | "sale.created" | "link.flagged")[];
             /**
              * Format: uuid
              * @description null removes the project filter
