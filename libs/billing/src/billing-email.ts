@@ -1,5 +1,5 @@
 import { Tier } from '@dl/platform/db';
-import { EMAIL_ACCENT as ACCENT, EMAIL_FONT as FONT, EMAIL_INK as INK, EMAIL_LINE as LINE, EMAIL_MUTED as MUTED, escapeHtml, emailDay, RenderedEmail } from '@dl/platform/mail';
+import { EMAIL_ACCENT as ACCENT, emailCard, escapeHtml, emailDay, RenderedEmail } from '@dl/platform/mail';
 
 /*
  * The billing emails to Owners, in the look of the monthly report email (the same card,
@@ -15,22 +15,14 @@ const esc = escapeHtml;
 const day = emailDay;
 
 function page(opts: { kicker: string; title: string; paragraphs: string[]; button: { label: string; url: string }; organization: string; accent: string }): string {
-  const rows = opts.paragraphs
-    .map((p) => `<tr><td style="padding:4px 28px;font-family:${FONT};font-size:14px;line-height:1.55;color:${INK};">${p}</td></tr>`)
-    .join('\n');
-  return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${esc(opts.title)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;"><tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="width:100%;max-width:600px;background:#ffffff;border-radius:14px;border:1px solid ${LINE};">
-<tr><td style="height:6px;line-height:6px;font-size:0;background:${opts.accent};border-radius:14px 14px 0 0;">&nbsp;</td></tr>
-<tr><td style="padding:28px 28px 10px;font-family:${FONT};">
-<div style="font-size:12px;color:${MUTED};text-transform:uppercase;letter-spacing:.08em;">${esc(opts.kicker)} · ${esc(opts.organization)}</div>
-<div style="font-size:24px;font-weight:800;color:${INK};padding-top:6px;">${esc(opts.title)}</div></td></tr>
-${rows}
-<tr><td style="padding:22px 28px 4px;"><a href="${esc(opts.button.url)}" style="display:inline-block;background:${ACCENT};color:#ffffff;text-decoration:none;font-family:${FONT};font-size:14px;font-weight:600;padding:11px 20px;border-radius:8px;">${esc(opts.button.label)}</a></td></tr>
-<tr><td style="padding:26px 28px 28px;font-family:${FONT};font-size:12px;color:${MUTED};line-height:1.5;">You receive this email as an owner of ${esc(opts.organization)}. Payments are handled by Stripe; we never see your card.</td></tr>
-</table></td></tr></table></body></html>`;
+  return emailCard({
+    kicker: `${opts.kicker} · ${opts.organization}`,
+    title: opts.title,
+    paragraphs: opts.paragraphs,
+    button: opts.button,
+    footer: `You receive this email as an owner of ${opts.organization}. Payments are handled by Stripe; we never see your card.`,
+    accent: opts.accent,
+  });
 }
 
 /** A renewal payment failed: the plan stays until `graceEndsAt`, then falls to FREE unless paid. */
