@@ -66,4 +66,12 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ ...base, SERVICE_HOSTS: 'dl.example.com, links.example.com' }).SERVICE_HOSTS).toBe('dl.example.com, links.example.com');
     expect(() => loadConfig({ ...base, SERVICE_HOSTS: 'https://x.example/' })).toThrow(/SERVICE_HOSTS/);
   });
+
+  it('validates the trust-and-safety settings (decisions §22) at boot', () => {
+    expect(loadConfig(base)).toMatchObject({ AUTO_SUSPEND_BLOCKED_LINKS: 3, SAFE_BROWSING_API_BASE: 'https://safebrowsing.googleapis.com', SAFE_BROWSING_TIMEOUT_MS: 1500 });
+    expect(loadConfig({ ...base, AUTO_SUSPEND_BLOCKED_LINKS: '5' }).AUTO_SUSPEND_BLOCKED_LINKS).toBe(5);
+    for (const bad of ['0', '-1', 'three', '2.5']) expect(() => loadConfig({ ...base, AUTO_SUSPEND_BLOCKED_LINKS: bad })).toThrow(/AUTO_SUSPEND_BLOCKED_LINKS/);
+    expect(() => loadConfig({ ...base, SAFE_BROWSING_API_BASE: 'not a url' })).toThrow(/SAFE_BROWSING_API_BASE/);
+    expect(() => loadConfig({ ...base, SAFE_BROWSING_TIMEOUT_MS: '0' })).toThrow(/SAFE_BROWSING_TIMEOUT_MS/);
+  });
 });
