@@ -19,7 +19,7 @@ export function renderFlaggedLinksEmail(m: { organization: string; links: Flagge
   const subject = n === 1 ? `A link of ${m.organization} was blocked: ${m.links[0].reason}` : `${n} links of ${m.organization} were blocked`;
   const shown = m.links.slice(0, LISTED);
   const more = n - shown.length;
-  const intro = `${n === 1 ? 'A destination of this link is' : 'Destinations of these links are'} now listed as dangerous by a threat feed, so visitors get a page saying the link has been disabled.`;
+  const intro = `${n === 1 ? 'A destination of this link is' : 'Destinations of these links are'} now on a threat list (a threat feed or Google Safe Browsing), so visitors get a page saying the link has been disabled.`;
   const fix = 'If a destination is wrong, point the link somewhere safe: changing its destinations screens it again.';
   const suspension = 'Your organization has been suspended pending review: several links were blocked within 24 hours. Contact support to have it reviewed.';
   const paragraphs = [
