@@ -32,6 +32,12 @@ describe('canonicalizeUrl', () => {
   const segment = fc.stringMatching(/^[A-Za-z0-9._~-]{0,8}$/);
   const path = fc.array(segment, { maxLength: 4 }).map((s) => `/${s.join('/')}`);
 
+  it('removes dot segments the parser leaves (a final `.` after `.-`), escaped or not', () => {
+    expect(key('http://a.a/a/.-/.')).toBe('a.a/a/.-/');
+    expect(key('http://a.a/%61/.-/%2E')).toBe('a.a/a/.-/');
+    expect(key('http://a.a/a/b/../c')).toBe('a.a/a/c');
+  });
+
   it('is idempotent', () => {
     fc.assert(
       fc.property(host, path, fc.boolean(), (h, p, https) => {

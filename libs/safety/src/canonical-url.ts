@@ -24,6 +24,25 @@ export function normalizeEscapes(part: string): string {
   });
 }
 
+/**
+ * RFC 3986 dot-segment removal on a path whose escapes are normalised (`%2E` is `.` by then).
+ * The WHATWG parser should leave none, but Node's parser keeps a final `.` after a segment
+ * such as `.-` (`/a/.-/.`), and a feed entry and a link must still agree.
+ */
+export function removeDotSegments(path: string): string {
+  const segments = path.split('/');
+  const out: string[] = [];
+  for (let i = 1; i < segments.length; i++) {
+    const s = segments[i];
+    if (s !== '.' && s !== '..') out.push(s);
+    else {
+      if (s === '..') out.pop();
+      if (i === segments.length - 1) out.push('');
+    }
+  }
+  return `/${out.join('/')}`;
+}
+
 /** Host without its trailing dot(s); the WHATWG parser already lower-cased it and made it punycode. */
 export function canonicalHost(hostname: string): string {
   return hostname.replace(/\.+$/, '');
@@ -43,7 +62,7 @@ export function canonicalizeUrl(raw: string): CanonicalUrl | null {
   // The parser drops a port equal to the scheme's default; the other scheme's default is
   // dropped too, since the key is scheme-less (http://x:443 and https://x:80 are rare and odd).
   const port = url.port && url.port !== '80' && url.port !== '443' ? `:${url.port}` : '';
-  const path = normalizeEscapes(url.pathname || '/');
+  const path = removeDotSegments(normalizeEscapes(url.pathname || '/'));
   const query = url.search ? normalizeEscapes(url.search) : '';
   return { host, key: `${host}${port}${path}${query}`, url };
 }
