@@ -8,4 +8,5 @@ export * from './sso.repository';
 export * from './sso-settings.service';
 export * from './sso-sign-in.service';
 export * from './oidc/oidc.provider';
+export * from './saml';
 export * from './sso.module';

@@ -8,6 +8,7 @@ import { ValidationError, ValidationMap } from '@dl/platform/http';
 import { PutSsoDto, SsoResponseDto } from './sso.dto';
 import { SsoDomainTakenError, SsoNotConfiguredError } from './sso.errors';
 import { SsoConnectionInput, SsoConnectionRow, SsoDomainRow, SsoRepository } from './sso.repository';
+import { resolveSamlConnection } from './saml/saml-connection';
 import { SecretBox } from './sso-secret';
 import { SsoSignInService } from './sso-sign-in.service';
 import { checkIdpUrl, IDP_URL_MESSAGE, parseAllowHttpHosts } from './sso-urls';
@@ -164,13 +165,15 @@ export class SsoSettingsService {
       if (!dto.certificate) problems.certificate = REQUIRED;
     }
     if (Object.keys(problems).length) throw new ValidationError(problems);
+    // The metadata's XML, SingleSignOnService and certificates, or the certificate, checked now (400 naming the field).
+    const saml = resolveSamlConnection({ ...dto, entryPoint }, { allowHttpHosts: this.allowHttp });
     return {
       type: 'saml',
       issuer: null,
       clientId: null,
       clientSecret: null,
-      entryPoint,
-      certificate: dto.certificate ?? null,
+      entryPoint: saml.entryPoint,
+      certificate: dto.idpMetadataXml ? null : saml.certificates[0],
       idpMetadataXml: dto.idpMetadataXml ?? null,
       ...base,
     };

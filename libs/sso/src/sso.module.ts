@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { SsoEnforcement } from '@dl/auth';
 import { DnsVerifier } from '@dl/domains';
 import { OidcProvider } from './oidc/oidc.provider';
+import { SamlSsoProvider } from './saml/saml.provider';
+import { SAML_SSO_PROVIDER } from './sso-provider';
 import { SsoRepository } from './sso.repository';
 import { SsoSettingsService } from './sso-settings.service';
 import { SsoSignInService } from './sso-sign-in.service';
@@ -9,8 +11,8 @@ import { SsoStateStore } from './sso-state';
 
 /**
  * Single sign-on (decisions §25). Global so that libs/auth's password routes find the
- * SsoEnforcement it provides. A protocol plugs in as an SsoProvider: OIDC here; SAML by
- * providing SAML_SSO_PROVIDER (libs/sso/src/saml). Needs identity (AuthModule), Redis and the audit recorder.
+ * SsoEnforcement it provides. A protocol plugs in as an SsoProvider: OIDC (libs/sso/src/oidc) and
+ * SAML (libs/sso/src/saml, as SAML_SSO_PROVIDER). Needs identity (AuthModule), Redis and the audit recorder.
  */
 @Global()
 @Module({
@@ -20,6 +22,7 @@ import { SsoStateStore } from './sso-state';
     SsoSettingsService,
     SsoSignInService,
     OidcProvider,
+    { provide: SAML_SSO_PROVIDER, useClass: SamlSsoProvider },
     DnsVerifier,
     { provide: SsoEnforcement, useExisting: SsoSignInService },
   ],

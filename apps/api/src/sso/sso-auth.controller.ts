@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
@@ -74,6 +74,43 @@ export class SsoAuthController {
   async oidcCallback(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const params = stringFields(request.query);
     const session = await this.sso.finish('oidc', params.state, params, sessionMeta(request, this.config));
+    setRefreshCookie(reply, this.config, session);
+    reply.header('Location', AFTER_SIGN_IN);
+  }
+
+  /**
+   * The SAML IdP's auto-posted form (HTTP-POST binding; the adapter parses form bodies). Without
+   * SameOriginGuard on purpose: the IdP's page posts it cross-site, and the signed response with
+   * the single-use RelayState is what authenticates it; no cookie of ours is read.
+   */
+  @Post('saml/acs')
+  @Endpoint({
+    summary: "The SAML IdP's POST (SAMLResponse, RelayState): signs in (creating the member on first use) and 302 to /app",
+    description:
+      'Form-encoded (`application/x-www-form-urlencoded`). Sets the refresh cookie as login does (`dl_refresh`); the dashboard then calls POST /auth/refresh. ' +
+      "The response's signature, audience, recipient, time window and single use are checked; the RelayState works once, for 10 minutes.",
+    public: true,
+    status: 302,
+    success: REDIRECT,
+    consumes: ['application/x-www-form-urlencoded'],
+    body: {
+      schema: {
+        type: 'object',
+        required: ['SAMLResponse', 'RelayState'],
+        properties: { SAMLResponse: { type: 'string', description: 'The base64 SAML Response' }, RelayState: { type: 'string', description: 'The state of /auth/sso/start' } },
+      },
+    },
+    errors: {
+      400: 'Invalid or expired single sign-on state',
+      401: 'Single sign-on failed: <reason> (signature, audience, recipient, expiry or a replayed assertion)',
+      403: "The identity provider's email is not of a verified domain of this organization",
+      404: 'Single sign-on is not configured',
+      415: 'Unsupported Media Type',
+    },
+  })
+  async samlAcs(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const params = stringFields(request.body);
+    const session = await this.sso.finish('saml', params.RelayState, params, sessionMeta(request, this.config));
     setRefreshCookie(reply, this.config, session);
     reply.header('Location', AFTER_SIGN_IN);
   }

@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { ValidationError } from '@dl/platform/http';
+import { checkIdpUrl, IDP_URL_MESSAGE } from '../sso-urls';
 
 /** What an organization's SSO settings say about its SAML identity provider (decisions §25). */
 export interface SamlSettingsInput {
@@ -11,70 +12,43 @@ export interface SamlSettingsInput {
 
 /** An identity provider ready to use: where to send the AuthnRequest and whose signature to trust. */
 export interface SamlConnection {
-  /** The IdP's SingleSignOnService location. */
+  /** The IdP's HTTP-Redirect SingleSignOnService location. */
   entryPoint: string;
-  /** How the AuthnRequest travels there: a redirect (query string) or an auto-posted form. */
-  binding: 'redirect' | 'post';
   /** The IdP's signing certificates, PEM (several during a key rollover). */
   certificates: string[];
   /** The IdP's entity id (from metadata): the assertions' Issuer must be this one. */
   idpEntityId: string | null;
 }
 
-/** Rules the settings are checked against: `SSO_ALLOW_HTTP_HOSTS` as a list of `host:port`. */
+/** Rules the settings are checked against: `SSO_ALLOW_HTTP_HOSTS` (parseAllowHttpHosts). */
 export interface SamlConnectionRules {
-  allowHttpHosts: readonly string[];
+  allowHttpHosts: ReadonlySet<string>;
 }
 
-const BINDING = {
-  redirect: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
-  post: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
-} as const;
+const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 
 const MAX_METADATA_CHARS = 512 * 1024;
 const MAX_CERTIFICATE_CHARS = 16 * 1024;
 
 /**
- * The connection described by the settings: `idpMetadataXml` when given (its HTTP-Redirect or
- * HTTP-POST SingleSignOnService and its signing certificates), otherwise `entryPoint` +
+ * The connection described by the settings: `idpMetadataXml` when given (its HTTP-Redirect
+ * SingleSignOnService and its signing certificates), otherwise `entryPoint` +
  * `certificate`. Bad input is a 400 `Validation error` naming the field.
  */
 export function resolveSamlConnection(input: SamlSettingsInput, rules: SamlConnectionRules): SamlConnection {
   if (input.idpMetadataXml != null && input.idpMetadataXml !== '') {
     const parsed = parseIdpMetadata(input.idpMetadataXml);
     if (typeof parsed === 'string') throw new ValidationError({ idpMetadataXml: parsed });
-    const why = entryPointProblem(parsed.entryPoint, rules);
-    if (why) throw new ValidationError({ idpMetadataXml: `SingleSignOnService ${why.replace(/^Must/, 'must')}` });
+    if (!checkIdpUrl(parsed.entryPoint, rules.allowHttpHosts)) throw new ValidationError({ idpMetadataXml: 'SingleSignOnService must be an https URL' });
     return parsed;
   }
   const problems: Record<string, string> = {};
   const entryPoint = typeof input.entryPoint === 'string' ? input.entryPoint.trim() : '';
-  const entryPointWhy = entryPoint ? entryPointProblem(entryPoint, rules) : 'Must be an https URL (or give idpMetadataXml)';
-  if (entryPointWhy) problems.entryPoint = entryPointWhy;
+  if (!checkIdpUrl(entryPoint, rules.allowHttpHosts)) problems.entryPoint = IDP_URL_MESSAGE;
   const certificate = typeof input.certificate === 'string' ? toPem(input.certificate) : null;
   if (!certificate) problems.certificate = 'Must be an X.509 certificate (PEM or base64)';
   if (Object.keys(problems).length) throw new ValidationError(problems);
-  return { entryPoint, binding: 'redirect', certificates: [certificate!], idpEntityId: null };
-}
-
-/**
- * Why `url` may not be an identity provider's endpoint, or null: it must be an absolute https URL,
- * or http on a `host:port` listed in SSO_ALLOW_HTTP_HOSTS (local providers and tests).
- */
-export function entryPointProblem(url: string, rules: SamlConnectionRules): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'Must be an https URL';
-  }
-  if (url.length > 2048 || parsed.username || parsed.password) return 'Must be an https URL';
-  if (parsed.protocol === 'https:') return null;
-  if (parsed.protocol === 'http:') {
-    const hostPort = `${parsed.hostname}:${parsed.port || '80'}`.toLowerCase();
-    if (rules.allowHttpHosts.some((h) => h.trim().toLowerCase() === hostPort)) return null;
-  }
-  return 'Must be an https URL';
+  return { entryPoint, certificates: [certificate!], idpEntityId: null };
 }
 
 /** A certificate given as PEM or as its base64 body, as normalised PEM; null when it is not one. */
@@ -95,7 +69,7 @@ export function toPem(text: string): string | null {
 
 /**
  * The first IDPSSODescriptor of an EntityDescriptor (or of an EntitiesDescriptor's first one that
- * has one): its SingleSignOnService (HTTP-Redirect preferred, HTTP-POST otherwise), its signing
+ * has one): its HTTP-Redirect SingleSignOnService (how our AuthnRequest travels), its signing
  * certificates (KeyDescriptor use="signing" or without `use`) and the entity id. A string says
  * what is wrong.
  */
@@ -112,19 +86,16 @@ export function parseIdpMetadata(xml: string): SamlConnection | string {
   if (!descriptor) return 'Must contain an IDPSSODescriptor';
   const entity = descriptor.parentNode as Element | null;
   const idpEntityId = entity?.localName === 'EntityDescriptor' ? entity.getAttribute('entityID') || null : null;
-  const services = elements(descriptor, 'SingleSignOnService');
-  const redirect = services.find((s) => s.getAttribute('Binding') === BINDING.redirect);
-  const post = services.find((s) => s.getAttribute('Binding') === BINDING.post);
-  const service = redirect ?? post;
+  const service = elements(descriptor, 'SingleSignOnService').find((s) => s.getAttribute('Binding') === REDIRECT_BINDING);
   const entryPoint = service?.getAttribute('Location')?.trim();
-  if (!service || !entryPoint) return 'Must contain an HTTP-Redirect or HTTP-POST SingleSignOnService';
+  if (!entryPoint) return 'Must contain an HTTP-Redirect SingleSignOnService';
   const certificates = elements(descriptor, 'KeyDescriptor')
     .filter((k) => !k.getAttribute('use') || k.getAttribute('use') === 'signing')
     .flatMap((k) => elements(k, 'X509Certificate'))
     .map((c) => toPem(c.textContent ?? ''));
   if (!certificates.length) return 'Must contain a signing X509Certificate';
   if (certificates.some((c) => c === null)) return 'Must contain valid X509Certificate values';
-  return { entryPoint, binding: service === redirect ? 'redirect' : 'post', certificates: certificates as string[], idpEntityId };
+  return { entryPoint, certificates: certificates as string[], idpEntityId };
 }
 
 function elements(root: Element, localName: string): Element[] {

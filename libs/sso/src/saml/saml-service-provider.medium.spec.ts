@@ -1,4 +1,5 @@
 import { RedisService } from '@dl/platform/redis';
+import { parseAllowHttpHosts } from '../sso-urls';
 import { createTestEnv, SamlTestIdp, TestEnv } from '@dl/testing';
 import { resolveSamlConnection, SamlConnection } from './saml-connection';
 import { SamlServiceProvider } from './saml-service-provider';
@@ -19,7 +20,7 @@ describe(SamlServiceProvider.name, () => {
     await redis.onModuleInit();
     idp = await SamlTestIdp.start({ ...SP, user: { email: 'Ada@Acme.test', name: 'Ada Lovelace' } });
     provider = new SamlServiceProvider(redis, SP);
-    connection = resolveSamlConnection({ idpMetadataXml: idp.metadataXml }, { allowHttpHosts: [new URL(idp.url).host] });
+    connection = resolveSamlConnection({ idpMetadataXml: idp.metadataXml }, { allowHttpHosts: parseAllowHttpHosts(new URL(idp.url).host) });
   });
   afterAll(async () => {
     await idp?.close();
@@ -57,7 +58,7 @@ describe(SamlServiceProvider.name, () => {
   });
 
   it('accepts the same IdP configured by entry point and certificate', async () => {
-    const manual = resolveSamlConnection({ entryPoint: idp.ssoUrl, certificate: idp.certificate }, { allowHttpHosts: [new URL(idp.url).host] });
+    const manual = resolveSamlConnection({ entryPoint: idp.ssoUrl, certificate: idp.certificate }, { allowHttpHosts: parseAllowHttpHosts(new URL(idp.url).host) });
     await expect(provider.validateResponse(manual, await idp.response())).resolves.toMatchObject({ email: 'ada@acme.test' });
   });
 
@@ -96,7 +97,7 @@ describe(SamlServiceProvider.name, () => {
   it('refuses a response from an IdP other than the metadata names', async () => {
     const other = await SamlTestIdp.start({ ...SP, user: { email: 'ada@acme.test' } });
     try {
-      const otherConnection = resolveSamlConnection({ idpMetadataXml: other.metadataXml }, { allowHttpHosts: [new URL(other.url).host] });
+      const otherConnection = resolveSamlConnection({ idpMetadataXml: other.metadataXml }, { allowHttpHosts: parseAllowHttpHosts(new URL(other.url).host) });
       // Same signing key (one key pair per test process), different entity id: the Issuer check refuses it.
       await expect(refusal(provider.validateResponse({ ...otherConnection, certificates: connection.certificates }, await idp.response()))).resolves.toEqual([
         
@@ -109,12 +110,11 @@ describe(SamlServiceProvider.name, () => {
   });
 
   it('sends the browser to the IdP with an AuthnRequest and the relay state, and the IdP answers an auto-post form to our ACS', async () => {
-    const start = await provider.startSignIn(connection, 'state-123');
-    if (!('redirectUrl' in start)) throw new Error('expected a redirect');
-    const url = new URL(start.redirectUrl);
+    const redirectUrl = await provider.authorizeUrl(connection, 'state-123');
+    const url = new URL(redirectUrl);
     expect(`${url.origin}${url.pathname}`).toBe(idp.ssoUrl);
     expect(url.searchParams.get('RelayState')).toBe('state-123');
-    const form = await idp.followSignIn(start.redirectUrl);
+    const form = await idp.followSignIn(redirectUrl);
     expect(form).toEqual({ action: SP.acsUrl, SAMLResponse: expect.any(String), RelayState: 'state-123' });
     await expect(provider.validateResponse(connection, form.SAMLResponse)).resolves.toMatchObject({ email: 'ada@acme.test', name: 'Ada Lovelace' });
   });

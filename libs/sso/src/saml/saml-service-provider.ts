@@ -23,9 +23,6 @@ export interface SamlIdentity {
   assertionId: string;
 }
 
-/** How the browser goes to the identity provider with our AuthnRequest. */
-export type SamlSignInStart = { redirectUrl: string } | { formHtml: string };
-
 const EMAIL_ATTRIBUTES = [
   'email',
   'mail',
@@ -57,11 +54,9 @@ export class SamlServiceProvider {
     private readonly options: SamlServiceProviderOptions,
   ) {}
 
-  /** The AuthnRequest for `connection`, carrying `relayState` back to the ACS untouched. */
-  async startSignIn(connection: SamlConnection, relayState: string): Promise<SamlSignInStart> {
-    const saml = this.saml(connection);
-    if (connection.binding === 'post') return { formHtml: await saml.getAuthorizeFormAsync(relayState) };
-    return { redirectUrl: await saml.getAuthorizeUrlAsync(relayState, undefined, {}) };
+  /** The IdP's URL with our AuthnRequest (HTTP-Redirect binding), carrying `relayState` back to the ACS untouched. */
+  authorizeUrl(connection: SamlConnection, relayState: string): Promise<string> {
+    return this.saml(connection).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
   /** The identity in a posted `SAMLResponse` (base64), or a SamlResponseError saying why not. */
