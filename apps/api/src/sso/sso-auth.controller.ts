@@ -3,13 +3,19 @@ import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Endpoint } from '@dl/platform/http';
-import { SsoSignInService } from '@dl/sso';
+import { SsoSignInService, SsoTypeName } from '@dl/sso';
 import { setRefreshCookie } from '../auth/refresh-cookie';
 import { sessionMeta } from '../auth/session-meta';
 
 /** Where a signed-in browser lands: the dashboard, which reads its session with POST /auth/refresh. */
 const AFTER_SIGN_IN = '/app';
 const REDIRECT = { description: 'Redirect (`Location`)', headers: { Location: { schema: { type: 'string' as const } } } };
+/** What a callback (OIDC redirect, SAML ACS) may answer besides its 302, but the reasons of its 401. */
+const CALLBACK_ERRORS = {
+  400: 'Invalid or expired single sign-on state',
+  403: "The identity provider's email is not of a verified domain of this organization",
+  404: 'Single sign-on is not configured',
+};
 
 /** String fields of a query or form (a repeated field: its first value). */
 function stringFields(source: unknown): Record<string, string> {
@@ -64,18 +70,14 @@ export class SsoAuthController {
     status: 302,
     success: REDIRECT,
     errors: {
-      400: 'Invalid or expired single sign-on state',
+      ...CALLBACK_ERRORS,
       401: 'Single sign-on failed: <reason> (the ID token, nonce, issuer, audience or expiry refused)',
-      403: "The identity provider's email is not of a verified domain of this organization",
-      404: 'Single sign-on is not configured',
       503: 'The identity provider could not be reached',
     },
   })
   async oidcCallback(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const params = stringFields(request.query);
-    const session = await this.sso.finish('oidc', params.state, params, sessionMeta(request, this.config));
-    setRefreshCookie(reply, this.config, session);
-    reply.header('Location', AFTER_SIGN_IN);
+    await this.signIn('oidc', params.state, params, request, reply);
   }
 
   /**
@@ -101,16 +103,19 @@ export class SsoAuthController {
       },
     },
     errors: {
-      400: 'Invalid or expired single sign-on state',
+      ...CALLBACK_ERRORS,
       401: 'Single sign-on failed: <reason> (signature, audience, recipient, expiry or a replayed assertion)',
-      403: "The identity provider's email is not of a verified domain of this organization",
-      404: 'Single sign-on is not configured',
       415: 'Unsupported Media Type',
     },
   })
   async samlAcs(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const params = stringFields(request.body);
-    const session = await this.sso.finish('saml', params.RelayState, params, sessionMeta(request, this.config));
+    await this.signIn('saml', params.RelayState, params, request, reply);
+  }
+
+  /** The callback's sign-in: the refresh cookie as login sets it, and 302 to the dashboard. */
+  private async signIn(type: SsoTypeName, state: string | undefined, params: Record<string, string>, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const session = await this.sso.finish(type, state, params, sessionMeta(request, this.config));
     setRefreshCookie(reply, this.config, session);
     reply.header('Location', AFTER_SIGN_IN);
   }
