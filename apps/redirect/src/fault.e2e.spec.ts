@@ -217,4 +217,14 @@ describe('redirect edge: Redis unreachable from the start', () => {
     }
     expect(seen).toEqual(['clicks_captured_total 0', 'clicks_fallback_total 5']);
   });
+
+  it('/tls/ask still says yes for a serving domain (the new-name budget is not counted without Redis)', async () => {
+    await env.prisma.domain.create({
+      data: { organizationId: (await env.prisma.organization.findFirstOrThrow()).id, domain: 'go.noredis.test', status: 'verified', verifiedAt: new Date(), verificationToken: '0'.repeat(32) },
+    });
+    await server.close();
+    server = await startApp(createRedirectApp, env.withOverrides({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, CLICK_FALLBACK_DIR: dir }));
+    const ask = async (domain: string) => (await request(server.url).get(`/tls/ask?domain=${domain}`)).status;
+    expect([await ask('go.noredis.test'), await ask('unknown.noredis.test')]).toEqual([200, 404]);
+  });
 });
