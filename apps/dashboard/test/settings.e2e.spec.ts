@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
 import { totpCode } from '@dl/auth';
-import { browserSuite, eventually, signIn, signUp, World } from './world';
+import { browserSuite, eventually, screenshotsOf, signIn, signUp, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-settings-shots-'));
@@ -15,18 +15,7 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
   browserSuite((s) => ({ w, context, page } = s));
 
   /** The current page in light and dark at 1280 and 390 px, in this browser context's session (its cookie). */
-  const shots = async (name: string) => {
-    for (const dark of [false, true]) {
-      for (const width of [1280, 390]) {
-        await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
-        await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-        await page.waitForTimeout(200);
-        await page.screenshot({ path: join(SHOTS, `${name}-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.setViewportSize({ width: 1280, height: 900 });
-  };
+  const shots = (name: string) => screenshotsOf(page, SHOTS, name);
 
   it('sets up 2FA with the QR code, shows the recovery codes once, then signs in with a code', async () => {
     const { email, password } = await signUp(page, 'Secure Co');

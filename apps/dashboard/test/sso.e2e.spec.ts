@@ -1,22 +1,13 @@
 import { mkdtempSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
 import { startDnsServer, startOidcProvider, TestDnsServer, TestOidcProvider } from '@dl/testing';
-import { browserSuite, signUp, World } from './world';
+import { browserSuite, freePort, screenshotsOf, signUp, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-sso-shots-'));
 const DOMAIN = 'acme-sso.test';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // Decisions §25 in Chromium: an Owner sets OIDC single sign-on and verifies the email domain by its
 // TXT record; a member signs in with "Sign in with SSO" through a real OpenID Connect provider
@@ -40,18 +31,7 @@ describe('dashboard: single sign-on (Chromium, oidc-provider)', () => {
     await dns?.close();
   });
 
-  const shots = async (p: Page, name: string) => {
-    for (const dark of [false, true]) {
-      for (const width of [1280, 390]) {
-        await p.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
-        await p.setViewportSize({ width, height: width > 600 ? 900 : 844 });
-        await p.waitForTimeout(200);
-        await p.screenshot({ path: join(SHOTS, `${name}-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
-      }
-    }
-    await p.emulateMedia({ colorScheme: 'light' });
-    await p.setViewportSize({ width: 1280, height: 900 });
-  };
+  const shots = (p: Page, name: string) => screenshotsOf(p, SHOTS, name);
 
   it('an Owner sets OIDC and verifies the domain; a member signs in with SSO; enforcement turns the password form to SSO', async () => {
     expect(w.api.url).toBe(apiUrl);
@@ -83,7 +63,9 @@ describe('dashboard: single sign-on (Chromium, oidc-provider)', () => {
     await mp.getByLabel('Work email').fill(`lee@${DOMAIN}`);
     await shots(mp, 'login-sso');
     await mp.getByRole('button', { name: 'Continue with SSO' }).click();
-    await mp.waitForURL('**/app/links');
+    // The callback's 302 to /app: the dashboard restores the session from the refresh cookie.
+    await mp.waitForURL(/\/app\/?$/);
+    await mp.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     const user = await w.env.prisma.user.findUniqueOrThrow({ where: { email: `lee@${DOMAIN}` }, include: { memberships: true } });
     expect(user.memberships.map((m) => m.role)).toEqual(['VIEWER']);
     await member.close();
@@ -102,7 +84,8 @@ describe('dashboard: single sign-on (Chromium, oidc-provider)', () => {
     await ap.getByText('Your organization signs in through its identity provider.').waitFor();
     expect(await ap.getByLabel('Work email').inputValue()).toBe(`lee@${DOMAIN}`);
     await ap.getByRole('button', { name: 'Continue with SSO' }).click();
-    await ap.waitForURL('**/app/links');
+    await ap.waitForURL(/\/app\/?$/);
+    await ap.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     await again.close();
   }, 240_000);
 });

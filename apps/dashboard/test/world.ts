@@ -38,7 +38,7 @@ export interface World {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createNetServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -148,6 +148,20 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/app/links');
+}
+
+/** Screenshots of the page as it is, in light and dark at 1280 and 390 px (`<dir>/<name>-<theme>-<width>.png`), then back to light at 1280. */
+export async function screenshotsOf(page: Page, dir: string, name: string): Promise<void> {
+  for (const dark of [false, true]) {
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
+      await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(dir, `${name}-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 250): Promise<T> {

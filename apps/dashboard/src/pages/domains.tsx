@@ -4,7 +4,8 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard } from '../components/resource';
-import { CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { TxtRecord } from '../components/txt-record';
 import { useAction } from '../components/use-crud';
 
 type Domain = components['schemas']['DomainResponseDto'];
@@ -20,22 +21,7 @@ function DnsRecord({ d }: { d: Domain }) {
   return (
     <div className="dns-record" role="group" aria-label={`DNS record for ${d.domain}`}>
       <p className="hint">Add this TXT record at your DNS provider, then press Verify (DNS changes can take a few minutes to show).</p>
-      <dl>
-        <dt>Type</dt>
-        <dd>
-          <code>{d.verification.type}</code>
-        </dd>
-        <dt>Name</dt>
-        <dd className="copy-row">
-          <code data-testid="txt-name">{d.verification.name}</code>
-          <CopyButton value={d.verification.name} label="Copy name" />
-        </dd>
-        <dt>Value</dt>
-        <dd className="copy-row">
-          <code data-testid="txt-value">{d.verification.value}</code>
-          <CopyButton value={d.verification.value} label="Copy value" />
-        </dd>
-      </dl>
+      <TxtRecord verification={d.verification} testId="txt" />
       <p className="hint">
         Then point the domain itself at the service (a CNAME, or A/AAAA records) so that its short links reach us.
       </p>

@@ -4,7 +4,8 @@ import { api, ApiError, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { sessionClaims } from '../api/session';
 import { FormCard } from '../components/resource';
-import { CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { TxtRecord } from '../components/txt-record';
 import { useAction } from '../components/use-crud';
 
 type Sso = components['schemas']['SsoResponseDto'];
@@ -46,22 +47,7 @@ function DomainRow({ d }: { d: SsoDomain }) {
       {d.status !== 'verified' && (
         <div className="dns-record" role="group" aria-label={`DNS record for ${d.domain}`}>
           <p className="hint">Add this TXT record at the DNS provider of {d.domain}, then press Verify domains.</p>
-          <dl>
-            <dt>Type</dt>
-            <dd>
-              <code>{d.verification.type}</code>
-            </dd>
-            <dt>Name</dt>
-            <dd className="copy-row">
-              <code data-testid="sso-txt-name">{d.verification.name}</code>
-              <CopyButton value={d.verification.name} label="Copy name" />
-            </dd>
-            <dt>Value</dt>
-            <dd className="copy-row">
-              <code data-testid="sso-txt-value">{d.verification.value}</code>
-              <CopyButton value={d.verification.value} label="Copy value" />
-            </dd>
-          </dl>
+          <TxtRecord verification={d.verification} testId="sso-txt" />
         </div>
       )}
     </article>
