@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { importUpload } from './test/import-upload';
-import { bad, forbidden, LinksWorld, linksWorld, notFound, queuedLinkEvents } from '../links/test/links-setup';
+import { bad, forbidden, LinksWorld, linksWorld, notFound, queuedLinkEvents, waitFor } from '../links/test/links-setup';
 
 const SPEC_CSV = [
   'shortCode,iosUrl,androidUrl,webUrl,campaign,channel,feature,tags,id',
@@ -49,6 +49,15 @@ describe('migration import: POST /migrations/import', () => {
         { row: 3, message: 'originalUrl: Must be a valid URL' },
         { row: 4, message: 'Row has 2 columns, expected 9' },
       ],
+    });
+    // The whole import is one audit entry with its counts, by the key that sent it (decisions §25).
+    const audit = { organizationId: w.a.organization.id, action: 'links.imported' };
+    await waitFor(async () => (await w.env.prisma.auditEntry.count({ where: audit })) === 1);
+    expect(await w.env.prisma.auditEntry.findFirstOrThrow({ where: audit })).toMatchObject({
+      actorType: 'apiKey',
+      actorId: w.a.owner.apiKeyId,
+      targetId: null,
+      changes: { platform: 'rebrandly', conflictStrategy: 'skip', imported: 2, skipped: 0, failed: 2 },
     });
     const link = await w.env.prisma.link.findFirstOrThrow({ where: { shortCode: 'ImpSpec1', domainName: '' } });
     expect(link).toMatchObject({
