@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { createPgPool, endPgPool, Prisma, PrismaService, Tier } from '@dl/platform/db';
+import { createPgPool, endPgPool, inTransaction, Prisma, PrismaService, Tier } from '@dl/platform/db';
 import { entryHash, GENESIS_HASH, HashedEntry } from './audit-hash';
 
 /** An entry as recorded, before the chain gives it `seq`, `prevHash` and `hash`. */
@@ -47,10 +47,7 @@ export class AuditRepository {
    * transaction would cost the api more CPU than the requests it records.
    */
   async append(organizationId: string, entries: readonly NewAuditEntry[]): Promise<void> {
-    const client = await this.writePool().connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.writePool(), async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`audit:${organizationId}`]);
       const head = await client.query<{ seq: string; hash: string }>(
         // max(seq), not ORDER BY seq DESC LIMIT 1: under concurrent appends the latter was seen to
@@ -92,17 +89,7 @@ export class AuditRepository {
            FROM json_populate_recordset(NULL::audit_entries, $1::json)`,
         [JSON.stringify(rows)],
       );
-      await client.query('COMMIT');
-    } catch (err) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        broken = true;
-      }
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   /** Ends the write pool (the recorder, after its last batch). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Pool, PoolClient } from 'pg';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { createPgPool, endPgPool } from '@dl/platform/db';
+import { createPgPool, endPgPool, inTransaction } from '@dl/platform/db';
 import { CUBE_COLUMNS, cubeCopyBytes, CubeRecord } from './click-cube';
 import { CLICK_COLUMNS, CLICK_ROW_TYPE, clickCopyLine, clickRow, visitorRow } from './click-rows';
 import { EnrichedClick } from './enrich';
@@ -49,24 +49,8 @@ export class ClickWriteRepository implements OnApplicationShutdown {
   }
 
   /** Runs `fn` in one transaction; rolls back when it throws. */
-  async transaction<T>(fn: (tx: ClickTx) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        broken = true;
-      }
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+  transaction<T>(fn: (tx: ClickTx) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, fn);
   }
 
   /**

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import { PrismaService } from '@dl/platform/db';
+import { inTransaction, PrismaService } from '@dl/platform/db';
 import { isUuid } from '@dl/platform/validation';
-import { inTransaction } from './pg-transaction';
 import { ClickAttribution, CustomerRecord, customerFromRow, LeadRecord, leadFromRow, NO_LINK, SaleSource } from './conversion.records';
 
 /** What a lead writes: its customer (created on first sight, first touch kept) and the lead itself. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
-import { PrismaService } from '@dl/platform/db';
-import { inTransaction } from './pg-transaction';
+import { inTransaction, PrismaService } from '@dl/platform/db';
 import { NO_LINK, RefundRecord, refundFromRow, SaleRecord, saleFromRow, SaleSource } from './conversion.records';
 
 /**

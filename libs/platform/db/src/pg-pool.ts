@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 
 export interface PgPoolOptions {
   max: number;
@@ -25,4 +25,28 @@ export function createPgPool(databaseUrl: string, { max, connectionTimeoutMillis
 /** Ends a pool once: Nest calls a provider's destroy hook once per module listing it, and tests close apps twice. */
 export async function endPgPool(pool: Pool): Promise<void> {
   if (!pool.ended) await pool.end();
+}
+
+/**
+ * Runs `fn` in one transaction on a client of `pool`, rolled back when it throws. A client whose
+ * ROLLBACK fails (its connection is gone) is destroyed rather than returned to the pool.
+ */
+export async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true;
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }
