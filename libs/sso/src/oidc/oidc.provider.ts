@@ -5,6 +5,8 @@ import { SsoFailedError, SsoProviderUnavailableError } from '../sso.errors';
 import { SsoCallback, SsoFlow, SsoIdentity, SsoProvider, SsoStart } from '../sso-provider';
 import { SsoConnectionRow } from '../sso.repository';
 import { SecretBox } from '../sso-secret';
+import { parseAllowHttpHosts } from '../sso-urls';
+import { guardedFetch } from './guarded-fetch';
 
 /** How long a discovered configuration (and the JWKS it caches) is reused. */
 const CONFIGURATION_TTL_MS = 10 * 60_000;
@@ -23,9 +25,11 @@ export class OidcProvider implements SsoProvider {
   private readonly logger = new Logger(OidcProvider.name);
   private readonly box: SecretBox;
   private readonly configurations = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
+  private readonly fetch: ReturnType<typeof guardedFetch>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.box = new SecretBox(config.JWT_SECRET);
+    this.fetch = guardedFetch(parseAllowHttpHosts(config.SSO_ALLOW_HTTP_HOSTS));
   }
 
   async start(connection: SsoConnectionRow, flow: SsoFlow): Promise<SsoStart> {
@@ -94,7 +98,8 @@ export class OidcProvider implements SsoProvider {
         undefined,
         secret ? oidc.ClientSecretBasic(secret) : oidc.None(),
         // http only reaches this point for a host of SSO_ALLOW_HTTP_HOSTS (checked when the setting was saved).
-        { execute: issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : [], timeout: REQUEST_TIMEOUT_S },
+        // The guarded fetch also serves the configuration's later requests (JWKS, token, userinfo).
+        { execute: issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : [], timeout: REQUEST_TIMEOUT_S, [oidc.customFetch]: this.fetch as oidc.CustomFetch },
       );
       oidc.enableNonRepudiationChecks(configuration);
       return configuration;
