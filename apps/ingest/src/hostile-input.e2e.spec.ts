@@ -55,6 +55,12 @@ describe('hostile input: no ingest route answers 5xx or an error outside the con
     expect(await nullEveryField(server.url, bases(), (p) => p, { Authorization: `Bearer ${token}` })).toEqual([]);
   });
 
+  it('a pixel body with a key named __proto__ is refused by the body parser, before any pipe could take it as a prototype', async () => {
+    const body = `{"siteKey":"${siteKey}","type":"pageview","url":"https://shop.example.com/","x":{"__proto__":{"constructor":"\\u0000\\u0001"}}}`;
+    const res = await request(server.url).post('/api/pixel/v1/event').set('Content-Type', 'application/json').send(body);
+    expect([res.status, res.body]).toEqual([400, { statusCode: 400, error: 'Bad Request', message: 'Invalid JSON body' }]);
+  });
+
   it('every route, with the app token or none', async () => {
     const failures = await fuzzRoutes(server.url, routes, {
       fields,

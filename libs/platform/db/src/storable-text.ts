@@ -64,6 +64,9 @@ export function toStorableJson(value: unknown, depth = 0, seen = new WeakSet<obj
   seen.add(value);
   if (Array.isArray(value)) return value.map((v) => toStorableJson(v, depth + 1, seen));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[stripUnstorable(k)] = toStorableJson(v, depth + 1, seen);
+  for (const [k, v] of Object.entries(value)) {
+    // defineProperty: an assignment to a key named `__proto__` (JSON.parse makes it an own key) would set the copy's prototype.
+    Object.defineProperty(out, stripUnstorable(k), { value: toStorableJson(v, depth + 1, seen), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }

@@ -98,7 +98,11 @@ describe(compileBodyValidator.name, () => {
         expect(compiled).toStrictEqual(pipe);
         kinds[pipe.kind]++;
       }),
-      { numRuns: 1500 },
+      {
+        numRuns: 1500,
+        // A key named __proto__ beside unstorable text (CI, seed 959761900): the visitor's cleaned copy once took it as its prototype.
+        examples: [[JSON.parse('{"":{"__proto__":{"constructor":"\\u0000\\u0001"}}}')]],
+      },
     );
     // Both verdicts were compared, not only refusals.
     expect(kinds.dto).toBeGreaterThan(20);

@@ -103,6 +103,12 @@ describe('hostile text (property-based, decisions §14)', () => {
     );
   });
 
+  it('toStorableJson keeps a key named __proto__ as a key: the copy’s prototype stays Object’s', () => {
+    const copy = toStorableJson(JSON.parse('{"":{"__proto__":{"constructor":"\\u0000\\u0001"}}}')) as Record<string, object>;
+    expect(Object.getPrototypeOf(copy['']) as unknown).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe('{"":{"__proto__":{"constructor":"\\u0001"}}}');
+  });
+
   it('the edge check finds exactly the bodies holding unstorable text, and throws nothing but a ValidationError', () => {
     fc.assert(
       fc.property(oddJson, fc.constantFrom('body', 'query', 'param') as fc.Arbitrary<'body' | 'query' | 'param'>, (v, type) => {
