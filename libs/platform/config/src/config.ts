@@ -1,34 +1,17 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { billingProblems } from './stripe-prices';
+import { IsEnum, IsIn, IsOptional, IsString, Matches, MinLength, getMetadataStorage, validateSync } from 'class-validator';
 import {
-  IsBoolean,
-  IsEnum,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  Max,
-  Min,
-  MinLength,
-  getMetadataStorage,
-  validateSync,
-} from 'class-validator';
-
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
-const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
-const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
-
-const IPV4 = String.raw`(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)`;
-const PORT = String.raw`(?::(?:6553[0-5]|655[0-2]\d|65[0-4]\d\d|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}))`;
-const DNS_SERVER = String.raw`(?:${IPV4}${PORT}?|\[[0-9A-Fa-f:.]{2,45}\]${PORT}?)`;
-/** `host:port` (a DNS name, an IPv4 address or a bracketed IPv6 one), comma-separated. */
-const HOST_PORT = String.raw`(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])${PORT}`;
-const HOST_PORTS_PATTERN = new RegExp(String.raw`^\s*${HOST_PORT}(?:\s*,\s*${HOST_PORT})*\s*$`);
-const DNS_SERVERS_PATTERN = new RegExp(String.raw`^\s*${DNS_SERVER}(?:\s*,\s*${DNS_SERVER})*\s*$`);
+  DNS_SERVERS_PATTERN,
+  EnvBool,
+  EnvInt,
+  EnvUrl,
+  HOST_PORTS_PATTERN,
+  OptionalEnv,
+  OptionalEnvString,
+  PostgresUrl,
+  emptyToUndefined,
+} from './env-decorators';
+import { billingProblems } from './stripe-prices';
 
 export enum NodeEnv {
   Development = 'development',
@@ -51,16 +34,14 @@ export class EnvironmentVariables {
   @IsIn(['json', 'pretty'])
   LOG_FORMAT: 'json' | 'pretty' = 'json';
 
-  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgresql:// connection URL' })
+  @PostgresUrl()
   DATABASE_URL: string;
 
   /**
    * A streaming replica of DATABASE_URL: analytics, reports, lists and exports read from it
    * (falling back to the primary while it is down); unset, every read goes to the primary.
    */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgresql:// connection URL' })
+  @OptionalEnv(PostgresUrl())
   DATABASE_READ_URL?: string;
 
   @Transform(emptyToUndefined)
@@ -71,83 +52,48 @@ export class EnvironmentVariables {
    * Redis Cluster seed nodes (comma-separated `host:port`, decisions §18): when set, every Redis
    * client is an ioredis Cluster on them and REDIS_URL is not used.
    */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^\s*[A-Za-z0-9.-]+:\d{1,5}(\s*,\s*[A-Za-z0-9.-]+:\d{1,5})*\s*$/, { message: 'must be a comma-separated list of host:port' })
+  @OptionalEnv(Matches(/^\s*[A-Za-z0-9.-]+:\d{1,5}(\s*,\s*[A-Za-z0-9.-]+:\d{1,5})*\s*$/, { message: 'must be a comma-separated list of host:port' }))
   REDIS_CLUSTER_NODES?: string;
 
   /** Prefix of every Redis key and BullMQ queue (tests use one per file). */
   @Matches(/^[A-Za-z0-9_:.-]{1,64}$/, { message: 'must be 1-64 characters of A-Z a-z 0-9 _ : . -' })
   REDIS_PREFIX = 'dl';
 
-  @IsString()
-  HOST = '0.0.0.0';
+  @IsString() HOST = '0.0.0.0';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  API_PORT = 3000;
+  @EnvInt(0, 65535) API_PORT = 3000;
+  @EnvInt(0, 65535) REDIRECT_PORT = 3001;
+  @EnvInt(0, 65535) INGEST_PORT = 3002;
+  @EnvInt(0, 65535) WORKER_PORT = 3003;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  REDIRECT_PORT = 3001;
-
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  INGEST_PORT = 3002;
-
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
-  WORKER_PORT = 3003;
-
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(32, { message: 'must be at least 32 characters' })
+  @OptionalEnv(IsString(), MinLength(32, { message: 'must be at least 32 characters' }))
   JWT_SECRET?: string;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(60)
-  JWT_TTL_SECONDS = 3600;
+  @EnvInt(60) JWT_TTL_SECONDS = 3600;
 
   /** The api's public base URL: the Stripe and Shopify endpoints it shows are under it (decisions §23). */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  @EnvUrl()
   API_PUBLIC_URL = 'http://localhost:3000';
 
   /** Base of every short URL: SHORT_LINK_BASE_URL + '/' + code. */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  @EnvUrl()
   SHORT_LINK_BASE_URL = 'http://localhost:3001';
 
   /**
    * More hosts of the service itself (comma-separated host names), besides the host of
    * SHORT_LINK_BASE_URL: they serve the links on no branded domain (decisions §15).
    */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^\s*[A-Za-z0-9.[\]:-]+(\s*,\s*[A-Za-z0-9.[\]:-]+)*\s*$/, { message: 'must be a comma-separated list of host names' })
+  @OptionalEnv(Matches(/^\s*[A-Za-z0-9.[\]:-]+(\s*,\s*[A-Za-z0-9.[\]:-]+)*\s*$/, { message: 'must be a comma-separated list of host names' }))
   SERVICE_HOSTS?: string;
 
   /**
    * DNS servers for branded-domain verification (comma-separated `ip:port`, `[ipv6]:port` or
    * an IP alone for port 53); the system resolver when unset.
    */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(DNS_SERVERS_PATTERN, { message: 'must be a comma-separated list of ip:port' })
+  @OptionalEnv(Matches(DNS_SERVERS_PATTERN, { message: 'must be a comma-separated list of ip:port' }))
   DNS_SERVERS?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  CORS_ORIGIN?: string;
+  @OptionalEnvString() CORS_ORIGIN?: string;
 
   /** Header carrying the real client IP behind a trusted proxy (e.g. cf-connecting-ip). */
   @Transform(({ value }) => (typeof value === 'string' && value ? value.toLowerCase() : undefined))
@@ -155,18 +101,16 @@ export class EnvironmentVariables {
   @Matches(/^[a-z0-9-]+$/, { message: 'must be an HTTP header name' })
   TRUSTED_CLIENT_IP_HEADER?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsString() IOS_TEAM_ID?: string;
-  @Transform(emptyToUndefined) @IsOptional() @IsString() IOS_BUNDLE_ID?: string;
-  @Transform(emptyToUndefined) @IsOptional() @IsString() ANDROID_PACKAGE_NAME?: string;
+  @OptionalEnvString() IOS_TEAM_ID?: string;
+  @OptionalEnvString() IOS_BUNDLE_ID?: string;
+  @OptionalEnvString() ANDROID_PACKAGE_NAME?: string;
   /** Comma-separated SHA-256 certificate fingerprints. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() ANDROID_SHA256_FINGERPRINTS?: string;
+  @OptionalEnvString() ANDROID_SHA256_FINGERPRINTS?: string;
 
   /** A MaxMind GeoIP2/GeoLite2 City database; defaults to the one in the geolite2 package. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() GEOIP_DATABASE_PATH?: string;
+  @OptionalEnvString() GEOIP_DATABASE_PATH?: string;
 
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' })
+  @OptionalEnv(Matches(/^smtps?:\/\/.+/, { message: 'must be an smtp:// or smtps:// URL' }))
   SMTP_URL?: string;
 
   @IsString()
@@ -177,14 +121,10 @@ export class EnvironmentVariables {
   MAIL_OUTBOX_DIR = 'var/outbox';
 
   /** Seconds a live-month report is kept in Redis per organization (decisions §14: 60; 0 builds on every read). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(3600)
-  REPORT_LIVE_CACHE_SECONDS = 60;
+  @EnvInt(0, 3600) REPORT_LIVE_CACHE_SECONDS = 60;
 
   /** Longest graceful shutdown on SIGTERM/SIGINT (drain HTTP, flush, hand back jobs, close pools) before the process exits anyway. */
-  @Transform(toInt) @IsInt() @Min(100) SHUTDOWN_TIMEOUT_MS = 25000;
+  @EnvInt(100) SHUTDOWN_TIMEOUT_MS = 25000;
 
   /** Durable local fallback for clicks when Redis is unreachable. */
   @IsString()
@@ -194,171 +134,130 @@ export class EnvironmentVariables {
    * Identity providers (OIDC issuers, SAML endpoints) that may be plain `http`: comma-separated
    * `host:port` (local providers and tests). Every other one must be `https` (decisions §25).
    */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(HOST_PORTS_PATTERN, { message: 'must be a comma-separated list of host:port' })
+  @OptionalEnv(Matches(HOST_PORTS_PATTERN, { message: 'must be a comma-separated list of host:port' }))
   SSO_ALLOW_HTTP_HOSTS?: string;
 
   /** Comma-separated CIDRs webhook deliveries may reach despite the SSRF guard. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() WEBHOOK_ALLOW_CIDRS?: string;
+  @OptionalEnvString() WEBHOOK_ALLOW_CIDRS?: string;
 
   /** Per-attempt timeout of a webhook delivery (contract: 30 s; tests shorten it). */
-  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 30000;
+  @EnvInt(100) WEBHOOK_TIMEOUT_MS = 30000;
 
   /** First retry delay of a failed delivery; doubles each retry (with jitter). */
-  @Transform(toInt) @IsInt() @Min(10) WEBHOOK_RETRY_BASE_MS = 60000;
+  @EnvInt(10) WEBHOOK_RETRY_BASE_MS = 60000;
 
   /** Deliveries started per second per webhook, shared by every worker instance. */
-  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_MAX_PER_SECOND = 10;
+  @EnvInt(1) WEBHOOK_MAX_PER_SECOND = 10;
 
   /** Attempts in flight at once per webhook and per organization (tenant isolation). */
-  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_MAX_IN_FLIGHT = 10;
-  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_ORG_MAX_IN_FLIGHT = 40;
+  @EnvInt(1) WEBHOOK_MAX_IN_FLIGHT = 10;
+  @EnvInt(1) WEBHOOK_ORG_MAX_IN_FLIGHT = 40;
 
   /** How often the worker re-queues webhook lanes whose drain job died (after a long outage). */
-  @Transform(toInt) @IsInt() @Min(100) WEBHOOK_LANE_SWEEP_MS = 30000;
+  @EnvInt(100) WEBHOOK_LANE_SWEEP_MS = 30000;
 
   /** Concurrent webhook jobs per worker instance (mostly waiting on receivers). */
-  @Transform(toInt) @IsInt() @Min(1) WEBHOOK_CONCURRENCY = 512;
+  @EnvInt(1) WEBHOOK_CONCURRENCY = 512;
 
-  @Transform(toBool)
-  @IsBoolean()
-  RATE_LIMIT_ENABLED = true;
+  @EnvBool() RATE_LIMIT_ENABLED = true;
 
   /** The sliding window of the per-organization limits: a minute (tests shorten it). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(3_600_000)
-  RATE_LIMIT_WINDOW_MS = 60000;
+  @EnvInt(1000, 3_600_000) RATE_LIMIT_WINDOW_MS = 60000;
 
   /**
    * How long a request waits for the shared rate-limit counter in Redis before this process counts
    * alone (never a 500). A slow answer still counts in Redis, so a process that gave up on it may
    * admit a few more than the plan allows: a longer wait trades latency for exactness.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(10_000)
-  RATE_LIMIT_REDIS_TIMEOUT_MS = 250;
+  @EnvInt(10, 10_000) RATE_LIMIT_REDIS_TIMEOUT_MS = 250;
 
   /** Requests a minute of one user's dashboard sessions (JWT) in one organization (decisions §20); plan limits count API keys. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  DASHBOARD_RATE_LIMIT_PER_MINUTE = 300;
+  @EnvInt(1) DASHBOARD_RATE_LIMIT_PER_MINUTE = 300;
 
   /** Login and signup attempts a minute per client IP (decisions §14), shared through Redis. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  AUTH_RATE_LIMIT_PER_MINUTE = 20;
+  @EnvInt(1) AUTH_RATE_LIMIT_PER_MINUTE = 20;
 
   /** log2 of the scrypt cost N of new password hashes (decisions §14: 17); older hashes are upgraded at login. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(14)
-  @Max(20)
-  PASSWORD_SCRYPT_LOG2N = 17;
+  @EnvInt(14, 20) PASSWORD_SCRYPT_LOG2N = 17;
 
   /** When set, /metrics also answers `Authorization: Bearer <METRICS_TOKEN>` from non-loopback clients. */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsString()
-  @MinLength(16, { message: 'must be at least 16 characters' })
+  @OptionalEnv(IsString(), MinLength(16, { message: 'must be at least 16 characters' }))
   METRICS_TOKEN?: string;
 
   /** Stripe secret key (decisions §21): with STRIPE_WEBHOOK_SECRET it turns billing on; unset, tiers stay operator-set. */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^(sk|rk)_[A-Za-z0-9_]{8,}$/, { message: 'must be a Stripe secret key (sk_… or rk_…)' })
+  @OptionalEnv(Matches(/^(sk|rk)_[A-Za-z0-9_]{8,}$/, { message: 'must be a Stripe secret key (sk_… or rk_…)' }))
   STRIPE_SECRET_KEY?: string;
 
   /** The signing secret of the Stripe webhook endpoint (`whsec_…`). */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @Matches(/^whsec_[A-Za-z0-9+/=_-]{8,}$/, { message: 'must be a Stripe webhook signing secret (whsec_…)' })
+  @OptionalEnv(Matches(/^whsec_[A-Za-z0-9+/=_-]{8,}$/, { message: 'must be a Stripe webhook signing secret (whsec_…)' }))
   STRIPE_WEBHOOK_SECRET?: string;
 
   /** Prices of the paid tiers, JSON: {"PRO":{"month":{"price":"price_…","amount":1900,"currency":"usd"},"year":{…}},…}. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() STRIPE_PRICES?: string;
+  @OptionalEnvString() STRIPE_PRICES?: string;
 
   /** Base URL of the Stripe API the `stripe` client calls (tests: a loopback server); unset: Stripe's own. */
-  @Transform(emptyToUndefined)
-  @IsOptional()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  @OptionalEnv(EnvUrl())
   STRIPE_API_BASE?: string;
 
   /** The dashboard's base URL: Stripe Checkout and the customer portal return there, account emails link there. */
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  @EnvUrl()
   DASHBOARD_URL = 'http://localhost:3000/app';
 
   /** How often an api process looks for organizations whose past-due grace (7 days) has ended. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000) BILLING_GRACE_SWEEP_MS = 60000;
+  @EnvInt(100, 3_600_000) BILLING_GRACE_SWEEP_MS = 60000;
 
   /** JSON overrides of plan limits, e.g. {"FREE":{"requestsPerMinute":20}}. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() PLAN_LIMITS?: string;
+  @OptionalEnvString() PLAN_LIMITS?: string;
 
   /** SDK and pixel ingestion: requests (events) a minute per app token or site key (sliding window). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  INGEST_RATE_LIMIT_PER_MINUTE = 60000;
+  @EnvInt(1) INGEST_RATE_LIMIT_PER_MINUTE = 60000;
 
   /**
    * Processes of this app (node:cluster: they share its port; docs/decisions/platform.md). One by
    * default; the number of cores for a host that runs only this app.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(64)
-  WEB_CONCURRENCY = 1;
+  @EnvInt(1, 64) WEB_CONCURRENCY = 1;
 
   /**
    * Threat feeds screening every stored destination (decisions §22): comma-separated file paths,
    * each URLhaus CSV, one URL a line, one domain a line or hosts-file lines (mixed is fine).
    */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() THREAT_FEEDS?: string;
+  @OptionalEnvString() THREAT_FEEDS?: string;
 
   /** How often the feed files are checked for changes (a change takes effect within 30 s). */
-  @Transform(toInt) @IsInt() @Min(100) @Max(30_000) THREAT_FEEDS_POLL_MS = 5000;
+  @EnvInt(100, 30_000) THREAT_FEEDS_POLL_MS = 5000;
 
   /** Brands whose IDN look-alikes are suspicious: comma-separated domains (`paypal.com`) or names. */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() PROTECTED_BRANDS?: string;
+  @OptionalEnvString() PROTECTED_BRANDS?: string;
 
   /**
    * Google Safe Browsing v4 (decisions §22): with a key, every stored destination is also looked
    * up with `threatMatches:find`; `SAFE_BROWSING_API_BASE` points the client elsewhere (tests).
    */
-  @Transform(emptyToUndefined) @IsOptional() @IsString() SAFE_BROWSING_API_KEY?: string;
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
-  SAFE_BROWSING_API_BASE = 'https://safebrowsing.googleapis.com';
+  @OptionalEnvString() SAFE_BROWSING_API_KEY?: string;
+  @EnvUrl() SAFE_BROWSING_API_BASE = 'https://safebrowsing.googleapis.com';
 
   /** How long a screen waits for Safe Browsing before accepting the link and leaving it to the worker's re-check. */
-  @Transform(toInt) @IsInt() @Min(50) @Max(10_000) SAFE_BROWSING_TIMEOUT_MS = 1500;
+  @EnvInt(50, 10_000) SAFE_BROWSING_TIMEOUT_MS = 1500;
 
   /** How often the worker re-checks links Safe Browsing could not answer for. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000) SAFE_BROWSING_RECHECK_MS = 60_000;
+  @EnvInt(100, 3_600_000) SAFE_BROWSING_RECHECK_MS = 60_000;
 
   /** Links blocked by re-screening within 24 h after which an organization is suspended pending review (decisions §22). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000) AUTO_SUSPEND_BLOCKED_LINKS = 3;
+  @EnvInt(1, 1_000_000) AUTO_SUSPEND_BLOCKED_LINKS = 3;
 
   /** Link password checks (scrypt) running at once per redirect process, and waiting beyond those (decisions §22: full → the 429 page). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(64) LINK_PASSWORD_CHECK_CONCURRENCY = 1;
-  @Transform(toInt) @IsInt() @Min(0) @Max(10_000) LINK_PASSWORD_CHECK_QUEUE = 32;
+  @EnvInt(1, 64) LINK_PASSWORD_CHECK_CONCURRENCY = 1;
+  @EnvInt(0, 10_000) LINK_PASSWORD_CHECK_QUEUE = 32;
 
   /** Names never seen before for which `/tls/ask` says yes, per organization and UTC day (decisions §22). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(100_000) TLS_NEW_NAMES_PER_ORG_PER_DAY = 20;
+  @EnvInt(1, 100_000) TLS_NEW_NAMES_PER_ORG_PER_DAY = 20;
 
   /** Links a FREE organization may create in its first 24 hours (decisions §22). */
-  @Transform(toInt) @IsInt() @Min(1) NEW_ORG_LINK_LIMIT = 50;
+  @EnvInt(1) NEW_ORG_LINK_LIMIT = 50;
 
   /** Run schedules (monthly reports, retention) in this worker. */
-  @Transform(toBool)
-  @IsBoolean()
-  WORKER_SCHEDULES_ENABLED = true;
+  @EnvBool() WORKER_SCHEDULES_ENABLED = true;
 }
 
 export type AppConfig = Readonly<EnvironmentVariables>;
