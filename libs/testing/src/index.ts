@@ -28,3 +28,4 @@ export * from './smtp-sink';
 export * from './stripe-events';
 export * from './suites';
 export * from './oidc-provider';
+export * from './use-suite';

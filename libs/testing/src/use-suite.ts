@@ -1,0 +1,91 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@dl/platform/config';
+import { PrismaService } from '@dl/platform/db';
+import { createTestEnv, RunningApp, startApp, TestEnv } from './harness';
+import { repositoryEnv } from './suites';
+
+/** Something a suite started and must stop: a server, an environment, a process, a client, or a function that undoes it. */
+export type Closable =
+  | { close(): unknown }
+  | { teardown(): unknown }
+  | { stop(): unknown }
+  | { onModuleDestroy(): unknown }
+  | (() => unknown);
+
+/** Registers what to undo after the suite's tests and hands it back: `const api = own(await startApp(...))`. */
+export type Own = <T extends Closable>(thing: T) => T;
+
+function undo(thing: Closable): unknown {
+  if (typeof thing === 'function') return thing();
+  if ('close' in thing) return thing.close();
+  if ('teardown' in thing) return thing.teardown();
+  if ('stop' in thing) return thing.stop();
+  return thing.onModuleDestroy();
+}
+
+/**
+ * A suite's shared state, made once before its tests (beforeAll) and undone after them (afterAll):
+ * what `setup` passed to `own` is undone last first, also when setup failed half-way. The object
+ * returned is filled in by beforeAll: read its fields in tests and hooks, never while `describe`
+ * runs (that throws, naming the field).
+ */
+export function useSuite<T extends object>(setup: (own: Own) => Promise<T>, timeout?: number): T {
+  const state = {} as T;
+  const undos: Closable[] = [];
+  let ready = false;
+  beforeAll(async () => {
+    Object.assign(state, await setup((thing) => (undos.push(thing), thing)));
+    ready = true;
+  }, timeout);
+  afterAll(async () => {
+    let failure: unknown;
+    for (const thing of undos.reverse()) {
+      try {
+        await undo(thing);
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    if (failure) throw failure;
+  }, timeout);
+  return new Proxy(state, {
+    get(target, key, receiver) {
+      if (!ready && typeof key === 'string' && !(key in target)) throw new Error(`suite state "${key}" read before its beforeAll made it`);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+/** A suite on a fresh test environment (database and Redis prefix), with what `setup` adds; the environment is torn down last. */
+export function useTestEnv<T extends object = object>(
+  overrides: Record<string, string> = {},
+  setup?: (env: TestEnv, own: Own) => Promise<T>,
+  timeout?: number,
+): T & { env: TestEnv } {
+  return useSuite(async (own) => {
+    const env = own(await createTestEnv(overrides));
+    return { ...((await setup?.(env, own)) as T), env };
+  }, timeout);
+}
+
+/** A suite with one app listening on loopback (`server`) over a fresh test environment, then what `setup` adds. */
+export function useApp<T extends object = object>(
+  create: (config: AppConfig) => Promise<NestFastifyApplication>,
+  overrides: Record<string, string> = {},
+  setup?: (env: TestEnv, own: Own) => Promise<T>,
+  timeout?: number,
+): T & { env: TestEnv; server: RunningApp } {
+  return useTestEnv(overrides, async (env, own) => {
+    const server = own(await startApp(create, env.config));
+    return { ...((await setup?.(env, own)) as T), server };
+  }, timeout);
+}
+
+/** A repository spec's suite: the repository on a fresh test database with two seeded organizations (see repositoryEnv). */
+export function useRepository<R>(make: (prisma: PrismaService) => R): Awaited<ReturnType<typeof repositoryEnv<R>>> {
+  return useSuite(async (own) => {
+    const made = await repositoryEnv(make);
+    own(made.env);
+    return made;
+  });
+}
