@@ -43,6 +43,8 @@ export interface SsoProvider {
   readonly type: SsoTypeName;
   start(connection: SsoConnectionRow, flow: SsoFlow): Promise<SsoStart>;
   finish(connection: SsoConnectionRow, callback: SsoCallback): Promise<SsoIdentity>;
+  /** SAML: our service provider metadata XML, naming `callbackUrl` as the ACS (OIDC has none). */
+  metadata?(callbackUrl: string): string;
 }
 
 /** The DI token of the SAML provider (libs/sso/src/saml provides it in SsoModule); OIDC is the OidcProvider class. */

@@ -91,6 +91,22 @@ export class SsoSignInService extends SsoEnforcement {
   }
 
   /**
+   * GET /auth/sso/saml/metadata: our SAML service provider metadata. The entity id and ACS are one
+   * for every organization, so no key is needed; a `domain`, when given, must be a verified domain
+   * of a SAML connection (otherwise SsoNotConfiguredError), so an administrator's copy proves the setup.
+   */
+  async samlMetadata(rawDomain: unknown): Promise<string> {
+    if (rawDomain !== undefined) {
+      const domain = typeof rawDomain === 'string' ? rawDomain.trim().toLowerCase() : '';
+      const found = domain ? await this.repo.findByVerifiedDomain(domain) : null;
+      if (found?.connection.type !== 'saml') throw new SsoNotConfiguredError();
+    }
+    const saml = this.provider('saml');
+    if (!saml.metadata) throw new SsoProviderUnavailableError('SAML sign-in is not available');
+    return saml.metadata(this.callbackUrl('saml'));
+  }
+
+  /**
    * A callback (`params`: its query or form fields; `state`: OIDC `state`, SAML `RelayState`):
    * the signed-in session, or SsoInvalidStateError (unknown, used, expired state), SsoFailedError
    * (the provider's answer refused), SsoEmailNotAllowedError.

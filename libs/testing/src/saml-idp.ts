@@ -254,6 +254,22 @@ export class SamlTestIdp {
   }
 }
 
+/**
+ * What an identity provider (samlify) reads from a service provider's metadata XML (samlify
+ * parses one element as an object and several as an array: both come back as arrays).
+ */
+export function readSpMetadata(xml: string): { entityId: string; acs: Array<{ binding: string; location: string }>; nameIdFormats: string[]; wantAssertionsSigned: boolean } {
+  const { ServiceProvider } = samlify();
+  const meta = ServiceProvider({ metadata: xml }).entityMeta;
+  const parsed = meta.meta as { assertionConsumerService?: { binding: string; location: string } | Array<{ binding: string; location: string }> };
+  return {
+    entityId: meta.getEntityID(),
+    acs: ([] as Array<{ binding: string; location: string }>).concat(parsed.assertionConsumerService ?? []).map(({ binding, location }) => ({ binding, location })),
+    nameIdFormats: ([] as string[]).concat(meta.getNameIDFormat()),
+    wantAssertionsSigned: meta.isWantAssertionsSigned(),
+  };
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AuditRecorder } from '@dl/audit';
-import { appEnv, authHeader, closeAll, RunningApp, SamlTestIdp, SeededOrganization, seedOrganization, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { appEnv, authHeader, closeAll, readSpMetadata, RunningApp, SamlTestIdp, SeededOrganization, seedOrganization, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const API_PUBLIC_URL = 'http://api.saml.test';
@@ -118,5 +118,23 @@ describe('SSO: SAML settings and sign-in', () => {
     await postAcs({ SAMLResponse: await idp.response() }).expect(400);
     const junk = await postAcs({ SAMLResponse: 'not-base64-xml', RelayState: (await start()).relayState }).expect(401);
     expect(junk.body).toEqual(failed('SAML response is malformed'));
+  });
+
+  it('GET /auth/sso/saml/metadata (our entity id) answers the SP metadata an IdP reads: entity id, ACS, NameID format; a domain must be a verified SAML one (404 otherwise)', async () => {
+    const res = await request(server.url).get('/auth/sso/saml/metadata').expect(200);
+    expect(res.headers['content-type']).toBe('application/samlmetadata+xml; charset=utf-8');
+    expect(readSpMetadata(res.text)).toEqual({
+      entityId: SP_ENTITY_ID,
+      acs: [{ binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST', location: ACS }],
+      nameIdFormats: ['urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress'],
+      wantAssertionsSigned: false,
+    });
+    const forDomain = await request(server.url).get(`/auth/sso/saml/metadata?domain=${DOMAIN.toUpperCase()}`).expect(200);
+    expect(readSpMetadata(forDomain.text).entityId).toBe(SP_ENTITY_ID);
+
+    for (const domain of ['unknown.test', '', 'acme.test&domain=x.test']) {
+      const unknown = await request(server.url).get(`/auth/sso/saml/metadata?domain=${domain}`).expect(404);
+      expect(unknown.body).toEqual({ error: 'Not Found', message: 'Single sign-on is not configured', statusCode: 404 });
+    }
   });
 });

@@ -9,6 +9,7 @@ import { sessionMeta } from '../auth/session-meta';
 
 /** Where a signed-in browser lands: the dashboard, which reads its session with POST /auth/refresh. */
 const AFTER_SIGN_IN = '/app';
+const SAML_METADATA_TYPE = 'application/samlmetadata+xml';
 const REDIRECT = { description: 'Redirect (`Location`)', headers: { Location: { schema: { type: 'string' as const } } } };
 /** What a callback (OIDC redirect, SAML ACS) may answer besides its 302, but the reasons of its 401. */
 const CALLBACK_ERRORS = {
@@ -57,6 +58,22 @@ export class SsoAuthController {
   async start(@Query('email') email: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const url = await this.sso.start(email);
     reply.header('Location', url).header('Cache-Control', 'no-store');
+  }
+
+  /** Our SAML entity id is this URL, so an IdP that fetches it gets our metadata (decisions §25). */
+  @Get('saml/metadata')
+  @ApiQuery({ name: 'domain', required: false, schema: { type: 'string' }, description: 'A verified email domain of a SAML connection: answers 404 unless it is one' })
+  @Endpoint({
+    summary: 'Our SAML service provider metadata (entity id, ACS, NameID format) for the identity provider',
+    description: 'The same document for every organization: the entity id is this URL without query, the ACS is `/auth/sso/saml/acs` (HTTP-POST).',
+    public: true,
+    success: { description: 'SAML 2.0 metadata (an EntityDescriptor with an SPSSODescriptor)', content: { [SAML_METADATA_TYPE]: { schema: { type: 'string' } } } },
+    errors: { 404: 'Single sign-on is not configured (the `domain` is not a verified domain of a SAML connection)' },
+  })
+  async samlMetadata(@Query('domain') domain: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const xml = await this.sso.samlMetadata(domain);
+    reply.header('Content-Type', `${SAML_METADATA_TYPE}; charset=utf-8`);
+    return xml;
   }
 
   @Get('oidc/callback')

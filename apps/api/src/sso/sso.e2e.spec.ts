@@ -177,11 +177,13 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     expect(await env.prisma.user.findUnique({ where: { email: 'eve@evil.test' } })).toBeNull();
   });
 
-  it('start: a malformed email is a 400, a domain nobody verified a 404', async () => {
+  it('start: a malformed email is a 400, a domain nobody verified a 404; SAML metadata for an OIDC domain a 404', async () => {
     const bad = await request(server.url).get('/auth/sso/start?email=not-an-email').expect(400);
     expect(bad.body).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation: { email: 'Must be a valid email address' } });
     await request(server.url).get('/auth/sso/start').expect(400);
     await request(server.url).get('/auth/sso/start?email=a@other.test').expect(404, { error: 'Not Found', message: 'Single sign-on is not set up for other.test', statusCode: 404 });
+    // An OIDC organization's verified domain has no SAML metadata.
+    await request(server.url).get(`/auth/sso/saml/metadata?domain=${DOMAIN}`).expect(404, { error: 'Not Found', message: 'Single sign-on is not configured', statusCode: 404 });
   });
 
   it('with enforce, password login and reset for the domain answer 403; SSO still signs in; other domains are unaffected', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { Profile, SAML, SamlStatusError, ValidateInResponseTo } from '@node-saml/node-saml';
+import { generateServiceProviderMetadata, Profile, SAML, SamlStatusError, ValidateInResponseTo } from '@node-saml/node-saml';
 import type { RedisService } from '@dl/platform/redis';
 import { SamlConnection } from './saml-connection';
 import { SamlRefusal, SamlResponseError } from './saml.errors';
@@ -22,6 +22,11 @@ export interface SamlIdentity {
   issuer: string;
   assertionId: string;
 }
+
+/** The NameID format our AuthnRequest asks for and our metadata names. */
+const NAME_ID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+/** Either the whole response or the assertion must be signed, so the metadata does not demand signed assertions. */
+const WANT_ASSERTIONS_SIGNED = false;
 
 const EMAIL_ATTRIBUTES = [
   'email',
@@ -59,6 +64,19 @@ export class SamlServiceProvider {
     return this.saml(connection).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
+  /**
+   * Our SP metadata XML for IdP administrators: entity id, the ACS (HTTP-POST) and the NameID
+   * format, as node-saml generates it from the same options the AuthnRequest is built with.
+   */
+  metadata(): string {
+    return generateServiceProviderMetadata({
+      issuer: this.options.spEntityId,
+      callbackUrl: this.options.acsUrl,
+      identifierFormat: NAME_ID_FORMAT,
+      wantAssertionsSigned: WANT_ASSERTIONS_SIGNED,
+    });
+  }
+
   /** The identity in a posted `SAMLResponse` (base64), or a SamlResponseError saying why not. */
   async validateResponse(connection: SamlConnection, samlResponse: unknown): Promise<SamlIdentity> {
     if (typeof samlResponse !== 'string' || !samlResponse || samlResponse.length > MAX_RESPONSE_CHARS) {
@@ -90,11 +108,11 @@ export class SamlServiceProvider {
       // Either the whole response or the assertion must carry a valid signature (node-saml then
       // reads the assertion from the signed XML only).
       wantAuthnResponseSigned: false,
-      wantAssertionsSigned: false,
+      wantAssertionsSigned: WANT_ASSERTIONS_SIGNED,
       acceptedClockSkewMs: this.options.clockSkewMs ?? 60_000,
       // RelayState carries the sign-in's state; replay is refused by assertion id below.
       validateInResponseTo: ValidateInResponseTo.never,
-      identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+      identifierFormat: NAME_ID_FORMAT,
       disableRequestedAuthnContext: true,
     });
   }

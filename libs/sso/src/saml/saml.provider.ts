@@ -47,6 +47,10 @@ export class SamlSsoProvider implements SsoProvider {
     }
   }
 
+  metadata(callbackUrl: string): string {
+    return this.sp(callbackUrl).metadata();
+  }
+
   private sp(acsUrl: string): SamlServiceProvider {
     return new SamlServiceProvider(this.redis, { spEntityId: this.spEntityId, acsUrl });
   }
