@@ -1647,6 +1647,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/sso/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Our SAML service provider metadata (entity id, ACS, NameID format) for the identity provider
+         * @description The same document for every organization: the entity id is this URL without query, the ACS is `/auth/sso/saml/acs` (HTTP-POST).
+         */
+        get: operations["SsoAuthController_samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/sso/oidc/callback": {
         parameters: {
             query?: never;
@@ -11535,6 +11555,38 @@ export interface operations {
             };
             /** @description The identity provider could not be reached */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
+        };
+    };
+    SsoAuthController_samlMetadata: {
+        parameters: {
+            query?: {
+                /** @description A verified email domain of a SAML connection: answers 404 unless it is one */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML 2.0 metadata (an EntityDescriptor with an SPSSODescriptor) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description Single sign-on is not configured (the `domain` is not a verified domain of a SAML connection) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
