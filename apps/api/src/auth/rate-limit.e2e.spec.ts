@@ -51,7 +51,7 @@ describe('rate limits per organization and plan', () => {
     // waiting is admitted uncounted (fail open): this spec is about exact counts, so it waits.
     ({ env, server: a } = await appEnv(createApiApp, { RATE_LIMIT_REDIS_TIMEOUT_MS: '5000' }));
     b = await startApp(createApiApp, env.withOverrides({}));
-  });
+  }, 90_000); // two apps on a Redis Cluster: 30 s was not enough at a load of 20
   afterAll(() => closeAll(a, b, env));
 
   it('the 11th request of a FREE organization within a minute gets 429 with every header', async () => {
