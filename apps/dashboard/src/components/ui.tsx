@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../api/client';
 
 /** A labelled form field; `error` (from the API's `validation` map) is shown under it and announced. */
@@ -33,6 +33,31 @@ export function Field({
       )}
     </div>
   );
+}
+
+type SelectProps<T extends string | number> = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange'> & {
+  value: T;
+  onChange: (value: T) => void;
+  /** [value, label] pairs, in order; a value of '' is the "none" or "all" choice where a page has one. */
+  options: ReadonlyArray<readonly [T, ReactNode]>;
+};
+
+/** A <select> over [value, label] pairs, typed by its values: a number option comes back as a number. */
+export function Select<T extends string | number>({ value, onChange, options, ...rest }: SelectProps<T>) {
+  return (
+    <select {...rest} value={value} onChange={(e) => onChange(options[e.target.selectedIndex][0])}>
+      {options.map(([v, text]) => (
+        <option key={v} value={v}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A `Select` in a labelled `Field` (its error and hint under it). */
+export function SelectField<T extends string | number>({ label, error, hint, ...select }: SelectProps<T> & { label: string; error?: string; hint?: ReactNode }) {
+  return <Field label={label} error={error} hint={hint}>{(p) => <Select {...p} {...select} />}</Field>;
 }
 
 /** The API's message in words (never a JSON dump), with the request's fields listed when they are not on screen. */
