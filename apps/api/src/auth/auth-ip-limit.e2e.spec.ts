@@ -92,4 +92,20 @@ describe('per-IP limit of the password routes (decisions §14)', () => {
     expect(other.status).toBe(200);
     expectLimitHeaders(other, LIMIT - 1);
   });
+
+  it('GET /auth/sso/start counts against the same per-IP window as login: past the limit, 429 with retryAfter before any lookup', async () => {
+    const seeded = await seedOrganization(env);
+    const ip = '198.51.100.20';
+    const start = (email: string) => request(proxied.url).get(`/auth/sso/start?email=${encodeURIComponent(email)}`).set('x-real-ip', ip);
+    let res = await request(proxied.url).post('/auth/login').set('x-real-ip', ip).send({ email: seeded.owner.user.email, password: SEED_PASSWORD }).expect(200);
+    expectLimitHeaders(res, LIMIT - 1);
+    for (let left = LIMIT - 2; left >= 0; left--) {
+      // No organization verified this domain: 404, still counted; a malformed email counts too.
+      res = await start(left === 0 ? 'not-an-email' : 'ada@nobody-sso.test').expect(left === 0 ? 400 : 404);
+      expectLimitHeaders(res, left);
+    }
+    expect429(await start('ada@nobody-sso.test'));
+    expect429(await request(proxied.url).post('/auth/login').set('x-real-ip', ip).send({ email: seeded.owner.user.email, password: SEED_PASSWORD }));
+    expect((await start('ada@nobody-sso.test').set('x-real-ip', '198.51.100.21')).status).toBe(404);
+  });
 });

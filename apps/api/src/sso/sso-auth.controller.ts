@@ -1,9 +1,10 @@
-import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { Endpoint } from '@dl/platform/http';
 import { SsoSignInService, SsoTypeName } from '@dl/sso';
+import { AuthIpLimitGuard } from '../auth/auth-ip-limit.guard';
 import { setRefreshCookie } from '../auth/refresh-cookie';
 import { sessionMeta } from '../auth/session-meta';
 
@@ -43,6 +44,7 @@ export class SsoAuthController {
   ) {}
 
   @Get('start')
+  @UseGuards(AuthIpLimitGuard)
   @ApiQuery({ name: 'email', required: true, description: 'The email of the person signing in; its domain picks the organization' })
   @Endpoint({
     summary: "Start single sign-on: 302 to the identity provider of the email's verified domain",
@@ -52,6 +54,7 @@ export class SsoAuthController {
     errors: {
       400: 'Validation error (validation.email)',
       404: 'Single sign-on is not set up for <domain>',
+      429: 'Rate limit exceeded',
       503: 'The identity provider could not be reached',
     },
   })
