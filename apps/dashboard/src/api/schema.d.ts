@@ -11553,6 +11553,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
+                };
+            };
             /** @description The identity provider could not be reached */
             503: {
                 headers: {
