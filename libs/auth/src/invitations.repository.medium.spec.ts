@@ -1,29 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Role, sqlState } from '@dl/platform/db';
-import { createTestEnv, rejectionOf, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { rejectionOf, useRepository } from '@dl/testing';
 import { InvitationsRepository } from './invitations.repository';
 
 const tokenHash = () => createHash('sha256').update(randomBytes(16)).digest('hex');
 const DAY = 86_400_000;
 
 describe(InvitationsRepository.name, () => {
-  let env: TestEnv;
-  let repo: InvitationsRepository;
-  let acme: SeededOrganization;
-  let other: SeededOrganization;
+  const t = useRepository((prisma) => new InvitationsRepository(prisma), { acme: { name: 'Acme' }, other: { name: 'Other' } });
 
-  beforeAll(async () => {
-    env = await createTestEnv();
-    repo = new InvitationsRepository(env.prisma);
-    [acme, other] = [await seedOrganization(env, { name: 'Acme' }), await seedOrganization(env, { name: 'Other' })];
-  });
-  afterAll(() => env?.teardown());
-
-  const invite = (organizationId: string, email: string, hash = tokenHash(), expiresAt = new Date(Date.now() + 7 * DAY), invitedById: string | null = acme.owner.user.id) =>
-    repo.transaction((tx) => repo.create(tx, organizationId, { email, role: Role.MEMBER, tokenHash: hash, invitedById, expiresAt }));
+  const invite = (organizationId: string, email: string, hash = tokenHash(), expiresAt = new Date(Date.now() + 7 * DAY), invitedById: string | null = t.acme.owner.user.id) =>
+    t.repo.transaction((tx) => t.repo.create(tx, organizationId, { email, role: Role.MEMBER, tokenHash: hash, invitedById, expiresAt }));
 
   it('creates an invitation that replaces the pending one for the email, finds it by token and consumes it once', async () => {
-    const org = acme.organization.id;
+    const org = t.acme.organization.id;
     const oldHash = tokenHash();
     await invite(org, 'new@example.test', oldHash);
     const hash = tokenHash();
@@ -35,40 +25,40 @@ describe(InvitationsRepository.name, () => {
       role: 'MEMBER',
       expiresAt: expect.any(Date),
       createdAt: expect.any(Date),
-      invitedBy: { userId: acme.owner.user.id, name: acme.owner.user.name },
+      invitedBy: { userId: t.acme.owner.user.id, name: t.acme.owner.user.name },
     });
-    expect(await repo.findUsable(oldHash, new Date())).toBeNull();
-    expect((await repo.listPending(org, new Date())).map((i) => i.id)).toEqual([inv.id]);
-    expect(await repo.findUsable(hash, new Date())).toEqual(inv);
-    expect(await repo.organizationName(org)).toBe('Acme');
+    expect(await t.repo.findUsable(oldHash, new Date())).toBeNull();
+    expect((await t.repo.listPending(org, new Date())).map((i) => i.id)).toEqual([inv.id]);
+    expect(await t.repo.findUsable(hash, new Date())).toEqual(inv);
+    expect(await t.repo.organizationName(org)).toBe('Acme');
 
-    expect(await repo.transaction((tx) => repo.consume(tx, inv.id, new Date()))).toBe(true);
-    expect(await repo.transaction((tx) => repo.consume(tx, inv.id, new Date()))).toBe(false);
-    expect(await repo.findUsable(hash, new Date())).toBeNull();
-    expect(await repo.listPending(org, new Date())).toEqual([]);
+    expect(await t.repo.transaction((tx) => t.repo.consume(tx, inv.id, new Date()))).toBe(true);
+    expect(await t.repo.transaction((tx) => t.repo.consume(tx, inv.id, new Date()))).toBe(false);
+    expect(await t.repo.findUsable(hash, new Date())).toBeNull();
+    expect(await t.repo.listPending(org, new Date())).toEqual([]);
   });
 
   it('an expired invitation is neither pending nor usable', async () => {
     const hash = tokenHash();
-    const inv = await invite(acme.organization.id, 'late@example.test', hash, new Date(Date.now() + DAY));
+    const inv = await invite(t.acme.organization.id, 'late@example.test', hash, new Date(Date.now() + DAY));
     const later = new Date(Date.now() + 2 * DAY);
-    expect(await repo.findUsable(hash, later)).toBeNull();
-    expect(await repo.listPending(acme.organization.id, later)).toEqual([]);
-    expect(await repo.transaction((tx) => repo.consume(tx, inv.id, later))).toBe(false);
+    expect(await t.repo.findUsable(hash, later)).toBeNull();
+    expect(await t.repo.listPending(t.acme.organization.id, later)).toEqual([]);
+    expect(await t.repo.transaction((tx) => t.repo.consume(tx, inv.id, later))).toBe(false);
   });
 
   it("another organization's invitation answers as missing and stays revocable only by its own", async () => {
-    const inv = await invite(acme.organization.id, 'mine@example.test');
-    expect(await repo.revoke(other.organization.id, inv.id)).toBe(false);
-    expect(await repo.listPending(other.organization.id, new Date())).toEqual([]);
-    expect((await repo.listPending(acme.organization.id, new Date())).map((i) => i.email)).toContain('mine@example.test');
-    expect(await repo.revoke(acme.organization.id, inv.id)).toBe(true);
-    expect(await repo.revoke(acme.organization.id, inv.id)).toBe(false);
+    const inv = await invite(t.acme.organization.id, 'mine@example.test');
+    expect(await t.repo.revoke(t.other.organization.id, inv.id)).toBe(false);
+    expect(await t.repo.listPending(t.other.organization.id, new Date())).toEqual([]);
+    expect((await t.repo.listPending(t.acme.organization.id, new Date())).map((i) => i.email)).toContain('mine@example.test');
+    expect(await t.repo.revoke(t.acme.organization.id, inv.id)).toBe(true);
+    expect(await t.repo.revoke(t.acme.organization.id, inv.id)).toBe(false);
   });
 
   it('a token hash used by another invitation is refused by its unique index (23505)', async () => {
     const hash = tokenHash();
-    await invite(acme.organization.id, 'one@example.test', hash);
-    expect(sqlState(await rejectionOf(invite(other.organization.id, 'two@example.test', hash, undefined, null)))).toBe('23505');
+    await invite(t.acme.organization.id, 'one@example.test', hash);
+    expect(sqlState(await rejectionOf(invite(t.other.organization.id, 'two@example.test', hash, undefined, null)))).toBe('23505');
   });
 });

@@ -29,3 +29,4 @@ export * from './stripe-events';
 export * from './suites';
 export * from './oidc-provider';
 export * from './use-suite';
+export * from './click-counts';

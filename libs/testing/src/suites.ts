@@ -6,13 +6,16 @@ import { createTestEnv, RunningApp, startApp, TestEnv } from './harness';
 import { SeededOrganization, seedOrganization } from './identity';
 import { createServiceContext } from './services';
 
+type SeedOptions = Parameters<typeof seedOrganization>[1];
+
 /** A repository on a fresh test database with two seeded organizations: `acme` to work in, `other` to prove scoping. */
 export async function repositoryEnv<R>(
-  make: (prisma: PrismaService) => R,
+  make: (prisma: PrismaService, env: TestEnv) => R,
+  seeds: { acme?: SeedOptions; other?: SeedOptions } = {},
 ): Promise<{ env: TestEnv; repo: R; acme: SeededOrganization; other: SeededOrganization; acmeId: string; otherId: string }> {
   const env = await createTestEnv();
-  const [acme, other] = [await seedOrganization(env), await seedOrganization(env)];
-  return { env, repo: make(env.prisma), acme, other, acmeId: acme.organization.id, otherId: other.organization.id };
+  const [acme, other] = [await seedOrganization(env, seeds.acme), await seedOrganization(env, seeds.other)];
+  return { env, repo: make(env.prisma, env), acme, other, acmeId: acme.organization.id, otherId: other.organization.id };
 }
 
 /** One app listening on loopback over a fresh test environment. */
