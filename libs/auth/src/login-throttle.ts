@@ -1,12 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { withTimeout } from '@dl/platform/async';
+import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { TooManyRequestsError } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
 
 /** Password checks allowed per email in the window before 429 (a success clears the count). */
 export const LOGIN_MAX_FAILURES = 10;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
-const REDIS_TIMEOUT_MS = 250;
 
 /**
  * Reserves one attempt atomically: INCR (the window starts at the first), and the attempt is
@@ -24,14 +24,21 @@ type ReserveRedis = { dlLoginReserve(key: string, windowSeconds: number): Promis
  * Slows password guessing (decisions §20): every password check for an email first reserves an
  * attempt in Redis (one atomic script), so a burst of parallel guesses gets at most 10 checks in
  * 15 minutes; the 11th and later answer 429 (even with the right password) until the window
- * passes. A success clears the count. Shared by every api instance; without Redis logins are not
- * throttled rather than refused.
+ * passes. A success clears the count. Shared by every api instance; without Redis, or when it does
+ * not answer within RATE_LIMIT_REDIS_TIMEOUT_MS as for the API limits, logins are not throttled
+ * rather than refused.
  */
 @Injectable()
 export class LoginThrottle {
   private defined = false;
+  private readonly redisTimeoutMs: number;
 
-  constructor(private readonly redis: RedisService) {}
+  constructor(
+    private readonly redis: RedisService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.redisTimeoutMs = config.RATE_LIMIT_REDIS_TIMEOUT_MS ?? 250;
+  }
 
   private key(email: string): string {
     return this.redis.key('auth', 'login-fail', email);
@@ -47,7 +54,7 @@ export class LoginThrottle {
         this.defined = true;
       }
       const call = (this.redis.client as unknown as ReserveRedis).dlLoginReserve(this.key(email), LOGIN_WINDOW_SECONDS);
-      result = await withTimeout(call, REDIS_TIMEOUT_MS);
+      result = await withTimeout(call, this.redisTimeoutMs);
     } catch {
       return;
     }
@@ -57,6 +64,6 @@ export class LoginThrottle {
 
   async succeeded(email: string): Promise<void> {
     if (!this.redis.isReady) return;
-    await withTimeout(this.redis.client.del(this.key(email)), REDIS_TIMEOUT_MS).catch(() => undefined);
+    await withTimeout(this.redis.client.del(this.key(email)), this.redisTimeoutMs).catch(() => undefined);
   }
 }

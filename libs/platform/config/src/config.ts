@@ -167,7 +167,8 @@ export class EnvironmentVariables {
   /**
    * How long a request waits for the shared rate-limit counter in Redis before this process counts
    * alone (never a 500). A slow answer still counts in Redis, so a process that gave up on it may
-   * admit a few more than the plan allows: a longer wait trades latency for exactness.
+   * admit a few more than the plan allows: a longer wait trades latency for exactness. The login
+   * throttle (10 password checks per email) waits as long.
    */
   @EnvInt(10, 10_000) RATE_LIMIT_REDIS_TIMEOUT_MS = 250;
 
