@@ -1,5 +1,5 @@
-import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Query, StreamableFile } from '@nestjs/common';
+import { ApiExtraModels, getSchemaPath } from '@nestjs/swagger';
 import {
   AnalyticsDaysQueryDto,
   CLICK_EXPORT_CSV_HEADER,
@@ -8,7 +8,6 @@ import {
   ClickExportRowDto,
   ClickListQueryDto,
   LinkAnalyticsQueryDto,
-  LinkAnalyticsResponseDto,
   LinkAnalyticsService,
   OrgAnalyticsQueryDto,
   OrgAnalyticsResponseDto,
@@ -18,15 +17,12 @@ import {
 } from '@dl/analytics';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { ConversionsAnalyticsService, LinkAnalyticsWithConversionsDto } from '@dl/conversions';
-import { Endpoint, UuidParam } from '@dl/platform/http';
+import { ApiController, Endpoint, UuidParam } from '@dl/platform/http';
 
 const BAD_REQUEST = { 400: 'Validation error (bad id or query)' } as const;
 const LINK_ERRORS = { ...BAD_REQUEST, 404: 'Link not found' } as const;
 
-@ApiTags('analytics')
-@ApiExtraModels(ClickExportRowDto)
-@Controller('api/analytics')
-@Auth(Permissions.read, { scope: 'analytics:read' })
+@ApiController('api/analytics', 'analytics', ApiExtraModels(ClickExportRowDto), Auth(Permissions.read, { scope: 'analytics:read' }))
 export class LinkAnalyticsController {
   constructor(
     private readonly analytics: LinkAnalyticsService,
@@ -34,8 +30,7 @@ export class LinkAnalyticsController {
     private readonly conversions: ConversionsAnalyticsService,
   ) {}
 
-  @Get()
-  @Endpoint({
+  @Endpoint.get({
     summary: 'The organization-wide view: combinable filters, the previous window, days in `tz` (decisions §24)',
     response: OrgAnalyticsResponseDto,
     errors: { 400: 'Validation error (a typed filter, the window or tz)' },
@@ -44,8 +39,7 @@ export class LinkAnalyticsController {
     return this.org.summary(principal.organizationId, query);
   }
 
-  @Get('links/:linkId')
-  @Endpoint({
+  @Endpoint.get('links/:linkId', {
     summary:
       'Click analytics of a link over the last `days` days (bots excluded), with the filters and `tz` of GET /api/analytics, ' +
       'and its leads, sales and net revenue in the same window (UTC days)',
@@ -61,8 +55,7 @@ export class LinkAnalyticsController {
     return { ...clicks, ...(await this.conversions.forLink(principal.organizationId, linkId, query)) };
   }
 
-  @Get('clicks/:linkId')
-  @Endpoint({ summary: 'The most recent clicks of a link (bots excluded)', response: [ClickEventResponseDto], errors: LINK_ERRORS })
+  @Endpoint.get('clicks/:linkId', { summary: 'The most recent clicks of a link (bots excluded)', response: [ClickEventResponseDto], errors: LINK_ERRORS })
   clicks(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('linkId') linkId: string,
@@ -71,9 +64,8 @@ export class LinkAnalyticsController {
     return this.analytics.recentClicks(principal.organizationId, linkId, query.limit);
   }
 
-  @Get('clicks/:linkId/export')
-  @Auth(Permissions.analyticsExport)
-  @Endpoint({
+  @Endpoint.get('clicks/:linkId/export', {
+    access: Auth(Permissions.analyticsExport),
     summary: 'Every click of a link in the last `days` days, oldest first, streamed (JSON or CSV); needs `analytics:export`',
     produces: ['application/json', 'text/csv'],
     success: {
@@ -96,8 +88,7 @@ export class LinkAnalyticsController {
     return new StreamableFile(out.stream, { type: out.contentType, disposition: `attachment; filename="${out.filename}"` });
   }
 
-  @Get('projects/:projectId')
-  @Endpoint({
+  @Endpoint.get('projects/:projectId', {
     summary: 'Click analytics of the links of a project',
     response: ProjectAnalyticsResponseDto,
     errors: { ...BAD_REQUEST, 404: 'Project not found' },
@@ -110,8 +101,7 @@ export class LinkAnalyticsController {
     return this.analytics.projectSummary(principal.organizationId, projectId, query.days);
   }
 
-  @Get('overview')
-  @Endpoint({ summary: 'Links and clicks of the organization over the last `days` days', response: OverviewResponseDto, errors: BAD_REQUEST })
+  @Endpoint.get('overview', { summary: 'Links and clicks of the organization over the last `days` days', response: OverviewResponseDto, errors: BAD_REQUEST })
   overview(@CurrentPrincipal() principal: Principal, @Query() query: AnalyticsDaysQueryDto): Promise<OverviewResponseDto> {
     return this.analytics.overview(principal.organizationId, query.days);
   }

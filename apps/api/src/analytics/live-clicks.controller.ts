@@ -1,9 +1,9 @@
-import { Controller, Get, Header, Query, StreamableFile } from '@nestjs/common';
-import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Header, Query, StreamableFile } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { LiveClicksService } from '@dl/analytics';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { IsUuidField } from '@dl/platform/validation';
 
 export class LiveClicksQueryDto {
@@ -17,16 +17,13 @@ const EXAMPLE =
   ': open\n\nevent: click\ndata: {"id":"…","linkId":"…","shortCode":"spring","clickedAt":"2026-06-10T10:00:00.000Z","countryCode":"DE",' +
   '"city":"Berlin","device":"mobile","os":"iOS","browser":"Mobile Safari","referrerHost":"t.co"}\n\n';
 
-@ApiTags('analytics')
-@Controller('api/analytics')
-@Auth(Permissions.read)
+@ApiController('api/analytics', 'analytics', Auth(Permissions.read))
 export class LiveClicksController {
   constructor(private readonly live: LiveClicksService) {}
 
-  @Get('live')
   @Header('Cache-Control', 'no-cache, no-transform')
   @Header('X-Accel-Buffering', 'no')
-  @Endpoint({
+  @Endpoint.get('live', {
     summary: 'Live clicks as Server-Sent Events (`event: click`), within 2 s of the visit; at most 20 streams per organization',
     produces: ['text/event-stream'],
     success: {

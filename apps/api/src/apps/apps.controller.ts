@@ -1,17 +1,13 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint, SuccessResponseDto } from '@dl/platform/http';
+import { ApiController, Endpoint, SuccessResponseDto } from '@dl/platform/http';
 import { AppResponseDto, AppsService, CreateAppDto, CreatedAppResponseDto } from '@dl/sdk';
 
-@ApiTags('apps')
-@Controller('api/apps')
-@Auth(Permissions.appsManage)
+@ApiController('api/apps', 'apps', Auth(Permissions.appsManage))
 export class AppsController {
   constructor(private readonly apps: AppsService) {}
 
-  @Post()
-  @Endpoint({
+  @Endpoint.post({
     summary: 'Register a mobile app; answers its SDK token (`appToken`) once',
     status: 201,
     response: CreatedAppResponseDto,
@@ -21,15 +17,13 @@ export class AppsController {
     return this.apps.create(principal.organizationId, dto);
   }
 
-  @Get()
-  @Endpoint({ summary: 'Apps of the organization (tokens masked)', response: [AppResponseDto] })
+  @Endpoint.get({ summary: 'Apps of the organization (tokens masked)', response: [AppResponseDto] })
   list(@CurrentPrincipal() principal: Principal): Promise<AppResponseDto[]> {
     return this.apps.list(principal.organizationId);
   }
 
   /** Any id that is not one of the organization's apps, a malformed one included, is `App not found`. */
-  @Delete(':id')
-  @Endpoint({
+  @Endpoint.delete(':id', {
     summary: 'Revoke an app token at once (installs and events are kept)',
     response: SuccessResponseDto,
     errors: { 404: 'App not found' },

@@ -1,19 +1,15 @@
-import { Controller, Get, Header, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Header, Query, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AUDIT_CSV_HEADER, AuditLogQueryDto, AuditLogResponseDto, AuditLogService, AuditVerifyResponseDto } from '@dl/audit';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 
 /** The audit log (decisions §25): Admins and Owners read, export and verify their organization's. */
-@ApiTags('audit log')
-@Auth(Permissions.auditRead)
-@Controller('api/audit-log')
+@ApiController('api/audit-log', 'audit log', Auth(Permissions.auditRead))
 export class AuditLogController {
   constructor(private readonly audit: AuditLogService) {}
 
-  @Get()
-  @Endpoint({
+  @Endpoint.get({
     summary: 'Audit entries, newest first; filters combine; X-Next-Cursor names the next page',
     response: AuditLogResponseDto,
     success: { headers: { 'X-Next-Cursor': { description: 'Cursor of the next page (only when more entries match)', schema: { type: 'string' } } } },
@@ -29,8 +25,7 @@ export class AuditLogController {
     return { entries: page.entries };
   }
 
-  @Get('export')
-  @Endpoint({
+  @Endpoint.get('export', {
     summary: 'Every matching audit entry as CSV, newest first, streamed (`limit` and `cursor` are ignored but the cursor still bounds the start)',
     produces: ['text/csv'],
     success: {
@@ -45,8 +40,7 @@ export class AuditLogController {
     return new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: 'attachment; filename="audit-log.csv"' });
   }
 
-  @Get('verify')
-  @Endpoint({ summary: "Checks the organization's hash chain; names the first entry that does not hold", response: AuditVerifyResponseDto })
+  @Endpoint.get('verify', { summary: "Checks the organization's hash chain; names the first entry that does not hold", response: AuditVerifyResponseDto })
   verify(@CurrentPrincipal() principal: Principal): Promise<AuditVerifyResponseDto> {
     return this.audit.verify(principal.organizationId);
   }

@@ -1,5 +1,4 @@
-import { Body, Controller, Get, Inject, Patch, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AcceptedResponseDto,
@@ -13,20 +12,18 @@ import {
   PasswordResetService,
   Principal,
   SessionResponseDto,
-  toSessionResponse,
 } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { ChangePasswordDto, ForgotPasswordDto, ResetPasswordDto, UpdateMeDto, VerifyEmailDto } from './auth.dto';
 import { AuthIpLimitGuard } from './auth-ip-limit.guard';
-import { setRefreshCookie } from './refresh-cookie';
+import { answerSession } from './refresh-cookie';
 import { sessionMeta } from './session-meta';
 
 const INVALID_TOKEN = 'Invalid or expired token (unknown, used, expired or malformed), or Validation error';
 
 /** The signed-in account, email verification and passwords (decisions §20). */
-@ApiTags('auth')
-@Controller('auth')
+@ApiController('auth', 'auth')
 export class AccountController {
   constructor(
     private readonly me: MeService,
@@ -35,25 +32,18 @@ export class AccountController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get('me')
-  @Auth()
-  @DashboardOnly()
-  @Endpoint({ summary: 'The signed-in account, its organization and role, and all its organizations', response: MeResponseDto })
+  @Endpoint.get('me', { access: [Auth(), DashboardOnly()], summary: 'The signed-in account, its organization and role, and all its organizations', response: MeResponseDto })
   getMe(@CurrentPrincipal() principal: Principal): Promise<MeResponseDto> {
     return this.me.me(principal);
   }
 
-  @Patch('me')
-  @Auth()
-  @DashboardOnly()
-  @Endpoint({ summary: "Rename the signed-in account's owner", response: MeResponseDto, errors: { 400: 'Validation error' } })
+  @Endpoint.patch('me', { access: [Auth(), DashboardOnly()], summary: "Rename the signed-in account's owner", response: MeResponseDto, errors: { 400: 'Validation error' } })
   updateMe(@CurrentPrincipal() principal: Principal, @Body() body: UpdateMeDto): Promise<MeResponseDto> {
     return this.me.rename(principal, body.name);
   }
 
-  @Post('verify-email')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('verify-email', {
     summary: 'Confirm the email address with the `dlv_` token of the verification email',
     public: true,
     response: EmailVerifiedResponseDto,
@@ -64,10 +54,8 @@ export class AccountController {
     return { verified: true };
   }
 
-  @Post('resend-verification')
-  @Auth()
-  @DashboardOnly()
-  @Endpoint({
+  @Endpoint.post('resend-verification', {
+    access: [Auth(), DashboardOnly()],
     summary: 'Send the verification email again (at most one a minute)',
     status: 202,
     response: AcceptedResponseDto,
@@ -78,9 +66,8 @@ export class AccountController {
     return {};
   }
 
-  @Post('forgot-password')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('forgot-password', {
     summary: 'Email a password reset link',
     description:
       'Answers 202 `{}` for any address, known or not, at once; at most one email a minute per address. The emailed `dlr_` token lasts an hour. ' +
@@ -96,9 +83,8 @@ export class AccountController {
     return {};
   }
 
-  @Post('reset-password')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('reset-password', {
     summary: 'Set a new password with the `dlr_` token; signs out every other session and answers like login',
     public: true,
     response: SessionResponseDto,
@@ -110,14 +96,11 @@ export class AccountController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionResponseDto> {
     const session = await this.resets.reset(body.token, body.password, sessionMeta(request, this.config));
-    setRefreshCookie(reply, this.config, session);
-    return toSessionResponse(session);
+    return answerSession(reply, this.config, session);
   }
 
-  @Post('change-password')
-  @Auth()
-  @DashboardOnly()
-  @Endpoint({
+  @Endpoint.post('change-password', {
+    access: [Auth(), DashboardOnly()],
     summary: "Change the signed-in account's password; signs out its other sessions",
     status: 204,
     success: { description: 'Changed' },

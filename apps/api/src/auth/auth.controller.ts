@@ -1,5 +1,4 @@
-import { Body, Controller, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AccountsService,
@@ -10,14 +9,13 @@ import {
   SessionResponseDto,
   SessionsService,
   SignupResponseDto,
-  toSessionResponse,
   toSignupResponse,
 } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { AcceptInviteDto, LoginDto, SignupDto } from './auth.dto';
 import { AuthIpLimitGuard } from './auth-ip-limit.guard';
-import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
+import { answerSession, clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie';
 import { SameOriginGuard } from './same-origin.guard';
 import { sessionMeta } from './session-meta';
 
@@ -30,8 +28,7 @@ const CROSS_SITE = { 403: 'Cross-site request refused (an Origin of another site
  * Dashboard sessions (decisions §2). Not under /api: no credential, not rate limited by plan;
  * the password routes (signup, login, accept-invite) are limited per client IP (decisions §14).
  */
-@ApiTags('auth')
-@Controller('auth')
+@ApiController('auth', 'auth')
 export class AuthController {
   constructor(
     private readonly accounts: AccountsService,
@@ -41,9 +38,8 @@ export class AuthController {
     private readonly authenticator: Authenticator,
   ) {}
 
-  @Post('signup')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('signup', {
     summary: 'Create an account, its organization and a dashboard session',
     description: REFRESH_NOTE,
     public: true,
@@ -57,9 +53,8 @@ export class AuthController {
     return toSignupResponse(result);
   }
 
-  @Post('login')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('login', {
     summary: 'Sign in: a dashboard session (JWT) for one organization',
     description: `${REFRESH_NOTE} With two-factor authentication on, answers \`{twoFactorRequired: true, challengeToken}\` instead (no cookie): send it with a code to POST /auth/login/2fa.`,
     public: true,
@@ -69,13 +64,11 @@ export class AuthController {
   async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResponseDto> {
     const result = await this.accounts.login(body, sessionMeta(request, this.config));
     if ('twoFactorRequired' in result) return result;
-    setRefreshCookie(reply, this.config, result);
-    return toSessionResponse(result);
+    return answerSession(reply, this.config, result);
   }
 
-  @Post('refresh')
   @UseGuards(SameOriginGuard)
-  @Endpoint({
+  @Endpoint.post('refresh', {
     summary: "A fresh dashboard session from the refresh cookie (the dashboard's reload)",
     description:
       'Reads the `dl_refresh` cookie set by signup or login and answers a new access token with the member\'s current role, ' +
@@ -88,17 +81,15 @@ export class AuthController {
   async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponseDto> {
     try {
       const session = await this.sessions.refresh(readRefreshCookie(request));
-      setRefreshCookie(reply, this.config, session);
-      return toSessionResponse(session);
+      return answerSession(reply, this.config, session);
     } catch (err) {
       clearRefreshCookie(reply, this.config);
       throw err;
     }
   }
 
-  @Post('logout')
   @UseGuards(SameOriginGuard)
-  @Endpoint({
+  @Endpoint.post('logout', {
     summary: "Sign out of the dashboard: ends the cookie's session and clears the cookie",
     public: true,
     status: 204,
@@ -110,9 +101,8 @@ export class AuthController {
     clearRefreshCookie(reply, this.config);
   }
 
-  @Post('accept-invite')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('accept-invite', {
     summary: 'Accept an invitation and join the organization',
     description:
       'By the invited email\'s account (decisions §20): none, a verified account is created with `name` and `password`; ' +
@@ -134,8 +124,7 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionResponseDto> {
     const session = await this.invitations.accept(body, await this.caller(request), sessionMeta(request, this.config));
-    setRefreshCookie(reply, this.config, session);
-    return toSessionResponse(session);
+    return answerSession(reply, this.config, session);
   }
 
   /** The signed-in caller of a public route, if its Authorization header holds a valid credential. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { IssuedSession } from '@dl/auth';
+import { IssuedSession, SessionResponseDto, toSessionResponse } from '@dl/auth';
 import { AppConfig } from '@dl/platform/config';
 
 /** The dashboard's refresh credential: HttpOnly (no script reads it), sent only to /auth, never cross-site. */
@@ -14,6 +14,12 @@ function attributes(config: AppConfig, maxAge: number): string {
 export function setRefreshCookie(reply: FastifyReply, config: AppConfig, session: IssuedSession): void {
   reply.header('Set-Cookie', `${REFRESH_COOKIE}=${session.refreshToken}; ${attributes(config, session.refreshMaxAge)}`);
   reply.header('Cache-Control', 'no-store');
+}
+
+/** The answer of a route that signs in: the session's refresh cookie on the reply, its access token in the body. */
+export function answerSession(reply: FastifyReply, config: AppConfig, session: IssuedSession): SessionResponseDto {
+  setRefreshCookie(reply, config, session);
+  return toSessionResponse(session);
 }
 
 export function clearRefreshCookie(reply: FastifyReply, config: AppConfig): void {

@@ -1,24 +1,17 @@
-import { Controller, Delete, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, DashboardOnly, Principal, SessionListResponseDto, SessionsService, toSessionListResponse } from '@dl/auth';
-import { Endpoint, UuidParam } from '@dl/platform/http';
+import { ApiController, Endpoint, UuidParam } from '@dl/platform/http';
 
 /** The account's dashboard sessions (decisions §20): JWT only, each user sees and ends their own. */
-@ApiTags('auth')
-@Auth()
-@DashboardOnly()
-@Controller('auth/sessions')
+@ApiController('auth/sessions', 'auth', Auth(), DashboardOnly())
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
-  @Get()
-  @Endpoint({ summary: 'The signed-in dashboards of this account', response: SessionListResponseDto })
+  @Endpoint.get({ summary: 'The signed-in dashboards of this account', response: SessionListResponseDto })
   async list(@CurrentPrincipal() principal: Principal): Promise<SessionListResponseDto> {
     return toSessionListResponse(await this.sessions.list(principal.userId, principal.sessionId));
   }
 
-  @Delete(':id')
-  @Endpoint({
+  @Endpoint.delete(':id', {
     summary: 'Sign a session out: its refresh cookie and access tokens stop working',
     status: 204,
     success: { description: 'Signed out' },

@@ -1,5 +1,4 @@
-import { Body, Controller, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Inject, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   Auth,
@@ -8,32 +7,28 @@ import {
   Principal,
   RecoveryCodesResponseDto,
   SessionResponseDto,
-  toSessionResponse,
   TwoFactorService,
   TwoFactorSetupResponseDto,
 } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { AuthIpLimitGuard } from './auth-ip-limit.guard';
-import { setRefreshCookie } from './refresh-cookie';
+import { answerSession } from './refresh-cookie';
 import { sessionMeta } from './session-meta';
 import { LoginTwoFactorDto, SecondFactorDto, TwoFactorCodeDto } from './two-factor.dto';
 
 const INVALID_CODE = { 401: 'Invalid code (wrong, already used, or a step outside ±30 s), or Invalid or expired session' } as const;
 
 /** TOTP two-factor authentication of the signed-in account (decisions §20). */
-@ApiTags('auth')
-@Controller('auth')
+@ApiController('auth', 'auth')
 export class TwoFactorController {
   constructor(
     private readonly twoFactor: TwoFactorService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Post('2fa/setup')
-  @Auth(undefined, { rateLimit: false })
-  @DashboardOnly()
-  @Endpoint({
+  @Endpoint.post('2fa/setup', {
+    access: [Auth(undefined, { rateLimit: false }), DashboardOnly()],
     summary: 'Start two-factor set-up: a new TOTP secret, its otpauth URL and QR code',
     description: 'The secret stays pending until POST /auth/2fa/enable confirms it with a code; starting again replaces it.',
     response: TwoFactorSetupResponseDto,
@@ -43,10 +38,8 @@ export class TwoFactorController {
     return this.twoFactor.setup(principal.userId);
   }
 
-  @Post('2fa/enable')
-  @Auth(undefined, { rateLimit: false })
-  @DashboardOnly()
-  @Endpoint({
+  @Endpoint.post('2fa/enable', {
+    access: [Auth(undefined, { rateLimit: false }), DashboardOnly()],
     summary: 'Confirm set-up with a code: two-factor authentication is on; the ten recovery codes are answered once',
     response: RecoveryCodesResponseDto,
     errors: { ...INVALID_CODE, 400: 'Validation error, or set-up not started', 409: 'Two-factor authentication is already enabled' },
@@ -55,10 +48,8 @@ export class TwoFactorController {
     return this.twoFactor.enable(principal.userId, body.code);
   }
 
-  @Post('2fa/disable')
-  @Auth(undefined, { rateLimit: false })
-  @DashboardOnly()
-  @Endpoint({
+  @Endpoint.post('2fa/disable', {
+    access: [Auth(undefined, { rateLimit: false }), DashboardOnly()],
     summary: 'Turn two-factor authentication off with a code or a recovery code',
     status: 204,
     success: { description: 'Off; the recovery codes are gone' },
@@ -68,9 +59,8 @@ export class TwoFactorController {
     await this.twoFactor.disable(principal.userId, body);
   }
 
-  @Post('login/2fa')
   @UseGuards(AuthIpLimitGuard)
-  @Endpoint({
+  @Endpoint.post('login/2fa', {
     summary: "Sign in, second step: the login's challenge and a code (or a recovery code) → a session",
     description:
       'Answers like POST /auth/login and sets the refresh cookie. A challenge works once, for 5 minutes, and not after 5 wrong codes.',
@@ -89,7 +79,6 @@ export class TwoFactorController {
   ): Promise<SessionResponseDto> {
     const factor = { code: body.code, recoveryCode: body.recoveryCode };
     const session = await this.twoFactor.completeLogin(body.challengeToken, factor, sessionMeta(request, this.config));
-    setRefreshCookie(reply, this.config, session);
-    return toSessionResponse(session);
+    return answerSession(reply, this.config, session);
   }
 }

@@ -1,9 +1,8 @@
 import { Module, OnModuleInit, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
 import { BillingModule } from '@dl/billing';
+import { captureRawBody } from '../raw-body';
 import { BillingController } from './billing.controller';
-import { captureRawBody } from './raw-body';
 import { StripeWebhookController } from './stripe-webhook.controller';
 
 export const STRIPE_WEBHOOK_PATH = '/billing/stripe/webhook';
@@ -14,7 +13,6 @@ export class BillingApiModule implements OnModuleInit {
   constructor(@Optional() private readonly adapterHost?: HttpAdapterHost) {}
 
   onModuleInit(): void {
-    const fastify = this.adapterHost?.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
-    if (fastify?.addHook) captureRawBody(fastify, [STRIPE_WEBHOOK_PATH]);
+    captureRawBody(this.adapterHost, (path) => path === STRIPE_WEBHOOK_PATH);
   }
 }

@@ -1,26 +1,21 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { BillingRedirectDto, BillingResponseDto, BillingService, CheckoutDto, InvoiceListDto } from '@dl/billing';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 
 const OFF = { 404: 'Billing is not enabled' } as const;
 
-@ApiTags('billing')
-@Controller('api/billing')
+@ApiController('api/billing', 'billing')
 export class BillingController {
   constructor(private readonly billing: BillingService) {}
 
-  @Get()
-  @Auth(Permissions.read)
-  @Endpoint({ summary: 'The plan, its status and the plans on sale', response: BillingResponseDto, errors: OFF })
+  @Endpoint.get({ access: Auth(Permissions.read), summary: 'The plan, its status and the plans on sale', response: BillingResponseDto, errors: OFF })
   get(@CurrentPrincipal() principal: Principal): Promise<BillingResponseDto> {
     return this.billing.get(principal);
   }
 
-  @Post('checkout')
-  @Auth(Permissions.billingManage)
-  @Endpoint({
+  @Endpoint.post('checkout', {
+    access: Auth(Permissions.billingManage),
     summary: 'Start a Stripe Checkout session for a plan (Owner)',
     response: BillingRedirectDto,
     errors: { 400: 'Validation error', ...OFF, 409: 'Your organization is already on the PRO plan, or Subscription already active: change plans in the billing portal', 503: 'Billing is temporarily unavailable, please retry later' },
@@ -29,9 +24,8 @@ export class BillingController {
     return this.billing.checkout(principal, dto);
   }
 
-  @Post('portal')
-  @Auth(Permissions.billingManage)
-  @Endpoint({
+  @Endpoint.post('portal', {
+    access: Auth(Permissions.billingManage),
     summary: 'Open the Stripe customer portal (Owner)',
     response: BillingRedirectDto,
     errors: { ...OFF, 409: 'Your organization has no billing account yet: choose a plan first', 503: 'Billing is temporarily unavailable, please retry later' },
@@ -40,9 +34,7 @@ export class BillingController {
     return this.billing.portal(principal);
   }
 
-  @Get('invoices')
-  @Auth(Permissions.billingInvoices)
-  @Endpoint({ summary: 'The invoices (Owner, Admin)', response: InvoiceListDto, errors: { ...OFF, 503: 'Billing is temporarily unavailable, please retry later' } })
+  @Endpoint.get('invoices', { access: Auth(Permissions.billingInvoices), summary: 'The invoices (Owner, Admin)', response: InvoiceListDto, errors: { ...OFF, 503: 'Billing is temporarily unavailable, please retry later' } })
   invoices(@CurrentPrincipal() principal: Principal): Promise<InvoiceListDto> {
     return this.billing.invoices(principal);
   }

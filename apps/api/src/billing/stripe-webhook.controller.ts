@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { StripeWebhookService } from '@dl/billing';
-import { RawBodyRequest } from './raw-body';
+import { RawBodyRequest } from '../raw-body';
 
 /**
  * Stripe's webhook endpoint (decisions §21): no credential, the Stripe-Signature on the raw

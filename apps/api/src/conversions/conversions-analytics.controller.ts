@@ -1,5 +1,4 @@
-import { Controller, Get, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Query, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
@@ -12,19 +11,16 @@ import {
   CustomersQueryDto,
   CustomersService,
 } from '@dl/conversions';
-import { Endpoint, UuidParam } from '@dl/platform/http';
+import { ApiController, Endpoint, UuidParam } from '@dl/platform/http';
 
 const GATE = 'Conversions require a paid plan';
 
 /** Conversion analytics (decisions §23): any role, paid plans. */
-@ApiTags('conversions')
-@Controller('api/analytics/conversions')
-@Auth(Permissions.conversionsRead)
+@ApiController('api/analytics/conversions', 'conversions', Auth(Permissions.conversionsRead))
 export class ConversionsAnalyticsController {
   constructor(private readonly conversions: ConversionsAnalyticsService) {}
 
-  @Get()
-  @Endpoint({
+  @Endpoint.get({
     summary: 'Funnel (clicks → leads → sales), revenue per currency and rows grouped by day, link, campaign, country or source',
     response: ConversionsSummaryDto,
     errors: { 400: 'Validation error (bad query)', 403: GATE },
@@ -33,8 +29,7 @@ export class ConversionsAnalyticsController {
     return this.conversions.summary(p.organizationId, q);
   }
 
-  @Get('export')
-  @Endpoint({
+  @Endpoint.get('export', {
     summary: 'The window’s leads and sales as CSV (streamed), with the same filters',
     success: { description: 'Attachment `conversions.csv`', content: { 'text/csv': { schema: { type: 'string', example: `${CONVERSIONS_CSV_HEADER}\n` } } } },
     errors: { 400: 'Validation error (bad query)', 403: GATE },
@@ -44,14 +39,11 @@ export class ConversionsAnalyticsController {
   }
 }
 
-@ApiTags('conversions')
-@Controller('api/customers')
-@Auth(Permissions.conversionsRead)
+@ApiController('api/customers', 'conversions', Auth(Permissions.conversionsRead))
 export class CustomersController {
   constructor(private readonly customers: CustomersService) {}
 
-  @Get()
-  @Endpoint({
+  @Endpoint.get({
     summary: 'Customers, newest first, with their link, first lead, sales and net revenue per currency',
     response: CustomerListDto,
     success: { headers: { 'X-Next-Cursor': { description: 'Cursor of the next page, when there is one', schema: { type: 'string' } } } },
@@ -63,8 +55,7 @@ export class CustomersController {
     return page.body;
   }
 
-  @Get(':id')
-  @Endpoint({
+  @Endpoint.get(':id', {
     summary: 'A customer and their leads, sales and refunds in time order',
     response: CustomerDetailDto,
     errors: { 400: 'Validation error (bad id)', 403: GATE, 404: 'Customer not found' },

@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, Param, Post, Put, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Headers, Param, Req } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
   IntegrationEndpointsService,
@@ -10,26 +9,22 @@ import {
   PutShopifyIntegrationDto,
   PutStripeIntegrationDto,
 } from '@dl/conversions';
-import { Endpoint, SuccessResponseDto } from '@dl/platform/http';
-import { RawBodyRequest } from './raw-body.hook';
+import { ApiController, Endpoint, SuccessResponseDto } from '@dl/platform/http';
+import { RawBodyRequest } from '../raw-body';
 
 const GATE = 'Your role does not allow this action, or Conversions require a paid plan';
 
 /** The Stripe and Shopify settings (decisions §23): Admin and above, paid plans. */
-@ApiTags('conversions')
-@Controller('api/integrations')
-@Auth(Permissions.integrationsManage)
+@ApiController('api/integrations', 'conversions', Auth(Permissions.integrationsManage))
 export class IntegrationsController {
   constructor(private readonly integrations: IntegrationsService) {}
 
-  @Get()
-  @Endpoint({ summary: 'The organization’s integrations and their endpoint URLs', response: IntegrationListResponseDto, errors: { 403: GATE } })
+  @Endpoint.get({ summary: 'The organization’s integrations and their endpoint URLs', response: IntegrationListResponseDto, errors: { 403: GATE } })
   list(@CurrentPrincipal() p: Principal): Promise<IntegrationListResponseDto> {
     return this.integrations.list(p.organizationId);
   }
 
-  @Put('stripe')
-  @Endpoint({
+  @Endpoint.put('stripe', {
     summary: 'Turn the Stripe integration on (or change its signing secret)',
     description: 'Answers the endpoint URL to add in Stripe (Developers → Webhooks); it stays the same across updates.',
     response: IntegrationResponseDto,
@@ -39,14 +34,12 @@ export class IntegrationsController {
     return this.integrations.putStripe(p.organizationId, dto);
   }
 
-  @Delete('stripe')
-  @Endpoint({ summary: 'Turn the Stripe integration off', response: SuccessResponseDto, errors: { 403: GATE, 404: 'Integration not found' } })
+  @Endpoint.delete('stripe', { summary: 'Turn the Stripe integration off', response: SuccessResponseDto, errors: { 403: GATE, 404: 'Integration not found' } })
   deleteStripe(@CurrentPrincipal() p: Principal): Promise<SuccessResponseDto> {
     return this.integrations.delete(p.organizationId, 'stripe');
   }
 
-  @Put('shopify')
-  @Endpoint({
+  @Endpoint.put('shopify', {
     summary: 'Turn the Shopify integration on (or change its shop or secret)',
     response: IntegrationResponseDto,
     errors: { 400: 'Validation error', 403: GATE },
@@ -55,21 +48,18 @@ export class IntegrationsController {
     return this.integrations.putShopify(p.organizationId, dto);
   }
 
-  @Delete('shopify')
-  @Endpoint({ summary: 'Turn the Shopify integration off', response: SuccessResponseDto, errors: { 403: GATE, 404: 'Integration not found' } })
+  @Endpoint.delete('shopify', { summary: 'Turn the Shopify integration off', response: SuccessResponseDto, errors: { 403: GATE, 404: 'Integration not found' } })
   deleteShopify(@CurrentPrincipal() p: Principal): Promise<SuccessResponseDto> {
     return this.integrations.delete(p.organizationId, 'shopify');
   }
 }
 
 /** The endpoints Stripe and Shopify post to: no credential but the path's token and the body's signature. */
-@ApiTags('conversions')
-@Controller('integrations')
+@ApiController('integrations', 'conversions')
 export class IntegrationEndpointsController {
   constructor(private readonly endpoints: IntegrationEndpointsService) {}
 
-  @Post('stripe/:token')
-  @Endpoint({
+  @Endpoint.post('stripe/:token', {
     summary: 'Stripe webhook endpoint of one organization',
     public: true,
     response: IntegrationEventResponseDto,
@@ -83,8 +73,7 @@ export class IntegrationEndpointsController {
     return this.endpoints.stripeEvent(token, request.rawBody ?? Buffer.alloc(0), signature);
   }
 
-  @Post('shopify/:token')
-  @Endpoint({
+  @Endpoint.post('shopify/:token', {
     summary: 'Shopify webhook endpoint of one organization',
     public: true,
     response: IntegrationEventResponseDto,

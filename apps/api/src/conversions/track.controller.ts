@@ -1,5 +1,4 @@
-import { Body, Controller, Post, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
@@ -12,7 +11,7 @@ import {
   TrackService,
   Tracked,
 } from '@dl/conversions';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 
 const PLAN = 'Your role does not allow this action, or Conversions require a paid plan';
 
@@ -27,14 +26,11 @@ function answer<T>(reply: FastifyReply, tracked: Tracked<T>): T {
  * plan. Like SDK and pixel ingestion it is not counted against the plan's requests a minute: a
  * shop's checkouts must not wait behind its dashboard (docs/decisions/conversions.md).
  */
-@ApiTags('conversions')
-@Controller('api/track')
-@Auth(Permissions.conversionsWrite, { rateLimit: false })
+@ApiController('api/track', 'conversions', Auth(Permissions.conversionsWrite, { rateLimit: false }))
 export class TrackController {
   constructor(private readonly track: TrackService) {}
 
-  @Post('lead')
-  @Endpoint({
+  @Endpoint.post('lead', {
     summary: 'Track a lead: the customer (by your own id) and the click that brought them',
     description: '201 with a new lead; 200 with the existing one when this customer already has a lead of this event name.',
     status: 201,
@@ -45,8 +41,7 @@ export class TrackController {
     return answer(reply, await this.track.lead(p.organizationId, dto));
   }
 
-  @Post('sale')
-  @Endpoint({
+  @Endpoint.post('sale', {
     summary: "Track a sale of a customer, in the currency's minor units",
     description: '201 with a new sale (stored durably); 200 with the existing sale of a repeated `invoiceId`.',
     status: 201,
@@ -57,8 +52,7 @@ export class TrackController {
     return answer(reply, await this.track.sale(p.organizationId, dto));
   }
 
-  @Post('refund')
-  @Endpoint({
+  @Endpoint.post('refund', {
     summary: 'Refund a sale by its invoice id (by default what is left of it)',
     status: 201,
     response: TrackRefundResponseDto,

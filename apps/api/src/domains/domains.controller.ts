@@ -1,19 +1,16 @@
-import { Body, Controller, Delete, Get, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { CreateDomainDto, DomainResponseDto, DomainsService, UpdateDomainDto } from '@dl/domains';
-import { Endpoint, SuccessResponseDto, UuidParam } from '@dl/platform/http';
+import { ApiController, Endpoint, SuccessResponseDto, UuidParam } from '@dl/platform/http';
 
 const BY_ID_ERRORS = { 400: 'Validation error', 404: 'Domain not found' } as const;
 
-@ApiTags('domains')
-@Controller('api/domains')
+@ApiController('api/domains', 'domains')
 export class DomainsController {
   constructor(private readonly domains: DomainsService) {}
 
-  @Post()
-  @Auth(Permissions.domainsManage)
-  @Endpoint({
+  @Endpoint.post({
+    access: Auth(Permissions.domainsManage),
     summary: 'Add a branded domain (pending until its TXT record is found)',
     status: 201,
     response: DomainResponseDto,
@@ -27,23 +24,18 @@ export class DomainsController {
     return this.domains.create(principal, dto);
   }
 
-  @Get()
-  @Auth(Permissions.read)
-  @Endpoint({ summary: "List the organization's branded domains", response: [DomainResponseDto] })
+  @Endpoint.get({ access: Auth(Permissions.read), summary: "List the organization's branded domains", response: [DomainResponseDto] })
   list(@CurrentPrincipal() principal: Principal): Promise<DomainResponseDto[]> {
     return this.domains.list(principal.organizationId);
   }
 
-  @Get(':id')
-  @Auth(Permissions.read)
-  @Endpoint({ summary: 'Read a branded domain', response: DomainResponseDto, errors: BY_ID_ERRORS })
+  @Endpoint.get(':id', { access: Auth(Permissions.read), summary: 'Read a branded domain', response: DomainResponseDto, errors: BY_ID_ERRORS })
   get(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<DomainResponseDto> {
     return this.domains.get(principal.organizationId, id);
   }
 
-  @Patch(':id')
-  @Auth(Permissions.domainsManage)
-  @Endpoint({
+  @Endpoint.patch(':id', {
+    access: Auth(Permissions.domainsManage),
     summary: 'Set the default domain, the root redirect and the not-found redirect',
     response: DomainResponseDto,
     errors: { ...BY_ID_ERRORS, 400: 'Validation error, or No updates provided' },
@@ -52,9 +44,8 @@ export class DomainsController {
     return this.domains.update(principal.organizationId, id, dto);
   }
 
-  @Delete(':id')
-  @Auth(Permissions.domainsManage)
-  @Endpoint({
+  @Endpoint.delete(':id', {
+    access: Auth(Permissions.domainsManage),
     summary: 'Delete a branded domain no link uses',
     response: SuccessResponseDto,
     errors: { ...BY_ID_ERRORS, 409: 'Domain is in use by N links' },
@@ -63,9 +54,8 @@ export class DomainsController {
     return this.domains.delete(principal.organizationId, id);
   }
 
-  @Post(':id/verify')
-  @Auth(Permissions.domainsManage)
-  @Endpoint({
+  @Endpoint.post(':id/verify', {
+    access: Auth(Permissions.domainsManage),
     summary: 'Look up the TXT record now; answers the domain, verified or still pending with the reason',
     response: DomainResponseDto,
     errors: BY_ID_ERRORS,

@@ -1,5 +1,5 @@
-import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiExtraModels, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Query, StreamableFile } from '@nestjs/common';
+import { ApiExtraModels, getSchemaPath } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import {
   CSV_HEADER,
@@ -14,21 +14,17 @@ import {
   EventTimelineQueryDto,
   EventTimelineResponseDto,
 } from '@dl/event-analytics';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 
 const BAD_QUERY = { 400: 'Validation error (bad query)' } as const;
 /** The plan gate (FREE has no event analytics) answers 403 like a missing permission. */
 const ERRORS = { ...BAD_QUERY, 403: 'Missing permission or plan feature' } as const;
 
-@ApiTags('event analytics')
-@Controller('api/analytics/events')
-@Auth(Permissions.analyticsEvents)
-@ApiExtraModels(EventExportJsonDto)
+@ApiController('api/analytics/events', 'event analytics', Auth(Permissions.analyticsEvents), ApiExtraModels(EventExportJsonDto))
 export class EventAnalyticsController {
   constructor(private readonly analytics: EventAnalyticsService) {}
 
-  @Get('overview')
-  @Endpoint({
+  @Endpoint.get('overview', {
     summary: 'Totals, revenue and top events over the last `days` days (attributed events only)',
     response: EventOverviewResponseDto,
     errors: ERRORS,
@@ -37,14 +33,12 @@ export class EventAnalyticsController {
     return this.analytics.overview(principal.organizationId, query);
   }
 
-  @Get('timeline')
-  @Endpoint({ summary: 'Events per UTC day, zero-count days included', response: EventTimelineResponseDto, errors: ERRORS })
+  @Endpoint.get('timeline', { summary: 'Events per UTC day, zero-count days included', response: EventTimelineResponseDto, errors: ERRORS })
   timeline(@CurrentPrincipal() principal: Principal, @Query() query: EventTimelineQueryDto): Promise<EventTimelineResponseDto> {
     return this.analytics.timeline(principal.organizationId, query);
   }
 
-  @Get('list')
-  @Endpoint({
+  @Endpoint.get('list', {
     summary: 'Events, newest first, paginated; `search` matches event names case-insensitively',
     response: EventListResponseDto,
     errors: ERRORS,
@@ -53,15 +47,13 @@ export class EventAnalyticsController {
     return this.analytics.list(principal.organizationId, query);
   }
 
-  @Get('names')
-  @Endpoint({ summary: 'Every event name with its all-time count', response: EventNamesResponseDto, errors: ERRORS })
+  @Endpoint.get('names', { summary: 'Every event name with its all-time count', response: EventNamesResponseDto, errors: ERRORS })
   names(@CurrentPrincipal() principal: Principal): Promise<EventNamesResponseDto> {
     return this.analytics.names(principal.organizationId);
   }
 
-  @Get('export')
-  @Auth(Permissions.analyticsExport)
-  @Endpoint({
+  @Endpoint.get('export', {
+    access: Auth(Permissions.analyticsExport),
     summary: 'Streamed export (JSON or CSV); needs `analytics:export`',
     success: {
       description: 'Attachment `events.json` (format=json, default) or `events.csv` (format=csv; `eventData` as a quoted JSON string)',

@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import {
   ApiKeyListResponseDto,
   ApiKeyResponseDto,
@@ -11,25 +10,20 @@ import {
   Permissions,
   Principal,
 } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { CreateApiKeyDto, expiryOf, UpdateApiKeyDto } from './keys.dto';
 
 /** API keys: dashboard sessions only (decisions §2); the secret is shown once. */
-@ApiTags('api keys')
-@Auth(Permissions.keysManage)
-@DashboardOnly()
-@Controller('api/keys')
+@ApiController('api/keys', 'api keys', Auth(Permissions.keysManage), DashboardOnly())
 export class KeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
-  @Get()
-  @Endpoint({ summary: "List the organization's API keys (prefixes only)", response: ApiKeyListResponseDto })
+  @Endpoint.get({ summary: "List the organization's API keys (prefixes only)", response: ApiKeyListResponseDto })
   list(@CurrentPrincipal() principal: Principal): Promise<ApiKeyListResponseDto> {
     return this.keys.list(principal);
   }
 
-  @Post()
-  @Endpoint({
+  @Endpoint.post({
     summary: 'Create an API key; its secret is answered once',
     status: 201,
     response: CreatedApiKeyResponseDto,
@@ -39,8 +33,7 @@ export class KeysController {
     return this.keys.create(principal, { name: body.name, scopes: body.scopes, expiresAt: expiryOf(body) });
   }
 
-  @Patch(':id')
-  @Endpoint({
+  @Endpoint.patch(':id', {
     summary: 'Rename an API key or change its scopes or expiry',
     response: ApiKeyResponseDto,
     errors: { 400: 'Validation error', 404: 'API key not found' },
@@ -49,8 +42,7 @@ export class KeysController {
     return this.keys.update(principal, id, { name: body.name, scopes: body.scopes, expiresAt: expiryOf(body) });
   }
 
-  @Delete(':id')
-  @Endpoint({ summary: 'Revoke an API key at once', status: 204, success: { description: 'Revoked' }, errors: { 404: 'API key not found' } })
+  @Endpoint.delete(':id', { summary: 'Revoke an API key at once', status: 204, success: { description: 'Revoked' }, errors: { 404: 'API key not found' } })
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<void> {
     return this.keys.revoke(principal, id);
   }

@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, Header, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Header, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal, RateLimiter } from '@dl/auth';
 import {
@@ -18,7 +17,7 @@ import {
   QrService,
   UpdateLinkDto,
 } from '@dl/links';
-import { Endpoint, SuccessResponseDto, TooManyRequestsError, UuidParam } from '@dl/platform/http';
+import { ApiController, Endpoint, SuccessResponseDto, TooManyRequestsError, UuidParam } from '@dl/platform/http';
 import { BulkCreateLinksBody, BulkDeleteLinksBody, BulkUpdateLinksBody, ListLinksQueryDto } from './links.dto';
 import { readQrLogoUpload } from './qr-logo-upload';
 
@@ -28,8 +27,7 @@ const LINK_ERRORS = { ...VALIDATION, 404: 'Link not found' } as const;
 const WRITE_ERRORS = { ...VALIDATION, 404: 'Template or project not found', 409: 'Short code already taken' } as const;
 const UPDATE_ERRORS = { ...VALIDATION, 404: 'Link, template or project not found' } as const;
 
-@ApiTags('links')
-@Controller('api/links')
+@ApiController('api/links', 'links')
 export class LinksController {
   constructor(
     private readonly links: LinksService,
@@ -38,9 +36,8 @@ export class LinksController {
     private readonly rateLimiter: RateLimiter,
   ) {}
 
-  @Post()
-  @Auth(Permissions.linksWrite)
-  @Endpoint({
+  @Endpoint.post({
+    access: Auth(Permissions.linksWrite),
     summary: 'Create a link (Cloud snake_case shape with short_url)',
     status: 201,
     response: LinkCreateResponseDto,
@@ -52,9 +49,8 @@ export class LinksController {
     return this.links.create(principal, dto);
   }
 
-  @Get()
-  @Auth(Permissions.read)
-  @Endpoint({
+  @Endpoint.get({
+    access: Auth(Permissions.read),
     summary:
       'Links, newest first: id, domain, shortCode, shortUrl, title, originalUrl, clickCount, templateSlug, createdAt. ' +
       'Filters combine; with limit one page and X-Next-Cursor when more match',
@@ -83,9 +79,8 @@ export class LinksController {
     return page.json;
   }
 
-  @Post('bulk-create')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({
+  @Endpoint.post('bulk-create', {
+    access: Auth(Permissions.linksWrite),
     summary: 'Create up to 100 links, all or nothing',
     status: 201,
     body: BulkCreateLinksBody,
@@ -96,16 +91,13 @@ export class LinksController {
     return this.bulk.bulkCreate(principal, body);
   }
 
-  @Post('bulk-update')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({ summary: 'Update up to 100 links, all or nothing', body: BulkUpdateLinksBody, response: BulkUpdateLinksResponseDto, errors: UPDATE_ERRORS })
+  @Endpoint.post('bulk-update', { access: Auth(Permissions.linksWrite), summary: 'Update up to 100 links, all or nothing', body: BulkUpdateLinksBody, response: BulkUpdateLinksResponseDto, errors: UPDATE_ERRORS })
   bulkUpdate(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
     return this.bulk.bulkUpdate(principal, body);
   }
 
-  @Post('bulk-delete')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({
+  @Endpoint.post('bulk-delete', {
+    access: Auth(Permissions.linksWrite),
     summary: 'Delete up to 100 links (unknown ids are ignored)',
     body: BulkDeleteLinksBody,
     response: BulkDeleteLinksResponseDto,
@@ -115,9 +107,8 @@ export class LinksController {
     return this.bulk.bulkDelete(principal, body);
   }
 
-  @Get(':id/qr')
-  @Auth(Permissions.read, { rateLimit: false })
-  @Endpoint({
+  @Endpoint.get(':id/qr', {
+    access: Auth(Permissions.read, { rateLimit: false }),
     summary: "QR code of a link's short URL (PNG or SVG)",
     description:
       "Cached images are not rate limited; a variant that has to be rendered counts against the organization's " +
@@ -143,16 +134,13 @@ export class LinksController {
     return image.body;
   }
 
-  @Get(':id/qr/logo')
-  @Auth(Permissions.read)
-  @Endpoint({ summary: "The link's QR logo (null when it has none)", response: QrLogoResponseDto, errors: LINK_ERRORS })
+  @Endpoint.get(':id/qr/logo', { access: Auth(Permissions.read), summary: "The link's QR logo (null when it has none)", response: QrLogoResponseDto, errors: LINK_ERRORS })
   qrLogo(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<QrLogoResponseDto> {
     return this.qr.getLogo(principal.organizationId, id);
   }
 
-  @Put(':id/qr/logo')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({
+  @Endpoint.put(':id/qr/logo', {
+    access: Auth(Permissions.linksWrite),
     summary: "Set the link's QR logo: drawn centred in its QR codes, with error correction H",
     description:
       'A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, ' +
@@ -177,30 +165,22 @@ export class LinksController {
     return this.qr.setLogo(principal.organizationId, id, upload.logo, upload.raster);
   }
 
-  @Delete(':id/qr/logo')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({ summary: "Remove the link's QR logo (its cached QR images are dropped)", response: SuccessResponseDto, errors: LINK_ERRORS })
+  @Endpoint.delete(':id/qr/logo', { access: Auth(Permissions.linksWrite), summary: "Remove the link's QR logo (its cached QR images are dropped)", response: SuccessResponseDto, errors: LINK_ERRORS })
   removeQrLogo(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<SuccessResponseDto> {
     return this.qr.removeLogo(principal.organizationId, id);
   }
 
-  @Get(':id')
-  @Auth(Permissions.read, AUTH_REQUIRED)
-  @Endpoint({ summary: 'Get a link with every field', response: LinkResponseDto, errors: LINK_ERRORS })
+  @Endpoint.get(':id', { access: Auth(Permissions.read, AUTH_REQUIRED), summary: 'Get a link with every field', response: LinkResponseDto, errors: LINK_ERRORS })
   get(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<LinkResponseDto> {
     return this.links.get(principal.organizationId, id);
   }
 
-  @Put(':id')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({ summary: 'Update a link (only the fields sent change)', response: LinkResponseDto, errors: UPDATE_ERRORS })
+  @Endpoint.put(':id', { access: Auth(Permissions.linksWrite), summary: 'Update a link (only the fields sent change)', response: LinkResponseDto, errors: UPDATE_ERRORS })
   update(@CurrentPrincipal() principal: Principal, @UuidParam() id: string, @Body() dto: UpdateLinkDto): Promise<LinkResponseDto> {
     return this.links.update(principal, id, dto);
   }
 
-  @Delete(':id')
-  @Auth(Permissions.linksWrite, AUTH_REQUIRED)
-  @Endpoint({ summary: 'Delete a link (its short URL stops at once)', response: SuccessResponseDto, errors: LINK_ERRORS })
+  @Endpoint.delete(':id', { access: Auth(Permissions.linksWrite, AUTH_REQUIRED), summary: 'Delete a link (its short URL stops at once)', response: SuccessResponseDto, errors: LINK_ERRORS })
   delete(@CurrentPrincipal() principal: Principal, @UuidParam() id: string): Promise<SuccessResponseDto> {
     return this.links.delete(principal.organizationId, id);
   }

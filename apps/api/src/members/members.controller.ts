@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import {
   Auth,
   CurrentPrincipal,
@@ -11,27 +10,22 @@ import {
   Permissions,
   Principal,
 } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { AddMemberDto, ChangeRoleDto } from './members.dto';
 
 const LAST_OWNER = 'An organization must keep at least one owner';
 
 /** Team management: Owner and Admin, dashboard sessions only (decisions §2). */
-@ApiTags('members')
-@Auth(Permissions.membersManage)
-@DashboardOnly()
-@Controller('api/organization/members')
+@ApiController('api/organization/members', 'members', Auth(Permissions.membersManage), DashboardOnly())
 export class MembersController {
   constructor(private readonly members: MembersService) {}
 
-  @Get()
-  @Endpoint({ summary: "List the organization's members and their roles", response: MemberListResponseDto })
+  @Endpoint.get({ summary: "List the organization's members and their roles", response: MemberListResponseDto })
   list(@CurrentPrincipal() principal: Principal): Promise<MemberListResponseDto> {
     return this.members.list(principal);
   }
 
-  @Post()
-  @Endpoint({
+  @Endpoint.post({
     summary: 'Invite an email to join the organization',
     description:
       'Every email gets an invitation, whether it has an account or not, and the same answer (decisions §20): ' +
@@ -48,8 +42,7 @@ export class MembersController {
     return this.members.add(principal, { email: body.email, role: body.role });
   }
 
-  @Patch(':userId')
-  @Endpoint({
+  @Endpoint.patch(':userId', {
     summary: "Change a member's role",
     response: MemberResponseDto,
     errors: { 400: 'Validation error', 404: 'Member not found', 409: LAST_OWNER },
@@ -58,8 +51,7 @@ export class MembersController {
     return this.members.changeRole(principal, userId, body.role);
   }
 
-  @Delete(':userId')
-  @Endpoint({
+  @Endpoint.delete(':userId', {
     summary: 'Remove a member (their sessions and API keys stop working)',
     status: 204,
     success: { description: 'Removed' },

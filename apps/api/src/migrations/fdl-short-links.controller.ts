@@ -1,19 +1,17 @@
-import { Body, Controller, Post } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { FdlShortLinkRequestDto, FdlShortLinkResponseDto, FdlShortLinksService } from '@dl/links';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 
 /** Firebase Dynamic Links' link shortener (decisions §26): an app switches by changing its host and key. */
-@ApiTags('migrations')
-@Controller('v1')
+@ApiController('v1', 'migrations')
 export class FdlShortLinksController {
   constructor(private readonly fdl: FdlShortLinksService) {}
 
-  @Post('shortLinks')
   @Auth(Permissions.linksWrite, { queryKey: true })
   @ApiQuery({ name: 'key', required: false, description: 'A `dl_` API key, as FDL clients send it (instead of `Authorization: Bearer`)' })
-  @Endpoint({
+  @Endpoint.post('shortLinks', {
     summary: "Create a short link from a Firebase Dynamic Links request (FDL's request and response shapes)",
     body: FdlShortLinkRequestDto,
     response: FdlShortLinkResponseDto,

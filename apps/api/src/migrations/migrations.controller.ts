@@ -1,19 +1,16 @@
-import { Controller, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { ImportResultDto, LinksImportService } from '@dl/links';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { readImportUpload } from './import-upload';
 
-@ApiTags('migrations')
-@Controller('migrations')
+@ApiController('migrations', 'migrations')
 export class MigrationsController {
   constructor(private readonly imports: LinksImportService) {}
 
-  @Post('import')
-  @Auth(Permissions.linksWrite)
-  @Endpoint({
+  @Endpoint.post('import', {
+    access: Auth(Permissions.linksWrite),
     summary: 'Import links from a CSV export of another platform (Bitly, Rebrandly, Short.io, Dub, Shlink, Kutt, YOURLS, Firebase Dynamic Links, Branch, or the generic columns)',
     consumes: ['multipart/form-data'],
     body: {

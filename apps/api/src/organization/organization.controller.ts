@@ -1,7 +1,6 @@
-import { Body, Controller, Delete, Get, Patch, Post, StreamableFile } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, StreamableFile } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import {
   DeleteOrganizationDto,
   DeletionScheduledResponseDto,
@@ -12,24 +11,20 @@ import {
 } from '@dl/organizations';
 
 /** The caller's organization (decisions §20): settings, scheduled deletion and restore. */
-@ApiTags('organization')
-@Controller('api/organization')
+@ApiController('api/organization', 'organization')
 export class OrganizationController {
   constructor(
     private readonly organizations: OrganizationsService,
     private readonly exports: OrganizationExportService,
   ) {}
 
-  @Get()
-  @Auth(Permissions.read, { duringDeletion: true })
-  @Endpoint({ summary: "The caller's organization: name, slug, plan, 2FA requirement, scheduled deletion", response: OrganizationResponseDto })
+  @Endpoint.get({ access: Auth(Permissions.read, { duringDeletion: true }), summary: "The caller's organization: name, slug, plan, 2FA requirement, scheduled deletion", response: OrganizationResponseDto })
   get(@CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
     return this.organizations.get(principal.organizationId);
   }
 
-  @Get('export')
-  @Auth(Permissions.organizationOwn)
-  @Endpoint({
+  @Endpoint.get('export', {
+    access: Auth(Permissions.organizationOwn),
     summary: "Everything of the organization as a ZIP, streamed from one snapshot of the database (Owner)",
     description:
       '`links.csv`, `clicks.csv` (every raw click kept), `templates.json`, `projects.json`, `domains.json`, ' +
@@ -42,9 +37,8 @@ export class OrganizationController {
     return new StreamableFile(out.stream, { type: 'application/zip', disposition: `attachment; filename="${out.filename}"` });
   }
 
-  @Patch()
-  @Auth(Permissions.organizationManage)
-  @Endpoint({
+  @Endpoint.patch({
+    access: Auth(Permissions.organizationManage),
     summary: 'Rename the organization, change its slug (Admin), require two-factor authentication of its members (Owner)',
     response: OrganizationResponseDto,
     errors: { 400: 'Validation error, or No updates provided', 409: "Slug '<slug>' is already in use" },
@@ -53,9 +47,8 @@ export class OrganizationController {
     return this.organizations.update(principal, body);
   }
 
-  @Delete()
-  @Auth(Permissions.organizationOwn)
-  @Endpoint({
+  @Endpoint.delete({
+    access: Auth(Permissions.organizationOwn),
     summary: 'Schedule the deletion of the organization and all its data, 7 days from now (Owner)',
     description:
       'From then on its links answer the 404 page and its keys and sessions get 403 `Organization scheduled for deletion`, ' +
@@ -68,9 +61,7 @@ export class OrganizationController {
     return this.organizations.scheduleDeletion(principal, body.confirm);
   }
 
-  @Post('restore')
-  @Auth(Permissions.organizationOwn, { duringDeletion: true })
-  @Endpoint({ summary: 'Undo a scheduled deletion (Owner)', response: OrganizationResponseDto })
+  @Endpoint.post('restore', { access: Auth(Permissions.organizationOwn, { duringDeletion: true }), summary: 'Undo a scheduled deletion (Owner)', response: OrganizationResponseDto })
   restore(@CurrentPrincipal() principal: Principal): Promise<OrganizationResponseDto> {
     return this.organizations.restore(principal);
   }

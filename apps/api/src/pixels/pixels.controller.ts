@@ -1,17 +1,13 @@
-import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint, SuccessResponseDto } from '@dl/platform/http';
+import { ApiController, Endpoint, SuccessResponseDto } from '@dl/platform/http';
 import { CreatePixelSiteDto, PixelSiteResponseDto, PixelSitesService } from '@dl/sdk';
 
-@ApiTags('pixels')
-@Controller('api/pixels')
-@Auth(Permissions.pixelsManage)
+@ApiController('api/pixels', 'pixels', Auth(Permissions.pixelsManage))
 export class PixelsController {
   constructor(private readonly sites: PixelSitesService) {}
 
-  @Post()
-  @Endpoint({
+  @Endpoint.post({
     summary: 'Register a website for the pixel; answers its public `siteKey`',
     status: 201,
     response: PixelSiteResponseDto,
@@ -21,15 +17,13 @@ export class PixelsController {
     return this.sites.create(principal.organizationId, dto);
   }
 
-  @Get()
-  @Endpoint({ summary: 'Pixel sites of the organization', response: [PixelSiteResponseDto] })
+  @Endpoint.get({ summary: 'Pixel sites of the organization', response: [PixelSiteResponseDto] })
   list(@CurrentPrincipal() principal: Principal): Promise<PixelSiteResponseDto[]> {
     return this.sites.list(principal.organizationId);
   }
 
   /** Any id that is not one of the organization's sites, a malformed one included, is `Pixel site not found`. */
-  @Delete(':id')
-  @Endpoint({
+  @Endpoint.delete(':id', {
     summary: 'Delete a pixel site (its key stops working at once; its events are kept)',
     response: SuccessResponseDto,
     errors: { 404: 'Pixel site not found' },

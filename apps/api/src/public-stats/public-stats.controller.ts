@@ -1,18 +1,16 @@
-import { Controller, Get, Inject, Module, Param, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Inject, Module, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { normalizeDomainName } from '@dl/domains';
 import { LinkNotFoundError } from '@dl/links';
 import { APP_CONFIG, AppConfig, serviceHosts } from '@dl/platform/config';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { PublicStatsDto, PublicStatsModule, PublicStatsService } from '@dl/redirect';
 
 /**
  * Public stats JSON (decisions §16): no credentials, no plan rate limit, cached 60 s. A link
  * that is not public (or unknown, inactive, deleted) is 404 `Link not found`, like a missing one.
  */
-@ApiTags('public')
-@Controller('api/public/stats')
+@ApiController('api/public/stats', 'public')
 export class PublicStatsController {
   private readonly ownHosts: ReadonlySet<string>;
 
@@ -23,8 +21,7 @@ export class PublicStatsController {
     this.ownHosts = serviceHosts(config);
   }
 
-  @Get(':domain/:code')
-  @Endpoint({
+  @Endpoint.get(':domain/:code', {
     summary: "A public link's stats: total clicks, the last 30 days by date, country and device (no personal data)",
     public: true,
     response: PublicStatsDto,

@@ -1,25 +1,20 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Param, Query } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { MonthlyReportDto, MonthlyReportListDto, ReportsService } from '@dl/reports';
 import { MonthlyReportQueryDto } from './reports.dto';
 
 /** Monthly reports (Cloud): JWT or API key; regeneration is the owner's (checked by the service, in the §11 order). */
-@ApiTags('reports')
-@Auth(Permissions.read, { scope: 'analytics:read' })
-@Controller('api/reports/monthly')
+@ApiController('api/reports/monthly', 'reports', Auth(Permissions.read, { scope: 'analytics:read' }))
 export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
-  @Get()
-  @Endpoint({ summary: 'Every retained monthly report period, newest first', response: MonthlyReportListDto })
+  @Endpoint.get({ summary: 'Every retained monthly report period, newest first', response: MonthlyReportListDto })
   list(@CurrentPrincipal() principal: Principal): Promise<MonthlyReportListDto> {
     return this.reports.list(principal);
   }
 
-  @Get(':period')
-  @Endpoint({
+  @Endpoint.get(':period', {
     summary: 'The monthly report of a period (YYYY-MM), as the email shows it',
     response: MonthlyReportDto,
     errors: {

@@ -1,22 +1,19 @@
-import { Body, Controller, Inject, Module, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Inject, Module, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { clientIp, Endpoint } from '@dl/platform/http';
+import { ApiController, clientIp, Endpoint } from '@dl/platform/http';
 import { AbuseDeskModule, AbuseReportsService } from '@dl/safety';
 import { AbuseReportCreatedDto, CreateAbuseReportDto } from './abuse.dto';
 
 /** Abuse reports from anyone (decisions §22): no credentials, 10 an hour per client IP. */
-@ApiTags('abuse')
-@Controller('abuse/reports')
+@ApiController('abuse/reports', 'abuse')
 export class AbuseController {
   constructor(
     private readonly reports: AbuseReportsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Post()
-  @Endpoint({
+  @Endpoint.post({
     summary: 'Report a short link of this service (phishing, malware, spam, illegal, other)',
     public: true,
     status: 201,

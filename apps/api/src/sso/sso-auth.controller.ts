@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { SsoSignInService, SsoTypeName } from '@dl/sso';
 import { AuthIpLimitGuard } from '../auth/auth-ip-limit.guard';
 import { setRefreshCookie } from '../auth/refresh-cookie';
@@ -35,18 +35,16 @@ function stringFields(source: unknown): Record<string, string> {
  * the email's verified domain; the callback signs the person in (refresh cookie as login sets it) and
  * redirects to the dashboard. Failures answer the contract's error body.
  */
-@ApiTags('auth')
-@Controller('auth/sso')
+@ApiController('auth/sso', 'auth')
 export class SsoAuthController {
   constructor(
     private readonly sso: SsoSignInService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get('start')
   @UseGuards(AuthIpLimitGuard)
   @ApiQuery({ name: 'email', required: true, description: 'The email of the person signing in; its domain picks the organization' })
-  @Endpoint({
+  @Endpoint.get('start', {
     summary: "Start single sign-on: 302 to the identity provider of the email's verified domain",
     public: true,
     status: 302,
@@ -64,9 +62,8 @@ export class SsoAuthController {
   }
 
   /** Our SAML entity id is this URL, so an IdP that fetches it gets our metadata (decisions §25). */
-  @Get('saml/metadata')
   @ApiQuery({ name: 'domain', required: false, schema: { type: 'string' }, description: 'A verified email domain of a SAML connection: answers 404 unless it is one' })
-  @Endpoint({
+  @Endpoint.get('saml/metadata', {
     summary: 'Our SAML service provider metadata (entity id, ACS, NameID format) for the identity provider',
     description: 'The same document for every organization: the entity id is this URL without query, the ACS is `/auth/sso/saml/acs` (HTTP-POST).',
     public: true,
@@ -79,10 +76,9 @@ export class SsoAuthController {
     return xml;
   }
 
-  @Get('oidc/callback')
   @ApiQuery({ name: 'state', required: true })
   @ApiQuery({ name: 'code', required: false })
-  @Endpoint({
+  @Endpoint.get('oidc/callback', {
     summary: "The OIDC provider's redirect: signs in (creating the member on first use) and 302 to /app",
     description:
       'Sets the refresh cookie as login does (`dl_refresh`); the dashboard then calls POST /auth/refresh. The state works once, for 10 minutes.',
@@ -105,8 +101,7 @@ export class SsoAuthController {
    * SameOriginGuard on purpose: the IdP's page posts it cross-site, and the signed response with
    * the single-use RelayState is what authenticates it; no cookie of ours is read.
    */
-  @Post('saml/acs')
-  @Endpoint({
+  @Endpoint.post('saml/acs', {
     summary: "The SAML IdP's POST (SAMLResponse, RelayState): signs in (creating the member on first use) and 302 to /app",
     description:
       'Form-encoded (`application/x-www-form-urlencoded`). Sets the refresh cookie as login does (`dl_refresh`); the dashboard then calls POST /auth/refresh. ' +

@@ -1,27 +1,21 @@
-import { Body, Controller, Get, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body } from '@nestjs/common';
 import { Auth, CurrentPrincipal, DashboardOnly, Permissions, Principal } from '@dl/auth';
-import { Endpoint } from '@dl/platform/http';
+import { ApiController, Endpoint } from '@dl/platform/http';
 import { PutSsoDto, SsoResponseDto, SsoSettingsService } from '@dl/sso';
 
 const NOT_CONFIGURED = { 404: 'Single sign-on is not configured' } as const;
 
 /** The organization's single sign-on (decisions §25): Owners, dashboard sessions only. */
-@ApiTags('sso')
-@Auth(Permissions.organizationOwn)
-@DashboardOnly()
-@Controller('api/organization/sso')
+@ApiController('api/organization/sso', 'sso', Auth(Permissions.organizationOwn), DashboardOnly())
 export class SsoSettingsController {
   constructor(private readonly settings: SsoSettingsService) {}
 
-  @Get()
-  @Endpoint({ summary: 'Read the single sign-on setting (never the client secret)', response: SsoResponseDto, errors: NOT_CONFIGURED })
+  @Endpoint.get({ summary: 'Read the single sign-on setting (never the client secret)', response: SsoResponseDto, errors: NOT_CONFIGURED })
   get(@CurrentPrincipal() principal: Principal): Promise<SsoResponseDto> {
     return this.settings.get(principal.organizationId);
   }
 
-  @Put()
-  @Endpoint({
+  @Endpoint.put({
     summary: 'Set single sign-on: the identity provider, the email domains, enforcement and the default role',
     description:
       'OIDC `{type: "oidc", issuer, clientId, clientSecret}` or SAML `{type: "saml", idpMetadataXml}` (or `{entryPoint, certificate}`). ' +
@@ -34,8 +28,7 @@ export class SsoSettingsController {
     return this.settings.put(principal.organizationId, dto);
   }
 
-  @Post('verify')
-  @Endpoint({
+  @Endpoint.post('verify', {
     summary: "Look the pending domains' TXT records up now; answers the setting",
     response: SsoResponseDto,
     errors: { ...NOT_CONFIGURED, 409: "Domain '<domain>' is already in use (verified by another organization)" },

@@ -1,7 +1,6 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Param, Query } from '@nestjs/common';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
-import { Endpoint, SuccessResponseDto } from '@dl/platform/http';
+import { ApiController, Endpoint, SuccessResponseDto } from '@dl/platform/http';
 import {
   CreatedWebhookResponse,
   CreateWebhookDto,
@@ -12,50 +11,41 @@ import {
   WebhooksService,
 } from '@dl/webhooks';
 
-@ApiTags('webhooks')
-@Auth(Permissions.webhooksManage)
-@Controller('api/webhooks')
+@ApiController('api/webhooks', 'webhooks', Auth(Permissions.webhooksManage))
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Post()
-  @Endpoint({ summary: 'Create a webhook; its signing secret is answered once', status: 201, response: CreatedWebhookResponse })
+  @Endpoint.post({ summary: 'Create a webhook; its signing secret is answered once', status: 201, response: CreatedWebhookResponse })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateWebhookDto): Promise<CreatedWebhookResponse> {
     return this.webhooks.create(principal, dto);
   }
 
-  @Get()
-  @Endpoint({ summary: "List the organization's webhooks", response: [WebhookResponse] })
+  @Endpoint.get({ summary: "List the organization's webhooks", response: [WebhookResponse] })
   list(@CurrentPrincipal() principal: Principal): Promise<WebhookResponse[]> {
     return this.webhooks.list(principal);
   }
 
-  @Get(':id')
-  @Endpoint({ summary: 'Get a webhook', response: WebhookResponse })
+  @Endpoint.get(':id', { summary: 'Get a webhook', response: WebhookResponse })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookResponse> {
     return this.webhooks.get(principal, id);
   }
 
-  @Patch(':id')
-  @Endpoint({ summary: 'Update a webhook (URL, events, project, active)', response: WebhookResponse })
+  @Endpoint.patch(':id', { summary: 'Update a webhook (URL, events, project, active)', response: WebhookResponse })
   update(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: UpdateWebhookDto): Promise<WebhookResponse> {
     return this.webhooks.update(principal, id, dto);
   }
 
-  @Delete(':id')
-  @Endpoint({ summary: 'Delete a webhook', response: SuccessResponseDto })
+  @Endpoint.delete(':id', { summary: 'Delete a webhook', response: SuccessResponseDto })
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<SuccessResponseDto> {
     return this.webhooks.remove(principal, id);
   }
 
-  @Post(':id/test')
-  @Endpoint({ summary: 'Send a test event to a webhook', status: 202, response: WebhookDeliveryResponse })
+  @Endpoint.post(':id/test', { summary: 'Send a test event to a webhook', status: 202, response: WebhookDeliveryResponse })
   test(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<WebhookDeliveryResponse> {
     return this.webhooks.sendTest(principal, id);
   }
 
-  @Get(':id/deliveries')
-  @Endpoint({ summary: 'Recent deliveries of a webhook with their attempts', response: [WebhookDeliveryResponse] })
+  @Endpoint.get(':id/deliveries', { summary: 'Recent deliveries of a webhook with their attempts', response: [WebhookDeliveryResponse] })
   deliveries(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

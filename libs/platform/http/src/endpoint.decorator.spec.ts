@@ -1,8 +1,8 @@
-import { Controller, Delete, Get, Module, Post } from '@nestjs/common';
+import { Controller, Delete, Get, Module, Post, SetMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiProperty, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { Endpoint } from './endpoint.decorator';
+import { ApiBearerAuth, ApiProperty, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiController, Endpoint } from './endpoint.decorator';
 
 class ThingDto {
   @ApiProperty() name!: string;
@@ -36,7 +36,21 @@ class ThingsController {
   remove(): void {}
 }
 
-@Module({ controllers: [ThingsController] })
+/** The same contract with the route, its credentials and the controller's shared decorators each in one line. */
+@ApiController('gadgets', 'gadgets', SetMetadata('shared', 'yes'))
+class GadgetsController {
+  @Endpoint.post({ summary: 'Create a gadget', status: 201, response: ThingDto })
+  create(): ThingDto {
+    return { name: 'g' };
+  }
+
+  @Endpoint.get(':id', { access: [ApiBearerAuth(), SetMetadata('own', 'yes')], summary: 'Read a gadget', response: ThingDto, errors: { 404: 'Gadget not found' } })
+  get(): ThingDto {
+    return { name: 'h' };
+  }
+}
+
+@Module({ controllers: [ThingsController, GadgetsController] })
 class ThingsModule {}
 
 describe(Endpoint.name, () => {
@@ -98,5 +112,20 @@ describe(Endpoint.name, () => {
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([201, 200, 200, 204]);
     expect(Object.keys(document.paths['/things/touch'].post?.responses ?? {})).toEqual(['200']);
+  });
+
+  it('maps the method and path of Endpoint.get/.post, applies the route\'s access, and the controller\'s path, tag and shared decorators', async () => {
+    expect(document.paths['/gadgets'].post).toMatchObject({ summary: 'Create a gadget', tags: ['gadgets'], responses: { 201: { description: '' } } });
+    expect(document.paths['/gadgets/{id}'].get).toMatchObject({
+      summary: 'Read a gadget',
+      tags: ['gadgets'],
+      security: [{ bearer: [] }],
+      responses: { 200: { description: '' }, 404: { description: 'Gadget not found', content: ERROR_BODY } },
+    });
+    expect(Reflect.getMetadata('shared', GadgetsController)).toBe('yes');
+    expect(Reflect.getMetadata('own', GadgetsController.prototype.get)).toBe('yes');
+    const fastify = app.getHttpAdapter().getInstance();
+    const answers = await Promise.all([fastify.inject({ method: 'POST', url: '/gadgets' }), fastify.inject({ method: 'GET', url: '/gadgets/1' })]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 200]);
   });
 });

@@ -1,4 +1,4 @@
-import { applyDecorators, HttpCode, Type } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, HttpCode, Patch, Post, Put, Type } from '@nestjs/common';
 import {
   ApiBody,
   ApiBodyOptions,
@@ -6,6 +6,7 @@ import {
   ApiOperation,
   ApiProduces,
   ApiResponse,
+  ApiTags,
   ContentObject,
   HeadersObject,
   SchemaObject,
@@ -37,15 +38,32 @@ export interface EndpointOptions {
   errors?: Partial<Record<ErrorStatus, string>>;
 }
 
+/** A route's contract and, when it has its own, who may call it. */
+export interface RouteOptions extends EndpointOptions {
+  /**
+   * The route's own credential decorators, listed as they would stand above it (`Auth(Permissions.read)`,
+   * then `DashboardOnly()`), for a route whose access differs from its controller's.
+   */
+  access?: MethodDecorator | MethodDecorator[];
+}
+
+type RouteMapping = (path?: string) => MethodDecorator;
+
+interface RouteDecorator {
+  (options: RouteOptions): MethodDecorator;
+  (path: string, options: RouteOptions): MethodDecorator;
+}
+
 /**
  * One route's contract in one decorator: its OpenAPI operation (summary, success answer,
  * error answers with the contract's error body) and the status it answers with, so the
- * document and the route cannot disagree on the success status. The HTTP method and path
- * stay on `@Get()`/`@Post()`, credentials on `@Auth()`.
+ * document and the route cannot disagree on the success status. `Endpoint.get(path, …)`
+ * (and `.post`, `.put`, `.patch`, `.delete`) maps the route's method and path as well, and
+ * applies its own credentials (`access`); what every route of a controller shares stands
+ * once on the class (`ApiController`).
  *
- *   @Post()
- *   @Auth(Permissions.projectsWrite)
- *   @Endpoint({ summary: 'Create a project', status: 201, response: ProjectResponseDto, errors: { 400: 'Validation error' } })
+ *   @Endpoint.post({ summary: 'Create a project', status: 201, response: ProjectResponseDto, errors: { 400: 'Validation error' } })
+ *   @Endpoint.get(':id', { access: Auth(Permissions.read), summary: 'Get a project', response: ProjectResponseDto })
  */
 export function Endpoint(options: EndpointOptions): MethodDecorator {
   const status = options.status ?? 200;
@@ -65,4 +83,30 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
     decorators.push(ApiResponse({ status: Number(code), description, type: ErrorBodyDoc }));
   }
   return applyDecorators(...decorators);
+}
+
+function route(mapping: RouteMapping): RouteDecorator {
+  return ((pathOrOptions: string | RouteOptions, maybeOptions?: RouteOptions): MethodDecorator => {
+    const [path, { access = [], ...options }] =
+      typeof pathOrOptions === 'string' ? [pathOrOptions, maybeOptions as RouteOptions] : [undefined, pathOrOptions];
+    // Applied as if listed top to bottom above the route: the contract first, then the credentials from the last up.
+    const credentials = (Array.isArray(access) ? access : [access]).slice().reverse();
+    return applyDecorators(Endpoint(options), ...credentials, mapping(path));
+  }) as RouteDecorator;
+}
+
+Endpoint.get = route(Get);
+Endpoint.post = route(Post);
+Endpoint.put = route(Put);
+Endpoint.patch = route(Patch);
+Endpoint.delete = route(Delete);
+
+/**
+ * A controller of the documented API: its path, its OpenAPI tag, and what all its routes share,
+ * such as their credentials (`Auth(Permissions.keysManage)`, `DashboardOnly()`), in one line.
+ *
+ *   @ApiController('api/keys', 'api keys', Auth(Permissions.keysManage), DashboardOnly())
+ */
+export function ApiController(path: string, tag: string, ...shared: ClassDecorator[]): ClassDecorator {
+  return applyDecorators(ApiTags(tag), ...shared, Controller(path));
 }
