@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { API_KEY_SCOPES, ApiKeyScope, isApiKeyScope } from '@dl/auth';
@@ -11,25 +12,43 @@ function isScopeList(value: unknown): boolean {
   return Array.isArray(value) && value.length > 0 && value.length <= API_KEY_SCOPES.length && value.every(isApiKeyScope) && new Set(value).size === value.length;
 }
 
-const scopesDoc = { enum: API_KEY_SCOPES, enumName: 'ApiKeyScope', isArray: true, description: 'Default `all`' } as const;
-const expiresDoc = { type: String, format: 'date-time', nullable: true, description: 'A future instant; null or absent: never' } as const;
+/** `name`: a string of 1-100 characters, not all blank (checked in this order: the first failure is the message). */
+function KeyName(): PropertyDecorator {
+  return applyDecorators(
+    IsString({ message: 'Must be a string' }),
+    IsNotEmpty({ message: NAME_MESSAGE }),
+    Matches(/\S/, { message: NAME_MESSAGE }),
+    MaxLength(100, { message: NAME_MESSAGE }),
+  );
+}
+
+/** `scopes`: optional on create and update; when sent, a non-empty list of distinct known scopes. */
+function KeyScopes(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: API_KEY_SCOPES, enumName: 'ApiKeyScope', isArray: true, description: 'Default `all`' }),
+    IsOmittable(),
+    IsValidWhen(isScopeList, SCOPES_MESSAGE),
+  );
+}
+
+/** `expiresAt`: optional on create and update; a future instant, or null for never. */
+function KeyExpiry(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'A future instant; null or absent: never' }),
+    IsOptional(),
+    IsFutureIsoDate(),
+  );
+}
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'CI pipeline', maxLength: 100 })
-  @MaxLength(100, { message: NAME_MESSAGE })
-  @Matches(/\S/, { message: NAME_MESSAGE })
-  @IsNotEmpty({ message: NAME_MESSAGE })
-  @IsString({ message: 'Must be a string' })
+  @KeyName()
   name: string;
 
-  @ApiPropertyOptional(scopesDoc)
-  @IsOmittable()
-  @IsValidWhen(isScopeList, SCOPES_MESSAGE)
+  @KeyScopes()
   scopes?: ApiKeyScope[];
 
-  @ApiPropertyOptional(expiresDoc)
-  @IsOptional()
-  @IsFutureIsoDate()
+  @KeyExpiry()
   expiresAt?: string | null;
 }
 
@@ -37,20 +56,13 @@ export class CreateApiKeyDto {
 export class UpdateApiKeyDto {
   @ApiPropertyOptional({ example: 'CI pipeline', maxLength: 100 })
   @IsOmittable()
-  @MaxLength(100, { message: NAME_MESSAGE })
-  @Matches(/\S/, { message: NAME_MESSAGE })
-  @IsNotEmpty({ message: NAME_MESSAGE })
-  @IsString({ message: 'Must be a string' })
+  @KeyName()
   name?: string;
 
-  @ApiPropertyOptional(scopesDoc)
-  @IsOmittable()
-  @IsValidWhen(isScopeList, SCOPES_MESSAGE)
+  @KeyScopes()
   scopes?: ApiKeyScope[];
 
-  @ApiPropertyOptional(expiresDoc)
-  @IsOptional()
-  @IsFutureIsoDate()
+  @KeyExpiry()
   expiresAt?: string | null;
 }
 
