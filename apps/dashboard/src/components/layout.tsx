@@ -3,6 +3,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { VerifyBanner } from './verify-banner';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout, sessionClaims } from '../api/session';
+import { Select } from './ui';
 
 const NAV: Array<[string, string]> = [
   ['/links', 'Links'],
@@ -27,7 +28,12 @@ const NAV: Array<[string, string]> = [
   ['/billing', 'Billing'],
 ];
 
-type Theme = 'system' | 'light' | 'dark';
+const THEMES = [
+  ['system', 'System theme'],
+  ['light', 'Light'],
+  ['dark', 'Dark'],
+] as const;
+type Theme = (typeof THEMES)[number][0];
 
 function applyTheme(theme: Theme): void {
   if (theme === 'system') delete document.documentElement.dataset.theme;
@@ -43,11 +49,7 @@ export function ThemeToggle() {
   return (
     <label className="theme-toggle">
       <span className="visually-hidden">Colour theme</span>
-      <select value={theme} onChange={(e) => setTheme(e.target.value as Theme)}>
-        <option value="system">System theme</option>
-        <option value="light">Light</option>
-        <option value="dark">Dark</option>
-      </select>
+      <Select value={theme} onChange={setTheme} options={THEMES} />
     </label>
   );
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode } from 'react';
-import type { UseMutationResult } from '@tanstack/react-query';
 import { ConfirmDialog, Empty, ErrorBanner, Loading } from './ui';
+import type { Removal, RemovalTarget } from './use-crud';
 
 /**
  * A card with a create form: title, optional intro, the API's errors (those of `fields` go
@@ -111,34 +111,28 @@ export function RowAction({ label = 'Delete', onClick }: { label?: string; onCli
   );
 }
 
-/**
- * The confirmation before a removal: opens while `target` is set, runs `action` with its id,
- * closes when that settles (its error shows wherever the page shows the action's error).
- */
-export function ConfirmRemoval<T extends { id: string; name: string }>({
-  target,
-  action,
+/** The confirmation of a `useRemoval`: open while it has a target, named by `title`. */
+export function ConfirmRemoval({
+  removal,
   title,
   body,
   confirmLabel,
-  onClose,
 }: {
-  target: T | null;
-  action: Pick<UseMutationResult<unknown, unknown, string>, 'mutate' | 'isPending'>;
-  title: (target: T) => string;
+  removal: Pick<Removal, 'target' | 'close' | 'mutate' | 'isPending'>;
+  title: (target: RemovalTarget) => string;
   body: ReactNode;
   confirmLabel?: string;
-  onClose: () => void;
 }) {
+  const { target, close } = removal;
   return (
     <ConfirmDialog
       open={Boolean(target)}
       title={target ? title(target) : ''}
       body={<p>{body}</p>}
       confirmLabel={confirmLabel}
-      busy={action.isPending}
-      onCancel={onClose}
-      onConfirm={() => target && action.mutate(target.id, { onSettled: onClose })}
+      busy={removal.isPending}
+      onCancel={close}
+      onConfirm={() => target && removal.mutate(target.id, { onSettled: close })}
     />
   );
 }

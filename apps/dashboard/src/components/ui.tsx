@@ -55,9 +55,28 @@ export function Select<T extends string | number>({ value, onChange, options, ..
   );
 }
 
+/** The options of a list of named things (templates, projects), by id. */
+export function namedOptions(items: ReadonlyArray<{ id: string; name: string }> | undefined): Array<readonly [string, string]> {
+  return items?.map((i) => [i.id, i.name] as const) ?? [];
+}
+
 /** A `Select` in a labelled `Field` (its error and hint under it). */
 export function SelectField<T extends string | number>({ label, error, hint, ...select }: SelectProps<T> & { label: string; error?: string; hint?: ReactNode }) {
   return <Field label={label} error={error} hint={hint}>{(p) => <Select {...p} {...select} />}</Field>;
+}
+
+/** Checkboxes for a set of codes (key scopes, webhook events), each with what it means. */
+export function CodeChecklist<T extends string>({ options, value, onChange }: { options: ReadonlyArray<readonly [T, string]>; value: readonly T[]; onChange: (next: T[]) => void }) {
+  return (
+    <div className="scope-list">
+      {options.map(([code, text]) => (
+        <label key={code} className="checkbox">
+          <input type="checkbox" checked={value.includes(code)} onChange={(e) => onChange(e.target.checked ? [...value, code] : value.filter((x) => x !== code))} />
+          <code>{code}</code> <span className="muted">{text}</span>
+        </label>
+      ))}
+    </div>
+  );
 }
 
 /** The API's message in words (never a JSON dump), with the request's fields listed when they are not on screen. */

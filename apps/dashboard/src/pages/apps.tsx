@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
-import { CopyButton, ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { CopyButton, ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce, SelectField } from '../components/ui';
+import { useAction, useRemoval } from '../components/use-crud';
 
 /** The ingest app's origin: beside the api on a laptop (port 3002 for 3000), else the same host. */
 function ingestOrigin(): string {
@@ -15,9 +15,14 @@ function pixelSnippet(siteKey: string): string {
   return `<script async src="${ingestOrigin()}/api/pixel/v1/script.js" data-site-key="${siteKey}"></script>`;
 }
 
+const PLATFORMS = [
+  ['ios', 'iOS'],
+  ['android', 'Android'],
+] as const;
+
 function AppsSection() {
   const apps = useQuery({ queryKey: ['apps'], queryFn: () => unwrap(api.GET('/api/apps')) });
-  const [form, setForm] = useState({ name: '', platform: 'ios' as 'ios' | 'android', id: '' });
+  const [form, setForm] = useState({ name: '', platform: 'ios' as (typeof PLATFORMS)[number][0], id: '' });
   const [token, setToken] = useState<string | null>(null);
   const create = useAction(
     () =>
@@ -29,8 +34,7 @@ function AppsSection() {
     (a) => `App “${a.name}” registered`,
     ['apps'],
   );
-  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const revoke = useAction((id: string) => unwrap(api.DELETE('/api/apps/{id}', { params: { path: { id } } })), 'App token revoked', ['apps']);
+  const revoke = useRemoval((id: string) => unwrap(api.DELETE('/api/apps/{id}', { params: { path: { id } } })), 'App token revoked', ['apps']);
   const e = fieldErrors(create.error);
   return (
     <section className="form" aria-labelledby="apps-title">
@@ -49,14 +53,7 @@ function AppsSection() {
           <Field label="App name" error={e.name}>
             {(p) => <input {...p} value={form.name} onChange={(ev) => setForm({ ...form, name: ev.target.value })} />}
           </Field>
-          <Field label="Platform" error={e.platform}>
-            {(p) => (
-              <select {...p} value={form.platform} onChange={(ev) => setForm({ ...form, platform: ev.target.value as 'ios' | 'android' })}>
-                <option value="ios">iOS</option>
-                <option value="android">Android</option>
-              </select>
-            )}
-          </Field>
+          <SelectField label="Platform" error={e.platform} value={form.platform} onChange={(platform) => setForm({ ...form, platform })} options={PLATFORMS} />
           <Field label={form.platform === 'ios' ? 'Bundle id' : 'Package name'} error={form.platform === 'ios' ? e.bundleId : e.packageName}>
             {(p) => <input {...p} value={form.id} placeholder="com.example.shop" onChange={(ev) => setForm({ ...form, id: ev.target.value })} />}
           </Field>
@@ -81,17 +78,15 @@ function AppsSection() {
               <code>{a.tokenPrefix}</code>
             </td>
             <td>{a.lastSeenAt ? fmtDateTime(a.lastSeenAt) : 'Never'}</td>
-            <RowAction label="Revoke" onClick={() => setRevoking({ id: a.id, name: a.name })} />
+            <RowAction label="Revoke" onClick={() => revoke.ask({ id: a.id, name: a.name })} />
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={revoking}
-        action={revoke}
+        removal={revoke}
         title={(a) => `Revoke the token of “${a.name}”?`}
         body="The SDK in shipped builds stops sending events. Installs and events are kept."
         confirmLabel="Revoke"
-        onClose={() => setRevoking(null)}
       />
     </section>
   );
@@ -102,8 +97,7 @@ function PixelsSection() {
   const [form, setForm] = useState({ name: '', domain: '' });
   const [created, setCreated] = useState<string | null>(null);
   const create = useAction(() => unwrap(api.POST('/api/pixels', { body: form })), (s) => `Site “${s.name}” added`, ['pixels']);
-  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
-  const remove = useAction((id: string) => unwrap(api.DELETE('/api/pixels/{id}', { params: { path: { id } } })), 'Pixel site deleted', ['pixels']);
+  const remove = useRemoval((id: string) => unwrap(api.DELETE('/api/pixels/{id}', { params: { path: { id } } })), 'Pixel site deleted', ['pixels']);
   const e = fieldErrors(create.error);
   return (
     <section className="form" aria-labelledby="pixels-title">
@@ -159,16 +153,14 @@ function PixelsSection() {
               <CopyButton value={pixelSnippet(s.siteKey)} label="Copy snippet" />
             </td>
             <td>{s.lastSeenAt ? fmtDateTime(s.lastSeenAt) : 'Never'}</td>
-            <RowAction onClick={() => setDeleting({ id: s.id, name: s.name })} />
+            <RowAction onClick={() => remove.ask({ id: s.id, name: s.name })} />
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={deleting}
-        action={remove}
+        removal={remove}
         title={(s) => `Delete “${s.name}”?`}
         body="Its key stops working at once; its events are kept."
-        onClose={() => setDeleting(null)}
       />
     </section>
   );

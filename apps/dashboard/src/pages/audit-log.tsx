@@ -4,7 +4,7 @@ import { api, authHeaders, unwrap } from '../api/client';
 import type { components, operations } from '../api/schema';
 import { fmtDateTime } from '../components/format';
 import { ResourceTable } from '../components/resource';
-import { ErrorBanner, Field, fieldErrors, PageHeader } from '../components/ui';
+import { ErrorBanner, Field, fieldErrors, PageHeader, SelectField } from '../components/ui';
 
 type Entry = components['schemas']['AuditEntryDto'];
 type Query = NonNullable<operations['AuditLogController_list']['parameters']['query']>;
@@ -32,6 +32,8 @@ const ACTIONS: Action[] = [
   'scim.user_provisioned',
   'scim.user_deprovisioned',
 ];
+
+const ACTION_CHOICES: ReadonlyArray<readonly [Action | '', string]> = [['', 'All actions'], ...ACTIONS.map((a) => [a, a] as const)];
 
 /** `YYYY-MM-DD` of a date input → the start (or end) of that day in the viewer's zone, as ISO. */
 function dayBound(day: string, end: boolean): string | undefined {
@@ -119,18 +121,7 @@ export default function AuditLogPage() {
       )}
       <div className="card form audit-filters">
         <div className="form-row">
-          <Field label="Action" error={errors.action}>
-            {(p) => (
-              <select {...p} value={action} onChange={(e) => setAction(e.target.value as Action | '')}>
-                <option value="">All actions</option>
-                {ACTIONS.map((a) => (
-                  <option key={a} value={a}>
-                    {a}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField label="Action" error={errors.action} value={action} onChange={setAction} options={ACTION_CHOICES} />
           <Field label="Actor id" error={errors.actorId}>
             {(p) => <input {...p} value={actorId} onChange={(e) => setActorId(e.target.value)} placeholder="User or API key id" />}
           </Field>

@@ -6,7 +6,7 @@ import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard } from '../components/resource';
 import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
 import { TxtRecord } from '../components/txt-record';
-import { useAction } from '../components/use-crud';
+import { useAction, useRemoval } from '../components/use-crud';
 
 type Domain = components['schemas']['DomainResponseDto'];
 
@@ -118,8 +118,7 @@ export default function DomainsPage() {
   const domains = useQuery({ queryKey: ['domains'], queryFn: () => unwrap(api.GET('/api/domains')) });
   const [name, setName] = useState('');
   const create = useAction(() => unwrap(api.POST('/api/domains', { body: { domain: name.trim() } })), (d) => `${d.domain} added: add its DNS record`, ['domains']);
-  const [deleting, setDeleting] = useState<Domain | null>(null);
-  const remove = useAction((id: string) => unwrap(api.DELETE('/api/domains/{id}', { params: { path: { id } } })), 'Domain deleted', ['domains']);
+  const remove = useRemoval((id: string) => unwrap(api.DELETE('/api/domains/{id}', { params: { path: { id } } })), 'Domain deleted', ['domains']);
   const errors = fieldErrors(create.error);
   return (
     <section className="page">
@@ -145,14 +144,12 @@ export default function DomainsPage() {
           <p>Until you add one, short links use the service&apos;s own domain.</p>
         </Empty>
       ) : (
-        domains.data.map((d) => <DomainCard key={`${d.id}:${d.rootRedirectUrl}:${d.notFoundUrl}`} d={d} onDelete={setDeleting} />)
+        domains.data.map((d) => <DomainCard key={`${d.id}:${d.rootRedirectUrl}:${d.notFoundUrl}`} d={d} onDelete={(d) => remove.ask({ id: d.id, name: d.domain })} />)
       )}
       <ConfirmRemoval
-        target={deleting && { id: deleting.id, name: deleting.domain }}
-        action={remove}
+        removal={remove}
         title={(d) => `Delete ${d.name}?`}
         body="A domain that links still use cannot be deleted: move or delete those links first."
-        onClose={() => setDeleting(null)}
       />
     </section>
   );

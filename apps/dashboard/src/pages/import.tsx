@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, authHeaders, unwrap, type ApiErrorBody } from '../api/client';
 import type { components } from '../api/schema';
 import { fmtNumber } from '../components/format';
-import { ErrorBanner, Field, fieldErrors, PageHeader, Stat } from '../components/ui';
+import { ErrorBanner, Field, fieldErrors, namedOptions, PageHeader, SelectField, Stat } from '../components/ui';
 import { useToast } from '../components/toasts';
 
 type ImportResult = components['schemas']['ImportResultDto'];
@@ -17,6 +17,13 @@ const PLATFORMS = [
   ['shortio', 'Short.io'],
   ['dub', 'Dub'],
   ['csv', 'Another tool (CSV with a url column)'],
+] as const;
+type Platform = (typeof PLATFORMS)[number][0];
+
+const CONFLICTS = [
+  ['skip', 'Skip the row'],
+  ['overwrite', 'Overwrite my link'],
+  ['rename', 'Import it under a new code'],
 ] as const;
 
 /**
@@ -51,10 +58,10 @@ export default function ImportPage() {
   const templates = useQuery({ queryKey: ['templates'], queryFn: () => unwrap(api.GET('/api/templates')) });
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/api/projects')) });
   const [file, setFile] = useState<File | null>(null);
-  const [platform, setPlatform] = useState('csv');
+  const [platform, setPlatform] = useState<Platform>('csv');
   const [templateId, setTemplateId] = useState('');
   const [projectId, setProjectId] = useState('');
-  const [conflictStrategy, setConflictStrategy] = useState<'skip' | 'overwrite' | 'rename'>('skip');
+  const [conflictStrategy, setConflictStrategy] = useState<(typeof CONFLICTS)[number][0]>('skip');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState<unknown>(null);
   const toast = useToast();
@@ -112,49 +119,23 @@ export default function ImportPage() {
           {(p) => <input {...p} type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
         </Field>
         <div className="form-row">
-          <Field label="Exported from" error={errors.platform}>
-            {(p) => (
-              <select {...p} value={platform} onChange={(e) => setPlatform(e.target.value)}>
-                {PLATFORMS.map(([v, label]) => (
-                  <option key={v} value={v}>
-                    {label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Template" error={errors.templateId} hint="Its defaults fill what the CSV leaves out">
-            {(p) => (
-              <select {...p} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-                {templates.data?.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Project" error={errors.projectId}>
-            {(p) => (
-              <select {...p} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-                <option value="">No project</option>
-                {projects.data?.map((pr) => (
-                  <option key={pr.id} value={pr.id}>
-                    {pr.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="When a short code is taken" error={errors.conflictStrategy}>
-            {(p) => (
-              <select {...p} value={conflictStrategy} onChange={(e) => setConflictStrategy(e.target.value as typeof conflictStrategy)}>
-                <option value="skip">Skip the row</option>
-                <option value="overwrite">Overwrite my link</option>
-                <option value="rename">Import it under a new code</option>
-              </select>
-            )}
-          </Field>
+          <SelectField label="Exported from" error={errors.platform} value={platform} onChange={setPlatform} options={PLATFORMS} />
+          <SelectField
+            label="Template"
+            error={errors.templateId}
+            hint="Its defaults fill what the CSV leaves out"
+            value={templateId}
+            onChange={setTemplateId}
+            options={namedOptions(templates.data)}
+          />
+          <SelectField
+            label="Project"
+            error={errors.projectId}
+            value={projectId}
+            onChange={setProjectId}
+            options={[['', 'No project'], ...namedOptions(projects.data)]}
+          />
+          <SelectField label="When a short code is taken" error={errors.conflictStrategy} value={conflictStrategy} onChange={setConflictStrategy} options={CONFLICTS} />
         </div>
         {phase.kind === 'uploading' && (
           <div className="progress-line" role="status">

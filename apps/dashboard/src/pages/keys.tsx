@@ -4,27 +4,28 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
-import { ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { CodeChecklist, ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce, SelectField } from '../components/ui';
+import { useAction, useRemoval } from '../components/use-crud';
 
 type Scope = components['schemas']['ApiKeyScope'];
 
 /** The scopes a key can be limited to (decisions §25), with what each allows. */
-const SCOPES: Array<{ scope: Exclude<Scope, 'all'>; label: string }> = [
-  { scope: 'links:read', label: 'Read links, templates, projects, tags, QR codes' },
-  { scope: 'links:write', label: 'Create and change links, bulk, import' },
-  { scope: 'analytics:read', label: 'Analytics, reports and exports' },
-  { scope: 'conversions:write', label: 'Track leads and sales' },
-  { scope: 'domains:write', label: 'Manage branded domains' },
-  { scope: 'webhooks:write', label: 'Manage webhooks, apps and pixels' },
+const SCOPES: ReadonlyArray<readonly [Exclude<Scope, 'all'>, string]> = [
+  ['links:read', 'Read links, templates, projects, tags, QR codes'],
+  ['links:write', 'Create and change links, bulk, import'],
+  ['analytics:read', 'Analytics, reports and exports'],
+  ['conversions:write', 'Track leads and sales'],
+  ['domains:write', 'Manage branded domains'],
+  ['webhooks:write', 'Manage webhooks, apps and pixels'],
 ];
 
+/** [days, label]: 0 is a key that never expires. */
 const EXPIRIES = [
-  { label: 'Never', days: 0 },
-  { label: 'In 30 days', days: 30 },
-  { label: 'In 90 days', days: 90 },
-  { label: 'In 1 year', days: 365 },
-];
+  [0, 'Never'],
+  [30, 'In 30 days'],
+  [90, 'In 90 days'],
+  [365, 'In 1 year'],
+] as const;
 
 function expiryFrom(days: number): string | undefined {
   return days ? new Date(Date.now() + days * 86_400_000).toISOString() : undefined;
@@ -39,15 +40,14 @@ export default function KeysPage() {
   const [name, setName] = useState('');
   const [limited, setLimited] = useState(false);
   const [scopes, setScopes] = useState<Scope[]>(['links:read']);
-  const [expiryDays, setExpiryDays] = useState(0);
+  const [expiryDays, setExpiryDays] = useState<(typeof EXPIRIES)[number][0]>(0);
   const [secret, setSecret] = useState<string | null>(null);
   const create = useAction(
     () => unwrap(api.POST('/api/keys', { body: { name, scopes: limited ? scopes : ['all'], expiresAt: expiryFrom(expiryDays) } })),
     'API key created',
     ['keys', 'usage'],
   );
-  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const revoke = useAction((id: string) => unwrap(api.DELETE('/api/keys/{id}', { params: { path: { id } } })), 'API key revoked', ['keys', 'usage']);
+  const revoke = useRemoval((id: string) => unwrap(api.DELETE('/api/keys/{id}', { params: { path: { id } } })), 'API key revoked', ['keys', 'usage']);
   const errors = fieldErrors(create.error);
   return (
     <section className="page">
@@ -72,17 +72,7 @@ export default function KeysPage() {
           <Field label="Name" error={errors.name}>
             {(p) => <input {...p} name="keyName" value={name} onChange={(e) => setName(e.target.value)} placeholder="CI pipeline" />}
           </Field>
-          <Field label="Expires" error={errors.expiresAt}>
-            {(p) => (
-              <select {...p} name="keyExpiry" value={expiryDays} onChange={(e) => setExpiryDays(Number(e.target.value))}>
-                {EXPIRIES.map((x) => (
-                  <option key={x.days} value={x.days}>
-                    {x.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField label="Expires" error={errors.expiresAt} name="keyExpiry" value={expiryDays} onChange={setExpiryDays} options={EXPIRIES} />
         </div>
         <fieldset>
           <legend>Access</legend>
@@ -94,20 +84,7 @@ export default function KeysPage() {
               <input type="radio" name="keyAccess" checked={limited} onChange={() => setLimited(true)} /> Only these scopes
             </label>
           </div>
-          {limited && (
-            <div className="scope-list">
-              {SCOPES.map(({ scope, label }) => (
-                <label key={scope} className="checkbox">
-                  <input
-                    type="checkbox"
-                    checked={scopes.includes(scope)}
-                    onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((x) => x !== scope))}
-                  />
-                  <code>{scope}</code> <span className="muted">{label}</span>
-                </label>
-              ))}
-            </div>
-          )}
+          {limited && <CodeChecklist options={SCOPES} value={scopes} onChange={setScopes} />}
           {errors.scopes && <div className="field-error">{errors.scopes}</div>}
         </fieldset>
       </FormCard>
@@ -130,17 +107,15 @@ export default function KeysPage() {
               {k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : 'Never'}
               {k.lastUsedIp && <div className="muted">from {k.lastUsedIp}</div>}
             </td>
-            <RowAction label="Revoke" onClick={() => setRevoking({ id: k.id, name: k.name })} />
+            <RowAction label="Revoke" onClick={() => revoke.ask({ id: k.id, name: k.name })} />
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={revoking}
-        action={revoke}
+        removal={revoke}
         title={(k) => `Revoke “${k.name}”?`}
         body="Requests with this key fail at once."
         confirmLabel="Revoke"
-        onClose={() => setRevoking(null)}
       />
     </section>
   );

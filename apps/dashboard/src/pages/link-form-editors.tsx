@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import type { components } from '../api/schema';
-import { Field } from '../components/ui';
+import { Field, namedOptions, SelectField } from '../components/ui';
 
 /**
  * The building blocks of the link form's editors: the API's body types (from the generated
@@ -139,17 +139,6 @@ export function check<K extends 'cloak' | 'publicStats'>(key: K, label: string):
 /** A <select> of the organization's templates or projects. */
 export function Choice({ label, error, value, set, options, none }: { label: string; error?: string; value: string; set: (v: string) => void; options: FormContext['templates']; none?: string }) {
   return (
-    <Field label={label} error={error}>
-      {(p) => (
-        <select {...p} value={value} onChange={(e) => set(e.target.value)}>
-          {none !== undefined && <option value="">{none}</option>}
-          {options.map((o) => (
-            <option key={o.id} value={o.id}>
-              {o.name}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+    <SelectField label={label} error={error} value={value} onChange={set} options={none === undefined ? namedOptions(options) : [['', none], ...namedOptions(options)]} />
   );
 }

@@ -1,4 +1,5 @@
 import { fmtNumber } from '../components/format';
+import { namedOptions, Select } from '../components/ui';
 
 /** The list's filters, as the page's URL holds them ('' = not filtered). */
 export interface FilterValues {
@@ -39,7 +40,7 @@ export function LinkFilters({
           onChange={(e) => setParam('q', e.target.value)}
         />
       </label>
-      <FilterMenu label="Project" all="All projects" value={values.projectId} onChange={(v) => setParam('project', v)} options={projects.map((p) => [p.id, p.name])} />
+      <FilterMenu label="Project" all="All projects" value={values.projectId} onChange={(v) => setParam('project', v)} options={namedOptions(projects)} />
       <FilterMenu label="Template" all="All templates" value={values.template} onChange={(v) => setParam('template', v)} options={templates.map((t) => [t.slug, t.name])} />
       <FilterMenu label="Tag" all="All tags" value={values.tag} onChange={(v) => setParam('tag', v)} options={tags.map((t) => [t.name, `${t.name} (${fmtNumber(t.count)})`])} />
       {domains.length > 0 && (
@@ -64,14 +65,7 @@ function FilterMenu({ label, all, value, onChange, options }: { label: string; a
   return (
     <label>
       <span className="visually-hidden">{label}</span>
-      <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">{all}</option>
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
+      <Select aria-label={label} value={value} onChange={onChange} options={[['', all], ...options]} />
     </label>
   );
 }

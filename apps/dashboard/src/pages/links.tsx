@@ -5,7 +5,7 @@ import { api, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { fmtNumber } from '../components/format';
 import { FirstRunChecklist } from '../components/first-run-checklist';
-import { ConfirmDialog, Empty, ErrorBanner, Loading, PageHeader } from '../components/ui';
+import { ConfirmDialog, Empty, ErrorBanner, Loading, namedOptions, PageHeader, Select } from '../components/ui';
 import { useToast } from '../components/toasts';
 import { LinkFilters } from './links-filters';
 import { VirtualRows } from './links-rows';
@@ -189,15 +189,15 @@ export default function LinksPage() {
           </button>
           <label className="inline">
             <span className="visually-hidden">Move to project</span>
-            <select value={moveTo} onChange={(e) => setMoveTo(e.target.value)}>
-              <option value="">Move to project…</option>
-              <option value="none">No project</option>
-              {projects.data?.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
+            <Select
+              value={moveTo}
+              onChange={setMoveTo}
+              options={[
+                ['', 'Move to project…'],
+                ['none', 'No project'],
+                ...namedOptions(projects.data),
+              ]}
+            />
           </label>
           <button
             type="button"

@@ -4,23 +4,13 @@ import { api, unwrap } from '../api/client';
 import { sessionClaims } from '../api/session';
 import { fmtDate } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
-import { ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce, Select, SelectField } from '../components/ui';
+import { useAction, useRemoval } from '../components/use-crud';
 
 const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
 type Role = (typeof ROLES)[number];
 
-function RoleOptions() {
-  return (
-    <>
-      {ROLES.map((r) => (
-        <option key={r} value={r}>
-          {r.toLowerCase()}
-        </option>
-      ))}
-    </>
-  );
-}
+const ROLE_CHOICES = ROLES.map((r) => [r, r.toLowerCase()] as const);
 
 export default function MembersPage() {
   const members = useQuery({ queryKey: ['members'], queryFn: () => unwrap(api.GET('/api/organization/members')) });
@@ -32,8 +22,7 @@ export default function MembersPage() {
     (m) => `Invitation sent to ${m.email}`,
     ['members', 'invitations'],
   );
-  const [revokingInvite, setRevokingInvite] = useState<{ id: string; name: string } | null>(null);
-  const revokeInvite = useAction(
+  const revokeInvite = useRemoval(
     (id: string) => unwrap(api.DELETE('/api/organization/invitations/{id}', { params: { path: { id } } })),
     'Invitation revoked',
     ['invitations'],
@@ -44,8 +33,7 @@ export default function MembersPage() {
     'Role changed',
     ['members'],
   );
-  const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
-  const remove = useAction(
+  const remove = useRemoval(
     (userId: string) => unwrap(api.DELETE('/api/organization/members/{userId}', { params: { path: { userId } } })),
     'Member removed',
     ['members'],
@@ -86,13 +74,7 @@ export default function MembersPage() {
           <Field label="Email" error={errors.email}>
             {(p) => <input {...p} type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />}
           </Field>
-          <Field label="Role" error={errors.role}>
-            {(p) => (
-              <select {...p} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as Role })}>
-                <RoleOptions />
-              </select>
-            )}
-          </Field>
+          <SelectField label="Role" error={errors.role} value={form.role} onChange={(role) => setForm({ ...form, role })} options={ROLE_CHOICES} />
         </div>
       </FormCard>
       {Boolean(invitations.data?.invitations.length) && (
@@ -109,7 +91,7 @@ export default function MembersPage() {
               <td>{i.email}</td>
               <td>{i.role.toLowerCase()}</td>
               <td>{fmtDate(i.expiresAt)}</td>
-              <RowAction label="Revoke" onClick={() => setRevokingInvite({ id: i.invitationId, name: i.email })} />
+              <RowAction label="Revoke" onClick={() => revokeInvite.ask({ id: i.invitationId, name: i.email })} />
             </tr>
           )}
         </ResourceTable>
@@ -130,31 +112,25 @@ export default function MembersPage() {
             <td>
               <label>
                 <span className="visually-hidden">Role of {m.email}</span>
-                <select value={m.role as string} onChange={(e) => changeRole.mutate({ userId: m.userId, role: e.target.value as Role })}>
-                  <RoleOptions />
-                </select>
+                <Select value={m.role as Role} onChange={(role) => changeRole.mutate({ userId: m.userId, role })} options={ROLE_CHOICES} />
               </label>
             </td>
             <td>{fmtDate(m.createdAt)}</td>
-            {m.userId === me ? <td /> : <RowAction label="Remove" onClick={() => setRemoving({ id: m.userId, name: m.email })} />}
+            {m.userId === me ? <td /> : <RowAction label="Remove" onClick={() => remove.ask({ id: m.userId, name: m.email })} />}
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={removing}
-        action={remove}
+        removal={remove}
         title={(m) => `Remove ${m.name}?`}
         body="Their sessions and API keys stop working at once."
         confirmLabel="Remove"
-        onClose={() => setRemoving(null)}
       />
       <ConfirmRemoval
-        target={revokingInvite}
-        action={revokeInvite}
+        removal={revokeInvite}
         title={(i) => `Revoke the invitation of ${i.name}?`}
         body="Its token stops working at once."
         confirmLabel="Revoke"
-        onClose={() => setRevokingInvite(null)}
       />
     </section>
   );

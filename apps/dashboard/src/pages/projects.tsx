@@ -5,7 +5,7 @@ import { api, unwrap } from '../api/client';
 import { fmtDate } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
 import { ErrorBanner, Field, fieldErrors, PageHeader } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { useAction, useRemoval } from '../components/use-crud';
 
 export default function ProjectsPage() {
   const projects = useQuery({ queryKey: ['projects'], queryFn: () => unwrap(api.GET('/api/projects')) });
@@ -16,8 +16,7 @@ export default function ProjectsPage() {
     (p) => `Project “${p.name}” created`,
     ['projects'],
   );
-  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
-  const remove = useAction((id: string) => unwrap(api.DELETE('/api/projects/{id}', { params: { path: { id } } })), 'Project deleted', ['projects', 'links']);
+  const remove = useRemoval((id: string) => unwrap(api.DELETE('/api/projects/{id}', { params: { path: { id } } })), 'Project deleted', ['projects', 'links']);
   const errors = fieldErrors(create.error);
   return (
     <section className="page">
@@ -53,16 +52,14 @@ export default function ProjectsPage() {
             </td>
             <td>{p.description ?? '—'}</td>
             <td>{fmtDate(p.created_at)}</td>
-            <RowAction onClick={() => setDeleting({ id: p.id, name: p.name })} />
+            <RowAction onClick={() => remove.ask({ id: p.id, name: p.name })} />
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={deleting}
-        action={remove}
+        removal={remove}
         title={(d) => `Delete project “${d.name}”?`}
         body="Its links stay, without a project."
-        onClose={() => setDeleting(null)}
       />
     </section>
   );

@@ -4,15 +4,14 @@ import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, ResourceTable, RowAction } from '../components/resource';
 import { ErrorBanner, PageHeader, SecretOnce } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { useAction, useRemoval } from '../components/use-crud';
 
 /** SCIM provisioning (Owners): the endpoint to give the identity provider, and its bearer tokens. */
 export default function ScimPage() {
   const tokens = useQuery({ queryKey: ['scim-tokens'], queryFn: () => unwrap(api.GET('/api/organization/scim-tokens')) });
   const [secret, setSecret] = useState<string | null>(null);
   const create = useAction(() => unwrap(api.POST('/api/organization/scim-tokens')), 'SCIM token created', ['scim-tokens']);
-  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
-  const revoke = useAction(
+  const revoke = useRemoval(
     (id: string) => unwrap(api.DELETE('/api/organization/scim-tokens/{id}', { params: { path: { id } } })),
     'SCIM token revoked',
     ['scim-tokens'],
@@ -49,17 +48,15 @@ export default function ScimPage() {
             </td>
             <td>{fmtDateTime(t.createdAt)}</td>
             <td>{t.lastUsedAt ? fmtDateTime(t.lastUsedAt) : 'Never'}</td>
-            <RowAction label="Revoke" onClick={() => setRevoking({ id: t.id, name: `token created ${fmtDateTime(t.createdAt)}` })} />
+            <RowAction label="Revoke" onClick={() => revoke.ask({ id: t.id, name: `token created ${fmtDateTime(t.createdAt)}` })} />
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={revoking}
-        action={revoke}
+        removal={revoke}
         title={(t) => `Revoke the ${t.name}?`}
         body="Provisioning with this token stops at once."
         confirmLabel="Revoke"
-        onClose={() => setRevoking(null)}
       />
     </section>
   );

@@ -4,7 +4,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { sessionClaims } from '../api/session';
 import { FormCard } from '../components/resource';
-import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SelectField } from '../components/ui';
 import { TxtRecord } from '../components/txt-record';
 import { useAction } from '../components/use-crud';
 
@@ -53,6 +53,16 @@ function DomainRow({ d }: { d: SsoDomain }) {
     </article>
   );
 }
+
+const PROTOCOLS = [
+  ['oidc', 'OpenID Connect'],
+  ['saml', 'SAML 2.0'],
+] as const;
+const DEFAULT_ROLES = [
+  ['VIEWER', 'Viewer'],
+  ['MEMBER', 'Member'],
+  ['ADMIN', 'Admin'],
+] as const;
 
 /**
  * Single sign-on (decisions §25, Owners): the identity provider (OIDC issuer and client, or SAML
@@ -135,23 +145,8 @@ export default function SsoPage() {
         onSubmit={() => save.mutate(undefined)}
       >
         <div className="form-row">
-          <Field label="Protocol" error={errors.type}>
-            {(p) => (
-              <select {...p} name="type" value={type} onChange={(e) => setType(e.target.value as 'oidc' | 'saml')}>
-                <option value="oidc">OpenID Connect</option>
-                <option value="saml">SAML 2.0</option>
-              </select>
-            )}
-          </Field>
-          <Field label="Role of new members" error={errors.defaultRole}>
-            {(p) => (
-              <select {...p} name="defaultRole" value={defaultRole} onChange={(e) => setDefaultRole(e.target.value as typeof defaultRole)}>
-                <option value="VIEWER">Viewer</option>
-                <option value="MEMBER">Member</option>
-                <option value="ADMIN">Admin</option>
-              </select>
-            )}
-          </Field>
+          <SelectField label="Protocol" error={errors.type} name="type" value={type} onChange={setType} options={PROTOCOLS} />
+          <SelectField label="Role of new members" error={errors.defaultRole} name="defaultRole" value={defaultRole} onChange={setDefaultRole} options={DEFAULT_ROLES} />
         </div>
         {type === 'oidc' ? (
           <>

@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client';
 import { fmtDate, fmtNumber } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
 import { ErrorBanner, Field, fieldErrors, PageHeader } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { useAction, useRemoval } from '../components/use-crud';
 
 const EMPTY = { name: '', slug: '', originalUrl: '', utmSource: '', utmMedium: '', utmCampaign: '', expiresInDays: '' };
 
@@ -30,8 +30,7 @@ export default function TemplatesPage() {
     (t) => `Template “${t.name}” created`,
     ['templates'],
   );
-  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
-  const remove = useAction((id: string) => unwrap(api.DELETE('/api/templates/{id}', { params: { path: { id } } })), 'Template deleted', ['templates']);
+  const remove = useRemoval((id: string) => unwrap(api.DELETE('/api/templates/{id}', { params: { path: { id } } })), 'Template deleted', ['templates']);
   const e = fieldErrors(create.error);
   const input = (k: keyof typeof form, label: string, error?: string, props: Record<string, unknown> = {}) => (
     <Field label={label} error={error}>
@@ -78,16 +77,14 @@ export default function TemplatesPage() {
             </td>
             <td className="num">{fmtNumber(t.linkCount)}</td>
             <td>{fmtDate(t.updatedAt)}</td>
-            {t.slug !== 'default' ? <RowAction onClick={() => setDeleting({ id: t.id, name: t.name })} /> : <td />}
+            {t.slug !== 'default' ? <RowAction onClick={() => remove.ask({ id: t.id, name: t.name })} /> : <td />}
           </tr>
         )}
       </ResourceTable>
       <ConfirmRemoval
-        target={deleting}
-        action={remove}
+        removal={remove}
         title={(t) => `Delete template “${t.name}”?`}
         body="Links made from it keep their values."
-        onClose={() => setDeleting(null)}
       />
     </section>
   );

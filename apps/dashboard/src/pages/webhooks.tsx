@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable } from '../components/resource';
 import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
-import { useAction } from '../components/use-crud';
+import { useAction, useRemoval } from '../components/use-crud';
 
 const EVENTS = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'install.attributed', 'report.generated'] as const;
 type EventType = (typeof EVENTS)[number];
@@ -58,8 +58,7 @@ export default function WebhooksPage() {
     'Webhook updated',
     ['webhooks'],
   );
-  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
-  const remove = useAction((id: string) => unwrap(api.DELETE('/api/webhooks/{id}', { params: { path: { id } } })), 'Webhook deleted', ['webhooks']);
+  const remove = useRemoval((id: string) => unwrap(api.DELETE('/api/webhooks/{id}', { params: { path: { id } } })), 'Webhook deleted', ['webhooks']);
   const errors = fieldErrors(create.error);
   const submit = () => create.mutate(undefined, { onSuccess: (w) => (setSecret(w.secret), setUrl(''), setOpen(w.id)) });
   return (
@@ -121,7 +120,7 @@ export default function WebhooksPage() {
                 <button type="button" className="button small" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
                   Deliveries
                 </button>
-                <button type="button" className="button small danger" onClick={() => setDeleting({ id: w.id, name: w.url })}>
+                <button type="button" className="button small danger" onClick={() => remove.ask({ id: w.id, name: w.url })}>
                   Delete
                 </button>
               </div>
@@ -131,11 +130,9 @@ export default function WebhooksPage() {
         ))
       )}
       <ConfirmRemoval
-        target={deleting}
-        action={remove}
+        removal={remove}
         title={(w) => `Delete the webhook to ${w.name}?`}
         body="It stops receiving events at once."
-        onClose={() => setDeleting(null)}
       />
     </section>
   );
