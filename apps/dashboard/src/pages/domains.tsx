@@ -16,6 +16,9 @@ const STATUS: Record<string, { label: string; tone: string }> = {
   invalid: { label: 'DNS record lost', tone: 'bad' },
 };
 
+/** Decisions §22: a pending claim not verified within 7 days of being added is removed. */
+const CLAIM_DAYS = 7;
+
 /** The TXT record to add at the DNS host, each part with a copy button. */
 function DnsRecord({ d }: { d: Domain }) {
   return (
@@ -71,6 +74,12 @@ function DomainCard({ d, onDelete }: { d: Domain; onDelete: (d: Domain) => void 
         </span>
       </div>
       {d.status !== 'verified' && <DnsRecord d={d} />}
+      {d.status === 'pending' && (
+        <p className="hint" data-testid="claim-expiry">
+          Verify it by <strong>{fmtDateTime(new Date(Date.parse(d.createdAt) + CLAIM_DAYS * 86_400_000).toISOString())}</strong>: a domain not verified within {CLAIM_DAYS} days
+          of being added is removed. Until then another organization may claim it too: the first to verify gets it.
+        </p>
+      )}
       {d.verificationError && d.status !== 'verified' && (
         <p className="field-error" role="status">
           {d.verificationError}
@@ -125,7 +134,7 @@ export default function DomainsPage() {
       <PageHeader title="Domains" />
       <FormCard
         title="Add a domain"
-        intro={<p className="hint">Short links on your own domain (go.yourbrand.com). You prove it is yours with a DNS TXT record.</p>}
+        intro={<p className="hint">Short links on your own domain (go.yourbrand.com). You prove it is yours with a DNS TXT record within {CLAIM_DAYS} days.</p>}
         error={create.error}
         fields={['domain']}
         submitLabel="Add domain"

@@ -1,13 +1,27 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import type { components } from '../api/schema';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable } from '../components/resource';
-import { Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
+import { CodeChecklist, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
 import { useAction, useRemoval } from '../components/use-crud';
 
-const EVENTS = ['link.clicked', 'link.created', 'link.updated', 'link.deleted', 'install.attributed', 'report.generated'] as const;
-type EventType = (typeof EVENTS)[number];
+type EventType = components['schemas']['CreateWebhookDto']['events'][number];
+
+/** Every kind a webhook can subscribe to, as the API lists them: one it adds fails the type check until it is here. */
+const EVENT_MEANING: Record<EventType, string> = {
+  'link.clicked': 'A short link was visited',
+  'link.created': 'A link was created',
+  'link.updated': 'A link was changed',
+  'link.deleted': 'A link was deleted',
+  'link.flagged': 'A link was blocked as unsafe',
+  'install.attributed': 'An app install was attributed to a link',
+  'lead.created': 'A lead was tracked',
+  'sale.created': 'A sale was tracked',
+  'report.generated': 'A monthly report is ready',
+};
+const EVENTS = Object.entries(EVENT_MEANING) as Array<[EventType, string]>;
 
 function Deliveries({ id }: { id: string }) {
   const deliveries = useQuery({
@@ -78,18 +92,7 @@ export default function WebhooksPage() {
         </Field>
         <fieldset>
           <legend>Events</legend>
-          <div className="page-actions">
-            {EVENTS.map((ev) => (
-              <label key={ev} className="checkbox">
-                <input
-                  type="checkbox"
-                  checked={events.includes(ev)}
-                  onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
-                />
-                <code>{ev}</code>
-              </label>
-            ))}
-          </div>
+          <CodeChecklist options={EVENTS} value={events} onChange={setEvents} />
           {errors.events && <div className="field-error">{errors.events}</div>}
         </fieldset>
       </FormCard>
@@ -98,7 +101,7 @@ export default function WebhooksPage() {
         <Loading />
       ) : !webhooks.data?.length ? (
         <Empty title="No webhooks">
-          <p>Add an endpoint to receive clicks, link changes and reports as they happen.</p>
+          <p>Add an endpoint to receive clicks, link changes, leads, sales and reports as they happen.</p>
         </Empty>
       ) : (
         webhooks.data.map((w) => (
