@@ -1,6 +1,22 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { setSession } from '../api/session';
 import { ErrorBanner, fieldErrors } from './ui';
 import { ThemeToggle } from './layout';
+
+/**
+ * What a signed-out page does with the session it got: keep the token, then open the page the
+ * visitor came for (sign-in's `state.from`) or the links list, in place of the signed-out page.
+ */
+export function useSignedIn(): (session: { accessToken?: string; expiresIn?: number }) => void {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (session) => {
+    setSession(session.accessToken ?? '', session.expiresIn ?? 0);
+    const from = (location.state as { from?: string } | null)?.from;
+    navigate(from && from !== '/login' ? from : '/links', { replace: true });
+  };
+}
 
 /**
  * The frame of the signed-out pages (sign in, sign up, accept an invitation): theme toggle,

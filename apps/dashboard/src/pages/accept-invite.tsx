@@ -1,8 +1,8 @@
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { getToken, refreshSession, setSession } from '../api/session';
+import { getToken, refreshSession } from '../api/session';
 import { hashToken } from '../components/hash-token';
-import { AuthForm } from '../components/auth-form';
+import { AuthForm, useSignedIn } from '../components/auth-form';
 import { Field } from '../components/ui';
 
 /**
@@ -11,7 +11,7 @@ import { Field } from '../components/ui';
  * session is sent along); an unverified one chooses its password (decisions §20).
  */
 export default function AcceptInvitePage() {
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const [params] = useSearchParams();
   const submit = async (form: FormData) => {
     // Signed in already (a reload keeps only the cookie): the session proves a verified account.
@@ -23,8 +23,7 @@ export default function AcceptInvitePage() {
         body: { token: String(form.get('token')).trim(), ...(name ? { name } : {}), ...(password ? { password } : {}) },
       }),
     );
-    setSession(session.accessToken, session.expiresIn);
-    navigate('/links', { replace: true });
+    signedIn(session);
   };
   return (
     <AuthForm

@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
-import { setSession } from '../api/session';
-import { AuthForm } from '../components/auth-form';
+import { AuthForm, useSignedIn } from '../components/auth-form';
 import { Field } from '../components/ui';
 
 const SSO_REQUIRED = /^Single sign-on required for /;
@@ -33,19 +32,13 @@ async function startSso(email: string): Promise<void> {
  * password answer says the domain requires it).
  */
 export default function LoginPage() {
-  const navigate = useNavigate();
-  const location = useLocation();
   const [challenge, setChallenge] = useState<string | null>(null);
   const [useRecovery, setUseRecovery] = useState(false);
   // `/login?sso` opens the single sign-on form directly (a link to bookmark or send).
   const [params] = useSearchParams();
   const [sso, setSso] = useState<{ email: string; required: boolean } | null>(() => (params.has('sso') ? { email: params.get('email') ?? '', required: false } : null));
 
-  const signedIn = (session: { accessToken?: string; expiresIn?: number }) => {
-    setSession(session.accessToken ?? '', session.expiresIn ?? 0);
-    const from = (location.state as { from?: string } | null)?.from;
-    navigate(from && from !== '/login' ? from : '/links', { replace: true });
-  };
+  const signedIn = useSignedIn();
 
   const submitPassword = async (form: FormData) => {
     const email = String(form.get('email'));

@@ -1,20 +1,18 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { setSession } from '../api/session';
-import { AuthForm } from '../components/auth-form';
+import { AuthForm, useSignedIn } from '../components/auth-form';
 import { hashToken } from '../components/hash-token';
 import { Field } from '../components/ui';
 
 /** The reset email's link (`#token=dlr_…`): a new password, then signed in (other sessions end). */
 export default function ResetPasswordPage() {
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const token = hashToken();
   const submit = async (form: FormData) => {
     const session = await unwrap(
       api.POST('/auth/reset-password', { body: { token: String(form.get('token') ?? token ?? '').trim(), password: String(form.get('password')) } }),
     );
-    setSession(session.accessToken, session.expiresIn);
-    navigate('/links', { replace: true });
+    signedIn(session);
   };
   return (
     <AuthForm

@@ -1,11 +1,10 @@
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { setSession } from '../api/session';
-import { AuthForm } from '../components/auth-form';
+import { AuthForm, useSignedIn } from '../components/auth-form';
 import { Field } from '../components/ui';
 
 export default function SignupPage() {
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   const submit = async (form: FormData) => {
     const session = await unwrap(
       api.POST('/auth/signup', {
@@ -17,8 +16,7 @@ export default function SignupPage() {
         },
       }),
     );
-    setSession(session.accessToken, session.expiresIn);
-    navigate('/links', { replace: true });
+    signedIn(session);
   };
   return (
     <AuthForm
