@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { authHeaders } from '../api/client';
 import { fmtNumber, fmtPercent, fmtDateTime } from './format';
+import { saveBlob } from './download';
 
 /** The filters a row click sets (GET /api/analytics and link analytics take the same names). */
 export const FILTER_LABELS = {
@@ -148,12 +149,7 @@ export function downloadCsv(filename: string, sections: Array<{ name: string; ro
   };
   const lines = ['section,value,clicks'];
   for (const s of sections) for (const r of s.rows) lines.push([cell(s.name), cell(r.label), String(r.clicks)].join(','));
-  const url = URL.createObjectURL(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  URL.revokeObjectURL(url);
+  saveBlob(new Blob([`${lines.join('\r\n')}\r\n`], { type: 'text/csv' }), filename);
 }
 
 export interface LiveClick {

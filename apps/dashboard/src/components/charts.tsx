@@ -5,8 +5,17 @@ import { fmtCompact, fmtNumber, fmtPercent } from './format';
 
 const shortDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888';
+/**
+ * A colour custom property as the canvas takes it: the browser resolves it (light-dark() for the
+ * page's colour scheme included) as the colour of a probe element, `rgb(r, g, b)`.
+ */
+function cssColor(name: string, alpha = 1): string {
+  const probe = document.createElement('i');
+  probe.style.color = `var(${name})`;
+  document.body.append(probe);
+  const [r, g, b] = getComputedStyle(probe).color.match(/[\d.]+/g) ?? [];
+  probe.remove();
+  return b === undefined ? '#888' : `rgba(${r}, ${g}, ${b}, ${alpha})`;
 }
 
 /** Clicks per UTC day as an area chart (uPlot: ~50 KB, canvas, fast on a slow laptop). */
@@ -17,9 +26,9 @@ export function TimeSeries({ points, label }: { points: Array<{ date: string; va
     if (!el) return;
     const xs = points.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
     const ys = points.map((p) => p.value);
-    const line = cssVar('--chart-1');
-    const grid = cssVar('--chart-grid');
-    const text = cssVar('--muted');
+    const line = cssColor('--chart-1');
+    const grid = cssColor('--chart-grid');
+    const text = cssColor('--muted');
     const axis = { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const plot = new uPlot(
       {
@@ -33,7 +42,7 @@ export function TimeSeries({ points, label }: { points: Array<{ date: string; va
           { ...axis, space: 70, values: (_u, ticks) => ticks.map((t) => shortDay.format(new Date(t * 1000))) },
           { ...axis, size: 48, values: (_u, ticks) => ticks.map((t) => fmtCompact(t)) },
         ],
-        series: [{}, { label, stroke: line, width: 2, fill: `${line}22`, points: { show: points.length <= 31 } }],
+        series: [{}, { label, stroke: line, width: 2, fill: cssColor('--chart-1', 0.13), points: { show: points.length <= 31 } }],
       },
       [xs, ys],
       el,

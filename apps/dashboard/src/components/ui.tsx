@@ -1,6 +1,23 @@
 import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../api/client';
 
+/** The API refused the page (403: a paid feature, or a role short of it). */
+export function isForbidden(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403;
+}
+
+/** A page shown in place of one the API refused: its title, and why in words. */
+export function Unavailable({ title, heading = 'Not available', children }: { title: string; heading?: string; children: ReactNode }) {
+  return (
+    <section className="page">
+      <PageHeader title={title} />
+      <Empty title={heading}>
+        <p>{children}</p>
+      </Empty>
+    </section>
+  );
+}
+
 /** A labelled form field; `error` (from the API's `validation` map) is shown under it and announced. */
 export function Field({
   label,
@@ -26,11 +43,7 @@ export function Field({
           {hint}
         </div>
       )}
-      {error && (
-        <div id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FieldError message={error} id={`${id}-error`} />
     </div>
   );
 }
@@ -75,6 +88,16 @@ export function CodeChecklist<T extends string>({ options, value, onChange }: { 
           <code>{code}</code> <span className="muted">{text}</span>
         </label>
       ))}
+    </div>
+  );
+}
+
+/** The API's message about a field (or a group of them), under it, announced; nothing without one. */
+export function FieldError({ message, id }: { message: string | undefined; id?: string }) {
+  if (!message) return null;
+  return (
+    <div id={id} className="field-error" role="alert">
+      {message}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, authHeaders, unwrap } from '../api/client';
 import type { components, operations } from '../api/schema';
+import { useExport } from '../components/download';
 import { fmtDateTime } from '../components/format';
 import { ResourceTable } from '../components/resource';
 import { ErrorBanner, Field, fieldErrors, PageHeader, SelectField } from '../components/ui';
@@ -81,26 +82,17 @@ export default function AuditLogPage() {
     getNextPageParam: (last) => last.next,
   });
   const verify = useQuery({ queryKey: ['audit-log-verify'], queryFn: () => unwrap(api.GET('/api/audit-log/verify')), enabled: false });
-  const [exportError, setExportError] = useState<unknown>(null);
+  const exported = useExport();
   const errors = fieldErrors(entries.error);
   const items = entries.data?.pages.flatMap((p) => p.entries);
 
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
+  const exportCsv = () =>
+    exported.run('audit-log.csv', async () => {
       const params = new URLSearchParams(Object.entries(query).filter(([k, v]) => v !== undefined && k !== 'limit') as Array<[string, string]>);
       const res = await fetch(`/api/audit-log/export?${params}`, { headers: await authHeaders() });
       if (!res.ok) throw new Error(`Export failed (${res.status})`);
-      const url = URL.createObjectURL(await res.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = 'audit-log.csv';
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (err) {
-      setExportError(err);
-    }
-  };
+      return res.blob();
+    });
 
   return (
     <section className="page">
@@ -133,7 +125,7 @@ export default function AuditLogPage() {
           </Field>
         </div>
       </div>
-      <ErrorBanner error={entries.error ?? verify.error ?? exportError} />
+      <ErrorBanner error={entries.error ?? verify.error ?? exported.error} />
       <ResourceTable
         loading={entries.isPending}
         items={items}

@@ -6,6 +6,7 @@ import type { components } from '../api/schema';
 import { sessionClaims } from '../api/session';
 import { fmtDate, fmtNumber, fmtPercent } from '../components/format';
 import { ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
+import { PlanMeters } from '../components/plan-meters';
 
 type Billing = components['schemas']['BillingResponseDto'];
 type Plan = Billing['plans'][number];
@@ -23,20 +24,6 @@ const money = (amount: number, currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(amount / 100);
 
 const plural = (n: number, word: string) => `${fmtNumber(n)} ${word}${n === 1 ? '' : 's'}`;
-
-function Meter({ label, used, limit }: { label: string; used: number; limit: number | null }) {
-  const share = limit ? used / limit : 0;
-  return (
-    <Stat label={label} value={<>{fmtNumber(used)} <span className="muted" style={{ fontSize: '1rem' }}>/ {limit == null ? 'unlimited' : fmtNumber(limit)}</span></>}>
-      {limit != null && (
-        <>
-          <progress max={limit} value={Math.min(used, limit)} aria-label={`${label}: ${fmtPercent(share)} of the plan`} style={{ width: '100%' }} />
-          <span className={share > 1 ? 'field-error' : 'hint'}>{share > 1 ? 'Over the plan: nothing is removed, creating more is refused' : `${fmtPercent(share)} of your plan`}</span>
-        </>
-      )}
-    </Stat>
-  );
-}
 
 /** `action`: what choosing this plan does for the caller (Checkout, the portal for a subscriber, or nothing). */
 function PlanCard({ plan, interval, current, action, busy, onChoose }: { plan: Plan; interval: Interval; current: boolean; action: 'checkout' | 'portal' | null; busy: boolean; onChoose: () => void }) {
@@ -139,11 +126,7 @@ export default function BillingPage() {
             {!subscribed && <p className="hint">No subscription: choose a plan below{isOwner ? '' : ' (the organization owner pays for plans)'}.</p>}
           </div>
           {usage.data && (
-            <div className="grid-3">
-              <Meter label="Links" used={usage.data.links.used} limit={usage.data.links.limit ?? null} />
-              <Meter label="Clicks this month" used={usage.data.clicksThisMonth.used} limit={usage.data.clicksThisMonth.limit ?? null} />
-              <Meter label="API keys" used={usage.data.apiKeys.used} limit={usage.data.apiKeys.limit ?? null} />
-            </div>
+            <PlanMeters usage={usage.data} over="Over the plan: nothing is removed, creating more is refused" />
           )}
           <div className="page-header">
             <h2>Plans</h2>

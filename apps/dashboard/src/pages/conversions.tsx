@@ -6,7 +6,8 @@ import { RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber, fmtPercent } from '../components/format';
 import { fmtMoney, fmtRevenue } from '../components/money';
 import { ResourceTable } from '../components/resource';
-import { Empty, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
+import { useExport } from '../components/download';
+import { Empty, ErrorBanner, isForbidden, Loading, PageHeader, Stat, Unavailable } from '../components/ui';
 
 type Group = 'link' | 'campaign' | 'country' | 'source';
 const GROUPS: Array<[Group, string]> = [
@@ -44,28 +45,17 @@ function ConversionsOverview() {
     queryKey: ['customers', q],
     queryFn: () => unwrap(api.GET('/api/customers', { params: { query: { limit: 50, ...(q ? { search: q } : {}) } } })),
   });
-  const [exportError, setExportError] = useState<unknown>(null);
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
-      const blob = (await unwrap(api.GET('/api/analytics/conversions/export', { params: { query: { days } }, parseAs: 'blob' }))) as unknown as Blob;
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `conversions-${days}d.csv`;
-      a.click();
-      URL.revokeObjectURL(a.href);
-    } catch (err) {
-      setExportError(err);
-    }
-  };
-  if (byDay.error instanceof ApiError && byDay.error.status === 403) {
+  const exported = useExport();
+  const exportCsv = () =>
+    exported.run(`conversions-${days}d.csv`, async () => {
+      const csv = await unwrap(api.GET('/api/analytics/conversions/export', { params: { query: { days } }, parseAs: 'blob' }));
+      return csv as unknown as Blob;
+    });
+  if (isForbidden(byDay.error)) {
     return (
-      <section className="page">
-        <PageHeader title="Conversions" />
-        <Empty title="Not available on your plan">
-          <p>{byDay.error.message}. Leads and sales are tracked on paid plans.</p>
-        </Empty>
-      </section>
+      <Unavailable title="Conversions" heading="Not available on your plan">
+        {byDay.error.message}. Leads and sales are tracked on paid plans.
+      </Unavailable>
     );
   }
   const s = byDay.data;
@@ -77,7 +67,7 @@ function ConversionsOverview() {
           Export CSV
         </button>
       </PageHeader>
-      <ErrorBanner error={byDay.error ?? exportError} />
+      <ErrorBanner error={byDay.error ?? exported.error} />
       {byDay.isPending ? (
         <Loading />
       ) : s ? (

@@ -1,10 +1,11 @@
 import { useDeferredValue, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { BarList, RangePicker, TimeSeries, type Range } from '../components/charts';
 import { fmtDateTime, fmtNumber } from '../components/format';
 import { ResourceTable } from '../components/resource';
-import { Empty, ErrorBanner, Loading, PageHeader, Stat } from '../components/ui';
+import { useExport } from '../components/download';
+import { ErrorBanner, isForbidden, Loading, PageHeader, Stat, Unavailable } from '../components/ui';
 
 export default function EventsPage() {
   const [days, setDays] = useState<Range>(30);
@@ -18,32 +19,13 @@ export default function EventsPage() {
     queryKey: ['events-list', days, q, page],
     queryFn: () => unwrap(api.GET('/api/analytics/events/list', { params: { query: { days, page, limit: 50, ...(q ? { search: q } : {}) } } })),
   });
-  const [exportError, setExportError] = useState<unknown>(null);
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
-      const blob = (await unwrap(
-        api.GET('/api/analytics/events/export', { params: { query: { days, format: 'csv', limit: 100000 } }, parseAs: 'blob' }),
-      )) as unknown as Blob;
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(blob);
-      a.download = `events-${days}d.csv`;
-      a.click();
-      URL.revokeObjectURL(a.href);
-    } catch (err) {
-      setExportError(err);
-    }
-  };
-  if (overview.error instanceof ApiError && overview.error.status === 403) {
-    return (
-      <section className="page">
-        <PageHeader title="Event analytics" />
-        <Empty title="Not available">
-          <p>{overview.error.message}</p>
-        </Empty>
-      </section>
-    );
-  }
+  const exported = useExport();
+  const exportCsv = () =>
+    exported.run(`events-${days}d.csv`, async () => {
+      const csv = await unwrap(api.GET('/api/analytics/events/export', { params: { query: { days, format: 'csv', limit: 100000 } }, parseAs: 'blob' }));
+      return csv as unknown as Blob;
+    });
+  if (isForbidden(overview.error)) return <Unavailable title="Event analytics">{overview.error.message}</Unavailable>;
   const o = overview.data;
   return (
     <section className="page">
@@ -53,7 +35,7 @@ export default function EventsPage() {
           Export CSV
         </button>
       </PageHeader>
-      <ErrorBanner error={overview.error ?? exportError} />
+      <ErrorBanner error={overview.error ?? exported.error} />
       {overview.isPending ? (
         <Loading />
       ) : o ? (

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { api, ApiError, unwrap } from '../api/client';
+import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
 import { FormCard } from '../components/resource';
-import { CopyButton, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
+import { CopyButton, ErrorBanner, Field, fieldErrors, isForbidden, Loading, PageHeader, Unavailable } from '../components/ui';
 import { useAction } from '../components/use-crud';
 
 type Provider = 'stripe' | 'shopify';
@@ -106,15 +106,8 @@ function ShopifySection({ current }: { current: Integration | undefined }) {
 /** Stripe and Shopify: where to send their webhooks and how to set them up (decisions §23). */
 export default function IntegrationsPage() {
   const list = useQuery({ queryKey: ['integrations'], queryFn: () => unwrap(api.GET('/api/integrations')) });
-  if (list.error instanceof ApiError && list.error.status === 403) {
-    return (
-      <section className="page">
-        <PageHeader title="Integrations" />
-        <Empty title="Not available">
-          <p>{list.error.message}. Admins of organizations on a paid plan connect Stripe and Shopify here.</p>
-        </Empty>
-      </section>
-    );
+  if (isForbidden(list.error)) {
+    return <Unavailable title="Integrations">{list.error.message}. Admins of organizations on a paid plan connect Stripe and Shopify here.</Unavailable>;
   }
   const of = (p: Provider) => list.data?.integrations.find((i) => i.provider === p);
   return (

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable, RowAction } from '../components/resource';
-import { CodeChecklist, ErrorBanner, Field, fieldErrors, PageHeader, SecretOnce, SelectField } from '../components/ui';
+import { CodeChecklist, ErrorBanner, Field, FieldError, fieldErrors, PageHeader, SecretOnce, SelectField } from '../components/ui';
 import { useAction, useRemoval } from '../components/use-crud';
 
 type Scope = components['schemas']['ApiKeyScope'];
@@ -85,7 +85,7 @@ export default function KeysPage() {
             </label>
           </div>
           {limited && <CodeChecklist options={SCOPES} value={scopes} onChange={setScopes} />}
-          {errors.scopes && <div className="field-error">{errors.scopes}</div>}
+          <FieldError message={errors.scopes} />
         </fieldset>
       </FormCard>
       <ErrorBanner error={keys.error ?? revoke.error} />

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import type { components } from '../api/schema';
-import { Field, namedOptions, SelectField } from '../components/ui';
+import { Field, FieldError, namedOptions, SelectField } from '../components/ui';
 
 /**
  * The building blocks of the link form's editors: the API's body types (from the generated
@@ -97,7 +97,7 @@ export function CheckControl({ name, label, value, set, ctx }: EditorProps<boole
       <label className="checkbox">
         <input type="checkbox" checked={value} onChange={(e) => set(e.target.checked)} /> {label}
       </label>
-      {ctx.err(name) && <div className="field-error">{ctx.err(name)}</div>}
+      <FieldError message={ctx.err(name)} />
     </>
   );
 }

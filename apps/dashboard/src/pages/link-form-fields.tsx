@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { components } from '../api/schema';
-import { Field } from '../components/ui';
+import { Field, FieldError } from '../components/ui';
 import {
   blank,
   check,
@@ -131,7 +131,7 @@ export const FIELDS = editors({
             </Field>
           ))}
         </div>
-        {ctx.exact('utmParameters') && <div className="field-error">{ctx.exact('utmParameters')}</div>}
+        <FieldError message={ctx.exact('utmParameters')} />
       </>
     ),
   },
@@ -206,7 +206,7 @@ export const FIELDS = editors({
           onChange={(devices) => set({ ...value, devices })}
           error={ctx.err('targetingRules.devices') ?? ctx.err('targetingRules.platforms')}
         />
-        {ctx.exact('targetingRules') && <div className="field-error">{ctx.exact('targetingRules')}</div>}
+        <FieldError message={ctx.exact('targetingRules')} />
       </>
     ),
   },

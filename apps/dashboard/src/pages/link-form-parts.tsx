@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { components } from '../api/schema';
-import { Field } from '../components/ui';
+import { Field, FieldError } from '../components/ui';
 
 type Conditions = components['schemas']['RedirectRuleConditionsDto'];
 type Device = NonNullable<Conditions['devices']>[number];
@@ -122,11 +122,7 @@ export function CheckGroup<T extends string>({
           </label>
         ))}
       </div>
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FieldError message={error} />
     </div>
   );
 }
@@ -161,11 +157,7 @@ export function VariantsEditor({ value, onChange, err }: { value: VariantState[]
           Total {total} of 100{total === 100 ? '' : ' — the weights must add up to 100'}
         </div>
       )}
-      {err('variants') && (
-        <div className="field-error" role="alert">
-          {err('variants')}
-        </div>
-      )}
+      <FieldError message={err('variants')} />
       <div className="page-actions">
         <button
           type="button"
@@ -240,19 +232,11 @@ export function RulesEditor({ value, onChange, err }: { value: RuleState[]; onCh
                 {(p) => <input {...p} type="datetime-local" value={r.before} onChange={(e) => set(i, { before: e.target.value })} />}
               </Field>
             </div>
-            {(err(`redirectRules[${i}].conditions`) ?? err(`redirectRules[${i}]`)) && (
-              <div className="field-error" role="alert">
-                {err(`redirectRules[${i}].conditions`) ?? err(`redirectRules[${i}]`)}
-              </div>
-            )}
+            <FieldError message={err(`redirectRules[${i}].conditions`) ?? err(`redirectRules[${i}]`)} />
           </div>
         );
       })}
-      {err('redirectRules') && (
-        <div className="field-error" role="alert">
-          {err('redirectRules')}
-        </div>
-      )}
+      <FieldError message={err('redirectRules')} />
       <div className="page-actions">
         <button type="button" className="button small" disabled={value.length >= 20} onClick={() => onChange([...value, { ...EMPTY_RULE }])}>
           Add a rule

@@ -6,6 +6,7 @@ import { fmtDateTime } from '../components/format';
 import { FormCard } from '../components/resource';
 import { ConfirmDialog, ErrorBanner, Field, fieldErrors, Loading, PageHeader } from '../components/ui';
 import { useAction } from '../components/use-crud';
+import { saveBlob } from '../components/download';
 
 /** Organization settings (decisions §20): name and slug (Admin), require 2FA, export, delete and restore (Owner). */
 export default function OrganizationPage() {
@@ -36,10 +37,7 @@ export default function OrganizationPage() {
     try {
       const res = await fetch('/api/organization/export', { headers: await authHeaders() });
       if (!res.ok) throw new Error((await res.json().catch(() => null))?.message ?? `Export failed (${res.status})`);
-      const url = URL.createObjectURL(await res.blob());
-      const a = Object.assign(document.createElement('a'), { href: url, download: `${org.data?.slug ?? 'organization'}-export.zip` });
-      a.click();
-      URL.revokeObjectURL(url);
+      saveBlob(await res.blob(), `${org.data?.slug ?? 'organization'}-export.zip`);
       setExporting(null);
     } catch (err) {
       setExporting((err as Error).message);

@@ -4,7 +4,7 @@ import { api, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { fmtDateTime } from '../components/format';
 import { ConfirmRemoval, FormCard, ResourceTable } from '../components/resource';
-import { CodeChecklist, Empty, ErrorBanner, Field, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
+import { CodeChecklist, Empty, ErrorBanner, Field, FieldError, fieldErrors, Loading, PageHeader, SecretOnce } from '../components/ui';
 import { useAction, useRemoval } from '../components/use-crud';
 
 type EventType = components['schemas']['CreateWebhookDto']['events'][number];
@@ -93,7 +93,7 @@ export default function WebhooksPage() {
         <fieldset>
           <legend>Events</legend>
           <CodeChecklist options={EVENTS} value={events} onChange={setEvents} />
-          {errors.events && <div className="field-error">{errors.events}</div>}
+          <FieldError message={errors.events} />
         </fieldset>
       </FormCard>
       <ErrorBanner error={webhooks.error ?? test.error ?? toggle.error ?? remove.error} />
