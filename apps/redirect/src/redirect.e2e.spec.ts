@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Queue } from 'bullmq';
 import request from 'supertest';
 import { clickBatchJobId, clickIdTime, PACKED_FIELDS, PackedClickBatch } from '@dl/platform/click-codec';
-import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClickJobs, queuedClicks, RunningApp, SeededOrg, seedLink, seedRedirectOrg, startApp, TestEnv, UA } from '@dl/testing';
+import { clicksQueue, createTestEnv, eventuallyMatches, publishInvalidation, queuedClickJobs, queuedClicks, seedLink, seedRedirectOrg, startApp, tempDirOf, UA, useSuite } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 const ROUTED = {
@@ -15,41 +11,28 @@ const ROUTED = {
 };
 
 describe('redirect edge: GET/HEAD /{shortCode}', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let org: SeededOrg;
-  let queue: Queue;
-  let fallbackDir: string;
-
-  beforeAll(async () => {
-    fallbackDir = mkdtempSync(join(tmpdir(), 'dl-redirect-'));
-    env = await createTestEnv({
-      TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip',
-      CLICK_FALLBACK_DIR: fallbackDir,
-      IOS_TEAM_ID: 'ABCDE12345',
-      IOS_BUNDLE_ID: 'com.example.app',
-      ANDROID_PACKAGE_NAME: 'com.example.app',
-      ANDROID_SHA256_FINGERPRINTS: 'AA:BB:CC, dd:ee:ff',
-    });
-    server = await startApp(createRedirectApp, env.config);
-    org = await seedRedirectOrg(env.prisma);
-    queue = clicksQueue(env.config);
-  });
-
-  afterAll(async () => {
-    await queue?.close();
-    await server?.close();
-    await env?.teardown();
-    rmSync(fallbackDir, { recursive: true, force: true });
+  const t = useSuite(async (own) => {
+    const env = own(
+      await createTestEnv({
+        TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip',
+        CLICK_FALLBACK_DIR: tempDirOf(own, 'dl-redirect-'),
+        IOS_TEAM_ID: 'ABCDE12345',
+        IOS_BUNDLE_ID: 'com.example.app',
+        ANDROID_PACKAGE_NAME: 'com.example.app',
+        ANDROID_SHA256_FINGERPRINTS: 'AA:BB:CC, dd:ee:ff',
+      }),
+    );
+    const server = own(await startApp(createRedirectApp, env.config));
+    return { env, server, org: await seedRedirectOrg(env.prisma), queue: own(clicksQueue(env.config)) };
   });
 
   const get = (path: string, ua: string = UA.windowsChrome) =>
-    request(server.url).get(path).set('User-Agent', ua).redirects(0);
+    request(t.server.url).get(path).set('User-Agent', ua).redirects(0);
 
   describe('platform routing', () => {
     let code: string;
     beforeAll(async () => {
-      code = (await seedLink(env.prisma, org, ROUTED)).shortCode;
+      code = (await seedLink(t.env.prisma, t.org, ROUTED)).shortCode;
     });
 
     it.each([
@@ -65,7 +48,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('falls back to originalUrl when the platform destination is unset', async () => {
-      const bare = await seedLink(env.prisma, org, { originalUrl: 'https://example.com/only' });
+      const bare = await seedLink(t.env.prisma, t.org, { originalUrl: 'https://example.com/only' });
       for (const ua of [UA.iphone, UA.android, UA.windowsChrome]) {
         const res = await get(`/${bare.shortCode}`, ua).expect(302);
         expect(res.headers.location).toBe('https://example.com/only');
@@ -84,7 +67,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       expect(decoded.headers['x-request-id']).toBe('trace-456');
       expect(slash.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(raw.headers['content-type']).toBeUndefined();
-      const metrics = await request(server.url).get('/metrics').expect(200);
+      const metrics = await request(t.server.url).get('/metrics').expect(200);
       expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="\/:shortCode",status="302"\} \d+/);
     });
 
@@ -96,7 +79,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
 
   describe('targeting rules (send outsiders to webFallbackUrl, skipping platform routing)', () => {
     it('countries: the client IP of the trusted header decides', async () => {
-      const link = await seedLink(env.prisma, org, { ...ROUTED, targetingRules: { countries: ['US'] } });
+      const link = await seedLink(t.env.prisma, t.org, { ...ROUTED, targetingRules: { countries: ['US'] } });
       const inside = await get(`/${link.shortCode}`, UA.iphone).set('cf-connecting-ip', '8.8.8.8').expect(302);
       expect(inside.headers.location).toBe(ROUTED.iosUrl);
       const outside = await get(`/${link.shortCode}`, UA.iphone).set('cf-connecting-ip', '81.2.69.160').expect(302);
@@ -107,7 +90,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('languages: any accepted language in the list matches', async () => {
-      const link = await seedLink(env.prisma, org, { ...ROUTED, targetingRules: { languages: ['de', 'fr'] } });
+      const link = await seedLink(t.env.prisma, t.org, { ...ROUTED, targetingRules: { languages: ['de', 'fr'] } });
       const inside = await get(`/${link.shortCode}`, UA.android).set('Accept-Language', 'en-US;q=0.9, fr-CA;q=0.8');
       expect(inside.headers.location).toBe(ROUTED.androidUrl);
       const outside = await get(`/${link.shortCode}`, UA.android).set('Accept-Language', 'en-GB,en;q=0.9');
@@ -115,13 +98,13 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('devices: an Android visitor of an iOS-only link goes to the web fallback', async () => {
-      const link = await seedLink(env.prisma, org, { ...ROUTED, targetingRules: { devices: ['ios'] } });
+      const link = await seedLink(t.env.prisma, t.org, { ...ROUTED, targetingRules: { devices: ['ios'] } });
       expect((await get(`/${link.shortCode}`, UA.iphone)).headers.location).toBe(ROUTED.iosUrl);
       expect((await get(`/${link.shortCode}`, UA.android)).headers.location).toBe(ROUTED.webFallbackUrl);
     });
 
     it('outsiders go to originalUrl when there is no web fallback', async () => {
-      const link = await seedLink(env.prisma, org, {
+      const link = await seedLink(t.env.prisma, t.org, {
         originalUrl: 'https://example.com/o',
         iosUrl: 'https://apps.apple.com/app/id9',
         targetingRules: { devices: ['android'] },
@@ -132,7 +115,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
 
   describe('query: UTM merge and passthrough', () => {
     it("adds the link's UTM unless present and passes the visitor's query through", async () => {
-      const link = await seedLink(env.prisma, org, {
+      const link = await seedLink(t.env.prisma, t.org, {
         originalUrl: 'https://example.com/p?utm_medium=stored&x=1#top',
         utmParameters: { source: 'twitter', medium: 'social', campaign: 'launch' },
       });
@@ -148,22 +131,22 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('adds dl_click=<clickId> to web destinations of an organization with a pixel site', async () => {
-      const pixelOrg = await seedRedirectOrg(env.prisma);
-      await env.prisma.pixelSite.create({
+      const pixelOrg = await seedRedirectOrg(t.env.prisma);
+      await t.env.prisma.pixelSite.create({
         data: { organizationId: pixelOrg.organizationId, name: 'Shop', domain: 'example.com', siteKey: `dlp_${pixelOrg.organizationId.replace(/-/g, '')}` },
       });
-      const link = await seedLink(env.prisma, pixelOrg, ROUTED);
+      const link = await seedLink(t.env.prisma, pixelOrg, ROUTED);
       const web = await get(`/${link.shortCode}?dl_click=spoofed`).expect(302);
       const clickId = new URL(web.headers.location).searchParams.getAll('dl_click');
       expect(clickId).toHaveLength(1);
       expect(clickId[0]).toMatch(/^[0-9a-f-]{36}$/);
-      const jobs = await eventuallyMatches(() => queuedClicks(queue), (js) => js.some((j) => j.id === clickId[0]));
+      const jobs = await eventuallyMatches(() => queuedClicks(t.queue), (js) => js.some((j) => j.id === clickId[0]));
       expect(jobs.find((j) => j.id === clickId[0])?.linkId).toBe(link.id);
       // App-store destinations carry no dl_click.
       const ios = await get(`/${link.shortCode}`, UA.iphone).expect(302);
       expect(ios.headers.location).toBe(ROUTED.iosUrl);
       // Organizations without a pixel site: no dl_click.
-      const plain = await seedLink(env.prisma, org, ROUTED);
+      const plain = await seedLink(t.env.prisma, t.org, ROUTED);
       expect((await get(`/${plain.shortCode}`)).headers.location).toBe(ROUTED.webFallbackUrl);
     });
   });
@@ -171,7 +154,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
   describe('404 / 410 pages (no click recorded)', () => {
     it.each([
       ['unknown', async () => 'Zz9unknown'],
-      ['inactive', async () => (await seedLink(env.prisma, org, { isActive: false })).shortCode],
+      ['inactive', async () => (await seedLink(t.env.prisma, t.org, { isActive: false })).shortCode],
     ])('%s code → 404 Link not found page', async (_name, codeOf) => {
       const code = await codeOf();
       const res = await get(`/${code}`).expect(404);
@@ -181,35 +164,35 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('deleted link → 404', async () => {
-      const link = await seedLink(env.prisma, org);
+      const link = await seedLink(t.env.prisma, t.org);
       await get(`/${link.shortCode}`).expect(302);
-      await env.prisma.link.delete({ where: { id: link.id } });
-      await publishInvalidation(env.config, link.shortCode);
+      await t.env.prisma.link.delete({ where: { id: link.id } });
+      await publishInvalidation(t.env.config, link.shortCode);
       const res = await eventuallyMatches(() => get(`/${link.shortCode}`), (r) => r.status === 404, 1000);
       expect(res.status).toBe(404);
       expect(res.text).toContain('Link not found');
     });
 
     it('expired link → 410 This link has expired, and no click', async () => {
-      const link = await seedLink(env.prisma, org, { expiresAt: new Date(Date.now() - 1000) });
+      const link = await seedLink(t.env.prisma, t.org, { expiresAt: new Date(Date.now() - 1000) });
       const res = await get(`/${link.shortCode}`).expect(410);
       expect(res.text).toContain('<h1>This link has expired</h1>');
       expect(res.headers['cache-control']).toBe('no-store');
-      const jobs = await queuedClicks(queue);
+      const jobs = await queuedClicks(t.queue);
       expect(jobs.some((j) => j.linkId === link.id)).toBe(false);
     });
 
     it('HEAD answers like GET without a body and records no click', async () => {
-      const link = await seedLink(env.prisma, org, ROUTED);
-      const res = await request(server.url).head(`/${link.shortCode}`).set('User-Agent', UA.iphone).redirects(0);
+      const link = await seedLink(t.env.prisma, t.org, ROUTED);
+      const res = await request(t.server.url).head(`/${link.shortCode}`).set('User-Agent', UA.iphone).redirects(0);
       expect(res.status).toBe(302);
       expect(res.headers.location).toBe(ROUTED.iosUrl);
       expect(res.headers['cache-control']).toBe('no-store');
-      const missing = await request(server.url).head('/Zz9unknown');
+      const missing = await request(t.server.url).head('/Zz9unknown');
       expect(missing.status).toBe(404);
       expect(missing.text).toBeUndefined();
       await new Promise((r) => setTimeout(r, 100));
-      expect((await queuedClicks(queue)).some((j) => j.linkId === link.id)).toBe(false);
+      expect((await queuedClicks(t.queue)).some((j) => j.linkId === link.id)).toBe(false);
     });
 
     it.each([
@@ -222,21 +205,21 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       ['dot segments', '/..%2F..%2Fetc%2Fpasswd'],
       ['odd characters', "/a'b\"<c>"],
     ])('%s → the 404 page, never a 500', async (_name, path) => {
-      const res = await request(server.url).get(path).redirects(0);
+      const res = await request(t.server.url).get(path).redirects(0);
       expect(res.status).toBe(404);
       expect(res.text).toContain('Link not found');
     });
 
     it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])('%s /{code} → the 404 page', async (method) => {
-      const link = await seedLink(env.prisma, org);
-      const res = await request(server.url)[method.toLowerCase() as 'post'](`/${link.shortCode}`).redirects(0);
+      const link = await seedLink(t.env.prisma, t.org);
+      const res = await request(t.server.url)[method.toLowerCase() as 'post'](`/${link.shortCode}`).redirects(0);
       expect(res.status).toBe(404);
       expect(res.text).toContain('Link not found');
     });
 
     it('/health and /metrics keep winning over /{shortCode}', async () => {
-      await request(server.url).get('/health').expect(200);
-      const metrics = await request(server.url).get('/metrics').expect(200);
+      await request(t.server.url).get('/health').expect(200);
+      const metrics = await request(t.server.url).get('/metrics').expect(200);
       expect(metrics.text).toContain('clicks_captured_total');
     });
   });
@@ -248,7 +231,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       ['Slackbot', UA.slackbot],
       ['Twitterbot', UA.twitterbot],
     ])('%s gets 200 HTML with escaped og/twitter tags and a meta refresh', async (_name, ua) => {
-      const link = await seedLink(env.prisma, org, {
+      const link = await seedLink(t.env.prisma, t.org, {
         ...ROUTED,
         ogTitle: 'Sale "><script>alert(1)</script>',
         ogDescription: "Tom & Jerry's <b>deal</b>",
@@ -272,14 +255,14 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
     });
 
     it('a person on a link with Open Graph fields is redirected', async () => {
-      const link = await seedLink(env.prisma, org, { ...ROUTED, ogTitle: 'Hello' });
+      const link = await seedLink(t.env.prisma, t.org, { ...ROUTED, ogTitle: 'Hello' });
       expect((await get(`/${link.shortCode}`, UA.iphone).expect(302)).headers.location).toBe(ROUTED.iosUrl);
     });
   });
 
   describe('click capture', () => {
     it('queues the raw facts under the edge-made id (bots too)', async () => {
-      const link = await seedLink(env.prisma, org, ROUTED);
+      const link = await seedLink(t.env.prisma, t.org, ROUTED);
       await get(`/${link.shortCode}?utm_source=mail&utm_campaign=spring&other=1`, UA.iphone)
         .set('cf-connecting-ip', '81.2.69.160')
         .set('X-Forwarded-For', '9.9.9.9')
@@ -288,7 +271,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
         .expect(302);
       await get(`/${link.shortCode}`, UA.googlebot).expect(302);
       const jobs = await eventuallyMatches(
-        () => queuedClicks(queue),
+        () => queuedClicks(t.queue),
         (js) => js.filter((j) => j.linkId === link.id).length === 2,
       );
       const mine = jobs.filter((j) => j.linkId === link.id);
@@ -297,7 +280,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
         // A UUIDv7 made from the click time (decisions §18: the partition key is in the id).
         id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
         linkId: link.id,
-        organizationId: org.organizationId,
+        organizationId: t.org.organizationId,
         clickedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         ip: '81.2.69.160',
         userAgent: UA.iphone,
@@ -311,18 +294,18 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       const bot = mine.find((j) => j.userAgent === UA.googlebot)!;
       expect(Object.keys(bot).sort()).toEqual(['clickedAt', 'id', 'ip', 'linkId', 'organizationId', 'userAgent']);
       // Carried by a `click.batch` job whose id is derived from the clicks it carries.
-      const batch = (await queuedClickJobs(queue)).find((j) => j.clicks.some((c) => c.id === person.id))!;
+      const batch = (await queuedClickJobs(t.queue)).find((j) => j.clicks.some((c) => c.id === person.id))!;
       expect(batch.name).toBe('click.batch');
       expect(batch.id).toBe(clickBatchJobId(batch.clicks));
       // Sent packed: each distinct string of the flush once, a click as its id and indexes.
-      const data = (await queue.getJob(batch.id))?.data as PackedClickBatch;
+      const data = (await t.queue.getJob(batch.id))?.data as PackedClickBatch;
       expect(data).toEqual({ v: 2, s: expect.any(Array), i: batch.clicks.map((c) => c.id), r: expect.any(Array), q: expect.any(Object) });
       expect(data.s.filter((x) => x === link.id)).toHaveLength(1);
       expect(data.r).toHaveLength(batch.clicks.length * PACKED_FIELDS);
     });
 
     it('counts captured clicks in the metrics', async () => {
-      const metrics = await request(server.url).get('/metrics').expect(200);
+      const metrics = await request(t.server.url).get('/metrics').expect(200);
       const captured = Number(/clicks_captured_total (\d+)/.exec(metrics.text)?.[1]);
       expect(captured).toBeGreaterThan(0);
     });

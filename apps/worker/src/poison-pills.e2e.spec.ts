@@ -7,21 +7,11 @@ import { createRedirectApp } from '@dl/apps/redirect';
 import { ClickCapturedJob } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues, SdkEventRecord } from '@dl/platform/queue';
-import { clickEvent, ClickFixtures, createTestEnv, enqueueEvents, eventQueue, rawClick, Receiver, RunningApp, SdkFixtures, seedWebhook, startApp, startReceiver, TestEnv } from '@dl/testing';
+import { clickEvent, ClickFixtures, createTestEnv, enqueueEvents, eventQueue, rawClick, Receiver, RunningApp, SdkFixtures, seedWebhook, startApp, startReceiver, TestEnv, waitForValue } from '@dl/testing';
 import { AttemptRecorder } from '@dl/webhooks';
 import { createWorkerApp } from './app';
 
 const UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-
-async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** One HTTP/1.1 GET written byte for byte (Node's client refuses NUL in headers): the status, or 0 when the socket closed. */
 function rawVisit(url: string, path: string, headers: string): Promise<number> {
@@ -100,8 +90,8 @@ describe('poison pills: one tenant\'s bad data never loses another\'s', () => {
       for (const s of statusesA.slice(1)) expect([302, 400]).toContain(s);
       const redirectedA = statusesA.filter((s) => s === 302).length;
 
-      await waitFor(() => storedClicks(linkB.id), (n) => n >= 40);
-      await waitFor(() => storedClicks(linkA.id), (n) => n >= redirectedA);
+      await waitForValue(() => storedClicks(linkB.id), (n) => n >= 40);
+      await waitForValue(() => storedClicks(linkA.id), (n) => n >= redirectedA);
       await new Promise((r) => setTimeout(r, 500));
       expect(await storedClicks(linkB.id)).toBe(40);
       expect(await storedClicks(linkA.id)).toBe(redirectedA);
@@ -125,7 +115,7 @@ describe('poison pills: one tenant\'s bad data never loses another\'s', () => {
       // One job, one transaction: the poison shares the batch with the other tenant's clicks.
       const batch = [...good.slice(0, 10), poison[0], ...good.slice(10, 20), poison[1], ...good.slice(20), poison[2]];
       const job = await clicks.add('click.batch', { clicks: batch }, { jobId: `poison-${randomUUID()}` });
-      await waitFor(async () => (await job.isCompleted()) || (await job.isFailed()), Boolean);
+      await waitForValue(async () => (await job.isCompleted()) || (await job.isFailed()), Boolean);
       expect(await job.isCompleted()).toBe(true);
 
       expect(await storedClicks(linkB.id)).toBe(30);
@@ -144,7 +134,7 @@ describe('poison pills: one tenant\'s bad data never loses another\'s', () => {
 
       // A replay of the same job stores nothing twice.
       const again = await clicks.add('click.batch', { clicks: batch }, { jobId: `poison-${randomUUID()}` });
-      await waitFor(async () => (await again.isCompleted()) || (await again.isFailed()), Boolean);
+      await waitForValue(async () => (await again.isCompleted()) || (await again.isFailed()), Boolean);
       expect(await storedClicks(linkB.id)).toBe(30);
       expect((await env.prisma.link.findUniqueOrThrow({ where: { id: linkB.id } })).clickCount).toBe(30);
     });
@@ -200,7 +190,7 @@ describe('poison pills: one tenant\'s bad data never loses another\'s', () => {
       const poison = [record(orgA, appA.id, 'x\u0000'), record(orgA, appA.id, 'ok', { v: 'p\u0000q' })];
       const events = [...goodA.slice(0, 2), poison[0], ...goodB, poison[1], ...goodA.slice(2)];
       const job = await ingestQueue.add('sdk.event', { events });
-      await waitFor(async () => (await job.isCompleted()) || (await job.isFailed()), Boolean);
+      await waitForValue(async () => (await job.isCompleted()) || (await job.isFailed()), Boolean);
       expect(await job.isCompleted()).toBe(true);
 
       expect(await env.prisma.inAppEvent.count({ where: { organizationId: orgB } })).toBe(12);
@@ -225,7 +215,7 @@ describe('poison pills: one tenant\'s bad data never loses another\'s', () => {
           ...Array.from({ length: 8 }, () => clickEvent(orgB)),
         ]);
         const attempts = (webhookId: string) => env.prisma.webhookAttempt.findMany({ where: { delivery: { webhookId } } });
-        await waitFor(async () => (await attempts(hookA.id)).length + (await attempts(hookB.id)).length, (n) => n >= 13);
+        await waitForValue(async () => (await attempts(hookA.id)).length + (await attempts(hookB.id)).length, (n) => n >= 13);
         await new Promise((r) => setTimeout(r, 300));
         const logA = await attempts(hookA.id);
         expect(logA).toHaveLength(5);

@@ -30,3 +30,4 @@ export * from './suites';
 export * from './oidc-provider';
 export * from './use-suite';
 export * from './click-counts';
+export * from './http-client';

@@ -83,12 +83,12 @@ export function useTestEnv<T extends object = object>(
 export function useApp<T extends object = object>(
   create: (config: AppConfig) => Promise<NestFastifyApplication>,
   overrides: Record<string, string> = {},
-  setup?: (env: TestEnv, own: Own) => Promise<T>,
+  setup?: (env: TestEnv, own: Own, server: RunningApp) => Promise<T>,
   timeout?: number,
 ): T & { env: TestEnv; server: RunningApp } {
   return useTestEnv(overrides, async (env, own) => {
     const server = own(await startApp(create, env.config));
-    return { ...((await setup?.(env, own)) as T), server };
+    return { ...((await setup?.(env, own, server)) as T), server };
   }, timeout);
 }
 

@@ -1,6 +1,5 @@
-import request from 'supertest';
 import { totpCode } from '@dl/auth';
-import { authHeader, closeAll, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { clientAs, createTestEnv, seedOrganization, startApp, startDnsServer, useSuite } from '@dl/testing';
 // The operator CLI runs in-process, as tools/cli's own specs run it (the CLI is a tool, not a library).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { runCommand } from '../../../../tools/cli/run';
@@ -16,32 +15,16 @@ interface Entry {
 
 /** decisions §25: the state changes of links, domains, webhooks, 2FA, settings and the abuse desk reach the audit log. */
 describe('audit log: what each area records', () => {
-  let env: TestEnv;
-  let dns: TestDnsServer;
-  let api: RunningApp;
-  let org: SeededOrganization;
-
-  beforeAll(async () => {
-    dns = await startDnsServer();
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', DNS_SERVERS: dns.address });
-    org = await seedOrganization(env, { tier: 'BUSINESS' });
-    api = await startApp(createApiApp, env.config);
-  });
-  afterAll(async () => {
-    await closeAll(api, env);
-    await dns?.close();
+  const t = useSuite(async (own) => {
+    const dns = own(await startDnsServer());
+    const env = own(await createTestEnv({ RATE_LIMIT_ENABLED: 'false', DNS_SERVERS: dns.address }));
+    return { dns, env, org: await seedOrganization(env, { tier: 'BUSINESS' }), api: own(await startApp(createApiApp, env.config)) };
   });
 
-  const as = (token: string) => ({
-    get: (p: string) => request(api.url).get(p).set(authHeader(token)),
-    post: (p: string, b?: object) => request(api.url).post(p).set(authHeader(token)).send(b),
-    put: (p: string, b?: object) => request(api.url).put(p).set(authHeader(token)).send(b),
-    patch: (p: string, b?: object) => request(api.url).patch(p).set(authHeader(token)).send(b),
-    delete: (p: string) => request(api.url).delete(p).set(authHeader(token)),
-  });
-  const owner = () => as(org.owner.jwt);
-  const key = () => as(org.owner.apiKey);
-  const userActor = () => ({ type: 'user', id: org.owner.user.id, name: org.owner.user.name });
+  const as = (token: string) => clientAs(t.api.url, token);
+  const owner = () => as(t.org.owner.jwt);
+  const key = () => as(t.org.owner.apiKey);
+  const userActor = () => ({ type: 'user', id: t.org.owner.user.id, name: t.org.owner.user.name });
   const keyActor = { type: 'apiKey', id: '', name: 'seed key' };
   /** Entries are written in batches (≤ 50 ms): the newest first, once `n` match. */
   const entries = async (query: string, n: number): Promise<Entry[]> => {
@@ -55,19 +38,19 @@ describe('audit log: what each area records', () => {
   const brief = (list: Entry[]) => list.map((e) => [e.action, e.changes]);
 
   it('links: create, update and delete by key, one entry each with the changed fields (password redacted); bulk is one entry with the ids', async () => {
-    keyActor.id = org.owner.apiKeyId;
-    const link = (await key().post('/api/links', { templateId: org.template.id, originalUrl: 'https://example.com/a', customCode: 'audited1' }).expect(201)).body;
+    keyActor.id = t.org.owner.apiKeyId;
+    const link = (await key().post('/api/links', { templateId: t.org.template.id, originalUrl: 'https://example.com/a', customCode: 'audited1' }).expect(201)).body;
     await key().put(`/api/links/${link.id}`, { title: 'Spring', password: 'hunter22' }).expect(200);
     await key().delete(`/api/links/${link.id}`).expect(200);
     const list = await entries(`targetId=${link.id}`, 3);
     expect(brief(list)).toEqual([
       ['link.deleted', { shortCode: 'audited1', domain: null }],
       ['link.updated', { title: 'Spring', password: '[redacted]' }],
-      ['link.created', { templateId: org.template.id, originalUrl: 'https://example.com/a', customCode: 'audited1', shortCode: 'audited1', domain: null }],
+      ['link.created', { templateId: t.org.template.id, originalUrl: 'https://example.com/a', customCode: 'audited1', shortCode: 'audited1', domain: null }],
     ]);
     for (const e of list) expect(e).toMatchObject({ actor: keyActor, targetType: 'link', targetId: link.id });
 
-    const bulk = (await key().post('/api/links/bulk-create', { links: [1, 2].map((i) => ({ templateId: org.template.id, originalUrl: `https://example.com/b${i}` })) }).expect(201)).body;
+    const bulk = (await key().post('/api/links/bulk-create', { links: [1, 2].map((i) => ({ templateId: t.org.template.id, originalUrl: `https://example.com/b${i}` })) }).expect(201)).body;
     const ids = bulk.links.map((l: { id: string }) => l.id);
     await key().post('/api/links/bulk-update', { updates: ids.map((id: string) => ({ id, data: { isActive: false } })) }).expect(200);
     await key().post('/api/links/bulk-delete', { ids }).expect(200);
@@ -79,7 +62,7 @@ describe('audit log: what each area records', () => {
 
   it('domains: create, verify (status change), update and delete', async () => {
     const d = (await owner().post('/api/domains', { domain: 'go.audit.test' }).expect(201)).body;
-    dns.setTxt(d.verification.name, [d.verification.value]);
+    t.dns.setTxt(d.verification.name, [d.verification.value]);
     expect((await owner().post(`/api/domains/${d.id}/verify`).expect(200)).body.status).toBe('verified');
     await owner().patch(`/api/domains/${d.id}`, { notFoundUrl: 'https://example.com/404' }).expect(200);
     await owner().delete(`/api/domains/${d.id}`).expect(200);
@@ -111,11 +94,11 @@ describe('audit log: what each area records', () => {
     const setup = await owner().post('/auth/2fa/setup').expect(200);
     await owner().post('/auth/2fa/enable', { code: totpCode(setup.body.secret, Date.now()) }).expect(200);
     const [enabled] = await entries('action=two_factor.enabled', 1);
-    expect(enabled).toMatchObject({ actor: userActor(), targetType: 'user', targetId: org.owner.user.id, changes: null });
+    expect(enabled).toMatchObject({ actor: userActor(), targetType: 'user', targetId: t.org.owner.user.id, changes: null });
 
     await owner().patch('/api/organization', { name: 'Renamed Inc' }).expect(200);
     const [renamed] = await entries('action=organization.updated', 1);
-    expect(renamed).toMatchObject({ actor: userActor(), targetType: 'organization', targetId: org.organization.id, changes: { name: 'Renamed Inc' } });
+    expect(renamed).toMatchObject({ actor: userActor(), targetType: 'organization', targetId: t.org.organization.id, changes: { name: 'Renamed Inc' } });
   });
 
   it('exports and integration settings: the audit CSV export is itself recorded; a Stripe integration secret never is', async () => {
@@ -131,11 +114,11 @@ describe('audit log: what each area records', () => {
   });
 
   it('the operator CLI suspends and unsuspends as the system; the chain still verifies', async () => {
-    const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL } = env.config;
+    const { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL } = t.env.config;
     const cli = (...argv: string[]) => runCommand(argv, { DATABASE_URL, REDIS_URL, REDIS_PREFIX, JWT_SECRET, SHORT_LINK_BASE_URL }, { stdout: () => undefined, stderr: () => undefined });
-    expect(await cli('org:suspend', org.organization.id, '--reason', 'phishing wave')).toBe(0);
-    expect(await cli('org:unsuspend', org.organization.id)).toBe(0);
-    const list = await entries(`targetId=${org.organization.id}&action=organization.suspended`, 1);
+    expect(await cli('org:suspend', t.org.organization.id, '--reason', 'phishing wave')).toBe(0);
+    expect(await cli('org:unsuspend', t.org.organization.id)).toBe(0);
+    const list = await entries(`targetId=${t.org.organization.id}&action=organization.suspended`, 1);
     expect(list[0]).toMatchObject({ actor: { type: 'system', id: null }, targetType: 'organization', changes: { reason: 'phishing wave' } });
     expect((await entries('action=organization.unsuspended', 1))[0]).toMatchObject({ actor: { type: 'system', id: null }, changes: { reason: null } });
     expect((await owner().get('/api/audit-log/verify').expect(200)).body).toEqual({ valid: true, entries: expect.any(Number), firstBrokenId: null });

@@ -1,4 +1,4 @@
-import { SeededOrganization, seedOrganization, signStripePayload, stripeEvent } from '@dl/testing';
+import { SeededOrganization, seedOrganization, signStripePayload, stripeEvent, useSuite } from '@dl/testing';
 import { billingWorld, BillingWorld, eventually } from './test/billing-world';
 
 const DAY = 24 * 3600 * 1000;
@@ -19,11 +19,7 @@ const rateLimit = async (w: BillingWorld, org: SeededOrganization) =>
   Number((await w.call('GET', '/api/usage', org.owner.apiKey)).headers.get('x-ratelimit-limit'));
 
 describe('Stripe webhook: POST /billing/stripe/webhook', () => {
-  let w: BillingWorld;
-  beforeAll(async () => {
-    w = await billingWorld({ RATE_LIMIT_WINDOW_MS: '1000' });
-  });
-  afterAll(() => w?.close());
+  const w = useSuite(async (own) => own(await billingWorld({ RATE_LIMIT_WINDOW_MS: '1000' })));
 
   it('records the checkout the Owner started and the plan change the webhook applied (as the system)', async () => {
     const org = await seedOrganization(w.env, { name: 'Audit Co' });

@@ -1,16 +1,12 @@
-import { addMember, createTestEnv, RunningApp, seedOrganization, startApp, stripeEvent } from '@dl/testing';
+import { addMember, createTestEnv, RunningApp, seedOrganization, startApp, stripeEvent, useSuite } from '@dl/testing';
 import { createApiApp } from '../app';
-import { billingWorld, BillingWorld, PRICES } from './test/billing-world';
+import { billingWorld, PRICES } from './test/billing-world';
 
 const notFound = (message: string) => ({ error: 'Not Found', message, statusCode: 404 });
 const FREE_LIMITS = { links: 1000, apiKeys: 1, clicksPerMonth: 5000, requestsPerMinute: 10, rawClickRetentionDays: 30, eventAnalytics: false, domains: 1 };
 
 describe('billing routes: /api/billing*', () => {
-  let w: BillingWorld;
-  beforeAll(async () => {
-    w = await billingWorld();
-  });
-  afterAll(() => w?.close());
+  const w = useSuite(async (own) => own(await billingWorld()));
 
   it('GET /api/billing: an organization that never subscribed, and the plans on sale', async () => {
     const org = await seedOrganization(w.env);

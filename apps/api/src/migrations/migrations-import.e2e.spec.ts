@@ -1,6 +1,7 @@
 import request from 'supertest';
+import { useSuite } from '@dl/testing';
 import { importUpload } from './test/import-upload';
-import { bad, forbidden, LinksWorld, linksWorld, notFound, queuedLinkEvents, waitFor } from '../links/test/links-setup';
+import { bad, forbidden, linksWorld, notFound, queuedLinkEvents, waitFor } from '../links/test/links-setup';
 
 const SPEC_CSV = [
   'shortCode,iosUrl,androidUrl,webUrl,campaign,channel,feature,tags,id',
@@ -29,15 +30,10 @@ const BRANCH_CSV = [
 ].join('\n');
 
 describe('migration import: POST /migrations/import', () => {
-  let w: LinksWorld;
+  const w = useSuite(async (own) => own(await linksWorld()));
   const upload = (csv: string | Buffer, fields: Record<string, string>, key = w.keyA) => importUpload(w.api.url, key, csv, fields);
   const fields = () => ({ platform: 'branch', templateId: w.a.template.id });
   const count = () => w.env.prisma.link.count({ where: { organizationId: w.a.organization.id } });
-
-  beforeAll(async () => {
-    w = await linksWorld();
-  });
-  afterAll(() => w?.close());
 
   it('imports the spec columns with UTM mapping, tags and migration_metadata; per-row errors carry row numbers', async () => {
     const res = await upload(SPEC_CSV, { ...fields(), platform: 'rebrandly' }).expect(200);

@@ -1,11 +1,8 @@
-import { bad, forbidden, invalidationListener, LinksWorld, linksWorld, notFound, waitFor } from '../links/test/links-setup';
+import { useSuite } from '@dl/testing';
+import { bad, forbidden, invalidationListener, linksWorld, notFound, waitFor } from '../links/test/links-setup';
 
 describe('projects: /api/projects', () => {
-  let w: LinksWorld;
-  beforeAll(async () => {
-    w = await linksWorld();
-  });
-  afterAll(() => w?.close());
+  const w = useSuite(async (own) => own(await linksWorld()));
 
   it('create answers the snake_case project; list items; read; update', async () => {
     const res = await w.http().post('/api/projects', { name: 'Launch', description: 'Q1' }).expect(201);

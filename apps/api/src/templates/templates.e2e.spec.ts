@@ -1,13 +1,10 @@
-import { bad, conflict, forbidden, LinksWorld, linksWorld, notFound } from '../links/test/links-setup';
+import { useSuite } from '@dl/testing';
+import { bad, conflict, forbidden, linksWorld, notFound } from '../links/test/links-setup';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 describe('templates: /api/templates', () => {
-  let w: LinksWorld;
-  beforeAll(async () => {
-    w = await linksWorld();
-  });
-  afterAll(() => w?.close());
+  const w = useSuite(async (own) => own(await linksWorld()));
 
   it('signup made a `default` template; the list shows linkCount', async () => {
     await w.http().post('/api/links', { templateId: w.a.template.id, originalUrl: 'https://example.com' }).expect(201);

@@ -1,18 +1,10 @@
 import { Queue } from 'bullmq';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv, waitForValue } from '@dl/testing';
 import { createWorkerApp } from '../app';
 
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const waitFor = <T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs: number) => waitForValue(probe, ok, timeoutMs, 20);
 
 /**
  * Closing the worker (what SIGTERM does) in the middle of a drain: it stops taking jobs, those
