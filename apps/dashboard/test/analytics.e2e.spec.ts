@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrowserContext, Page } from 'playwright-core';
-import { eventually, signIn, signUp, startWorld, World } from './world';
+import { useSuite } from '@dl/testing';
+import { eventually, openPage, signIn, signUpOwner } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const shots = join(root, 'docs', 'screenshots');
@@ -10,57 +10,45 @@ const shots = join(root, 'docs', 'screenshots');
 // The Analytics page on the demo organization (demo:seed traffic), in Chromium against the real apps:
 // click a country, a device and a referrer; the chips and the numbers follow; remove one.
 describe('dashboard: Analytics (Chromium)', () => {
-  let w: World;
-  let context: BrowserContext;
-  let page: Page;
-  let login: { email: string; password: string };
-
-  beforeAll(async () => {
-    w = await startWorld();
-    context = await w.context();
-    page = await context.newPage();
-    login = await signUp(page, 'Northwind Outdoor');
-    const user = await w.env.prisma.user.findFirstOrThrow({ where: { email: login.email }, select: { id: true } });
-    const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+  const t = useSuite(async (own) => {
+    const { w, context, page } = await openPage(own);
+    const login = await signUpOwner(w, page, 'Northwind Outdoor');
     execFileSync(
       process.execPath,
-      [join(root, 'tools/scripts/run.js'), join(root, 'tools/cli/main.ts'), 'demo:seed', organizationId, '--months', '1', '--links', '8', '--clicks-per-day', '80'],
+      [join(root, 'tools/scripts/run.js'), join(root, 'tools/cli/main.ts'), 'demo:seed', login.organizationId, '--months', '1', '--links', '8', '--clicks-per-day', '80'],
       {
         cwd: root,
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, DATABASE_URL: w.env.config.DATABASE_URL, REDIS_URL: w.env.config.REDIS_URL, REDIS_PREFIX: w.env.config.REDIS_PREFIX, LOG_LEVEL: 'silent' },
       },
     );
+    return { w, context, page, login };
   }, 240_000);
-  afterAll(async () => {
-    await context?.close();
-    await w?.close();
-  }, 60_000);
 
-  const total = async () => Number((await page.getByTestId('total-clicks').innerText()).replace(/\D/g, ''));
+  const total = async () => Number((await t.page.getByTestId('total-clicks').innerText()).replace(/\D/g, ''));
   /** The total once it differs from `before` (the filtered answer arrived). */
   const changedFrom = (before: number) => eventually(async () => ((await total()) !== before ? total() : undefined), 10_000);
   /** Clicks the first row of a list and waits for its chip and the new numbers. */
   const filterBy = async (list: string, chip: string): Promise<string> => {
     const before = await total();
-    const row = page.getByTestId(`list-${list}`).getByRole('button').first();
+    const row = t.page.getByTestId(`list-${list}`).getByRole('button').first();
     const label = await row.innerText();
     await row.click();
-    await page.getByTestId(`chip-${chip}`).waitFor();
+    await t.page.getByTestId(`chip-${chip}`).waitFor();
     await changedFrom(before);
     return label;
   };
 
   it('filters by a country, a device and a referrer as chips, and removes one', async () => {
-    await page.goto('/app/analytics');
-    await page.getByRole('heading', { name: 'Analytics' }).waitFor();
-    await page.getByTestId('list-country').getByRole('button').first().waitFor();
+    await t.page.goto('/app/analytics');
+    await t.page.getByRole('heading', { name: 'Analytics' }).waitFor();
+    await t.page.getByTestId('list-country').getByRole('button').first().waitFor();
     const all = await total();
     expect(all).toBeGreaterThan(0);
-    await expect(page.getByTestId('first-run-checklist').count()).resolves.toBeLessThanOrEqual(1);
+    await expect(t.page.getByTestId('first-run-checklist').count()).resolves.toBeLessThanOrEqual(1);
 
     const country = await filterBy('country', 'country');
-    expect(await page.getByTestId('chip-country').innerText()).toContain(country);
+    expect(await t.page.getByTestId('chip-country').innerText()).toContain(country);
     const byCountry = await total();
     expect(byCountry).toBeLessThan(all);
 
@@ -71,23 +59,23 @@ describe('dashboard: Analytics (Chromium)', () => {
     await filterBy('referrerHost', 'referrerHost');
     const byThree = await total();
     expect(byThree).toBeLessThan(byBoth);
-    expect(await page.getByRole('list', { name: 'Filters' }).getByRole('listitem').count()).toBe(3);
-    expect(new URL(page.url()).searchParams.get('country')).toBeTruthy();
+    expect(await t.page.getByRole('list', { name: 'Filters' }).getByRole('listitem').count()).toBe(3);
+    expect(new URL(t.page.url()).searchParams.get('country')).toBeTruthy();
 
-    await page.getByRole('button', { name: 'Remove the Device filter' }).click();
-    await page.getByTestId('chip-device').waitFor({ state: 'detached' });
+    await t.page.getByRole('button', { name: 'Remove the Device filter' }).click();
+    await t.page.getByTestId('chip-device').waitFor({ state: 'detached' });
     expect(await changedFrom(byThree)).toBeGreaterThan(byThree);
-    expect(await page.getByRole('list', { name: 'Filters' }).getByRole('listitem').count()).toBe(2);
-    await page.getByTestId('live-panel').waitFor();
+    expect(await t.page.getByRole('list', { name: 'Filters' }).getByRole('listitem').count()).toBe(2);
+    await t.page.getByTestId('live-panel').waitFor();
   }, 120_000);
 
   it('renders light and dark at 1280 and 390 px (docs/screenshots/analytics-*.png)', async () => {
     mkdirSync(shots, { recursive: true });
     for (const dark of [false, true]) {
       for (const width of [1280, 390]) {
-        const ctx = await w.context({ width, height: width > 600 ? 900 : 844, dark });
+        const ctx = await t.w.context({ width, height: width > 600 ? 900 : 844, dark });
         const p = await ctx.newPage();
-        await signIn(p, login.email, login.password);
+        await signIn(p, t.login.email, t.login.password);
         await p.goto('/app/analytics?days=30');
         await p.getByTestId('list-country').getByRole('button').first().click();
         await p.getByTestId('chip-country').waitFor();

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BrowserContext, Page } from 'playwright-core';
-import { signUp, startWorld, World } from './world';
+import { useSuite } from '@dl/testing';
+import { openPage, signUp } from './world';
 
 const ROWS = 25_000;
 
@@ -37,39 +37,27 @@ function longestRendererTask(trace: Trace): { cpuMs: number; wallMs: number; tas
 // The dashboard's budgets: the first page loads under 250 KB of JavaScript gzipped, and
 // the links list of 25,000 rows scrolls without a long task over 100 ms. Both printed.
 describe('dashboard budgets (Chromium)', () => {
-  let w: World;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    w = await startWorld();
-    context = await w.context();
-    page = await context.newPage();
-  }, 120_000);
-  afterAll(async () => {
-    await context?.close();
-    await w?.close();
-  }, 60_000);
+  const t = useSuite((own) => openPage(own), 120_000);
 
   it('loads the first page with under 250 KB of JavaScript (gzipped)', async () => {
-    await page.goto('/app/login');
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    const scripts = (await page.evaluate(
+    await t.page.goto('/app/login');
+    await t.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const scripts = (await t.page.evaluate(
       "performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js'))",
     )) as string[];
     expect(scripts.length).toBeGreaterThan(0);
     const files = scripts.map((url) => new URL(url).pathname.replace(/^\/app\//, ''));
-    const gzipped = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(w.dashboardDir, f))).length, 0);
+    const gzipped = files.reduce((sum, f) => sum + gzipSync(readFileSync(join(t.w.dashboardDir, f))).length, 0);
     process.stdout.write(`[dashboard budget] first page (/app/login): ${files.length} JS files, ${(gzipped / 1024).toFixed(1)} KB gzipped\n`);
     expect(gzipped).toBeLessThan(250 * 1024);
   }, 60_000);
 
   it(`scrolls a list of ${ROWS.toLocaleString('en')} links without a long task over 100 ms`, async () => {
-    const { email } = await signUp(page, 'Big Catalogue');
-    const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
-    const membership = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id }, select: { organizationId: true } });
-    const template = await w.env.prisma.template.findFirstOrThrow({ where: { organizationId: membership.organizationId }, select: { id: true } });
-    await w.env.prisma.$executeRawUnsafe(
+    const { email } = await signUp(t.page, 'Big Catalogue');
+    const user = await t.w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
+    const membership = await t.w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id }, select: { organizationId: true } });
+    const template = await t.w.env.prisma.template.findFirstOrThrow({ where: { organizationId: membership.organizationId }, select: { id: true } });
+    await t.w.env.prisma.$executeRawUnsafe(
       `INSERT INTO links (organization_id, user_id, template_id, short_code, original_url, title, click_count, created_at)
        SELECT $1::uuid, $2::uuid, $3::uuid, 'big' || lpad(i::text, 6, '0'), 'https://example.com/products/' || i || '?ref=catalogue',
               'Product ' || i, (i * 7919) % 5000, now() - (i || ' minutes')::interval
@@ -82,18 +70,18 @@ describe('dashboard budgets (Chromium)', () => {
     const t0 = Date.now();
     const step = (what: string) => process.stdout.write(`[dashboard budget] ${what} at ${Date.now() - t0} ms\n`);
     step('rows inserted');
-    await page.goto('/app/links');
-    await page.getByText(`${ROWS.toLocaleString('en')} of ${ROWS.toLocaleString('en')} links`).waitFor({ timeout: 30_000 });
+    await t.page.goto('/app/links');
+    await t.page.getByText(`${ROWS.toLocaleString('en')} of ${ROWS.toLocaleString('en')} links`).waitFor({ timeout: 30_000 });
     step('list rendered');
-    const rendered = await page.locator('.table-row').count();
+    const rendered = await t.page.locator('.table-row').count();
     expect(rendered).toBeLessThan(100); // virtualised: a screenful, not 25,000 rows
 
     // Two figures of the same scroll: the Performance API's long tasks (wall clock, what the
     // budget names) and, from a Chromium trace, the CPU time of the renderer's longest task.
     // On a machine whose cores are shared with other runs the wall clock of a 20 ms task
     // stretches to 200 ms while the page does the same work; the CPU figure does not.
-    await w.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-    const result = (await page.evaluate(`new Promise((resolve) => {
+    await t.w.browser.startTracing(t.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    const result = (await t.page.evaluate(`new Promise((resolve) => {
       const el = document.querySelector('[data-testid="links-scroll"]');
       const tasks = [];
       const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push(e.duration); });
@@ -108,7 +96,7 @@ describe('dashboard budgets (Chromium)', () => {
       };
       requestAnimationFrame(step);
     })`)) as { frames: number; ms: number; longest: number; longTasks: number; scrollHeight: number };
-    const cpu = longestRendererTask(JSON.parse((await w.browser.stopTracing()).toString()) as Trace);
+    const cpu = longestRendererTask(JSON.parse((await t.w.browser.stopTracing()).toString()) as Trace);
     const load = loadavg()[0] / cpus().length;
     process.stdout.write(
       `[dashboard budget] scrolled ${ROWS} rows top to bottom in ${result.frames} frames (${Math.round(result.ms)} ms, load ${load.toFixed(1)} per core): ` +
@@ -125,24 +113,24 @@ describe('dashboard budgets (Chromium)', () => {
 
     // Search and sort over the whole list stay usable.
     const all = `${ROWS.toLocaleString('en')} of ${ROWS.toLocaleString('en')} links`;
-    await page.getByRole('searchbox', { name: 'Search links' }).fill('Product 24999');
-    await page.getByText('1 of 1 links').waitFor(); // searched by the server
-    await page.getByRole('searchbox', { name: 'Search links' }).fill('');
-    await page.getByText(all).waitFor();
+    await t.page.getByRole('searchbox', { name: 'Search links' }).fill('Product 24999');
+    await t.page.getByText('1 of 1 links').waitFor(); // searched by the server
+    await t.page.getByRole('searchbox', { name: 'Search links' }).fill('');
+    await t.page.getByText(all).waitFor();
 
     // Rows handle their checkbox and their link through the list's one delegated handler.
-    await page.getByRole('checkbox', { name: 'Select big000002' }).check(); // newest first: on screen
-    await page.getByRole('region', { name: 'Bulk actions' }).getByText('1 selected').waitFor();
-    await page.getByRole('checkbox', { name: 'Select big000002' }).uncheck();
-    await page.getByRole('region', { name: 'Bulk actions' }).waitFor({ state: 'detached' });
+    await t.page.getByRole('checkbox', { name: 'Select big000002' }).check(); // newest first: on screen
+    await t.page.getByRole('region', { name: 'Bulk actions' }).getByText('1 selected').waitFor();
+    await t.page.getByRole('checkbox', { name: 'Select big000002' }).uncheck();
+    await t.page.getByRole('region', { name: 'Bulk actions' }).waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: 'Sort by Clicks' }).click();
-    await page.getByRole('button', { name: 'Sort by Clicks' }).filter({ hasText: '▼' }).waitFor();
-    await page.getByRole('button', { name: 'Sort by Clicks' }).click();
-    await page.getByRole('button', { name: 'Sort by Clicks' }).filter({ hasText: '▲' }).waitFor();
-    await page.getByText(all).waitFor();
-    await page.getByRole('link', { name: 'Product 5000', exact: true }).click(); // (5000 × 7919) mod 5000 = 0 clicks
-    await page.waitForURL(/\/app\/links\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { name: 'Product 5000' }).waitFor();
+    await t.page.getByRole('button', { name: 'Sort by Clicks' }).click();
+    await t.page.getByRole('button', { name: 'Sort by Clicks' }).filter({ hasText: '▼' }).waitFor();
+    await t.page.getByRole('button', { name: 'Sort by Clicks' }).click();
+    await t.page.getByRole('button', { name: 'Sort by Clicks' }).filter({ hasText: '▲' }).waitFor();
+    await t.page.getByText(all).waitFor();
+    await t.page.getByRole('link', { name: 'Product 5000', exact: true }).click(); // (5000 × 7919) mod 5000 = 0 clicks
+    await t.page.waitForURL(/\/app\/links\/[0-9a-f-]{36}$/);
+    await t.page.getByRole('heading', { name: 'Product 5000' }).waitFor();
   }, 240_000);
 });

@@ -8,7 +8,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { createApiApp } from '@dl/apps/api';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { createWorkerApp } from '@dl/apps/worker';
-import { createTestEnv, ensureTemplateDatabase, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { createTestEnv, ensureTemplateDatabase, Own, RunningApp, startApp, TestEnv } from '@dl/testing';
 
 const root = join(__dirname, '..', '..', '..');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -172,6 +172,21 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
     if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** For a useSuite setup: a World, and one browser context and page for the whole file (tests build on each other), closed with the suite. */
+export async function openPage(own: Own, overrides: Record<string, string> = {}): Promise<{ w: World; context: BrowserContext; page: Page }> {
+  const w = own(await startWorld(overrides));
+  const context = own(await w.context());
+  return { w, context, page: await context.newPage() };
+}
+
+/** Signs up through the form (see signUp) and answers the account with the new organization's id. */
+export async function signUpOwner(w: World, page: Page, organizationName: string): Promise<{ email: string; password: string; organizationId: string }> {
+  const owner = await signUp(page, organizationName);
+  const user = await w.env.prisma.user.findFirstOrThrow({ where: { email: owner.email }, select: { id: true } });
+  const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id }, select: { organizationId: true } });
+  return { ...owner, organizationId };
 }
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { clientAs, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /**
@@ -24,10 +24,7 @@ describe('redirect edge: branded hosts', () => {
   let dir: string;
   const domainIds: Record<string, string> = {};
 
-  const as = (org: SeededOrganization) => ({
-    post: (path: string, body?: object) => request(api.url).post(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-    patch: (path: string, body?: object) => request(api.url).patch(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-  });
+  const as = (org: SeededOrganization) => clientAs(api.url, org.owner.apiKey);
   const visit = (host: string, path = '/spring', server = edge) => request(server.url).get(path).set('Host', host).redirects(0);
   const where = async (host: string, path = '/spring', server = edge) => {
     const res = await visit(host, path, server);

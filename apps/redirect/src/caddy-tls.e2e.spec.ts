@@ -5,21 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PeerCertificate, TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
-import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import {
-  CADDY_BIN,
-  createTestEnv,
-  PrivateCaddy,
-  RunningApp,
-  SeededOrganization,
-  seedOrganization,
-  startApp,
-  startDnsServer,
-  TestDnsServer,
-  TestEnv,
-} from '@dl/testing';
+import { CADDY_BIN, clientAs, createTestEnv, PrivateCaddy, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 const run = promisify(execFile);
@@ -48,9 +36,7 @@ describe('Caddy on-demand TLS in front of the redirect app', () => {
   let dir: string;
   const ids: Record<string, string> = {};
 
-  const as = (org: SeededOrganization) => ({
-    post: (path: string, body?: object) => request(api.url).post(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-  });
+  const as = (org: SeededOrganization) => clientAs(api.url, org.owner.apiKey);
 
   /** GET https://<host>:<caddy>/<path> with the name resolved to 127.0.0.1 (SNI and Host = host). */
   function overTls(host: string, path: string, ca?: string, extraHeaders: Record<string, string> = {}): Promise<TlsAnswer> {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { clientAs, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { bad, conflict } from '../links/test/links-setup';
 
 /** Links on branded domains (decisions §15): two organizations own go.a.test and go.b.test, each with a link coded `spring`. */
@@ -13,12 +13,7 @@ describe('links on branded domains', () => {
   let b: SeededOrganization;
   const ids: Record<string, string> = {};
 
-  const as = (org: SeededOrganization) => ({
-    get: (path: string) => request(api.url).get(path).set('Authorization', `Bearer ${org.owner.apiKey}`),
-    post: (path: string, body?: object) => request(api.url).post(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-    put: (path: string, body?: object) => request(api.url).put(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-    patch: (path: string, body?: object) => request(api.url).patch(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-  });
+  const as = (org: SeededOrganization) => clientAs(api.url, org.owner.apiKey);
 
   async function verifiedDomain(org: SeededOrganization, name: string): Promise<string> {
     const d = (await as(org).post('/api/domains', { domain: name }).expect(201)).body;

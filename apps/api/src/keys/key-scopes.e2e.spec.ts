@@ -1,5 +1,4 @@
-import request from 'supertest';
-import { authHeader, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { clientAs, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const lacks = (scope: string) => ({ error: 'Forbidden', message: `API key lacks scope ${scope}`, statusCode: 403 });
@@ -21,11 +20,7 @@ describe('API key scopes and expiry (decisions §25)', () => {
     await env?.teardown();
   });
 
-  const as = (token: string) => ({
-    get: (p: string) => request(server.url).get(p).set(authHeader(token)),
-    post: (p: string, b?: object) => request(server.url).post(p).set(authHeader(token)).send(b),
-    patch: (p: string, b?: object) => request(server.url).patch(p).set(authHeader(token)).send(b),
-  });
+  const as = (token: string) => clientAs(server.url, token);
   const newKey = async (body: object) => (await as(org.owner.jwt).post('/api/keys', { name: 'scoped', ...body }).expect(201)).body;
   let link: { templateId: string; originalUrl: string };
 

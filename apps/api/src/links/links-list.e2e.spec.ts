@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { clientAs, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { bad, notFound } from './test/links-setup';
 
 type Item = { id: string; shortCode: string; domain: string; title: string | null; originalUrl: string; safety?: unknown };
@@ -20,11 +20,7 @@ describe('links: list filters, pages and tags', () => {
   let projectId: string;
   const ids: Record<string, string> = {};
 
-  const as = (org: SeededOrganization) => ({
-    get: (path: string) => request(api.url).get(path).set('Authorization', `Bearer ${org.owner.apiKey}`),
-    post: (path: string, body?: object) => request(api.url).post(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-    put: (path: string, body?: object) => request(api.url).put(path).set('Authorization', `Bearer ${org.owner.apiKey}`).send(body),
-  });
+  const as = (org: SeededOrganization) => clientAs(api.url, org.owner.apiKey);
   const list = async (query: string, org = a): Promise<string[]> =>
     (await as(org).get(`/api/links${query}`).expect(200)).body.map((l: Item) => l.id);
   const named = (...names: string[]) => names.map((n) => ids[n]);

@@ -1,113 +1,103 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import { addMember, appEnv, authHeader, closeAll, RunningApp, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
+import { addMember, authHeader, clientAs, SeededOrganization, seedOrganization, useApp } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
-  let env: TestEnv;
-  let server: RunningApp;
-  let org: SeededOrganization;
-  let other: SeededOrganization;
-  let token: string;
-  let otherToken: string;
-
-  beforeAll(async () => {
-    ({ env, server } = await appEnv(createApiApp, { RATE_LIMIT_ENABLED: 'false' }));
-    org = await seedOrganization(env, { tier: 'BUSINESS' });
-    other = await seedOrganization(env, { tier: 'BUSINESS' });
-    const created = await request(server.url).post('/api/organization/scim-tokens').set(authHeader(org.owner.jwt)).expect(201);
-    token = created.body.token;
-    otherToken = (await request(server.url).post('/api/organization/scim-tokens').set(authHeader(other.owner.jwt)).expect(201)).body.token;
+  const s = useApp(createApiApp, { RATE_LIMIT_ENABLED: 'false' }, async (env, _own, server) => {
+    const org = await seedOrganization(env, { tier: 'BUSINESS' });
+    const other = await seedOrganization(env, { tier: 'BUSINESS' });
+    const scimToken = async (o: SeededOrganization) => (await clientAs(server.url, o.owner.jwt).post('/api/organization/scim-tokens').expect(201)).body.token as string;
+    return { org, other, token: await scimToken(org), otherToken: await scimToken(other) };
   });
-  afterAll(() => closeAll(server, env));
 
   const scim = (t: string) => ({
-    get: (p: string) => request(server.url).get(`/scim/v2${p}`).set(authHeader(t)),
-    post: (p: string, b: object) => request(server.url).post(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
-    patch: (p: string, b: object) => request(server.url).patch(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
-    delete: (p: string) => request(server.url).delete(`/scim/v2${p}`).set(authHeader(t)),
+    get: (p: string) => request(s.server.url).get(`/scim/v2${p}`).set(authHeader(t)),
+    post: (p: string, b: object) => request(s.server.url).post(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
+    patch: (p: string, b: object) => request(s.server.url).patch(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
+    delete: (p: string) => request(s.server.url).delete(`/scim/v2${p}`).set(authHeader(t)),
   });
 
   it('a token is shown once and stored hashed; a missing or revoked one answers 401 in SCIM shape', async () => {
-    expect(token).toMatch(/^dls_[0-9a-f]{64}$/);
-    const row = await env.prisma.scimToken.findFirstOrThrow({ where: { organizationId: org.organization.id } });
-    expect(row.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
-    const list = await request(server.url).get('/api/organization/scim-tokens').set(authHeader(org.owner.jwt)).expect(200);
-    expect(JSON.stringify(list.body)).not.toContain(token);
+    expect(s.token).toMatch(/^dls_[0-9a-f]{64}$/);
+    const row = await s.env.prisma.scimToken.findFirstOrThrow({ where: { organizationId: s.org.organization.id } });
+    expect(row.tokenHash).toBe(createHash('sha256').update(s.token).digest('hex'));
+    const list = await request(s.server.url).get('/api/organization/scim-tokens').set(authHeader(s.org.owner.jwt)).expect(200);
+    expect(JSON.stringify(list.body)).not.toContain(s.token);
     const unauthorized = { schemas: [ERROR], status: '401', detail: 'Missing, invalid or revoked SCIM token' };
-    expect((await request(server.url).get('/scim/v2/Users').expect(401)).body).toEqual(unauthorized);
-    const temp = (await request(server.url).post('/api/organization/scim-tokens').set(authHeader(org.owner.jwt)).expect(201)).body;
+    expect((await request(s.server.url).get('/scim/v2/Users').expect(401)).body).toEqual(unauthorized);
+    const temp = (await request(s.server.url).post('/api/organization/scim-tokens').set(authHeader(s.org.owner.jwt)).expect(201)).body;
     await scim(temp.token).get('/Users').expect(200);
-    await request(server.url).delete(`/api/organization/scim-tokens/${temp.id}`).set(authHeader(org.owner.jwt)).expect(204);
+    await request(s.server.url).delete(`/api/organization/scim-tokens/${temp.id}`).set(authHeader(s.org.owner.jwt)).expect(204);
     expect((await scim(temp.token).get('/Users').expect(401)).body).toEqual(unauthorized);
     // An API key or a member cannot make tokens.
-    const admin = await addMember(env, org.organization.id, 'ADMIN');
-    await request(server.url).post('/api/organization/scim-tokens').set(authHeader(admin.jwt)).expect(403);
+    const admin = await addMember(s.env, s.org.organization.id, 'ADMIN');
+    await request(s.server.url).post('/api/organization/scim-tokens').set(authHeader(admin.jwt)).expect(403);
   });
 
   it('creates users, lists them paged as the RFC says, filters by userName; malformed filters answer 400 invalidFilter', async () => {
-    const ana = await scim(token).post('/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'Ana@Example.com', name: { givenName: 'Ana', familyName: 'Lima' } }).expect(201);
+    const ana = await scim(s.token).post('/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'Ana@Example.com', name: { givenName: 'Ana', familyName: 'Lima' } }).expect(201);
     expect(ana.body).toMatchObject({ userName: 'ana@example.com', displayName: 'Ana Lima', active: true, groups: [{ value: 'member' }] });
-    await scim(token).post('/Users', { userName: 'bo@example.com' }).expect(201);
-    const dup = await scim(token).post('/Users', { userName: 'ana@example.com' }).expect(409);
+    await scim(s.token).post('/Users', { userName: 'bo@example.com' }).expect(201);
+    const dup = await scim(s.token).post('/Users', { userName: 'ana@example.com' }).expect(409);
     expect(dup.body).toEqual({ schemas: [ERROR], status: '409', scimType: 'uniqueness', detail: 'User ana@example.com already exists' });
 
-    const all = await scim(token).get('/Users').expect(200);
+    const all = await scim(s.token).get('/Users').expect(200);
     expect(all.body.totalResults).toBeGreaterThanOrEqual(4);
-    const page = await scim(token).get('/Users?startIndex=2&count=1').expect(200);
+    const page = await scim(s.token).get('/Users?startIndex=2&count=1').expect(200);
     expect(page.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: all.body.totalResults, startIndex: 2, itemsPerPage: 1 });
     expect(page.body.Resources[0].id).toBe(all.body.Resources[1].id);
-    const found = await scim(token).get(`/Users?filter=${encodeURIComponent('userName eq "ANA@example.com"')}`).expect(200);
+    const found = await scim(s.token).get(`/Users?filter=${encodeURIComponent('userName eq "ANA@example.com"')}`).expect(200);
     expect(found.body.totalResults).toBe(1);
     expect(found.body.Resources[0].id).toBe(ana.body.id);
-    const bad = await scim(token).get(`/Users?filter=${encodeURIComponent('userName sw "a')}`).expect(400);
+    const bad = await scim(s.token).get(`/Users?filter=${encodeURIComponent('userName sw "a')}`).expect(400);
     expect(bad.body).toEqual({ schemas: [ERROR], status: '400', scimType: 'invalidFilter', detail: expect.any(String) });
   });
 
   it("another organization's token sees none of it", async () => {
-    const ana = (await scim(token).get(`/Users?filter=${encodeURIComponent('userName eq "ana@example.com"')}`)).body.Resources[0];
-    expect((await scim(otherToken).get(`/Users?filter=${encodeURIComponent('userName eq "ana@example.com"')}`).expect(200)).body.totalResults).toBe(0);
-    expect((await scim(otherToken).get(`/Users/${ana.id}`).expect(404)).body).toMatchObject({ schemas: [ERROR], status: '404' });
-    await scim(otherToken).patch(`/Users/${ana.id}`, { Operations: [{ op: 'replace', path: 'active', value: false }] }).expect(404);
-    await scim(otherToken).delete(`/Users/${ana.id}`).expect(404);
-    const group = await scim(otherToken).patch('/Groups/admin', { Operations: [{ op: 'add', path: 'members', value: [{ value: ana.id }] }] }).expect(400);
+    const ana = (await scim(s.token).get(`/Users?filter=${encodeURIComponent('userName eq "ana@example.com"')}`)).body.Resources[0];
+    expect((await scim(s.otherToken).get(`/Users?filter=${encodeURIComponent('userName eq "ana@example.com"')}`).expect(200)).body.totalResults).toBe(0);
+    expect((await scim(s.otherToken).get(`/Users/${ana.id}`).expect(404)).body).toMatchObject({ schemas: [ERROR], status: '404' });
+    await scim(s.otherToken).patch(`/Users/${ana.id}`, { Operations: [{ op: 'replace', path: 'active', value: false }] }).expect(404);
+    await scim(s.otherToken).delete(`/Users/${ana.id}`).expect(404);
+    const group = await scim(s.otherToken).patch('/Groups/admin', { Operations: [{ op: 'add', path: 'members', value: [{ value: ana.id }] }] }).expect(400);
     expect(group.body.scimType).toBe('noTarget');
-    expect(await env.prisma.membership.findFirst({ where: { organizationId: org.organization.id, userId: ana.id } })).toMatchObject({ role: 'MEMBER' });
+    expect(await s.env.prisma.membership.findFirst({ where: { organizationId: s.org.organization.id, userId: ana.id } })).toMatchObject({ role: 'MEMBER' });
   });
 
   it('groups are the four roles; adding a member to one sets the role', async () => {
-    const member = await addMember(env, org.organization.id, 'MEMBER');
-    const groups = await scim(token).get('/Groups').expect(200);
+    const member = await addMember(s.env, s.org.organization.id, 'MEMBER');
+    const groups = await scim(s.token).get('/Groups').expect(200);
     expect(groups.body.Resources.map((g: { id: string }) => g.id)).toEqual(['owner', 'admin', 'member', 'viewer']);
-    const admin = await scim(token).patch('/Groups/admin', { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'add', path: 'members', value: [{ value: member.user.id }] }] }).expect(200);
+    const admin = await scim(s.token).patch('/Groups/admin', { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'add', path: 'members', value: [{ value: member.user.id }] }] }).expect(200);
     expect(admin.body.members.map((m: { value: string }) => m.value)).toContain(member.user.id);
-    expect((await env.prisma.membership.findFirstOrThrow({ where: { organizationId: org.organization.id, userId: member.user.id } })).role).toBe('ADMIN');
-    await scim(token).patch('/Groups/admin', { Operations: [{ op: 'remove', path: `members[value eq "${member.user.id}"]` }] }).expect(200);
-    expect((await env.prisma.membership.findFirstOrThrow({ where: { organizationId: org.organization.id, userId: member.user.id } })).role).toBe('MEMBER');
-    const last = await scim(token).patch('/Groups/owner', { Operations: [{ op: 'remove', path: `members[value eq "${org.owner.user.id}"]` }] }).expect(409);
+    expect((await s.env.prisma.membership.findFirstOrThrow({ where: { organizationId: s.org.organization.id, userId: member.user.id } })).role).toBe('ADMIN');
+    await scim(s.token).patch('/Groups/admin', { Operations: [{ op: 'remove', path: `members[value eq "${member.user.id}"]` }] }).expect(200);
+    expect((await s.env.prisma.membership.findFirstOrThrow({ where: { organizationId: s.org.organization.id, userId: member.user.id } })).role).toBe('MEMBER');
+    const last = await scim(s.token).patch('/Groups/owner', { Operations: [{ op: 'remove', path: `members[value eq "${s.org.owner.user.id}"]` }] }).expect(409);
     expect(last.body.scimType).toBe('mutability');
   });
 
   it('active: false removes the membership and ends the member’s session and keys within a second', async () => {
-    const member = await addMember(env, org.organization.id, 'MEMBER');
-    await request(server.url).get('/api/links').set(authHeader(member.jwt)).expect(200);
-    await request(server.url).get('/api/links').set(authHeader(member.apiKey)).expect(200);
-    const res = await scim(token).patch(`/Users/${member.user.id}`, { Operations: [{ op: 'replace', value: { active: 'False' } }] }).expect(200);
+    const member = await addMember(s.env, s.org.organization.id, 'MEMBER');
+    await request(s.server.url).get('/api/links').set(authHeader(member.jwt)).expect(200);
+    await request(s.server.url).get('/api/links').set(authHeader(member.apiKey)).expect(200);
+    const res = await scim(s.token).patch(`/Users/${member.user.id}`, { Operations: [{ op: 'replace', value: { active: 'False' } }] }).expect(200);
     expect(res.body.active).toBe(false);
     const started = Date.now();
     let status = 200;
     while (status === 200 && Date.now() - started < 1000) {
-      status = (await request(server.url).get('/api/links').set(authHeader(member.jwt))).status;
+      status = (await request(s.server.url).get('/api/links').set(authHeader(member.jwt))).status;
     }
     expect(status).toBe(401);
-    await request(server.url).get('/api/links').set(authHeader(member.apiKey)).expect(401);
-    expect(await env.prisma.membership.findFirst({ where: { organizationId: org.organization.id, userId: member.user.id } })).toBeNull();
-    await scim(token).get(`/Users/${member.user.id}`).expect(404);
+    await request(s.server.url).get('/api/links').set(authHeader(member.apiKey)).expect(401);
+    expect(await s.env.prisma.membership.findFirst({ where: { organizationId: s.org.organization.id, userId: member.user.id } })).toBeNull();
+    await scim(s.token).get(`/Users/${member.user.id}`).expect(404);
     // DELETE does the same.
-    const bo = (await scim(token).get(`/Users?filter=${encodeURIComponent('userName eq "bo@example.com"')}`)).body.Resources[0];
-    await scim(token).delete(`/Users/${bo.id}`).expect(204);
-    await scim(token).get(`/Users/${bo.id}`).expect(404);
+    const bo = (await scim(s.token).get(`/Users?filter=${encodeURIComponent('userName eq "bo@example.com"')}`)).body.Resources[0];
+    await scim(s.token).delete(`/Users/${bo.id}`).expect(204);
+    await scim(s.token).get(`/Users/${bo.id}`).expect(404);
   });
 });
