@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, KeyObject, sign } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 
@@ -22,6 +22,12 @@ export interface TestOidcProvider {
    * `loginAs` overrides it for the next sign-ins (an email of another domain, an unverified one).
    */
   loginAs(account: TestIdpAccount | null): void;
+  /**
+   * Forges the ID tokens the token endpoint answers from now on (null: the provider's own again):
+   * `altered` changes a claim and keeps the provider's signature; `stranger` signs the same claims
+   * with another RSA key under the provider's key id.
+   */
+  forgeIdTokens(mode: 'altered' | 'stranger' | null): void;
   /** Follows the provider's redirects from the authorization URL (login and consent done at once) to the client's callback URL. */
   authorize(authorizationUrl: string): Promise<string>;
   close(): Promise<void>;
@@ -49,6 +55,8 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, TestIdpAccount>();
   let override: TestIdpAccount | null = null;
+  let forge: 'altered' | 'stranger' | null = null;
+  const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
   // Loaded on use: every test imports this library, few start a provider.
   const { default: Provider } = await import('oidc-provider');
@@ -88,6 +96,7 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
   };
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (forge && req.method === 'POST' && req.url?.startsWith('/token')) forgeTokenResponse(res, forge, stranger);
     if (req.url?.startsWith('/interaction/')) {
       interact(req, res).catch((err: Error) => {
         res.statusCode = 500;
@@ -105,6 +114,9 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
     clientSecret,
     loginAs: (account) => {
       override = account;
+    },
+    forgeIdTokens: (mode) => {
+      forge = mode;
     },
     authorize: async (authorizationUrl) => {
       const jar = new Map<string, string>();
@@ -125,4 +137,24 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Rewrites the `id_token` of the token endpoint's JSON answer before it leaves (oidc-provider's Koa ends with the whole body). */
+function forgeTokenResponse(res: ServerResponse, mode: 'altered' | 'stranger', stranger: KeyObject): void {
+  const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+  res.end = ((chunk?: unknown) => {
+    const body = typeof chunk === 'string' || Buffer.isBuffer(chunk) ? JSON.parse(chunk.toString()) : null;
+    if (!body?.id_token) return end(chunk);
+    const [header, payload, signature] = (body.id_token as string).split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    if (mode === 'altered') {
+      body.id_token = [header, Buffer.from(JSON.stringify({ ...claims, email: `mallory@${String(claims.email).split('@')[1]}` })).toString('base64url'), signature].join('.');
+    } else {
+      const signed = `${header}.${payload}`;
+      body.id_token = `${signed}.${sign('sha256', Buffer.from(signed), stranger).toString('base64url')}`;
+    }
+    const text = JSON.stringify(body);
+    res.setHeader('content-length', Buffer.byteLength(text));
+    return end(text);
+  }) as typeof res.end;
 }

@@ -166,6 +166,25 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     expect(tampered.headers['set-cookie']).toBeUndefined();
   });
 
+  it.each([
+    ['altered after signing (a claim changed)', 'altered' as const],
+    ['signed by another key under the provider key id', 'stranger' as const],
+  ])('an ID token %s is refused at the callback: 401, no cookie, no account', async (_case, mode) => {
+    const sessions = await env.prisma.session.count();
+    idp.forgeIdTokens(mode);
+    try {
+      const res = await signIn('ana@acme.test');
+      expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized', message: 'Single sign-on failed: JWT signature verification failed', statusCode: 401 }]);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    } finally {
+      idp.forgeIdTokens(null);
+    }
+    expect(await env.prisma.user.findUnique({ where: { email: 'mallory@acme.test' } })).toBeNull();
+    expect(await env.prisma.session.count()).toBe(sessions);
+    // The provider's own tokens still sign in.
+    expect((await signIn('ana@acme.test')).status).toBe(302);
+  });
+
   it("the provider's email must be of a verified domain of the organization, and verified", async () => {
     idp.loginAs({ sub: 'eve', email: 'eve@evil.test' });
     const outside = await signIn('ana@acme.test');
