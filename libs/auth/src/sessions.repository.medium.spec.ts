@@ -42,4 +42,49 @@ describe(SessionsRepository.name, () => {
     expect((await t.repo.listLive(t.acme.owner.user.id, now)).map((s) => s.id)).toEqual([keep.id]);
     expect((await t.repo.listLive(t.other.owner.user.id, now)).map((s) => s.id)).toContain(theirs.id);
   });
+
+  describe('findLive', () => {
+    const DAY = 24 * 3600 * 1000;
+    /** A session of acme's owner created `createdAgo` and last used `usedAgo` before `now`. */
+    const aged = async (now: Date, createdAgo: number, usedAgo: number) => {
+      const s = await start();
+      await t.env.prisma.session.update({ where: { id: s.id }, data: { createdAt: new Date(now.getTime() - createdAgo), lastUsedAt: new Date(now.getTime() - usedAgo) } });
+      return s.id;
+    };
+
+    it("answers the live session with its own user and organization (the caller checks that membership); an unknown id or a revoked session is missing, another user's revoke leaves it live", async () => {
+      const now = new Date();
+      const mine = await start();
+      const theirs = await start(t.other);
+      expect(await t.repo.findLive(mine.id, now)).toEqual(mine);
+      expect(await t.repo.findLive(theirs.id, now)).toMatchObject({ id: theirs.id, userId: t.other.owner.user.id, organizationId: t.other.organization.id });
+      expect(await t.repo.findLive('00000000-0000-4000-8000-000000000000', now)).toBeNull();
+      await t.repo.revoke(t.acme.owner.user.id, mine.id, now);
+      expect(await t.repo.findLive(mine.id, now)).toBeNull();
+      // It takes no user (the id comes from a MAC-checked refresh credential): another user's revoke answers it as missing and leaves it live.
+      expect(await t.repo.revoke(t.acme.owner.user.id, theirs.id, now)).toBeNull();
+      expect(await t.repo.findLive(theirs.id, now)).not.toBeNull();
+    });
+
+    it('ends 30 days after the last use: live a millisecond before, missing at 30 days', async () => {
+      const now = new Date();
+      expect(await t.repo.findLive(await aged(now, 40 * DAY, SESSION_IDLE_MS - 1), now)).not.toBeNull();
+      expect(await t.repo.findLive(await aged(now, 40 * DAY, SESSION_IDLE_MS), now)).toBeNull();
+      expect(await t.repo.findLive(await aged(now, 40 * DAY, SESSION_IDLE_MS + DAY), now)).toBeNull();
+    });
+
+    it('ends 90 days after creation even when used today', async () => {
+      const now = new Date();
+      expect(await t.repo.findLive(await aged(now, SESSION_ABSOLUTE_MS - 1, 0), now)).not.toBeNull();
+      expect(await t.repo.findLive(await aged(now, SESSION_ABSOLUTE_MS, 0), now)).toBeNull();
+      expect(await t.repo.findLive(await aged(now, SESSION_ABSOLUTE_MS + DAY, 60_000), now)).toBeNull();
+    });
+
+    it('decides by the clock it is given: the same session is live now and missing 30 days on', async () => {
+      const now = new Date();
+      const s = await start();
+      expect(await t.repo.findLive(s.id, now)).not.toBeNull();
+      expect(await t.repo.findLive(s.id, new Date(s.lastUsedAt.getTime() + SESSION_IDLE_MS))).toBeNull();
+    });
+  });
 });
