@@ -8,9 +8,9 @@ import { isUuid } from '@dl/platform/validation';
 import { BillingClock } from './billing-clock';
 import { BillingMailer } from './billing-mailer';
 import { BillingAccountChange, BillingAccountRow, BillingRepository } from './billing.repository';
-import { effectiveTier, invoiceSubscription, isDowngrade, planOfPrice, statusOf, StripeSubscriptionLike, subscriptionFields } from './billing-state';
+import { effectiveTier, invoiceSubscription, isDowngrade, isLiveSubscription, planOfPrice, statusOf, StripeSubscriptionLike, subscriptionFields } from './billing-state';
 import { InvalidStripeSignatureError } from './billing.errors';
-import { BILLING_SETTINGS, requireBilling, STRIPE_CLIENT } from './stripe-client';
+import { BILLING_SETTINGS, callStripe, requireBilling, STRIPE_CLIENT } from './stripe-client';
 
 /** Stripe-Signature timestamps older than this are refused (decisions §21: 5 minutes). */
 const TOLERANCE_SECONDS = 300;
@@ -125,9 +125,12 @@ export class StripeWebhookService {
     const same = !account.stripeSubscriptionId || account.stripeSubscriptionId === sub.id;
     // Before the first subscription event nothing is stale (an invoice event may have come first).
     if (same && account.paidTier && account.lastEventAt && created < account.lastEventAt) return { outcome: 'stale', organizationId };
+    const live = isLiveSubscription(status);
+    // Two live subscriptions (two Checkouts paid): the older one is canceled at Stripe and the newer kept, whatever order their events come in.
+    const kept = !same && live && isLiveSubscription(account.status) ? await this.keepNewest(sub.id, account.stripeSubscriptionId!, organizationId) : null;
+    if (kept === 'current') return { outcome: 'ignored', organizationId };
     // Another subscription of the customer: a live new one replaces the current, anything else about it is ignored.
-    const live = status === 'active' || status === 'trialing' || status === 'past_due';
-    if (!same && (!live || (account.lastEventAt && created < account.lastEventAt))) return { outcome: 'ignored', organizationId };
+    if (!same && !kept && (!live || (account.lastEventAt && created < account.lastEventAt))) return { outcome: 'ignored', organizationId };
     const plan = fields.priceId ? planOfPrice(settings.prices, fields.priceId) : null;
     if (fields.priceId && !plan) this.logger.warn({ price: fields.priceId, organizationId }, 'subscription price not in STRIPE_PRICES: tier kept');
     const change: BillingAccountChange = {
@@ -142,6 +145,25 @@ export class StripeWebhookService {
       lastEventAt: created,
     };
     return this.save(tx, organizationId, account, change);
+  }
+
+  /**
+   * The organization's stored subscription and another live one of its customer: cancels the one
+   * created first (Stripe's `created`, then id) and says which one the organization keeps. Both are
+   * read from Stripe first, so one that already ended is not canceled again (an event retried after
+   * a rollback). The cancellation credits the unused time to the customer's balance (prorate +
+   * invoice_now). Stripe failing rolls the event back (503), so Stripe delivers it again.
+   */
+  private async keepNewest(incomingId: string, currentId: string, organizationId: string): Promise<'incoming' | 'current'> {
+    const stripe = this.stripe!;
+    const [current, incoming] = await Promise.all([currentId, incomingId].map((id) => callStripe(() => stripe.subscriptions.retrieve(id))));
+    if (!isLiveSubscription(statusOf(current.status))) return 'incoming';
+    if (!isLiveSubscription(statusOf(incoming.status))) return 'current';
+    const incomingFirst = incoming.created < current.created || (incoming.created === current.created && incoming.id < current.id);
+    const [older, newer] = incomingFirst ? [incoming, current] : [current, incoming];
+    await callStripe(() => stripe.subscriptions.cancel(older.id, { prorate: true, invoice_now: true }));
+    this.logger.warn({ organizationId, canceled: older.id, kept: newer.id }, 'two live subscriptions: the older one canceled');
+    return incomingFirst ? 'current' : 'incoming';
   }
 
   /** `invoice.payment_failed` → past_due (the grace starts at the first failure); `invoice.paid` ends a past_due run. */

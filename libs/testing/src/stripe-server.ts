@@ -153,6 +153,7 @@ export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).t
       if (!found) throw missing('subscription', sub[1]);
       return found;
     }
+    if (method === 'DELETE' && sub) return cancelSubscription(s, sub[1]);
     throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
   };
 
@@ -166,7 +167,7 @@ export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).t
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       const body = Buffer.concat(chunks).toString('utf8');
-      const params = decodeStripeForm(req.method === 'GET' ? url.search.slice(1) : body);
+      const params = decodeStripeForm(req.method === 'GET' || (req.method === 'DELETE' && !body) ? url.search.slice(1) : body);
       s.requests.push({ method: req.method ?? 'GET', path: url.pathname, params, headers: req.headers });
       const send = (status: number, json: string) => {
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), 'stripe-version': String(req.headers['stripe-version'] ?? '') });
@@ -272,6 +273,19 @@ function completeCheckout(s: StripeTestServer, sessionId: string, opts: { now?: 
   Object.assign(session, { status: 'complete', payment_status: 'paid', customer, subscription: subscriptionId, invoice: invoice.id });
   const strip = (o: Obj) => JSON.parse(JSON.stringify(o, (k, v: unknown) => (k.startsWith('_') ? undefined : v))) as Obj;
   return { session: strip(session), subscription: strip(subscription), invoice: strip(invoice) };
+}
+
+/**
+ * DELETE /v1/subscriptions/:id as Stripe documents it: cancels at once (status `canceled`,
+ * `canceled_at`, `ended_at`, `cancellation_details.reason` `cancellation_requested`) and answers
+ * the subscription. `prorate` and `invoice_now` are read from the request record (`requests`).
+ */
+function cancelSubscription(s: StripeTestServer, subscriptionId: string): Obj {
+  const sub = s.subscriptions.get(subscriptionId);
+  if (!sub) throw missing('subscription', subscriptionId);
+  const now = nowSeconds();
+  Object.assign(sub, { status: 'canceled', canceled_at: now, ended_at: now, cancellation_details: { comment: null, feedback: null, reason: 'cancellation_requested' } });
+  return sub;
 }
 
 function addInvoice(s: StripeTestServer, subscriptionId: string, fields: { status: string; now?: number; amount?: number }): Obj {

@@ -160,6 +160,73 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
     expect(sessions()).toBe(made + 1);
   });
 
+  describe('two Checkouts paid (two tabs): the older subscription is canceled at Stripe, the newest kept', () => {
+    /** Two Checkout sessions opened before either completes, both paid: PRO at `t`, BUSINESS at `t + 5`. */
+    async function twoTabs(org: SeededOrganization, t: number) {
+      expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'month' })).status).toBe(200);
+      expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'BUSINESS', interval: 'month' })).status).toBe(200);
+      const [first, second] = [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id);
+      return { older: w.stripe.completeCheckout(first.id as string, { now: t }), newer: w.stripe.completeCheckout(second.id as string, { now: t + 5 }) };
+    }
+    const cancels = () => w.stripe.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/v1/subscriptions/'));
+    const subscriptionOf = async (org: SeededOrganization) => (await w.env.prisma.billingAccount.findUniqueOrThrow({ where: { organizationId: org.organization.id } })).stripeSubscriptionId;
+
+    it("in order: the second subscription.created cancels the first (DELETE, prorated) and the organization is on the newest plan; the old one's later events change nothing", async () => {
+      const org = await seedOrganization(w.env, { name: 'Two Tabs Co' });
+      const t = now();
+      const { older, newer } = await twoTabs(org, t);
+      const before = cancels().length;
+      for (const [type, object, created] of [
+        ['checkout.session.completed', older.session, t],
+        ['customer.subscription.created', older.subscription, t],
+        ['checkout.session.completed', newer.session, t + 5],
+      ] as const) {
+        expect((await w.deliver(stripeEvent(type, object, { created }))).status).toBe(200);
+      }
+      expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active' });
+      expect(cancels()).toHaveLength(before);
+
+      expect((await w.deliver(stripeEvent('customer.subscription.created', newer.subscription, { created: t + 5 }))).status).toBe(200);
+      expect(cancels().slice(before).map((r) => [r.path, r.params])).toEqual([[`/v1/subscriptions/${older.subscription.id as string}`, { prorate: 'true', invoice_now: 'true' }]]);
+      expect(w.stripe.subscriptions.get(older.subscription.id as string)).toMatchObject({ status: 'canceled' });
+      expect(w.stripe.subscriptions.get(newer.subscription.id as string)).toMatchObject({ status: 'active' });
+      expect(await subscriptionOf(org)).toBe(newer.subscription.id);
+      expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+
+      // Stripe then tells us the old one ended: ignored, and nothing is canceled twice.
+      const deleted = stripeEvent('customer.subscription.deleted', w.stripe.subscriptions.get(older.subscription.id as string)!, { created: t + 6 });
+      expect((await w.deliver(deleted)).status).toBe(200);
+      expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: deleted.id } }))?.outcome).toBe('ignored');
+      expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+      expect(cancels()).toHaveLength(before + 1);
+    });
+
+    it("out of order: the newer subscription's event first, then the older one's: the older is canceled and its event ignored; Stripe unreachable → 503 and the retry does it", async () => {
+      const org = await seedOrganization(w.env, { name: 'Late Tab Co' });
+      const t = now();
+      const { older, newer } = await twoTabs(org, t);
+      const before = cancels().length;
+      expect((await w.deliver(stripeEvent('checkout.session.completed', newer.session, { created: t + 5 }))).status).toBe(200);
+      expect((await w.deliver(stripeEvent('customer.subscription.created', newer.subscription, { created: t + 5 }))).status).toBe(200);
+      expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+
+      const late = stripeEvent('customer.subscription.created', older.subscription, { created: t });
+      w.stripe.mode = 'refuse';
+      try {
+        expect((await w.deliver(late)).status).toBe(503);
+      } finally {
+        w.stripe.mode = 'ok';
+      }
+      expect(w.stripe.subscriptions.get(older.subscription.id as string)).toMatchObject({ status: 'active' });
+      expect((await w.deliver(late)).status).toBe(200);
+      expect(cancels().slice(before).map((r) => r.path)).toEqual([`/v1/subscriptions/${older.subscription.id as string}`]);
+      expect(w.stripe.subscriptions.get(older.subscription.id as string)).toMatchObject({ status: 'canceled' });
+      expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: late.id } }))?.outcome).toBe('ignored');
+      expect(await subscriptionOf(org)).toBe(newer.subscription.id);
+      expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+    });
+  });
+
   it('an event for an unknown customer is acknowledged and changes nothing', async () => {
     const event = stripeEvent('customer.subscription.created', {
       id: 'sub_unknown', object: 'subscription', customer: 'cus_nobody', status: 'active', cancel_at_period_end: false, metadata: {},
