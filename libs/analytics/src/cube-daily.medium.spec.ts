@@ -135,6 +135,29 @@ describe('click_cube_daily', () => {
     expect(res.clicksByReferrer.map((r) => r.value).sort()).toEqual(['news.example.org', 't.co', 'www.google.com']);
   });
 
+  it('counts the cube hours from rolled_before when it moved back since the last answer', async () => {
+    const before = await summary({ days: 365 });
+    const [{ w }] = await env.prisma.$queryRaw<Array<{ w: Date }>>`SELECT rolled_before AS w FROM click_cube_state`;
+    expect(w.getTime()).toBe(thisHour);
+    // An hour no click fell in, as if it were not rolled: its cube row is the tail's.
+    const hour = new Date(thisHour - 3_600_000);
+    const [link] = before.topLinks;
+    await env.prisma.$executeRaw`UPDATE click_cube_state SET rolled_before = ${hour}`;
+    await env.prisma.$executeRaw`
+      INSERT INTO click_cube (organization_id, hour, link_id, is_bot, sample, clicks, visitors) VALUES (${org}::uuid, ${hour}, ${link.linkId}::uuid, false, 0, 5, 2)`;
+    try {
+      const after = await summary({ days: 365 });
+      expect([after.totalClicks, after.uniqueClicks, after.topLinks.find((l) => l.linkId === link.linkId)?.clicks]).toEqual([
+        before.totalClicks + 5,
+        before.uniqueClicks + 2,
+        link.clicks + 5,
+      ]);
+    } finally {
+      await env.prisma.$executeRaw`DELETE FROM click_cube WHERE organization_id = ${org}::uuid AND hour = ${hour}`;
+      await env.prisma.$executeRaw`UPDATE click_cube_state SET rolled_before = ${w}`;
+    }
+  });
+
   it('answers the same once every hour is rolled', async () => {
     const before = await Promise.all([summary({ days: 365 }), summary({ from: '2026-06-01', to: '2026-06-10', bots: 'include' })]);
     expect((await writer.rollCube(new Date(thisHour + 3_600_000))).getTime()).toBe(thisHour + 3_600_000);

@@ -82,6 +82,63 @@ const COLUMN_FILTERS = {
 } as const satisfies Partial<Record<keyof AnalyticsFilters, GroupColumn>>;
 
 /**
+ * The day-row and month-row ranges the daily roll-up answers a window's lists from: `splitWindow`'s
+ * whole months and days around them, and `openMonth`, the first day of `to`'s month when the window
+ * holds that day and `to` is not the month's last day: its month row holds the hours rolled so far.
+ */
+export function dailySplit(w: DayRange): { days: DayRange[]; months?: DayRange; openMonth?: string } {
+  const monthStart = `${w.to.slice(0, 8)}01`;
+  const monthEnd = new Date(Date.UTC(Number(w.to.slice(0, 4)), Number(w.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
+  const closed = (range: DayRange) => {
+    const split = splitWindow(range);
+    return { days: split.days, ...(split.months && { months: { from: split.months.from, to: split.months.to } }) };
+  };
+  if (w.to === monthEnd || monthStart < w.from) return closed(w);
+  if (monthStart === w.from) return { days: [], openMonth: monthStart };
+  const before = new Date(Date.parse(`${monthStart}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return { ...closed({ from: w.from, to: before }), openMonth: monthStart };
+}
+
+/**
+ * Cube rows as click_cube_daily rows (dimension, k1-k3, sums) in one GROUPING SETS pass: the hours
+ * (dimension 0, as days once summed) and a set per breakdown (dl_cube_dims' keys), a few hundred
+ * groups from an hour's rows instead of a row per breakdown and cube row. `g` is GROUPING() of
+ * `columns`; `select` maps a group `t` to its dimension and keys.
+ */
+const CUBE_AS_DAILY = (() => {
+  const columns = GROUP_COLUMNS.filter((col) => col === 'hour' || DAILY_BREAKDOWNS.some((b) => (BREAKDOWNS[b] as readonly string[]).includes(col)));
+  const hourMask = groupingMask(columns, ['hour']);
+  const masks = DAILY_BREAKDOWNS.map((b) => groupingMask(columns, BREAKDOWNS[b]));
+  const key = (j: number) => {
+    const whens = DAILY_BREAKDOWNS.flatMap((b, i) => (BREAKDOWNS[b].length > j ? [`WHEN ${masks[i]} THEN t.${BREAKDOWNS[b][j]}`] : []));
+    return whens.length ? `CASE t.g ${whens.join(' ')} END` : 'NULL::text';
+  };
+  return {
+    hourMask,
+    grouping: Prisma.raw(`GROUPING(${columns.map((col) => `c.${col}`).join(', ')})`),
+    columns: Prisma.raw(columns.map((col) => (col === 'hour' ? 'c.hour' : `c.${col}::text AS ${col}`)).join(', ')),
+    sets: Prisma.raw(['(c.hour)', ...DAILY_BREAKDOWNS.map((b) => `(${BREAKDOWNS[b].map((col) => `c.${col}`).join(', ')})`)].join(', ')),
+    dimension: Prisma.raw(`(CASE t.g WHEN ${hourMask} THEN 0 ${masks.map((m, i) => `WHEN ${m} THEN ${i + 1}`).join(' ')} END)::smallint`),
+    keys: Prisma.raw([0, 1, 2].map(key).join(', ')),
+  };
+})();
+
+/** A row of the daily answer: a day's total (dimension 0), a list's value, or rolled_before (dimension -1). */
+interface DailyRow {
+  dimension: number;
+  day: string | null;
+  k1: string | null;
+  k2: string | null;
+  k3: string | null;
+  clicks: number;
+  visitors: number;
+  /** The link's, on rows of the link list whose link exists. */
+  shortCode: string | null;
+  title: string | null;
+  rolledBefore: Date | null;
+}
+
+/**
  * Read side of `click_cube` (docs/analytics-storage.md): one statement per answer, its breakdowns
  * as GROUPING SETS over the rows the window and filters select, so the rows are read once. Every
  * method takes the organization id; a link of another organization selects nothing.
@@ -172,11 +229,19 @@ export class CubeRepository {
   }
 
   /**
+   * click_cube_state.rolled_before as the last daily answer saw it. It only moves forward, so it is
+   * a lower bound that tells the planner how few cube hours the tail holds, without a round trip.
+   */
+  private rolledBeforeSeen?: Date;
+
+  /**
    * The unfiltered answer (bots left out unless `bots`) over a window of whole UTC days, exact,
-   * from click_cube_daily: month rows for the whole months inside the window, day rows for the days
-   * around them and for clicksByDate, and the cube's hours the roll-up does not hold yet (from
+   * from click_cube_daily: month rows for the whole months inside the window and for the month of
+   * `to` when the window holds its first day (`dailySplit`), day rows for the other days and for
+   * clicksByDate and the previous window, and the cube's hours the roll-up does not hold yet (from
    * click_cube_state.rolled_before), read in one statement so each hour is counted once. The
-   * same lists and days as `breakdowns` with DAILY_BREAKDOWNS, and the totals of `previous`.
+   * same lists and days as `breakdowns` with DAILY_BREAKDOWNS, the totals of `previous`, and the
+   * listed links that exist (as `links` answers).
    */
   async dailyBreakdowns(
     organizationId: string,
@@ -184,43 +249,22 @@ export class CubeRepository {
     previous: DayRange,
     bots: boolean,
     limit: number,
-  ): Promise<{ answer: CubeAnswer; previous: { clicks: number; visitors: number } }> {
-    const split = splitWindow(w);
-    const isBot = bots ? [false, true] : [false];
-    // Each read one index range per bot flag and breakdown (the key leads with them).
-    const daily = (month: boolean, dimensions: number[], from: string, to: string) => Prisma.sql`
-      SELECT d.dimension, d.day, d.k1, d.k2, d.k3, d.clicks, d.visitors FROM click_cube_daily d
-      WHERE d.organization_id = ${organizationId}::uuid AND d.is_month = ${month} AND d.is_bot = ANY(${isBot}::boolean[])
-        AND d.dimension = ANY(${dimensions}::smallint[]) AND d.day BETWEEN ${from}::date AND ${to}::date`;
-    const lists = DAILY_BREAKDOWNS.map((_, i) => i + 1);
-    const parts = [daily(false, [0], previous.from, w.to), ...split.days.map((d) => daily(false, lists, d.from, d.to))];
-    if (split.months) parts.push(daily(true, lists, split.months.from, split.months.to));
-    const start = (day: string) => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
-    const end = Prisma.sql`((${w.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
-    // The statement reads rolled_before itself (one snapshot with the rows); this earlier read is a
-    // lower bound that tells the planner how few cube hours the tail holds.
-    const [state] = await this.read.$queryRaw<Array<{ w: Date }>>`SELECT rolled_before AS w FROM click_cube_state`;
-    const rows = await this.read.$queryRaw<Array<{ dimension: number; day: string | null; k1: string | null; k2: string | null; k3: string | null; clicks: number; visitors: number }>>`
-      WITH r AS (
-        ${Prisma.join(parts, ' UNION ALL ')}
-        UNION ALL
-        SELECT x.dimension, (c.hour AT TIME ZONE 'UTC')::date, x.k1, x.k2, x.k3, c.clicks, c.visitors
-        FROM click_cube c CROSS JOIN LATERAL dl_cube_dims(c) x
-        WHERE c.organization_id = ${organizationId}::uuid AND c.is_bot = ANY(${isBot}::boolean[])
-          AND c.hour >= (SELECT s.rolled_before FROM click_cube_state s) AND c.hour >= ${state?.w ?? new Date(0)}::timestamptz AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
-          AND (x.dimension = 0 OR c.hour >= ${start(w.from)})
-      )
-      SELECT t.dimension, to_char(t.day, 'YYYY-MM-DD') AS day, t.k1, t.k2, t.k3, t.clicks, t.visitors FROM (
-        SELECT g.*, CASE WHEN g.dimension > 0 THEN row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) END AS rn
-        FROM (
-          -- The days of the total, the values of the lists: one pass over the rows.
-          SELECT r.dimension, CASE WHEN r.dimension = 0 THEN r.day END AS day, r.k1, r.k2, r.k3,
-            sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
-          FROM r GROUP BY 1, 2, 3, 4, 5) g) t
-      WHERE t.dimension = 0 OR t.rn <= ${limit}`;
+  ): Promise<{ answer: CubeAnswer; previous: { clicks: number; visitors: number }; links: Array<{ id: string; shortCode: string; title: string | null }> }> {
+    let hint = this.rolledBeforeSeen ?? (await this.read.$queryRaw<Array<{ w: Date }>>`SELECT rolled_before AS w FROM click_cube_state`)[0]?.w;
+    let rows = await this.dailyRows(organizationId, w, previous, bots, limit, hint ?? new Date(0));
+    let seen = rows.find((r) => r.dimension === -1)?.rolledBefore ?? undefined;
+    if (seen && hint && seen < hint) {
+      // rolled_before moved back (tests and operators do that): the tail missed hours from it.
+      hint = seen;
+      rows = await this.dailyRows(organizationId, w, previous, bots, limit, hint);
+      seen = rows.find((r) => r.dimension === -1)?.rolledBefore ?? undefined;
+    }
+    this.rolledBeforeSeen = seen;
     const answer: CubeAnswer = { days: [], lists: {} };
     const prev = { clicks: 0, visitors: 0 };
+    const links: Array<{ id: string; shortCode: string; title: string | null }> = [];
     for (const r of rows) {
+      if (r.dimension < 0) continue;
       if (r.dimension === 0) {
         const day = r.day!;
         if (day >= w.from) answer.days.push({ day, clicks: r.clicks, visitors: r.visitors });
@@ -235,9 +279,66 @@ export class CubeRepository {
       const group: CubeGroup = { clicks: r.clicks, visitors: r.visitors };
       BREAKDOWNS[b].forEach((col, i) => (group[col] = keys[i]));
       (answer.lists[b] ??= []).push(group);
+      if (b === 'link' && r.k1 && r.shortCode !== null) links.push({ id: r.k1, shortCode: r.shortCode, title: r.title });
     }
     answer.days.sort((a, b) => (a.day < b.day ? -1 : 1));
-    return { answer, previous: prev };
+    return { answer, previous: prev, links };
+  }
+
+  /** dailyBreakdowns' statement, with `hint` at most rolled_before; its rows and rolled_before (dimension -1). */
+  private dailyRows(organizationId: string, w: DayRange, previous: DayRange, bots: boolean, limit: number, hint: Date): Promise<DailyRow[]> {
+    const split = dailySplit(w);
+    const isBot = bots ? [false, true] : [false];
+    const start = (day: string) => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
+    const end = Prisma.sql`((${w.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+    const rolledBefore = Prisma.sql`(SELECT s.rolled_before FROM click_cube_state s)`;
+    // Each read one index range per bot flag and breakdown (the key leads with them).
+    const daily = (month: boolean, dimensions: number[], from: string, to: string, when = Prisma.empty) => Prisma.sql`
+      SELECT d.dimension, d.day, d.k1, d.k2, d.k3, d.clicks, d.visitors FROM click_cube_daily d
+      WHERE d.organization_id = ${organizationId}::uuid AND d.is_month = ${month} AND d.is_bot = ANY(${isBot}::boolean[])
+        AND d.dimension = ANY(${dimensions}::smallint[]) AND d.day BETWEEN ${from}::date AND ${to}::date ${when}`;
+    const lists = DAILY_BREAKDOWNS.map((_, i) => i + 1);
+    const parts = [daily(false, [0], previous.from, w.to), ...split.days.map((d) => daily(false, lists, d.from, d.to))];
+    if (split.months) parts.push(daily(true, lists, split.months.from, split.months.to));
+    if (split.openMonth) {
+      // The month row holds the month's rolled hours, all inside the window unless the window ends
+      // before rolled_before (a past `to`): then the month's days. One of the two reads nothing.
+      parts.push(daily(true, lists, split.openMonth, split.openMonth, Prisma.sql`AND ${rolledBefore} <= ${end}`));
+      parts.push(daily(false, lists, split.openMonth, w.to, Prisma.sql`AND ${rolledBefore} > ${end}`));
+    }
+    const inWindow = Prisma.sql`c.hour >= ${start(w.from)}`;
+    return this.read.$queryRaw<DailyRow[]>`
+      WITH r AS (
+        ${Prisma.join(parts, ' UNION ALL ')}
+        UNION ALL
+        -- The cube's hours from rolled_before: every hour for the days' totals, the window's for the lists.
+        SELECT ${CUBE_AS_DAILY.dimension}, (t.hour AT TIME ZONE 'UTC')::date, ${CUBE_AS_DAILY.keys},
+          CASE WHEN t.g = ${CUBE_AS_DAILY.hourMask} THEN t.clicks ELSE t.window_clicks END,
+          CASE WHEN t.g = ${CUBE_AS_DAILY.hourMask} THEN t.visitors ELSE t.window_visitors END
+        FROM (
+          SELECT ${CUBE_AS_DAILY.grouping} AS g, ${CUBE_AS_DAILY.columns}, sum(c.clicks)::int AS clicks, sum(c.visitors)::int AS visitors,
+            sum(c.clicks) FILTER (WHERE ${inWindow})::int AS window_clicks, sum(c.visitors) FILTER (WHERE ${inWindow})::int AS window_visitors
+          FROM click_cube c
+          WHERE c.organization_id = ${organizationId}::uuid AND c.is_bot = ANY(${isBot}::boolean[]) AND c.hour >= ${rolledBefore}
+            AND c.hour >= ${hint}::timestamptz AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
+          GROUP BY GROUPING SETS (${CUBE_AS_DAILY.sets})) t
+        WHERE t.g = ${CUBE_AS_DAILY.hourMask} OR t.window_clicks IS NOT NULL
+      )
+      SELECT t.dimension, to_char(t.day, 'YYYY-MM-DD') AS day, t.k1, t.k2, t.k3, t.clicks, t.visitors,
+        l.short_code AS "shortCode", l.title, NULL::timestamptz AS "rolledBefore"
+      FROM (
+        SELECT g.*, CASE WHEN g.dimension > 0 THEN row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) END AS rn
+        FROM (
+          -- The days of the total, the values of the lists: one pass over the rows.
+          SELECT r.dimension, CASE WHEN r.dimension = 0 THEN r.day END AS day, r.k1, r.k2, r.k3,
+            sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
+          FROM r GROUP BY 1, 2, 3, 4, 5) g) t
+      LEFT JOIN LATERAL (
+        SELECT l.short_code, l.title FROM links l
+        WHERE l.organization_id = ${organizationId}::uuid AND l.id = CASE WHEN t.dimension = 1 THEN t.k1::uuid END) l ON true
+      WHERE t.dimension = 0 OR t.rn <= ${limit}
+      UNION ALL
+      SELECT -1, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, s.rolled_before FROM click_cube_state s`;
   }
 
   /** The organization's links among these ids, with what topLinks shows. */

@@ -20,10 +20,18 @@ const DAY_MS = 86_400_000;
 
 const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
+/** A date formatter per time zone: building one costs far more than formatting with it. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date (YYYY-MM-DD) in a time zone. */
 export function todayIn(tz: string, now: Date): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dayFormats.get(tz);
+  if (!format) {
+    // en-CA writes dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(tz, format);
+  }
+  return format.format(now);
 }
 
 /** The query's window in its zone: `from`/`to`, else the `days` days up to and including today there. */
@@ -91,27 +99,26 @@ export class OrgAnalyticsService {
     const prev = previousWindow(w);
     const filters: AnalyticsFiltersDto = query;
     if (dailyAnswers(filters)) {
-      const { answer, previous } = await this.cube.dailyBreakdowns(organizationId, w, prev, filters.bots === 'include', ORG_LIST_LIMIT);
-      return this.response(organizationId, w, answer, previous, 1);
+      const { answer, previous, links } = await this.cube.dailyBreakdowns(organizationId, w, prev, filters.bots === 'include', ORG_LIST_LIMIT);
+      return this.response(w, answer, previous, 1, links);
     }
     const bits = await this.sampleBits(organizationId, w, prev);
     const [answer, previous] = await Promise.all([
       this.cube.breakdowns(organizationId, w, filters, ORG_BREAKDOWNS, ORG_LIST_LIMIT, bits),
       this.cube.totals(organizationId, prev, filters, bits),
     ]);
-    return this.response(organizationId, w, answer, previous, 2 ** bits);
+    const linkIds = (answer.lists.link ?? []).map((r) => r.link_id).filter((id): id is string => !!id);
+    return this.response(w, answer, previous, 2 ** bits, await this.cube.links(organizationId, linkIds));
   }
 
-  private async response(
-    organizationId: string,
+  private response(
     w: ZonedWindow,
     answer: CubeAnswer,
     previous: { clicks: number; visitors: number },
     scale: number,
-  ): Promise<OrgAnalyticsResponseDto> {
-    const linkIds = (answer.lists.link ?? []).map((r) => r.link_id).filter((id): id is string => !!id);
-    const links = new Map((await this.cube.links(organizationId, linkIds)).map((l) => [l.id, l]));
-    return toOrgAnalyticsResponse({ answer, previous, days: windowDays(w.from, w.to), links, scale });
+    links: Array<{ id: string; shortCode: string; title: string | null }>,
+  ): OrgAnalyticsResponseDto {
+    return toOrgAnalyticsResponse({ answer, previous, days: windowDays(w.from, w.to), links: new Map(links.map((l) => [l.id, l])), scale });
   }
 
   /**
