@@ -266,12 +266,8 @@ export class CubeRepository {
     for (const r of rows) {
       if (r.dimension < 0) continue;
       if (r.dimension === 0) {
-        const day = r.day!;
-        if (day >= w.from) answer.days.push({ day, clicks: r.clicks, visitors: r.visitors });
-        else if (day <= previous.to) {
-          prev.clicks += r.clicks;
-          prev.visitors += r.visitors;
-        }
+        if (r.day === null) Object.assign(prev, { clicks: r.clicks, visitors: r.visitors });
+        else answer.days.push({ day: r.day, clicks: r.clicks, visitors: r.visitors });
         continue;
       }
       const b = DAILY_BREAKDOWNS[r.dimension - 1];
@@ -329,8 +325,8 @@ export class CubeRepository {
       FROM (
         SELECT g.*, CASE WHEN g.dimension > 0 THEN row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) END AS rn
         FROM (
-          -- The days of the total, the values of the lists: one pass over the rows.
-          SELECT r.dimension, CASE WHEN r.dimension = 0 THEN r.day END AS day, r.k1, r.k2, r.k3,
+          -- The window's days of the total (the previous window's as one row, day NULL), the values of the lists.
+          SELECT r.dimension, CASE WHEN r.dimension = 0 AND r.day >= ${w.from}::date THEN r.day END AS day, r.k1, r.k2, r.k3,
             sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
           FROM r GROUP BY 1, 2, 3, 4, 5) g) t
       LEFT JOIN LATERAL (
