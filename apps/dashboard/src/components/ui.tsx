@@ -85,7 +85,9 @@ export function CodeChecklist<T extends string>({ options, value, onChange }: { 
       {options.map(([code, text]) => (
         <label key={code} className="checkbox">
           <input type="checkbox" checked={value.includes(code)} onChange={(e) => onChange(e.target.checked ? [...value, code] : value.filter((x) => x !== code))} />
-          <code>{code}</code> <span className="muted">{text}</span>
+          <span>
+            <code>{code}</code> <span className="muted">{text}</span>
+          </span>
         </label>
       ))}
     </div>
