@@ -1,5 +1,6 @@
 import { Processor } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { JobsOptions } from 'bullmq';
 import { AuditRetentionService } from '@dl/audit';
 import { ClickPartitionsService, ClickRetentionService } from '@dl/clicks';
 import { DomainsService } from '@dl/domains';
@@ -49,6 +50,8 @@ export class MaintenanceProcessor extends QueueProcessor<typeof Queues.maintenan
   }
 }
 
+type MaintenanceJobName = keyof QueueHandlers<typeof Queues.maintenance>;
+
 /** Registers the repeatable retention and domain re-check jobs when this worker runs schedules. */
 @Injectable()
 export class MaintenanceSchedules implements OnApplicationBootstrap {
@@ -61,39 +64,16 @@ export class MaintenanceSchedules implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.WORKER_SCHEDULES_ENABLED) return;
-    await this.jobs
-      .queue(Queues.maintenance)
-      .upsertJobScheduler(
-        CLICKS_PRUNE_SCHEDULE.id,
-        { pattern: CLICKS_PRUNE_SCHEDULE.pattern, tz: 'UTC' },
-        { name: 'clicks.prune', data: {} },
-      );
-    await this.jobs
-      .queue(Queues.maintenance)
-      .upsertJobScheduler(
-        CLICKS_PARTITIONS_SCHEDULE.id,
-        { pattern: CLICKS_PARTITIONS_SCHEDULE.pattern, tz: 'UTC' },
-        { name: 'clicks.partitions', data: {} },
-      );
+    const maintenance = this.jobs.queue(Queues.maintenance);
+    const schedule = (at: { id: string; pattern: string }, name: MaintenanceJobName, opts?: JobsOptions) =>
+      maintenance.upsertJobScheduler(at.id, { pattern: at.pattern, tz: 'UTC' }, { name, data: {}, ...(opts ? { opts } : {}) });
+    await schedule(CLICKS_PRUNE_SCHEDULE, 'clicks.prune');
+    await schedule(CLICKS_PARTITIONS_SCHEDULE, 'clicks.partitions');
     // Once now as well: a deploy never waits for midnight to have next month's partition.
-    await this.jobs.queue(Queues.maintenance).add('clicks.partitions', {}, { jobId: `clicks.partitions.boot.${new Date().toISOString().slice(0, 10)}` });
-    await this.jobs
-      .queue(Queues.maintenance)
-      .upsertJobScheduler(
-        DOMAINS_RECHECK_SCHEDULE.id,
-        { pattern: DOMAINS_RECHECK_SCHEDULE.pattern, tz: 'UTC' },
-        { name: 'domains.recheck', data: {}, opts: { attempts: 1 } },
-      );
-    await this.jobs
-      .queue(Queues.maintenance)
-      .upsertJobScheduler(
-        ORGANIZATIONS_DELETE_SCHEDULE.id,
-        { pattern: ORGANIZATIONS_DELETE_SCHEDULE.pattern, tz: 'UTC' },
-        { name: 'organizations.delete-due', data: {} },
-      );
-    await this.jobs
-      .queue(Queues.maintenance)
-      .upsertJobScheduler(AUDIT_PRUNE_SCHEDULE.id, { pattern: AUDIT_PRUNE_SCHEDULE.pattern, tz: 'UTC' }, { name: 'audit.prune', data: {} });
+    await maintenance.add('clicks.partitions', {}, { jobId: `clicks.partitions.boot.${new Date().toISOString().slice(0, 10)}` });
+    await schedule(DOMAINS_RECHECK_SCHEDULE, 'domains.recheck', { attempts: 1 });
+    await schedule(ORGANIZATIONS_DELETE_SCHEDULE, 'organizations.delete-due');
+    await schedule(AUDIT_PRUNE_SCHEDULE, 'audit.prune');
     this.logger.log(
       { schedules: [CLICKS_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, DOMAINS_RECHECK_SCHEDULE, ORGANIZATIONS_DELETE_SCHEDULE, AUDIT_PRUNE_SCHEDULE] },
       'click retention, clicks partitions and domain re-checks scheduled',
