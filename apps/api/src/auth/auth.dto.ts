@@ -2,6 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
 
+const EMAIL_MESSAGE = 'Must be a valid email address';
+
 // Stacked decorators apply bottom-up: each list below is in that order (the string rule first).
 /** A password being set: 10-200 characters. */
 const NewPassword = () =>
@@ -17,14 +19,15 @@ const DisplayName = () =>
     Matches(/\S/, { message: 'Must be 1-100 characters' }),
     MaxLength(100, { message: 'Must be 1-100 characters' }),
   );
+/** An email address an account is known by: at most 254 characters (every rule answers the same message). */
+export const EmailAddress = () =>
+  applyDecorators(IsString({ message: EMAIL_MESSAGE }), MaxLength(254, { message: EMAIL_MESSAGE }), IsEmail({}, { message: EMAIL_MESSAGE }));
 /** A token from an email (`dli_`, `dlv_`, `dlr_`): its format is checked where it is looked up. */
 const EmailToken = () => applyDecorators(IsString({ message: 'Must be a string' }), MaxLength(200, { message: 'Must be a string' }));
 
 export class SignupDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @IsEmail({}, { message: 'Must be a valid email address' })
-  @MaxLength(254, { message: 'Must be a valid email address' })
-  @IsString({ message: 'Must be a valid email address' })
+  @EmailAddress()
   email: string;
 
   @ApiProperty({ minLength: 10, maxLength: 200 })
@@ -42,8 +45,8 @@ export class SignupDto {
 
 export class LoginDto {
   @ApiProperty()
-  @IsEmail({}, { message: 'Must be a valid email address' })
-  @IsString({ message: 'Must be a valid email address' })
+  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsString({ message: EMAIL_MESSAGE })
   email: string;
 
   @ApiProperty()
@@ -84,9 +87,7 @@ export class VerifyEmailDto {
 
 export class ForgotPasswordDto {
   @ApiProperty({ example: 'ada@example.com' })
-  @MaxLength(254, { message: 'Must be a valid email address' })
-  @IsEmail({}, { message: 'Must be a valid email address' })
-  @IsString({ message: 'Must be a valid email address' })
+  @EmailAddress()
   email: string;
 }
 

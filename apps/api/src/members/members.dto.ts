@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsIn, ValidateBy, ValidateIf } from 'class-validator';
 import { ROLES } from '@dl/auth';
 import { Role } from '@dl/platform/db';
+import { EmailAddress } from '../auth/auth.dto';
 
 const ROLE_MESSAGE = `Must be one of ${ROLES.join(', ')}`;
 
@@ -15,9 +16,7 @@ function Refused(message: string): PropertyDecorator {
 
 export class AddMemberDto {
   @ApiProperty({ description: 'An existing account joins at once; any other email is invited' })
-  @MaxLength(254, { message: 'Must be a valid email address' })
-  @IsEmail({}, { message: 'Must be a valid email address' })
-  @IsString({ message: 'Must be a valid email address' })
+  @EmailAddress()
   email: string;
 
   @ApiProperty({ enum: ROLES })
