@@ -1,29 +1,25 @@
 /**
- * Fault trials against the production entries of the four apps (`node tools/scripts/run.js
- * apps/<app>/src/main.ts`), on loopback only, with a private `redis-server` and a private
- * Postgres cluster (`pg_createcluster` on a free port): the shared servers are never touched.
- * Each trial runs a redirect load (keep-alive, an organization with a pixel site so every 302
- * names its click id) and an SDK event load, injects one fault, lets everything drain, and prints
- * one row: requests sent, answered, 5xx, resets, clicks served vs stored, duplicates.
+ * Fault trials against the four apps' production entries on loopback, with a private
+ * `redis-server` and a private Postgres cluster (the shared servers are never touched). Each trial
+ * runs a keep-alive redirect load (a pixel site, so every 302 names its click id) and an SDK event
+ * load, injects one fault, lets everything drain and prints a row: requests sent, answered, 5xx,
+ * resets, clicks served vs stored, duplicates, events accepted vs stored. Every wait has a deadline.
  *
- *   node tools/scripts/run.js bench/chaos.ts [--seconds 10] [--pg-seconds 30] [--outage-seconds 10]
- *       [--concurrency 8] [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api,webhooks]
- *       [--webhook-drain-seconds 60]
+ *   node tools/scripts/run.js bench/chaos.ts [--seconds 10] [--pg-seconds 30] [--outage-seconds 10] [--concurrency 8]
+ *       [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api,webhooks] [--webhook-drain-seconds 60]
  *
- * `--pg-seconds 300` is the 5-minute Postgres trial. Bounded in time: every wait has a deadline.
- * `webhooks` (its own rows): four organizations, each with a link under light redirect load and a
- * `link.clicked` webhook whose receiver is healthy, hangs, answers 500 or answers 410; it shows the
- * healthy receiver served on the first attempt while the others fail, retry or get disabled.
+ * `webhooks`: four organizations, each a link under light load and a `link.clicked` webhook whose
+ * receiver is healthy, hangs, answers 500 or 410: the healthy one is served on the first attempt
+ * while the others fail, retry or are disabled.
  */
-import { Agent, createServer, get as httpGet, IncomingMessage, request as httpRequest, RequestOptions, Server } from 'node:http';
+import { Agent, get as httpGet, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PrismaService, Tier } from '@dl/platform/db';
-import { generateWebhookSecret } from '@dl/webhooks';
-import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, SdkFixtures, spawnApp, testConfig } from '@dl/testing';
-import { arg, argText, log, print, runBench, sleep } from './kit';
+import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, Receiver, SdkFixtures, seedWebhook, spawnApp, startReceiver, testConfig } from '@dl/testing';
+import { arg, argText, log, median, print, runBench, sleep } from './kit';
 
 type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
 
@@ -40,11 +36,6 @@ type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 /** Requests of one load; `unavailable`: the 5xx that were 503 with a Retry-After (the answer while a dependency is down). */
 type Tally = { sent: number; answered: number; fiveXx: number; unavailable: number; resets: number; refused: number };
 const tally = (): Tally => ({ sent: 0, answered: 0, fiveXx: 0, unavailable: 0, resets: 0, refused: 0 });
-const count5xx = (t: Tally, status: number, retryAfter: unknown) => {
-  if (status < 500) return;
-  t.fiveXx++;
-  if (status === 503 && retryAfter !== undefined) t.unavailable++;
-};
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dl-chaos-'));
@@ -69,7 +60,7 @@ async function main(): Promise<void> {
     const prisma = new PrismaService(config);
     const fx = new ClickFixtures(prisma);
     const org = await fx.organization(Tier.PRO);
-    await prisma.pixelSite.create({ data: { organizationId: org.id, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
+    await addPixelSite(prisma, org.id);
     const sdkApp = await new SdkFixtures(prisma).app(org.id);
 
     // The apps at the bench's own priority: on a busy shared host a worker at its production priority
@@ -109,7 +100,8 @@ async function main(): Promise<void> {
           t.sent++;
           const req = httpRequest({ host: '127.0.0.1', agent, ...opts }, (res) => {
             t.answered++;
-            count5xx(t, res.statusCode!, res.headers['retry-after']);
+            t.fiveXx += res.statusCode! >= 500 ? 1 : 0;
+            t.unavailable += res.statusCode === 503 && res.headers['retry-after'] !== undefined ? 1 : 0;
             onAnswer(res);
             res.resume();
             res.on('end', resolve);
@@ -123,7 +115,7 @@ async function main(): Promise<void> {
         });
       const visit = () =>
         hit(redirectTally, { port: target('redirect'), path: `/${link.shortCode}`, headers: { 'user-agent': 'chaos/1.0' } }, undefined, (res) => {
-          const id = res.statusCode === 302 && res.headers.location ? new URL(res.headers.location).searchParams.get('dl_click') : null;
+          const id = clickIdOf(res);
           if (id) served.add(id);
         });
       const eventBody = JSON.stringify({ installId, eventName: `chaos_${trial}` });
@@ -182,25 +174,11 @@ async function main(): Promise<void> {
         }
         stored = now;
       }
-      const storedServed = served.size
-        ? await count('SELECT count(*)::int AS n FROM clicks WHERE link_id = $1::uuid AND id = ANY($2::uuid[])', link.id, [...served])
-        : 0;
-      const rollup = await count(
-        `SELECT coalesce(sum(clicks), 0)::int AS n FROM click_rollups WHERE link_id = $1::uuid AND dimension = 'total'`,
-        link.id,
-      );
+      const storedServed = served.size ? await count('SELECT count(*)::int AS n FROM clicks WHERE link_id = $1::uuid AND id = ANY($2::uuid[])', link.id, [...served]) : 0;
+      const rollup = await count(`SELECT coalesce(sum(clicks), 0)::int AS n FROM click_rollups WHERE link_id = $1::uuid AND dimension = 'total'`, link.id);
       const eventsStored = await count('SELECT count(*)::int AS n FROM in_app_events WHERE event_name = $1', `chaos_${trial}`);
-      rows.push({
-        trial,
-        redirect: redirectTally,
-        sdk: sdkTally,
-        clicksServed: served.size,
-        clicksStored: storedServed,
-        duplicates: Math.max(0, rollup - stored),
-        eventsAccepted,
-        eventsStored,
-        seconds: Math.round((Date.now() - started) / 1000),
-      });
+      const seconds = Math.round((Date.now() - started) / 1000);
+      rows.push({ trial, redirect: redirectTally, sdk: sdkTally, clicksServed: served.size, clicksStored: storedServed, duplicates: Math.max(0, rollup - stored), eventsAccepted, eventsStored, seconds });
       log('trial', rows[rows.length - 1]);
     }
     print({ bench: 'chaos', seconds: SECONDS, concurrency: CONCURRENCY, trials: rows, ...(webhooks ? { webhooks } : {}) });
@@ -213,33 +191,11 @@ async function main(): Promise<void> {
   }
 }
 
-/** Requests received, distinct `webhook-id`s, and (healthy) ms from each click's 302 to its delivery. */
-type Receiver = { kind: WebhookKind; server: Server; port: number; requests: number; ids: Set<string>; lagMs: number[] };
-
-async function startReceiver(kind: WebhookKind, clickedAt: Map<string, number>): Promise<Receiver> {
-  const r: Receiver = { kind, server: undefined as unknown as Server, port: 0, requests: 0, ids: new Set(), lagMs: [] };
-  r.server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      r.requests++;
-      const id = String(req.headers['webhook-id'] ?? '');
-      if (kind === 'hanging') return; // never answers; the worker's timeout ends it
-      if (kind === 'healthy' && !r.ids.has(id)) {
-        // A link.clicked delivery's webhook-id is the click's id, the `dl_click` of its 302.
-        const at = clickedAt.get(id);
-        if (at && body.includes('link.clicked')) r.lagMs.push(Date.now() - at);
-      }
-      r.ids.add(id);
-      res.statusCode = kind === 'healthy' ? 200 : kind === '500' ? 500 : 410;
-      res.end(kind);
-    });
-  });
-  await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
-  const address = r.server.address();
-  r.port = typeof address === 'object' && address ? address.port : 0;
-  return r;
-}
+/** A pixel site makes every 302 name its click id (`dl_click`), which is also its `link.clicked` delivery's webhook-id. */
+const addPixelSite = (prisma: PrismaService, organizationId: string) =>
+  prisma.pixelSite.create({ data: { organizationId, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
+const clickIdOf = (res: IncomingMessage) => (res.statusCode === 302 && res.headers.location ? new URL(res.headers.location).searchParams.get('dl_click') : null);
+const webhookIds = (r: Receiver) => r.requests.map((q) => String(q.headers['webhook-id'] ?? ''));
 
 /**
  * Webhook receivers hanging, answering 500 and 410 beside a healthy one, each the `link.clicked`
@@ -248,34 +204,25 @@ async function startReceiver(kind: WebhookKind, clickedAt: Map<string, number>):
  */
 async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPort: number): Promise<Array<Record<string, unknown>>> {
   const clickedAt = new Map<string, number>();
-  const receivers = new Map<WebhookKind, Receiver>();
-  const setup = new Map<WebhookKind, { link: { id: string; shortCode: string }; webhookId: string }>();
+  const setup = new Map<WebhookKind, { receiver: Receiver; link: { id: string; shortCode: string }; webhookId: string; sent: number }>();
   for (const kind of WEBHOOK_KINDS) {
-    const receiver = await startReceiver(kind, clickedAt);
-    receivers.set(kind, receiver);
+    // The hanging receiver never answers: the worker's timeout ends each try.
+    const receiver = await startReceiver((_req, res) => void (kind !== 'hanging' && res.writeHead(kind === 'healthy' ? 200 : Number(kind)).end(kind)));
     const org = await fx.organization(Tier.PRO, `Webhook ${kind}`);
-    const link = await fx.link(org.id);
-    // A pixel site makes every 302 name its click id (`dl_click`), which is the delivery's webhook-id.
-    await prisma.pixelSite.create({ data: { organizationId: org.id, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
-    const webhook = await prisma.webhook.create({
-      data: { organizationId: org.id, url: `http://127.0.0.1:${receiver.port}/hook`, events: ['link.clicked'], secret: generateWebhookSecret() },
-    });
-    setup.set(kind, { link, webhookId: webhook.id });
+    await addPixelSite(prisma, org.id);
+    setup.set(kind, { receiver, link: await fx.link(org.id), webhookId: (await seedWebhook(prisma, org.id, receiver.url)).id, sent: 0 });
   }
   const started = Date.now();
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const sent = new Map<WebhookKind, number>(WEBHOOK_KINDS.map((k) => [k, 0]));
+  // A browser's user agent: bots' clicks are recorded but never sent to webhooks.
+  const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' };
   const visit = (kind: WebhookKind) =>
     new Promise<void>((resolve) => {
-      // A browser's user agent: bots' clicks are recorded but never sent to webhooks.
-      const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' };
-      const req = httpGet({ host: '127.0.0.1', port: redirectPort, path: `/${setup.get(kind)!.link.shortCode}`, agent, headers }, (res) => {
-        const location = res.headers.location;
-        if (res.statusCode === 302 && location) {
-          const id = new URL(location).searchParams.get('dl_click');
-          if (id) clickedAt.set(id, Date.now());
-          sent.set(kind, sent.get(kind)! + 1);
-        }
+      const s = setup.get(kind)!;
+      const req = httpGet({ host: '127.0.0.1', port: redirectPort, path: `/${s.link.shortCode}`, agent, headers }, (res) => {
+        const id = clickIdOf(res);
+        if (id) clickedAt.set(id, Date.now());
+        if (res.statusCode === 302 && res.headers.location) s.sent++;
         res.resume();
         res.on('end', resolve);
       });
@@ -287,31 +234,34 @@ async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPo
   }
   agent.destroy();
   const loadEnded = Date.now();
-  const healthy = receivers.get('healthy')!;
-  while (healthy.ids.size < sent.get('healthy')! && Date.now() - loadEnded < WEBHOOK_DRAIN_SECONDS * 1000) await sleep(1000);
+  const healthy = setup.get('healthy')!;
+  while (new Set(webhookIds(healthy.receiver)).size < healthy.sent && Date.now() - loadEnded < WEBHOOK_DRAIN_SECONDS * 1000) await sleep(1000);
   // Give the failing receivers the same time as the healthy one had, at least 20 s (retries, the 410's disable).
   await sleep(Math.max(0, 20_000 - (Date.now() - loadEnded)));
 
   const out: Array<Record<string, unknown>> = [];
-  for (const kind of WEBHOOK_KINDS) {
-    const { link, webhookId } = setup.get(kind)!;
+  for (const [kind, { receiver, link, webhookId }] of setup) {
     const deliveries = await prisma.webhookDelivery.findMany({ where: { webhookId }, select: { status: true, attempts: true } });
-    const lags = [...receivers.get(kind)!.lagMs].sort((a, b) => a - b);
+    // From each click's 302 to the first request naming it (the healthy receiver's only).
+    const seen = new Set<string>();
+    const lags: number[] = [];
+    for (const [i, id] of webhookIds(receiver).entries()) {
+      const at = clickedAt.get(id);
+      if (kind === 'healthy' && !seen.has(id) && at && receiver.requests[i].body.includes('link.clicked')) lags.push(receiver.requests[i].at - at);
+      seen.add(id);
+    }
     out.push({
       receiver: kind,
       clicks: await prisma.click.count({ where: { linkId: link.id } }),
       deliveries: deliveries.length,
       delivered: deliveries.filter((d) => d.status === 'success').length,
-      firstAttempt: await prisma.webhookDelivery.count({ where: { webhookId, status: 'success', attempts: 1 } }),
+      firstAttempt: deliveries.filter((d) => d.status === 'success' && d.attempts === 1).length,
       attempts: await prisma.webhookAttempt.count({ where: { delivery: { webhookId } } }),
-      requestsReceived: receivers.get(kind)!.requests,
-      lagSeconds: lags.length ? { p50: lags[Math.floor(lags.length / 2)] / 1000, max: lags[lags.length - 1] / 1000 } : null,
+      requestsReceived: receiver.requests.length,
+      lagSeconds: lags.length ? { p50: median(lags) / 1000, max: Math.max(...lags) / 1000 } : null,
       webhookActive: (await prisma.webhook.findUniqueOrThrow({ where: { id: webhookId } })).isActive,
     });
-  }
-  for (const r of receivers.values()) {
-    r.server.closeAllConnections();
-    r.server.close();
+    await receiver.close();
   }
   return out;
 }

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppProcess, configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp, TestEnv } from '@dl/testing';
-import { BareServer, serveBare } from './bare-server';
+import { ReadyChild, serveBare } from './bare-server';
 import { BenchLinks, seedRedirectLinks } from './kit';
 
 type Links = BenchLinks & { rows: Array<Record<string, unknown>> };
-export type EdgeBench = Links & { env: TestEnv; redirect: AppProcess; worker: AppProcess | null; bare: BareServer; redisPid: number; stop(): Promise<void> };
+export type EdgeBench = Links & { env: TestEnv; redirect: AppProcess; worker: AppProcess | null; bare: ReadyChild; redisPid: number; stop(): Promise<void> };
 
 /** `beforeApps` seeds more rows (copies of `rows` on a domain, with controls) before the apps start. */
 export async function startEdgeBench(o: { links: number; worker?: boolean; config?: Record<string, string>; beforeApps?: (env: TestEnv, links: Links) => Promise<void> }): Promise<EdgeBench> {
@@ -21,7 +21,7 @@ export async function startEdgeBench(o: { links: number; worker?: boolean; confi
   const redis = await PrivateRedis.create(dir, { appendonly: false });
   const env = await createTestEnv({ REDIS_URL: redis.url, CLICK_FALLBACK_DIR: join(dir, 'fallback'), LOG_LEVEL: 'warn', ...o.config });
   const apps: AppProcess[] = [];
-  let bare: BareServer | undefined;
+  let bare: ReadyChild | undefined;
   const stop = async () => {
     for (const a of apps.reverse()) await a.stop('SIGTERM').catch(() => undefined);
     await bare?.stop();

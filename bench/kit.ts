@@ -11,11 +11,12 @@ import { Logger, Module, Type } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { ApiModule, createApiApp } from '@dl/apps/api';
-import { AppConfig, loadConfig } from '@dl/platform/config';
+import { loadConfig } from '@dl/platform/config';
 import { createHttpApp, HttpAppOptions } from '@dl/platform/http';
 import { Tier } from '@dl/platform/db';
 import { Client } from 'pg';
-import { adminUrl, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, startApp, KNOWN_IPS, rawClick, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { ReadyChild, spawnReady } from './bare-server';
+import { adminUrl, AppProcess, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, SeededOrganization, seedOrganization, spawnApp, startApp, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
 
 function rawArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,8 +32,14 @@ export const flag = (name: string): boolean => process.argv.includes(`--${name}`
 /** A progress line on stderr. */
 export const log = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ msg, ...extra })}\n`);
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+/** The `p`th percentile of `xs` (nearest rank below). */
+export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+export const median = (xs: number[]) => percentile(xs, 50);
+/** p50, p90, p99 and max of some timings (ms), to 0.1. */
+export const timings = (xs: number[]) => ({ p50: round(percentile(xs, 50)), p90: round(percentile(xs, 90)), p99: round(percentile(xs, 99)), max: round(Math.max(...xs)) });
+/** Seconds since `performance.now()` was `t`, to 0.1. */
+export const secondsSince = (t: number) => round((performance.now() - t) / 1000);
 /** `min-max` of a few runs, the range a noisy host gives. */
 export const span = (xs: number[]) => `${Math.min(...xs)}-${Math.max(...xs)}`;
 /** Prints the result as JSON on stdout, with the 1-minute load average: the host is shared. */
@@ -49,29 +56,28 @@ export function runBench(main: () => Promise<void>): void {
   );
 }
 
-/** An api with a bench's own routes, in a child process (so its CPU time is its own). */
-export interface BenchApi {
-  url: string;
-  pid: number;
-  /** SIGTERM, resolved once it has exited (its shutdown drains what it buffers). */
-  stop(): Promise<void>;
-}
-
 const BENCH_API_CONFIG = 'DL_BENCH_API_CONFIG';
 
 /**
- * A bench whose api has extra routes (`controller`): in the bench process `main(serve)`, where
- * `serve(config)` starts `file` (the bench's own file) again as the api; in that child, the api
- * module with `controller`, listening on a free loopback port.
+ * A bench whose api has extra routes (`controller`): in the bench process, a database with one
+ * UNLIMITED organization (`config` added to the test config) and `file` (the bench's own file)
+ * started again as the api, then `main`; in that child, the api module with `controller`,
+ * listening on a free loopback port.
  */
-export function runApiBench(file: string, controller: Type<unknown>, httpOptions: HttpAppOptions, main: (serve: (config: AppConfig) => Promise<BenchApi>) => Promise<void>): void {
+export function runApiBench(
+  file: string,
+  controller: Type<unknown>,
+  httpOptions: HttpAppOptions,
+  config: Record<string, string>,
+  main: (bench: { env: TestEnv; org: SeededOrganization; api: ReadyChild }) => Promise<void>,
+): void {
   if (process.env[BENCH_API_CONFIG]) {
     void (async () => {
       Logger.overrideLogger(false);
-      const config = loadConfig(JSON.parse(process.env[BENCH_API_CONFIG]!));
-      @Module({ imports: [ApiModule.forRoot(config)], controllers: [controller] })
+      const appConfig = loadConfig(JSON.parse(process.env[BENCH_API_CONFIG]!));
+      @Module({ imports: [ApiModule.forRoot(appConfig)], controllers: [controller] })
       class BenchModule {}
-      const app = await createHttpApp(BenchModule, config, 'api', httpOptions);
+      const app = await createHttpApp(BenchModule, appConfig, 'api', httpOptions);
       await app.listen(0, '127.0.0.1');
       const address = app.getHttpServer().address();
       process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
@@ -79,28 +85,18 @@ export function runApiBench(file: string, controller: Type<unknown>, httpOptions
     })();
     return;
   }
-  const serve = (config: AppConfig) => {
-    const root = join(__dirname, '..');
-    const child = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), file], {
-      cwd: root,
-      env: { ...process.env, [BENCH_API_CONFIG]: JSON.stringify(configEnv(config)) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    return new Promise<BenchApi>((resolve, reject) => {
-      let out = '';
-      child.once('exit', (code) => reject(new Error(`api exited with ${code}`)));
-      child.stdout.on('data', (chunk: Buffer) => {
-        const m = /READY (\S+)/.exec((out += chunk.toString()));
-        if (!m) return;
-        resolve({
-          url: m[1],
-          pid: child.pid!,
-          stop: () => new Promise<void>((done) => (child.removeAllListeners('exit'), child.once('exit', () => done()), child.kill('SIGTERM'))),
-        });
-      });
-    });
-  };
-  runBench(() => main(serve));
+  runBench(async () => {
+    await ensureTemplateDatabase();
+    const env = await createTestEnv({ LOG_LEVEL: 'silent', ...config });
+    const org = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Bench' });
+    const api = await spawnReady(file, { [BENCH_API_CONFIG]: JSON.stringify(configEnv(env.config)) });
+    try {
+      await main({ env, org, api });
+    } finally {
+      await api.stop();
+      await env.teardown();
+    }
+  });
 }
 
 /** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
@@ -230,6 +226,44 @@ export async function wrkWithCpu(pids: number[], o: WrkOptions): Promise<WrkResu
   return { ...r, cpuMicrosPerRequest: microsPer(cpuSecondsOf(pids) - before, r.requests) };
 }
 
+export type CpuRun = WrkResult & { cpuMicrosPerRequest: number };
+
+/**
+ * `rounds` rounds of every scenario in turn (a shared host's drift then hits them alike), each a
+ * `wrk` load with the CPU time of its `pids`; no answer, one other than 2xx/3xx or an error fails the bench.
+ */
+export async function alternate(scenarios: Array<{ name: string; pids: number[]; load: WrkOptions }>, rounds: number): Promise<Record<string, CpuRun[]>> {
+  const runs: Record<string, CpuRun[]> = {};
+  for (let r = 1; r <= rounds; r++) {
+    for (const s of scenarios) {
+      const run = await wrkWithCpu(s.pids, s.load);
+      if (run.notOk || run.errors || !run.requests) throw new Error(`${s.name}: ${run.requests} answers, ${run.notOk} unexpected, ${run.errors} errors`);
+      (runs[s.name] ??= []).push(run);
+      log('round', { round: r, of: rounds, scenario: s.name, requestsPerSecond: run.requestsPerSecond, cpuMicrosPerRequest: run.cpuMicrosPerRequest, p99Ms: run.latencyMs.p99 });
+    }
+  }
+  return runs;
+}
+
+/** Two seconds of every scenario, unmeasured and unchecked (a cold server may answer nothing in that time); their results. */
+export async function warmUp(scenarios: Array<{ load: WrkOptions }>, connections?: number): Promise<WrkResult[]> {
+  const results: WrkResult[] = [];
+  for (const s of scenarios) results.push(await wrk({ ...s.load, seconds: 2, connections: connections ?? s.load.connections }));
+  return results;
+}
+
+/** Per scenario: medians and ranges of req/s and CPU µs per request, median p50, worst p99; and every other scenario's medians ÷ `base`'s. */
+export function summarize(runs: Record<string, CpuRun[]>, base: string) {
+  const medians = Object.fromEntries(
+    Object.entries(runs).map(([name, list]) => {
+      const [rps, cpu] = [list.map((x) => x.requestsPerSecond), list.map((x) => x.cpuMicrosPerRequest)];
+      return [name, { requestsPerSecond: median(rps), range: span(rps), cpuMicrosPerRequest: median(cpu), cpuRange: span(cpu), p50Ms: median(list.map((x) => x.latencyMs.p50)), p99MsWorstRound: Math.max(...list.map((x) => x.latencyMs.p99)) }];
+    }),
+  );
+  const ratio = (s: (typeof medians)[string]) => ({ throughput: round(s.requestsPerSecond / medians[base].requestsPerSecond, 3), cpuPerRequest: round(s.cpuMicrosPerRequest / medians[base].cpuMicrosPerRequest, 3) });
+  return { medians, ratioTo: { [base]: Object.fromEntries(Object.entries(medians).filter(([name]) => name !== base).map(([name, s]) => [name, ratio(s)])) } };
+}
+
 /** The redirect benches' visitor: an iPhone, so platform routing applies. */
 export const VISIT_HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
 
@@ -247,6 +281,37 @@ export async function keptDatabase(name: string): Promise<string> {
     await admin.end();
   }
   return databaseUrl(name);
+}
+
+/** The api's production entry in a child process on its own database with one UNLIMITED organization (owner API key, `default` template). */
+export interface ApiBench {
+  env: TestEnv;
+  org: SeededOrganization;
+  api: AppProcess;
+  url: string;
+  auth: { authorization: string; 'content-type': string };
+  /** CPU seconds so far of the api process and of the bench database's Postgres backends. */
+  cpu(): Promise<{ api: number; db: number }>;
+  close(): Promise<void>;
+}
+
+export async function startApiBench(): Promise<ApiBench> {
+  await ensureTemplateDatabase();
+  const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' });
+  const org = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Bench' });
+  const api = await spawnApp('api', configEnv(env.config));
+  const auth = { authorization: `Bearer ${org.owner.apiKey}`, 'content-type': 'application/json' };
+  const cpu = async () => ({ api: cpuSeconds(api.proc.pid!), db: await databaseCpuSeconds(env) });
+  return { env, org, api, url: api.url, auth, cpu, close: () => api.stop().then(() => env.teardown()) };
+}
+
+/** Runs `work` and reads the CPU ms per `count()` of the api and of Postgres meanwhile. */
+export async function cpuMsPer<T>(bench: ApiBench, work: () => Promise<T>, count: (result: T) => number | Promise<number>): Promise<{ result: T; cpuMs: { api: number; db: number } }> {
+  const before = await bench.cpu();
+  const result = await work();
+  const after = await bench.cpu();
+  const n = Math.max(1, await count(result));
+  return { result, cpuMs: { api: round(((after.api - before.api) * 1000) / n, 2), db: round(((after.db - before.db) * 1000) / n, 2) } };
 }
 
 export interface BenchLinks {
@@ -274,11 +339,6 @@ export async function seedRedirectLinks(env: TestEnv, count: number, prefix = 'b
   return { organizationId: org.id, links: rows, paths: rows.map((l) => `/${l.shortCode}?ref=bench`), rows };
 }
 
-/**
- * Click `i` of varied live traffic over `links`: real browsers (user agent versions varied so the
- * parser cache is not trivial), 2% bots, IPs GeoLite2 resolves and others, referrers, UTM on one
- * in five, skewed over links (a few hot ones), clicked in the last ten minutes.
- */
 /** 60 links spread over a PRO, a FREE and a BUSINESS organization: the click benches' traffic. */
 export async function benchLinks(env: TestEnv): Promise<Array<{ id: string; organizationId: string }>> {
   const fx = new ClickFixtures(env.prisma);
@@ -298,6 +358,21 @@ export async function analyticsBenchTenant(count: number): Promise<{ env: TestEn
   const links: string[] = [];
   for (let i = 0; i < count; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
   return { env, fx, org, key, links };
+}
+
+type AnalyticsTenant = Awaited<ReturnType<typeof analyticsBenchTenant>>;
+
+/** Runs `main` on a new analytics bench tenant with `links` links (Nest's logger off), its database removed at the end. */
+export function runAnalyticsBench(links: number, main: (tenant: AnalyticsTenant) => Promise<void>): void {
+  runBench(async () => {
+    Logger.overrideLogger(false);
+    const tenant = await analyticsBenchTenant(links);
+    try {
+      await main(tenant);
+    } finally {
+      await tenant.env.teardown();
+    }
+  });
 }
 
 /**
@@ -323,6 +398,11 @@ export async function wrkApiPaths(
   return results;
 }
 
+/**
+ * Click `i` of varied live traffic over `links`: real browsers (user agent versions varied so the
+ * parser cache is not trivial), 2% bots, IPs GeoLite2 resolves and others, referrers, UTM on one
+ * in five, skewed over links (a few hot ones), clicked in the last ten minutes.
+ */
 export function benchClick(links: Array<{ id: string; organizationId: string }>, now = Date.now()): (i: number) => ClickCapturedJob {
   const humans = [USER_AGENTS.iPhone, USER_AGENTS.androidPhone, USER_AGENTS.iPad, USER_AGENTS.windowsChrome, USER_AGENTS.macSafari, USER_AGENTS.linuxFirefox];
   const known = Object.values(KNOWN_IPS);

@@ -1,40 +1,50 @@
 /**
- * POST /api/links, one link per request (goal: over 1,000 a second): `wrk` against the api's
- * production entry. Every create also publishes its invalidation and queues `link.created`.
- * Reports creates per second and CPU ms per create of the api and of Postgres.
+ * Creating links through the api's production entry: `POST /api/links` driven by `wrk` (goal: over
+ * 1,000 a second; every create also publishes its invalidation and queues `link.created`), counted
+ * in the database, with CPU ms per create of the api and of Postgres; then sequential
+ * `POST /api/links/bulk-create` of 100 links each (goal: under 150 ms), at most --requests within --bulk-seconds.
  *
- *   node tools/scripts/run.js bench/links-create.ts [--seconds 10] [--connections 16]
+ *   node tools/scripts/run.js bench/links-create.ts [--seconds 10] [--connections 16] [--requests 50] [--bulk-seconds 15]
  */
-import { arg, log, print, runBench, wrk } from './kit';
-import { cpuMsPer, startLinksBench } from './links-support';
+import { arg, cpuMsPer, print, runBench, startApiBench, timings, wrk } from './kit';
 
-async function main(): Promise<void> {
+runBench(async () => {
   const seconds = Math.min(arg('seconds', 10), 20);
   const connections = arg('connections', 16);
-  const bench = await startLinksBench();
+  const bench = await startApiBench();
   try {
-    const load = { url: `${bench.url}/api/links`, method: 'POST', headers: bench.auth, connections };
-    const body = JSON.stringify({ templateId: bench.org.template.id, originalUrl: 'https://example.com/single?x=1', title: 'Bench link' });
+    const templateId = bench.org.template.id;
     const links = () => bench.env.prisma.link.count({ where: { organizationId: bench.org.organization.id } });
-    await wrk({ ...load, body, seconds: 2 });
+    const body = JSON.stringify({ templateId, originalUrl: 'https://example.com/single?x=1', title: 'Bench link' });
+    const load = { url: `${bench.url}/api/links`, method: 'POST', headers: bench.auth, body, connections };
+    await wrk({ ...load, seconds: 2 });
     const before = await links();
-    const cpuBefore = await bench.cpu();
-    const r = await wrk({ ...load, body, seconds });
-    const cpuAfter = await bench.cpu();
+    const { result: r, cpuMs } = await cpuMsPer(bench, () => wrk({ ...load, seconds }), async () => (await links()) - before);
     const created = (await links()) - before;
-    log('done', { created });
+
+    const bulk = async (i: number) => {
+      const batch = Array.from({ length: 100 }, (_, j) => ({ templateId, originalUrl: `https://example.com/bulk/${i}/${j}?utm=x`, title: `Bulk ${i}-${j}`, utmParameters: { utm_source: 'bench', utm_campaign: `c${i}` } }));
+      const t = performance.now();
+      const res = await fetch(`${bench.url}/api/links/bulk-create`, { method: 'POST', headers: bench.auth, body: JSON.stringify({ links: batch }) });
+      await res.arrayBuffer();
+      if (res.status !== 201) throw new Error(`bulk-create answered ${res.status}`);
+      return performance.now() - t;
+    };
+    for (let i = 1; i <= 3; i++) await bulk(-i);
+    const times: number[] = [];
+    const until = performance.now() + Math.min(arg('bulk-seconds', 15), 20) * 1000;
+    for (let i = 0; i < arg('requests', 50) && performance.now() < until; i++) times.push(await bulk(i));
     print({
       bench: 'links-create',
-      tool: `wrk -t1 -c${connections} -d${seconds}s`,
+      tool: `wrk -t1 -c${connections} -d${seconds}s; bulk creates one at a time`,
       createdPerSecond: Math.round(created / seconds),
       notOk: r.notOk,
       errors: r.errors,
       latencyMs: r.latencyMs,
-      cpuMsPerCreate: cpuMsPer(cpuBefore, cpuAfter, created),
+      cpuMsPerCreate: cpuMs,
+      bulkCreate100: { requests: times.length, latencyMs: timings(times) },
     });
   } finally {
     await bench.close();
   }
-}
-
-runBench(main);
+});

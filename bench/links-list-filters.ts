@@ -10,13 +10,12 @@ import { Pool } from 'pg';
 import { Tier } from '@dl/platform/db';
 import { LinkListFilter, LinksPg } from '@dl/links';
 import { seedOrganization } from '@dl/testing';
-import { arg, flag, log, print, round, runBench } from './kit';
-import { startLinksBench } from './links-support';
+import { arg, flag, log, print, round, runBench, startApiBench, timings } from './kit';
 
-async function main(): Promise<void> {
+runBench(async () => {
   const links = arg('links', 100_000);
   const requests = Math.min(arg('requests', 20), 100);
-  const bench = await startLinksBench();
+  const bench = await startApiBench();
   const pool = new Pool({ connectionString: bench.env.config.DATABASE_URL, max: 1 });
   const pg = new LinksPg(bench.env.config);
   try {
@@ -71,19 +70,15 @@ async function main(): Promise<void> {
       const indexes = [...new Set(plan.join('\n').match(/(?:Index|Bitmap Index) (?:Only )?Scan(?: Backward)? (?:using|on) (\w+)/g) ?? [])];
       const seqScan = plan.some((l) => /Seq Scan on links/.test(l));
       const execMs = Number(/Execution Time: ([\d.]+)/.exec(plan.join('\n'))?.[1]);
-      let http: Record<string, number> | undefined;
-      if (c.query) {
-        const times: number[] = [];
-        for (let i = 0; i < requests; i++) {
-          const t0 = performance.now();
-          const res = await fetch(`${bench.url}/api/links?${c.query}`, { headers: bench.auth });
-          await res.text();
-          if (res.status !== 200) throw new Error(`${c.query}: ${res.status}`);
-          times.push(performance.now() - t0);
-        }
-        times.sort((x, y) => x - y);
-        http = { p50: round(times[Math.floor(times.length / 2)]), max: round(times[times.length - 1]) };
+      const times: number[] = [];
+      for (let i = 0; c.query && i < requests; i++) {
+        const t0 = performance.now();
+        const res = await fetch(`${bench.url}/api/links?${c.query}`, { headers: bench.auth });
+        await res.text();
+        if (res.status !== 200) throw new Error(`${c.query}: ${res.status}`);
+        times.push(performance.now() - t0);
       }
+      const http = times.length ? { p50: timings(times).p50, max: timings(times).max } : undefined;
       rows.push({ filter: c.name, indexes: indexes.map((s) => s.replace(/^.* (using|on) /, '')), seqScan, sqlMs: execMs, httpMs: http });
       if (flag('plans')) process.stderr.write(`\n-- ${c.name}\n${plan.join('\n')}\n`);
     }
@@ -100,6 +95,4 @@ async function main(): Promise<void> {
     await pool.end();
     await bench.close();
   }
-}
-
-runBench(main);
+});

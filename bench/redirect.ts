@@ -14,7 +14,7 @@
 import { get as httpGet } from 'node:http';
 import { TestEnv } from '@dl/testing';
 import { capturedClicks, startEdgeBench } from './edge';
-import { arg, flag, log, median, memoryMb, print, round, runBench, span, VISIT_HEADERS, wrkWithCpu } from './kit';
+import { alternate, arg, flag, log, memoryMb, print, runBench, summarize, VISIT_HEADERS, warmUp } from './kit';
 import { openLoadRedirects } from './open-load';
 
 const BRANDED_HOST = 'go.bench.test';
@@ -38,9 +38,10 @@ async function seedBranded(env: TestEnv, rows: Rows): Promise<void> {
   await env.prisma.link.createMany({ data: rows.map((l) => ({ ...l, originalUrl: `${l.originalUrl as string}?on=branded`, domainId: domain.id, domainName: BRANDED_HOST })) as never });
 }
 
+const code = (prefix: string, i: number) => `${prefix}${i.toString().padStart(4, '0')}`;
+
 /** `ctrl…` links with the rules and two variants (no iosUrl, so the variant answers), `cap…` links with a cap never reached. */
 async function seedControls(env: TestEnv, rows: Rows): Promise<void> {
-  const code = (prefix: string, i: number) => `${prefix}${i.toString().padStart(4, '0')}`;
   await env.prisma.link.createMany({
     data: rows.flatMap((l, i) => [
       { ...l, shortCode: code('ctrl', i), iosUrl: null, redirectRules: MISSED_RULES, variants: [{ url: `https://a.example/${i}`, weight: 50 }, { url: `https://b.example/${i}`, weight: 50 }] },
@@ -49,19 +50,13 @@ async function seedControls(env: TestEnv, rows: Rows): Promise<void> {
   });
 }
 
-type Scenario = { name: string; url: string; pid: number; paths: string[]; headers: Record<string, string> };
-
 function location(url: string, path: string, headers: Record<string, string>): Promise<string | undefined> {
   return new Promise((resolve, reject) => httpGet(`${url}${path}`, { headers }, (res) => (res.resume(), resolve(res.headers.location))).on('error', reject));
 }
 
-async function main(): Promise<void> {
-  const seconds = arg('seconds', 5);
-  const rounds = arg('rounds', 3);
-  const connections = arg('connections', 64);
-  const linkCount = arg('links', 100);
-  const branded = flag('branded');
-  const controls = flag('controls');
+runBench(async () => {
+  const [seconds, rounds, connections, linkCount] = [arg('seconds', 5), arg('rounds', 3), arg('connections', 64), arg('links', 100)];
+  const [branded, controls] = [flag('branded'), flag('controls')];
   const edge = await startEdgeBench({
     links: linkCount,
     config: { LOG_LEVEL: 'silent' },
@@ -73,50 +68,30 @@ async function main(): Promise<void> {
   try {
     const { redirect, bare, paths } = edge;
     const pid = redirect.proc.pid!;
-    const scenarios: Scenario[] = [{ name: 'bare', url: bare.url, pid: bare.proc.pid!, paths, headers: VISIT_HEADERS }, { name: 'edge', url: redirect.url, pid, paths, headers: VISIT_HEADERS }];
+    const scenario = (name: string, url: string, pids: number[], p = paths, headers: Record<string, string> = VISIT_HEADERS) => ({ name, pids, load: { url, paths: p, headers, connections, seconds } });
+    const scenarios = [scenario('bare', bare.url, [bare.pid]), scenario('edge', redirect.url, [pid])];
     if (branded) {
-      const headers = { ...VISIT_HEADERS, host: BRANDED_HOST };
       if (!(await location(redirect.url, paths[0], { host: BRANDED_HOST }))?.includes('on=branded')) throw new Error('the branded host does not answer its links');
-      scenarios.push({ name: 'brandedHost', url: redirect.url, pid, paths, headers });
+      scenarios.push(scenario('brandedHost', redirect.url, [pid], paths, { ...VISIT_HEADERS, host: BRANDED_HOST }));
     }
     if (controls) {
-      const ctrl = paths.map((_, i) => `/ctrl${i.toString().padStart(4, '0')}?ref=bench`);
-      if (!/^https:\/\/[ab]\.example\//.test((await location(redirect.url, ctrl[0], VISIT_HEADERS)) ?? '')) throw new Error('the rules+variants link did not answer a variant');
-      scenarios.push({ name: 'rulesAndVariants', url: redirect.url, pid, paths: ctrl, headers: VISIT_HEADERS });
-      scenarios.push({ name: 'capped', url: redirect.url, pid, paths: paths.map((_, i) => `/cap${i.toString().padStart(4, '0')}?ref=bench`), headers: VISIT_HEADERS });
+      const coded = (prefix: string) => paths.map((_, i) => `/${code(prefix, i)}?ref=bench`);
+      if (!/^https:\/\/[ab]\.example\//.test((await location(redirect.url, coded('ctrl')[0], VISIT_HEADERS)) ?? '')) throw new Error('the rules+variants link did not answer a variant');
+      scenarios.push(scenario('rulesAndVariants', redirect.url, [pid], coded('ctrl')), scenario('capped', redirect.url, [pid], coded('cap')));
     }
 
     log('warm-up');
-    let redirects = 0;
-    for (const s of scenarios) {
-      const warm = await wrkWithCpu([s.pid], { url: s.url, paths: s.paths, headers: s.headers, connections: 16, seconds: 2 });
-      if (s.name !== 'bare') redirects += warm.requests;
-    }
+    const warm = await warmUp(scenarios, 16);
     const memoryAfterWarmup = memoryMb(pid);
-    const runs: Record<string, Array<Awaited<ReturnType<typeof wrkWithCpu>>>> = {};
-    for (let r = 1; r <= rounds; r++) {
-      for (const s of scenarios) {
-        log('round', { round: r, of: rounds, scenario: s.name, seconds, connections });
-        const run = await wrkWithCpu([s.pid], { url: s.url, paths: s.paths, headers: s.headers, connections, seconds });
-        if (run.notOk || run.errors) throw new Error(`${s.name}: ${run.notOk} answers other than 302, ${run.errors} errors`);
-        (runs[s.name] ??= []).push(run);
-        if (s.name !== 'bare') redirects += run.requests;
-      }
-    }
-    const summary = Object.fromEntries(
-      Object.entries(runs).map(([name, list]) => {
-        const rps = list.map((x) => x.requestsPerSecond);
-        const cpu = list.map((x) => x.cpuMicrosPerRequest);
-        return [name, { requestsPerSecond: median(rps), range: span(rps), cpuMicrosPerRequest: median(cpu), cpuRange: span(cpu), p99MsWorstRound: Math.max(...list.map((x) => x.latencyMs.p99)) }];
-      }),
-    );
-    const ratio = (s: (typeof summary)[string]) => ({ throughput: round(s.requestsPerSecond / summary.bare.requestsPerSecond, 2), cpuPerRequest: round(s.cpuMicrosPerRequest / summary.bare.cpuMicrosPerRequest, 2) });
-    const toBare = Object.fromEntries(Object.entries(summary).filter(([name]) => name !== 'bare').map(([name, s]) => [name, ratio(s)]));
-    const result: Record<string, unknown> = { bench: 'redirect', tool: `wrk -t1 -c${connections} -d${seconds}s × ${rounds} rounds, alternating`, links: linkCount, ...summary, ratioToBare: toBare };
+    const runs = await alternate(scenarios, rounds);
+    const edgeRuns = [...warm.filter((_, i) => scenarios[i].name !== 'bare'), ...Object.entries(runs).flatMap(([name, list]) => (name === 'bare' ? [] : list))];
+    let redirects = edgeRuns.reduce((n, x) => n + x.requests, 0);
+    const { medians, ratioTo } = summarize(runs, 'bare');
+    const result: Record<string, unknown> = { bench: 'redirect', tool: `wrk -t1 -c${connections} -d${seconds}s × ${rounds} rounds, alternating`, links: linkCount, ...medians, ratioTo };
 
     if (!branded && !controls) {
       // Latency at half the edge's rate (or --rate), open loop from the scheduled send; the bare server at the same rate is the floor.
-      const rate = arg('rate', 0) || Math.round(summary.edge.requestsPerSecond / 2);
+      const rate = arg('rate', 0) || Math.round(medians.edge.requestsPerSecond / 2);
       log('latency at a fixed rate', { rate, seconds });
       const atRate = async (url: string) => {
         const h = await openLoadRedirects({ url, paths, headers: () => VISIT_HEADERS, rate, seconds, maxSockets: 32 });
@@ -133,6 +108,4 @@ async function main(): Promise<void> {
   } finally {
     await edge.stop();
   }
-}
-
-runBench(main);
+});

@@ -2,14 +2,12 @@
  * POST /api/track/sale (decisions §23: 2,000 a second for 60 s, nothing lost, each counted once):
  * `wrk` against the api's production entry, every request a new invoice id (a Lua body script),
  * then the stored sales are counted against the answers wrk saw (each invoice id is unique, so
- * none can be stored twice). Also reports CPU ms per sale of the
- * api and of Postgres.
+ * none can be stored twice), with CPU ms per sale of the api and of Postgres.
  *
  *   node tools/scripts/run.js bench/track-sale.ts [--seconds 60] [--connections 64]
  */
 import { ClickFixtures } from '@dl/testing';
-import { arg, log, print, runBench, wrk } from './kit';
-import { cpuMsPer, startLinksBench } from './links-support';
+import { arg, cpuMsPer, log, print, runBench, startApiBench, wrk } from './kit';
 
 /** A new invoice id per request: `<run>-<thread>-<n>`, and amounts that vary. */
 const luaRequest = (run: string) => `
@@ -22,10 +20,10 @@ request = function()
   return wrk.format(nil, nil, nil, body)
 end`;
 
-async function main(): Promise<void> {
+runBench(async () => {
   const seconds = arg('seconds', 60);
   const connections = arg('connections', 64);
-  const bench = await startLinksBench();
+  const bench = await startApiBench();
   try {
     const orgId = bench.org.organization.id;
     const fx = new ClickFixtures(bench.env.prisma).useOwner(orgId, bench.org.owner.user.id, bench.org.template.id);
@@ -41,9 +39,7 @@ async function main(): Promise<void> {
     await wrk({ ...load, seconds: 3, luaRequest: luaRequest('warm') });
     const sales = () => bench.env.prisma.sale.count({ where: { organizationId: orgId } });
     const before = await sales();
-    const cpuBefore = await bench.cpu();
-    const r = await wrk({ ...load, seconds, luaRequest: luaRequest('run') });
-    const cpuAfter = await bench.cpu();
+    const { result: r, cpuMs } = await cpuMsPer(bench, () => wrk({ ...load, seconds, luaRequest: luaRequest('run') }), async () => (await sales()) - before);
     const stored = (await sales()) - before;
     const created = r.requests - r.notOk - r.errors;
     const rollup = await bench.env.prisma.conversionDaily.aggregate({ where: { organizationId: orgId }, _sum: { sales: true } });
@@ -61,11 +57,9 @@ async function main(): Promise<void> {
       inFlightAtStop: stored - created,
       rollupMatches: rollup._sum.sales === (await sales()),
       latencyMs: r.latencyMs,
-      cpuMsPerSale: cpuMsPer(cpuBefore, cpuAfter, stored),
+      cpuMsPerSale: cpuMs,
     });
   } finally {
     await bench.close();
   }
-}
-
-runBench(main);
+});

@@ -1,56 +1,68 @@
 /**
- * The worker's production process (at the bench's priority) draining a fixed backlog (goal: peak
- * resident memory under 250 MB), on a private redis-server and its own database: CPU time per click
- * from /proc and memory stay comparable on a busy host, where throughput does not.
+ * The worker's production process draining a backlog of varied clicks (60 links of 3
+ * organizations: real browsers, GeoLite2 addresses, referrers, UTM, 2% bots) in `click.batch` jobs
+ * of --batch, on a private redis-server and its own database. Per run: the worker's and Postgres's
+ * CPU µs per click (/proc; a busy host disturbs them least), the worker's idle and peak resident
+ * memory (goal: under 250 MB), the drain time and the steady rate between 10% and 90% of the
+ * backlog. A missing or duplicate click fails the run; rollups and link counters are printed.
  *
- *   node tools/scripts/run.js bench/worker-drain.ts [--clicks 100000] [--batch 500] [--runs 2]
+ *   node tools/scripts/run.js bench/worker-drain.ts [--clicks 100000] [--batch 500] [--runs 2] [--prefill] [--processes 1]
  *
- * Per run: the worker idles 2 s after boot (idle RSS), then `click.batch` jobs of --batch varied
- * clicks (60 links of 3 organizations) are queued as fast as the bench can while the worker
- * drains; the run ends when every click is stored (a missing or duplicate click fails it).
- * `DL_NODE_ARGS='<flags>'` starts the worker with more node flags (`--cpu-prof --cpu-prof-dir=…`).
+ * The worker idles 2 s after boot (idle RSS); the backlog is then queued as fast as the bench can
+ * while the worker drains, or with --prefill queued whole on the paused queue first (the steady
+ * rate is then the worker's alone). --processes N: WEB_CONCURRENCY=N, CPU and memory summed over
+ * the processes. `DL_NODE_ARGS='<flags>'` starts the worker with more node flags (`--cpu-prof --cpu-prof-dir=…`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { configEnv, createTestEnv, ensureTemplateDatabase, PrivateRedis, spawnApp } from '@dl/testing';
-import { arg, benchClick, benchLinks, cpuSeconds, databaseCpuSeconds, drained, log, memoryMb, print, queueClickBatches, runBench, sleep, storedClicks } from './kit';
+import { childPids, configEnv, createTestEnv, ensureTemplateDatabase, listeningCount, PrivateRedis, spawnApp, waitUntil } from '@dl/testing';
+import { arg, benchClick, benchLinks, cpuSecondsOf, databaseCpuSeconds, drained, flag, log, memoryMb, print, queueClickBatches, round, runBench, sleep, storedClicks, watchDrain } from './kit';
 
-async function main(): Promise<void> {
-  const total = arg('clicks', 100_000);
-  const perJob = arg('batch', 500);
-  const runs = arg('runs', 2);
+runBench(async () => {
+  const [total, perJob, runs, processes, prefill] = [arg('clicks', 100_000), arg('batch', 500), arg('runs', 2), arg('processes', 1), flag('prefill')];
   await ensureTemplateDatabase();
   const dir = mkdtempSync(join(tmpdir(), 'dl-bench-worker-drain-'));
   const redis = await PrivateRedis.create(dir, { appendonly: false });
-  const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: 'warn' });
+  // More processes log `worker listening` each (at info), to be waited for.
+  const env = await createTestEnv({ REDIS_URL: redis.url, LOG_LEVEL: processes > 1 ? 'info' : 'warn', WEB_CONCURRENCY: String(processes) });
   const queue = new Queue(Queues.clicks, bullOptions(env.config));
   try {
-    const links = await benchLinks(env);
-    const click = benchClick(links);
+    const click = benchClick(await benchLinks(env));
     const extra: Record<string, string> = process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : {};
-    const rows: Array<Record<string, number>> = [];
+    const rows: Array<Record<string, number | null>> = [];
     for (let run = 1; run <= runs; run++) {
-      const worker = await spawnApp('worker', { ...configEnv(env.config), ...extra });
+      const worker = await spawnApp('worker', { ...configEnv(env.config), ...extra }, 120_000);
       try {
-        const pid = worker.proc.pid!;
+        await waitUntil(`${processes} worker processes`, () => processes === 1 || listeningCount(worker, 'worker') >= processes);
+        const pids = [worker.proc.pid!, ...(processes > 1 ? childPids(worker).map(Number) : [])];
+        const memory = () => pids.map(memoryMb).reduce((a, m) => ({ rss: a.rss + m.rss, peak: a.peak + m.peak }), { rss: 0, peak: 0 });
         await sleep(2_000);
-        const idleRssMb = memoryMb(pid).rss;
+        const idleRssMb = memory().rss;
         const before = await storedClicks(env);
-        const cpu0 = cpuSeconds(pid);
-        const postgres0 = await databaseCpuSeconds(env);
-        const started = Date.now();
+        const count = async () => (await storedClicks(env)) - before;
+        if (prefill) await queue.pause();
+        const [cpu0, postgres0, started] = [cpuSecondsOf(pids), await databaseCpuSeconds(env), Date.now()];
+        const watching = prefill ? null : watchDrain(count, total, 300);
         await queueClickBatches(queue, click, total, perJob, (run - 1) * total);
-        const seconds = (Date.now() - started) / 1000 + (await drained(async () => (await storedClicks(env)) - before, total, 300_000));
+        if (prefill) {
+          log('queue pre-filled', { clicks: total, jobs: Math.ceil(total / perJob) });
+          await queue.resume();
+        }
+        const steady = (await (watching ?? watchDrain(count, total, 300))).steadyPerSecond;
+        await drained(count, total, 60_000);
+        const seconds = (Date.now() - started) / 1000;
+        const perClick = (cpu: number) => Math.round((cpu * 1e6) / total);
         const row = {
           run,
-          workerCpuMicrosPerClick: Math.round(((cpuSeconds(pid) - cpu0) * 1e6) / total),
-          postgresCpuMicrosPerClick: Math.round((((await databaseCpuSeconds(env)) - postgres0) * 1e6) / total),
+          workerCpuMicrosPerClick: perClick(cpuSecondsOf(pids) - cpu0),
+          postgresCpuMicrosPerClick: perClick((await databaseCpuSeconds(env)) - postgres0),
           workerIdleRssMb: idleRssMb,
-          workerPeakRssMb: memoryMb(pid).peak,
-          drainSeconds: Math.round(seconds * 10) / 10,
+          workerPeakRssMb: memory().peak,
+          drainSeconds: round(seconds),
+          steadyClicksPerSecond: steady,
         };
         rows.push(row);
         log('run', row);
@@ -58,13 +70,14 @@ async function main(): Promise<void> {
         await worker.stop('SIGTERM').catch(() => undefined);
       }
     }
-    print({ bench: 'worker-drain', clicks: total, clicksPerJob: perJob, runs: rows, exact: true });
+    const [{ rollup, counters }] = await env.prisma.$queryRaw<Array<{ rollup: number; counters: number }>>`
+      SELECT (SELECT coalesce(sum(clicks),0)::int FROM click_rollups WHERE dimension IN ('total','bot')) AS rollup,
+             (SELECT coalesce(sum(click_count),0)::int FROM links) AS counters`;
+    print({ bench: 'worker-drain', clicks: total, clicksPerJob: perJob, processes, prefill, runs: rows, stored: await storedClicks(env), rollupTotalPlusBot: rollup, linkCounters: counters, exact: true });
   } finally {
     await queue.close();
     await env.teardown().catch(() => undefined);
     await redis.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-runBench(main);
+});
