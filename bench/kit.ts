@@ -264,6 +264,24 @@ export function summarize(runs: Record<string, CpuRun[]>, base: string) {
   return { medians, ratioTo: { [base]: Object.fromEntries(Object.entries(medians).filter(([name]) => name !== base).map(([name, s]) => [name, ratio(s)])) } };
 }
 
+/**
+ * `rounds` runs of `pass`, which returns how many items it handled (`after` runs untimed after
+ * each): items per second of wall time and per CPU second of this process, per round.
+ */
+export async function rateRounds(rounds: number, pass: () => Promise<number> | number, after?: () => Promise<unknown>): Promise<{ perSecond: number[]; perCpuSecond: number[] }> {
+  const out = { perSecond: [] as number[], perCpuSecond: [] as number[] };
+  for (let r = 1; r <= rounds; r++) {
+    const [t, cpu] = [performance.now(), process.cpuUsage()];
+    const n = await pass();
+    const used = process.cpuUsage(cpu);
+    out.perSecond.push(Math.round(n / ((performance.now() - t) / 1000)));
+    out.perCpuSecond.push(Math.round(n / ((used.user + used.system) / 1e6)));
+    log('round', { round: r, of: rounds, items: n, perSecond: out.perSecond[r - 1], perCpuSecond: out.perCpuSecond[r - 1] });
+    await after?.();
+  }
+  return out;
+}
+
 /** The redirect benches' visitor: an iPhone, so platform routing applies. */
 export const VISIT_HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
 

@@ -64,7 +64,6 @@ describe('openLoad', () => {
       expect(seen).toHaveLength(400);
       expect(paths.map((p) => seen.filter((s) => s === p).length)).toEqual([100, 100, 100, 100]);
       expect(result.latency.p50).toBeGreaterThan(0);
-      expect(result.latency.p99).toBeGreaterThanOrEqual(result.fromWrite.p99 - 0.01);
     } finally {
       await close(server);
     }

@@ -42,10 +42,6 @@ export interface OpenLoadResult {
   latency: LatencySummary;
   /** How late the generator itself sent requests (ms): part of `latency`, not the server's. */
   sendLag: LatencySummary;
-  /** From each request's actual write to its answer (ms): `latency` without the send lag. */
-  fromWrite: LatencySummary;
-  maxInFlight: number;
-  sockets: number;
 }
 
 /** A socket, the request indexes written on it and not yet answered (oldest first), and unread bytes. */
@@ -116,15 +112,12 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
   const total = schedule.length;
   const latencies = new Float64Array(total);
   const lags = new Float64Array(total);
-  const fromWrite = new Float64Array(total);
   const conns: Conn[] = [];
   const idle: Conn[] = [];
   let ok = 0;
   let notOk = 0;
   let errors = 0;
   let done = 0;
-  let inFlight = 0;
-  let maxInFlight = 0;
   let next = 0;
   let spread = 0;
 
@@ -138,27 +131,12 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
       finished = true;
       clearTimeout(deadline);
       for (const c of conns) c.socket.destroy();
-      resolve({
-        sent: next,
-        ok,
-        notOk,
-        errors,
-        achievedRate: Math.round(ok / ((performance.now() - t0) / 1000)),
-        latency: summarize(latencies.subarray(0, ok)),
-        sendLag: summarize(lags.subarray(0, next)),
-        fromWrite: summarize(fromWrite.subarray(0, ok)),
-        maxInFlight,
-        sockets: conns.length,
-      });
+      const achievedRate = Math.round(ok / ((performance.now() - t0) / 1000));
+      resolve({ sent: next, ok, notOk, errors, achievedRate, latency: summarize(latencies.subarray(0, ok)), sendLag: summarize(lags.subarray(0, next)) });
     };
     const settle = (i: number, status: number) => {
-      inFlight--;
       if (status === 0) errors++;
-      else if (isOk(status)) {
-        const now = performance.now();
-        fromWrite[ok] = now - (t0 + schedule[i] + lags[i]);
-        latencies[ok++] = now - (t0 + schedule[i]);
-      }
+      else if (isOk(status)) latencies[ok++] = performance.now() - (t0 + schedule[i]);
       else notOk++;
       if (++done === total) finish();
     };
@@ -215,8 +193,6 @@ export function openLoad(opts: OpenLoadOptions): Promise<OpenLoadResult> {
       c.pending.push(i);
       c.socket.write(`${head}\r\n${body}`);
       lags[i] = performance.now() - (t0 + schedule[i]);
-      inFlight++;
-      if (inFlight > maxInFlight) maxInFlight = inFlight;
     };
     const tick = () => {
       if (finished) return;

@@ -17,7 +17,8 @@ import { arg, log, median, print, round, runBench, sleep, VISIT_HEADERS, wrk, Wr
 const TRIES = 1000;
 
 /** 1,000 parallel wrong passwords on `code`, each from its own IP: the statuses tallied and how long the burst took. */
-async function burst(url: string, code: string, round: number): Promise<{ statuses: Record<number, number>; ms: number }> {
+type Burst = { statuses: Record<number, number>; ms: number };
+async function burst(url: string, code: string, round: number): Promise<Burst> {
   const started = performance.now();
   const statuses = await Promise.all(
     Array.from({ length: TRIES }, (_, i) =>
@@ -37,10 +38,8 @@ async function burst(url: string, code: string, round: number): Promise<{ status
   return { statuses: tally, ms: Math.round(performance.now() - started) };
 }
 
-async function main(): Promise<void> {
-  const seconds = arg('seconds', 4);
-  const rounds = arg('rounds', 3);
-  const connections = arg('connections', 8);
+runBench(async () => {
+  const [seconds, rounds, connections] = [arg('seconds', 4), arg('rounds', 3), arg('connections', 8)];
   const edge = await startEdgeBench({
     links: 1 + rounds,
     config: { LOG_LEVEL: 'silent', TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip' },
@@ -51,8 +50,7 @@ async function main(): Promise<void> {
   });
   try {
     const url = edge.redirect.url;
-    const other = edge.paths[0];
-    const visit = () => wrk({ url, paths: [other], headers: VISIT_HEADERS, connections, seconds });
+    const visit = () => wrk({ url, paths: [edge.paths[0]], headers: VISIT_HEADERS, connections, seconds });
     // While wrk runs: the burst starts after 0.5 s so the window holds it whole.
     const during = async (code: string, r: number) => {
       const load = visit();
@@ -61,35 +59,32 @@ async function main(): Promise<void> {
       return { wrk: await load, burst: b };
     };
     await visit(); // warm-up
-    const quiet: WrkResult[] = [];
-    const flood: Array<{ wrk: WrkResult; burst: { statuses: Record<number, number>; ms: number } }> = [];
-    const floodNoHash: typeof flood = [];
+    const runs = { quiet: [] as WrkResult[], flood: [] as WrkResult[], floodNoHash: [] as WrkResult[] };
+    const bursts = { flood: [] as Burst[], floodNoHash: [] as Burst[] };
     for (let r = 0; r < rounds; r++) {
       const code = edge.links[1 + r].shortCode;
-      quiet.push(await visit());
-      flood.push(await during(code, r));
-      floodNoHash.push(await during(code, r));
-      log('round', { r, quiet: quiet.at(-1)!.latencyMs, flood: flood.at(-1)!.wrk.latencyMs, floodNoHash: floodNoHash.at(-1)!.wrk.latencyMs });
+      runs.quiet.push(await visit());
+      for (const kind of ['flood', 'floodNoHash'] as const) {
+        const d = await during(code, r);
+        runs[kind].push(d.wrk);
+        bursts[kind].push(d.burst);
+      }
+      log('round', { r, quiet: runs.quiet[r].latencyMs, flood: runs.flood[r].latencyMs, floodNoHash: runs.floodNoHash[r].latencyMs });
     }
     const p99 = (xs: WrkResult[]) => xs.map((x) => x.latencyMs.p99);
+    const medianP99Ms = { quiet: median(p99(runs.quiet)), flood: median(p99(runs.flood)), floodNoHash: median(p99(runs.floodNoHash)) };
     print({
       bench: 'password-flood',
       connections,
       seconds,
-      otherLinkP99Ms: { quiet: p99(quiet), flood: p99(flood.map((f) => f.wrk)), floodNoHash: p99(floodNoHash.map((f) => f.wrk)) },
-      medianP99Ms: {
-        quiet: median(p99(quiet)),
-        flood: median(p99(flood.map((f) => f.wrk))),
-        floodNoHash: median(p99(floodNoHash.map((f) => f.wrk))),
-      },
-      floodMinusQuietMs: round(median(p99(flood.map((f) => f.wrk))) - median(p99(quiet)), 2),
-      otherLinkReqPerSecond: { quiet: quiet.map((q) => q.requestsPerSecond), flood: flood.map((f) => f.wrk.requestsPerSecond) },
-      bursts: { flood: flood.map((f) => f.burst), floodNoHash: floodNoHash.map((f) => f.burst) },
-      errors: [...quiet, ...flood.map((f) => f.wrk), ...floodNoHash.map((f) => f.wrk)].reduce((n, x) => n + x.errors + x.notOk, 0),
+      otherLinkP99Ms: { quiet: p99(runs.quiet), flood: p99(runs.flood), floodNoHash: p99(runs.floodNoHash) },
+      medianP99Ms,
+      floodMinusQuietMs: round(medianP99Ms.flood - medianP99Ms.quiet, 2),
+      otherLinkReqPerSecond: { quiet: runs.quiet.map((q) => q.requestsPerSecond), flood: runs.flood.map((f) => f.requestsPerSecond) },
+      bursts,
+      errors: Object.values(runs).flat().reduce((n, x) => n + x.errors + x.notOk, 0),
     });
   } finally {
     await edge.stop();
   }
-}
-
-runBench(main);
+});

@@ -1,26 +1,20 @@
 /**
- * The whole click pipeline on one machine: the redirect and the worker as separate production
- * processes on a private redis-server and their own database, the worker draining while the load
- * runs. Per run:
- *
- *   1. full load: `wrk` for `--seconds`, then the time until every served 302 is a stored click
- *      (exact: stored == captured, a duplicate or a missing click fails the bench). End to end =
- *      clicks ÷ (load + drain time). CPU µs per click of the redirect, the worker, the bench
- *      database's Postgres backends and Redis, from /proc.
- *   2. half load: half the full-load rate as open-loop arrivals (`open-load.ts`), latency from
- *      each request's scheduled send; and the bare `node:http` server at that rate, the floor.
- *
- * Peak resident memory of both apps over the run (VmHWM).
+ * The whole click pipeline on one machine: the redirect and the worker as production processes on
+ * a private redis-server and their own database, the worker draining while the load runs. Per run:
+ * `wrk` for --seconds, then the time until every served 302 is a stored click (a missing or
+ * duplicate click fails the bench); clicks ÷ (load + drain time) end to end; CPU µs per click of
+ * the redirect, the worker, the bench database's Postgres backends and Redis. Then half that rate
+ * open loop (`open-load.ts`): the redirect's p99, and the bare server's at that rate (the floor).
+ * Peak resident memory of both apps.
  *
  *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--varied]
  *
  * `--varied`: each visit from its own address (`x-forwarded-for`, trusted; 50,000 in turn, most
- * with a GeoLite2 city) with one of six browsers, so every click adds a visitor and city rollup
- * rows, as a crowd does. Bounded: every wait has a deadline.
+ * with a GeoLite2 city) with one of six browsers, so every click adds visitor and city rollup rows.
  */
 import { USER_AGENTS } from '@dl/testing';
 import { capturedClicks, startEdgeBench } from './edge';
-import { arg, cpuSeconds, databaseCpuSeconds, drained, flag, log, median, memoryMb, print, runBench, storedClicks, VISIT_HEADERS, wrk } from './kit';
+import { arg, cpuSeconds, databaseCpuSeconds, drained, flag, log, median, memoryMb, print, round, runBench, storedClicks, VISIT_HEADERS, wrk } from './kit';
 import { openLoadRedirects } from './open-load';
 
 const VARIED = flag('varied');
@@ -40,10 +34,8 @@ function headersFor(i: number): Record<string, string> {
 /** wrk's header sets: one browser, or with --varied 5,000 visitors in turn. */
 const fullLoadHeaders = () => (VARIED ? { headerSets: Array.from({ length: 5000 }, (_, i) => headersFor(i * 10)) } : { headers: VISIT_HEADERS });
 
-async function main(): Promise<void> {
-  const seconds = arg('seconds', 10);
-  const connections = arg('connections', 50);
-  const runs = arg('runs', 3);
+runBench(async () => {
+  const [seconds, connections, runs] = [arg('seconds', 10), arg('connections', 50), arg('runs', 3)];
   const edge = await startEdgeBench({ links: arg('links', 100), worker: true, config: VARIED ? { TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' } : {} });
   const { env, redirect, bare, paths, organizationId } = edge;
   const worker = edge.worker!;
@@ -74,7 +66,6 @@ async function main(): Promise<void> {
       const clicks = served - before;
       const drainSeconds = await drained(count, served);
       const cpu1 = await cpuNow();
-      const perClick = (k: keyof typeof cpu0) => Math.round(((cpu1[k] - cpu0[k]) * 1e6) / clicks);
 
       const halfRate = Math.round(clicks / loadSeconds / 2);
       log('half load', { run, rate: halfRate });
@@ -87,12 +78,9 @@ async function main(): Promise<void> {
         run,
         redirectsPerSecond: Math.round(clicks / loadSeconds),
         fullP99Ms: full.latencyMs.p99,
-        drainAfterLoadSeconds: Math.round(drainSeconds * 10) / 10,
+        drainAfterLoadSeconds: round(drainSeconds),
         clicksPerSecondEndToEnd: Math.round(clicks / (loadSeconds + drainSeconds)),
-        redirectCpuMicrosPerClick: perClick('redirect'),
-        workerCpuMicrosPerClick: perClick('worker'),
-        postgresCpuMicrosPerClick: perClick('postgres'),
-        redisCpuMicrosPerClick: perClick('redis'),
+        ...Object.fromEntries((['redirect', 'worker', 'postgres', 'redis'] as const).map((k) => [`${k}CpuMicrosPerClick`, Math.round(((cpu1[k] - cpu0[k]) * 1e6) / clicks)])),
         halfRateRps: halfRate,
         halfP50Ms: half.latency.p50,
         halfP99Ms: half.latency.p99,
@@ -102,20 +90,9 @@ async function main(): Promise<void> {
       log('run', row);
     }
     const medians = Object.fromEntries(Object.keys(rows[0]).filter((k) => k !== 'run').map((k) => [k, median(rows.map((r) => r[k]))]));
-    print({
-      bench: 'pipeline',
-      seconds,
-      connections,
-      links: paths.length,
-      varied: VARIED,
-      runs: rows,
-      medians,
-      peakRssMb: { redirect: memoryMb(redirect.proc.pid!).peak, worker: memoryMb(worker.proc.pid!).peak },
-      exact: true,
-    });
+    const peakRssMb = { redirect: memoryMb(redirect.proc.pid!).peak, worker: memoryMb(worker.proc.pid!).peak };
+    print({ bench: 'pipeline', seconds, connections, links: paths.length, varied: VARIED, runs: rows, medians, peakRssMb, exact: true });
   } finally {
     await edge.stop();
   }
-}
-
-runBench(main);
+});

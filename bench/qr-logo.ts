@@ -7,18 +7,17 @@
  *
  *   node tools/scripts/run.js bench/qr-logo.ts [--parallel 50] [--size 512] [--sequential 10]
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { PNG } from 'pngjs';
 import { createApiApp } from '@dl/apps/api';
 import { closeAll, createTestEnv, seedOrganization, startApp } from '@dl/testing';
-import { arg, log, median, print, round, runBench } from './kit';
+import { arg, log, median, percentile, print, round, runBench } from './kit';
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+/** p50, p99 and max of a `monitorEventLoopDelay` histogram, in ms. */
+const delayMs = (h: IntervalHistogram) => ({ p50: round(h.percentile(50) / 1e6), p99: round(h.percentile(99) / 1e6), max: round(h.max / 1e6) });
 
 runBench(async () => {
-  const parallel = arg('parallel', 50);
-  const sequential = arg('sequential', 10);
-  const size = arg('size', 512);
+  const [parallel, sequential, size] = [arg('parallel', 50), arg('sequential', 10), arg('size', 512)];
   const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
   const server = await startApp(createApiApp, env.config);
   try {
@@ -69,8 +68,8 @@ runBench(async () => {
       parallel,
       wallMs: round(wall),
       latencyMs: { p50: round(median(times)), p95: round(percentile(times, 95)), max: round(Math.max(...times)) },
-      idleEventLoopDelayMs: { p50: round(idle.percentile(50) / 1e6), p99: round(idle.percentile(99) / 1e6), max: round(idle.max / 1e6) },
-      eventLoopDelayMs: { p50: round(delay.percentile(50) / 1e6), p99: round(delay.percentile(99) / 1e6), max: round(delay.max / 1e6) },
+      idleEventLoopDelayMs: delayMs(idle),
+      eventLoopDelayMs: delayMs(delay),
     });
   } finally {
     await closeAll(server, env);

@@ -12,7 +12,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadFeeds, parseBrands, screenLocally } from '@dl/safety';
-import { arg, log, median, print, round, runBench } from './kit';
+import { arg, log, median, print, rateRounds, round, runBench } from './kit';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
@@ -53,10 +53,9 @@ function urlFor(i: number, entries: number): string {
   }
 }
 
-async function main() {
+runBench(async () => {
   const entries = arg('entries', 1_000_000);
   const urls = arg('urls', 200_000);
-  const rounds = arg('rounds', 3);
   const dir = mkdtempSync(join(tmpdir(), 'safety-bench-'));
   try {
     const path = join(dir, 'feed.txt');
@@ -71,28 +70,21 @@ async function main() {
     log('loaded', { entries: snapshot.matcher.size, malformed: snapshot.files[0].malformed, loadMs: Math.round(loadMs) });
     const brands = parseBrands('paypal.com,google.com,apple.com,microsoft.com,amazon.com');
     const sample = Array.from({ length: urls }, (_, i) => urlFor(i, entries));
-    const rates: number[] = [];
-    const cpuRates: number[] = [];
     let blocked = 0;
-    for (let r = 0; r < rounds; r++) {
+    const rounds = await rateRounds(arg('rounds', 3), () => {
       blocked = 0;
-      const s = performance.now();
-      const cpu = process.cpuUsage();
       for (const u of sample) if (screenLocally(u, snapshot.matcher, brands).status === 'blocked') blocked++;
-      rates.push(Math.round(urls / ((performance.now() - s) / 1000)));
-      const used = process.cpuUsage(cpu);
-      cpuRates.push(Math.round(urls / ((used.user + used.system) / 1e6)));
-      log('round', { round: r + 1, urlsPerSecond: rates[r], urlsPerCpuSecond: cpuRates[r], blocked });
-    }
+      return urls;
+    });
     print({
       entries: snapshot.matcher.size,
       loadSeconds: round(loadMs / 1000, 2),
       tableMb: round(snapshot.matcher.bytes / 1048576),
       residentGrowthMb: round((after.rss - before.rss) / 1048576),
       heapAndBuffersGrowthMb: round((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1048576),
-      urlsPerSecond: median(rates),
-      urlsPerCpuSecond: median(cpuRates),
-      rounds: rates,
+      urlsPerSecond: median(rounds.perSecond),
+      urlsPerCpuSecond: median(rounds.perCpuSecond),
+      rounds: rounds.perSecond,
       blockedShare: round(blocked / urls, 3),
     });
     // Keeps the snapshot alive until after the figures.
@@ -100,6 +92,4 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-runBench(main);
+});

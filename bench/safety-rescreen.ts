@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RescreenModule, RescreenService, SafetyService } from '@dl/safety';
 import { createServiceContext, createTestEnv, seedOrganization } from '@dl/testing';
-import { arg, log, median, print, round, runBench } from './kit';
+import { arg, log, median, print, rateRounds, round, runBench } from './kit';
 
-async function main() {
+runBench(async () => {
   const links = arg('links', 100_000);
   const entries = arg('entries', 100_000);
   const matched = arg('matched', 1000);
-  const rounds = arg('rounds', 3);
   const dir = mkdtempSync(join(tmpdir(), 'rescreen-bench-'));
   const feed = join(dir, 'feed.txt');
   // Domain entries; the first `matched` name hosts of bench links, the rest name nothing stored.
@@ -41,25 +40,14 @@ async function main() {
     await safety.reloadFeeds();
     log('seeded', { links, feedEntries: safety.snapshot.matcher.size });
     const rescreen = app.get(RescreenService);
-    const rates: number[] = [];
-    const cpuRates: number[] = [];
     let blocked = 0;
-    for (let r = 0; r < rounds; r++) {
-      const cpu = process.cpuUsage();
-      const outcome = await rescreen.pass();
-      const used = process.cpuUsage(cpu);
-      blocked = outcome.blocked;
-      rates.push(Math.round(outcome.scanned / (outcome.ms / 1000)));
-      cpuRates.push(Math.round(outcome.scanned / ((used.user + used.system) / 1e6)));
-      log('round', { round: r + 1, scanned: outcome.scanned, blocked, ms: outcome.ms, linksPerSecond: rates[r] });
-      await env.prisma.$executeRawUnsafe(`UPDATE links SET safety_status = 'ok', safety_reason = NULL WHERE safety_status = 'blocked'`);
-    }
-    print({ links, feedEntries: safety.snapshot.matcher.size, blocked, linksPerSecond: median(rates), workerLinksPerCpuSecond: median(cpuRates), rounds: rates, secondsPerPass: round(links / median(rates), 2) });
+    const reset = () => env.prisma.$executeRawUnsafe(`UPDATE links SET safety_status = 'ok', safety_reason = NULL WHERE safety_status = 'blocked'`);
+    const rounds = await rateRounds(arg('rounds', 3), async () => ({ blocked } = await rescreen.pass()).scanned, reset);
+    const linksPerSecond = median(rounds.perSecond);
+    print({ links, feedEntries: safety.snapshot.matcher.size, blocked, linksPerSecond, workerLinksPerCpuSecond: median(rounds.perCpuSecond), rounds: rounds.perSecond, secondsPerPass: round(links / linksPerSecond, 2) });
   } finally {
     await app.close();
     await env.teardown();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-runBench(main);
+});
