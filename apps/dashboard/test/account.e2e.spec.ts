@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
-import { eventually, signIn, signUp, startWorld, World } from './world';
+import { browserSuite, eventually, signIn, signUp, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-account-shots-'));
@@ -10,25 +10,8 @@ const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-account
 // Decisions §20 in Chromium: the verify banner after sign-up, the emailed verification link,
 // forgot and reset password, all through the real mail outbox.
 describe('dashboard: verification and password reset (Chromium)', () => {
-  let w: World;
-  let outbox: string;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    outbox = mkdtempSync(join(tmpdir(), 'dl-dashboard-outbox-'));
-    w = await startWorld({ MAIL_OUTBOX_DIR: outbox });
-  }, 120_000);
-  afterAll(async () => {
-    await w?.close();
-  }, 60_000);
-  beforeEach(async () => {
-    context = await w.context();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
+  let w: World, outbox: string, context: BrowserContext, page: Page;
+  browserSuite((s) => ({ w, context, page } = s), () => ({ MAIL_OUTBOX_DIR: (outbox = mkdtempSync(join(tmpdir(), 'dl-dashboard-outbox-'))) }));
 
   /** The link of the nth email to an address (quoted-printable decoded), pointed at this api. */
   const linkIn = (address: string, nth: number, path: string) =>
