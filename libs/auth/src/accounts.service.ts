@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AuditSink, SYSTEM_ACTOR } from '@dl/audit';
 import { Tier } from '@dl/platform/db';
+import { slugify } from '@dl/platform/validation';
 import { AccountsRepository, OrganizationRow, UserRow } from './accounts.repository';
 import { EmailTakenError, InvalidLoginError, OrganizationNotFoundError, UserNotFoundError } from './auth.errors';
 import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from './credential-invalidation';
@@ -38,18 +39,6 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function slugify(name: string): string {
-  const base = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
-    .replace(/-+$/g, '');
-  return base || 'org';
-}
-
 /** Signup, login and the organization-level operations of the operator CLI. */
 @Injectable()
 export class AccountsService {
@@ -73,7 +62,7 @@ export class AccountsService {
     // The email first: a taken address costs a lookup, not a slow hash (decisions §14).
     if (await this.accounts.findUserByEmail(email)) throw new EmailTakenError();
     const passwordHash = await this.passwords.hash(input.password);
-    const base = slugify(input.organizationName);
+    const base = slugify(input.organizationName, 40) || 'org';
     for (let attempt = 0; ; attempt++) {
       const slug = attempt === 0 ? base : `${base}-${randomBytes(3).toString('hex')}`;
       try {

@@ -3,23 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { destinationsOf, suppliedFields, templateDefaultsFromFields, TemplateNotFoundError } from '@dl/links';
 import { SafetyService } from '@dl/safety';
 import { NoUpdatesError } from '@dl/platform/http';
+import { slugify } from '@dl/platform/validation';
 import { CreateTemplateDto, TemplateDefaultsDto, UpdateTemplateDto } from './template.dto';
 import { TemplateResponseDto } from './template-response.dto';
 import { toTemplateResponse } from './template.mapper';
 import { TemplatesRepository, TemplateWrite } from './templates.repository';
-
-/** A slug from a name: lowercase words joined by hyphens. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/g, '');
-  return slug || 'template';
-}
 
 function storedDefaults(dto: TemplateDefaultsDto): Record<string, unknown> {
   const defaults = templateDefaultsFromFields(suppliedFields(dto), dto.expiresInDays) as Record<string, unknown>;
@@ -56,7 +44,7 @@ export class TemplatesService {
     await this.screenDefaults(defaults);
     const t = await this.repo.create(organizationId, {
       name: dto.name.trim(),
-      slug: dto.slug ?? slugify(dto.name),
+      slug: dto.slug ?? (slugify(dto.name, 64) || 'template'),
       description: dto.description ?? null,
       defaults,
     });

@@ -5,3 +5,4 @@ export * from './http-url';
 export * from './compiled-dto';
 export * from './utm';
 export * from './currencies';
+export * from './slug';
