@@ -1,6 +1,6 @@
 import { AuditSink } from '@dl/audit';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Role } from '@dl/platform/db';
+import { PrismaTx, Role } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
 import { isUuid } from '@dl/platform/validation';
 import { AccountsRepository } from './accounts.repository';
@@ -100,10 +100,7 @@ export class MembersService {
   async changeRole(principal: Principal, userId: string, role: Role): Promise<MemberResponseDto> {
     const organizationId = principal.organizationId;
     const row = await this.members.transaction(async (tx) => {
-      if (!isUuid(userId)) throw new MemberNotFoundError();
-      await this.members.lockOrganization(tx, organizationId);
-      const target = await this.members.find(organizationId, userId, tx);
-      if (!target) throw new MemberNotFoundError();
+      const target = await this.lockedMember(tx, organizationId, userId);
       if ((role === 'OWNER' || target.role === 'OWNER') && principal.role !== 'OWNER') throw new InsufficientRoleError();
       if (target.role === 'OWNER' && role !== 'OWNER' && (await this.members.countOwners(tx, organizationId)) <= 1) {
         throw new LastOwnerError();
@@ -118,10 +115,7 @@ export class MembersService {
   async remove(principal: Principal, userId: string): Promise<void> {
     const organizationId = principal.organizationId;
     const revoked = await this.members.transaction(async (tx) => {
-      if (!isUuid(userId)) throw new MemberNotFoundError();
-      await this.members.lockOrganization(tx, organizationId);
-      const target = await this.members.find(organizationId, userId, tx);
-      if (!target) throw new MemberNotFoundError();
+      const target = await this.lockedMember(tx, organizationId, userId);
       if (target.role === 'OWNER') {
         if (principal.role !== 'OWNER') throw new InsufficientRoleError();
         if ((await this.members.countOwners(tx, organizationId)) <= 1) throw new LastOwnerError();
@@ -131,5 +125,14 @@ export class MembersService {
     this.audit.record({ organizationId, action: 'member.removed', targetId: userId, changes: { role: revoked.role } });
     await this.invalidation.revokedKeys(revoked.keys);
     await this.invalidation.organizationChanged(organizationId);
+  }
+
+  /** The member `userId`, read under the organization's lock (owner counts stay exact); or 404. */
+  private async lockedMember(tx: PrismaTx, organizationId: string, userId: string): Promise<MemberRow> {
+    if (!isUuid(userId)) throw new MemberNotFoundError();
+    await this.members.lockOrganization(tx, organizationId);
+    const target = await this.members.find(organizationId, userId, tx);
+    if (!target) throw new MemberNotFoundError();
+    return target;
   }
 }
