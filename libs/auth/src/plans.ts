@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { APP_CONFIG, AppConfig, parseJsonObjectVariable } from '@dl/platform/config';
 import { Tier } from '@dl/platform/db';
 
 /** Limits of one plan; `null` means no limit. */
@@ -32,14 +32,8 @@ export function parsePlanLimits(json: string | undefined): Record<Tier, PlanLimi
     Object.entries(DEFAULT_PLAN_LIMITS).map(([tier, limits]) => [tier, { ...limits }]),
   ) as Record<Tier, PlanLimits>;
   if (!json) return plans;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw new Error('PLAN_LIMITS must be JSON, e.g. {"FREE":{"requestsPerMinute":20}}');
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('PLAN_LIMITS must be a JSON object');
-  for (const [tier, overrides] of Object.entries(raw as Record<string, unknown>)) {
+  const raw = parseJsonObjectVariable('PLAN_LIMITS', json, '{"FREE":{"requestsPerMinute":20}}');
+  for (const [tier, overrides] of Object.entries(raw)) {
     if (!(tier in plans)) throw new Error(`PLAN_LIMITS: unknown tier "${tier}"`);
     if (!overrides || typeof overrides !== 'object') throw new Error(`PLAN_LIMITS.${tier} must be an object`);
     for (const [field, value] of Object.entries(overrides as Record<string, unknown>)) {

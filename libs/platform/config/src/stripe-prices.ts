@@ -1,3 +1,5 @@
+import { parseJsonObjectVariable } from './json-variable';
+
 /** The paid tiers Stripe sells (decisions §21); FREE is what an organization without a subscription has. */
 export const BILLABLE_TIERS = ['PRO', 'BUSINESS', 'UNLIMITED'] as const;
 export type BillableTier = (typeof BILLABLE_TIERS)[number];
@@ -19,16 +21,10 @@ export type StripePrices = Partial<Record<BillableTier, Record<BillingInterval, 
  * throws an Error naming the first bad entry.
  */
 export function parseStripePrices(json: string): StripePrices {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    throw new Error('STRIPE_PRICES must be JSON, e.g. {"PRO":{"month":{"price":"price_…","amount":1900,"currency":"usd"},"year":{…}}}');
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('STRIPE_PRICES must be a JSON object');
+  const raw = parseJsonObjectVariable('STRIPE_PRICES', json, '{"PRO":{"month":{"price":"price_…","amount":1900,"currency":"usd"},"year":{…}}}');
   const out: StripePrices = {};
   const seen = new Set<string>();
-  for (const [tier, intervals] of Object.entries(raw as Record<string, unknown>)) {
+  for (const [tier, intervals] of Object.entries(raw)) {
     if (!(BILLABLE_TIERS as readonly string[]).includes(tier)) {
       throw new Error(`STRIPE_PRICES: "${tier}" is not a paid tier (${BILLABLE_TIERS.join(', ')})`);
     }
