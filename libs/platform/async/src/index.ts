@@ -1,1 +1,2 @@
 export * from './with-timeout';
+export * from './adjustable-clock';
