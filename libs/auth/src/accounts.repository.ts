@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { Organization } from '@dl/platform/db';
 import { Prisma, PrismaService, PrismaTx, Role, Tier } from '@dl/platform/db';
 import { isUuid } from '@dl/platform/validation';
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  slug: string;
-  tier: Tier;
-  createdAt: Date;
-}
+export type OrganizationRow = Pick<Organization, 'id' | 'name' | 'slug' | 'tier' | 'createdAt'>;
 export interface UserRow {
   id: string;
   email: string;

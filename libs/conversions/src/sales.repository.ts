@@ -2,26 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { inTransaction, PrismaService } from '@dl/platform/db';
-import { NO_LINK, RefundRecord, refundFromRow, SaleRecord, saleFromRow, SaleSource } from './conversion.records';
+import { NO_LINK, RefundRecord, refundFromRow, SaleRecord, saleFromRow } from './conversion.records';
 
 /**
  * A sale to store. With `customerExternalId` the customer (of `organizationId`) gives the link;
  * without one (pixel, SDK) the sale carries its own attribution.
  */
-export interface SaleInput {
-  organizationId: string;
+export interface SaleInput extends Omit<SaleRecord, 'id' | 'customerId' | 'refunded'> {
   customerExternalId: string | null;
-  linkId: string | null;
   countryCode: string | null;
   utmCampaign: string | null;
-  amount: number;
-  currency: string;
-  eventName: string;
-  invoiceId: string | null;
-  paymentProcessor: string | null;
-  source: SaleSource;
-  metadata: Record<string, unknown> | null;
-  createdAt: Date;
 }
 
 export type SaleOutcome =

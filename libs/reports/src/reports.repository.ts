@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, Role, Tier } from '@dl/platform/db';
+import type { Organization } from '@dl/platform/db';
+import { PrismaService, Role } from '@dl/platform/db';
 
-export interface OrganizationRow {
-  id: string;
-  name: string;
-  slug: string;
-  tier: Tier;
-  createdAt: Date;
-}
+export type OrganizationRow = Pick<Organization, 'id' | 'name' | 'slug' | 'tier' | 'createdAt'>;
 
 export interface StoredReportRow {
   period: string;
