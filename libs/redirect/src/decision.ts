@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { UTM_KEYS } from '@dl/platform/validation';
+import { parseUrl, UTM_KEYS } from '@dl/platform/validation';
 import { RedirectLinkSnapshot, RuleConditions } from './redirect-link';
 import { BrowserName, OsName, VisitorPlatform } from './visitor';
 
@@ -260,12 +260,8 @@ export function composeDestination(
 ): string {
   if (!visitorQuery && !link.utmParameters && !clickId) return destination;
   if (visitorQuery === `${CONTINUE_PARAM}=1` && !link.utmParameters && !clickId) return destination;
-  let url: URL;
-  try {
-    url = new URL(destination);
-  } catch {
-    return destination;
-  }
+  const url = parseUrl(destination);
+  if (!url) return destination;
   const params = url.searchParams;
   if (visitorQuery) {
     const stored = new Set(params.keys());

@@ -5,6 +5,7 @@ import { TooManyRequestsError, ValidationError } from '@dl/platform/http';
 import { linkInvalidationChannel, RedisService } from '@dl/platform/redis';
 import { AbuseReportRecord, AbuseReportsRepository } from './abuse-reports.repository';
 import { SuspensionsService } from './suspensions.service';
+import { isHttpScheme, parseUrl } from '@dl/platform/validation';
 
 export const ABUSE_CATEGORIES = ['phishing', 'malware', 'spam', 'illegal', 'other'] as const;
 export type AbuseCategory = (typeof ABUSE_CATEGORIES)[number];
@@ -74,13 +75,8 @@ export class AbuseReportsService {
 
   /** The link a URL names: a service host or a branded domain, and an existing code. */
   private async linkOf(raw: string): Promise<{ id: string; organizationId: string } | null> {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return null;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    const url = parseUrl(raw);
+    if (!url || !isHttpScheme(url)) return null;
     const host = url.hostname.replace(/\.$/, '');
     const own = this.ownHosts.has(host);
     if (!own && !(await this.repo.isLinkHost(host))) return null;

@@ -1,3 +1,5 @@
+import { isHttpScheme, parseUrl } from '@dl/platform/validation';
+
 /**
  * One spelling per destination, so that a feed entry matches however a link writes it
  * (decisions §22): scheme and host lower-cased, IDN hosts in punycode, the trailing dot of a
@@ -50,13 +52,8 @@ export function canonicalHost(hostname: string): string {
 
 /** The canonical form of an http(s) URL, or null when it is not one. */
 export function canonicalizeUrl(raw: string): CanonicalUrl | null {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const url = parseUrl(raw.trim());
+  if (!url || !isHttpScheme(url)) return null;
   const host = canonicalHost(url.hostname);
   if (!host) return null;
   // The parser drops a port equal to the scheme's default; the other scheme's default is
@@ -71,12 +68,8 @@ export function canonicalizeUrl(raw: string): CanonicalUrl | null {
 export function canonicalDomain(raw: string): string | null {
   const name = raw.trim();
   if (!name || name.length > 253 || /[\s/@:?#]/.test(name)) return null;
-  let url: URL;
-  try {
-    url = new URL(`http://${name}/`);
-  } catch {
-    return null;
-  }
+  const url = parseUrl(`http://${name}/`);
+  if (!url) return null;
   const host = canonicalHost(url.hostname);
   if (!host.includes('.') && !host.startsWith('[')) return null;
   return host;

@@ -1,3 +1,4 @@
+import { parseUrl } from '@dl/platform/validation';
 /** `SSO_ALLOW_HTTP_HOSTS` (`host:port, host:port`) as a set of lower-cased `host:port`. */
 export function parseAllowHttpHosts(value: string | undefined): Set<string> {
   return new Set(
@@ -18,12 +19,8 @@ export const IDP_URL_MESSAGE = 'Must be an https URL';
 export function checkIdpUrl(value: unknown, allowHttp: ReadonlySet<string>): string | null {
   if (typeof value !== 'string' || value.length > 2000) return null;
   const trimmed = value.trim();
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return null;
-  }
+  const url = parseUrl(trimmed);
+  if (!url) return null;
   if (url.username || url.password || url.hash || !url.hostname) return null;
   // As typed: an OIDC issuer is compared to the provider's `issuer` exactly (no trailing slash added).
   if (url.protocol === 'https:') return trimmed;

@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { stripUnstorable } from '@dl/platform/db';
 import { AllowList, parseIp, refusalReason } from './address-guard';
+import { isHttpScheme, parseUrl } from '@dl/platform/validation';
 
 /** Bytes of a receiver's answer read at most; the rest is dropped (connection destroyed). */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -86,13 +87,9 @@ export class WebhookHttpClient {
       responseExcerpt: excerpt,
     });
 
-    let url: URL;
-    try {
-      url = new URL(rawUrl);
-    } catch {
-      return Promise.resolve(fail('Invalid URL'));
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(fail('Unsupported protocol'));
+    const url = parseUrl(rawUrl);
+    if (!url) return Promise.resolve(fail('Invalid URL'));
+    if (!isHttpScheme(url)) return Promise.resolve(fail('Unsupported protocol'));
     // An IP literal is connected to without a lookup: check it here (the URL parser has already
     // normalised 0x7f000001, 2130706433 and 0177.0.0.1 to 127.0.0.1).
     if (parseIp(url.hostname)) {

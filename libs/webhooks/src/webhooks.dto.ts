@@ -18,6 +18,7 @@ import {
 import { DeliveryStatus } from '@dl/platform/db';
 import { ShapeAgrees } from '@dl/platform/http';
 import { WebhookEventTypes } from './webhook-events';
+import { isHttpScheme, parseUrl } from '@dl/platform/validation';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
@@ -25,13 +26,9 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export function webhookUrlProblem(value: unknown): string | null {
   if (typeof value !== 'string' || !value.trim()) return 'Must be a valid URL';
   if (value.length > WEBHOOK_URL_MAX_LENGTH) return `Must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'Must be a valid URL';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Must be an http or https URL';
+  const url = parseUrl(value);
+  if (!url) return 'Must be a valid URL';
+  if (!isHttpScheme(url)) return 'Must be an http or https URL';
   if (!url.hostname) return 'Must be a valid URL';
   if (url.username || url.password) return 'Must not contain credentials';
   return null;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@dl/auth';
 import { FdlParams, fdlLinkValues, fdlParamsOf, isHttpUrl } from '@dl/link-fields';
 import { ValidationError } from '@dl/platform/http';
-import { isPlainObject } from '@dl/platform/validation';
+import { isPlainObject, parseUrl } from '@dl/platform/validation';
 import { CreateLinkDto } from '../link.dto';
 import { LinksImportService } from '../import/links-import.service';
 import { LinksService } from '../links.service';
@@ -92,12 +92,8 @@ export class FdlShortLinksService {
       throw new ValidationError({ longDynamicLink: 'Give either longDynamicLink or dynamicLinkInfo, not both' });
     }
     if (body.longDynamicLink !== undefined) {
-      let url: URL;
-      try {
-        url = new URL(body.longDynamicLink);
-      } catch {
-        throw new ValidationError({ longDynamicLink: 'Must be a URL of your domain with the link parameters' });
-      }
+      const url = parseUrl(body.longDynamicLink);
+      if (!url) throw new ValidationError({ longDynamicLink: 'Must be a URL of your domain with the link parameters' });
       return { params: fdlParamsOf(url.searchParams), domain: url.hostname, linkField: 'longDynamicLink' };
     }
     const info = body.dynamicLinkInfo;
