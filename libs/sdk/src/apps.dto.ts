@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -7,21 +6,16 @@ import {
   IsOptional,
   IsString,
   IsUrl,
-  Length,
   Matches,
   ValidateIf,
 } from 'class-validator';
 import type { App } from '@dl/platform/db';
 import { ShapeAgrees } from '@dl/platform/http';
 import { AppResponseDto, CreatedAppResponseDto } from './app-response.dto';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+import { IsResourceName } from './resource-name';
 
 export class CreateAppDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Shop' })
-  @Transform(trim)
-  @IsString({ message: 'Must be a string' })
-  @Length(1, 100, { message: 'Must be 1-100 characters' })
+  @IsResourceName('Shop')
   name: string;
 
   @ApiProperty({ enum: ['ios', 'android'] })

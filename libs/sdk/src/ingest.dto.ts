@@ -1,6 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { StripsUnstorableText } from '@dl/platform/http';
-import { EachPlainObject } from '@dl/platform/validation';
+import { EachPlainObject, stacked } from '@dl/platform/validation';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -72,9 +72,15 @@ function WithinEventTimeRange(options?: ValidationOptions) {
 
 const UUID_MESSAGE = 'Must be a valid UUID';
 
+/** A UUID in either case, kept lower-cased. */
+const IsLowercasedUuid = () => stacked(Transform(lower), IsUUID('all', { message: UUID_MESSAGE }));
+
+/** Absent, or a string of at most `max` characters. */
+const IsOptionalStringMax = (max: number) =>
+  stacked(IsOptional(), IsString({ message: 'Must be a string' }), MaxLength(max, { message: `Must be at most ${max} characters` }));
+
 export class SdkInstallDto {
-  @Transform(lower)
-  @IsUUID('all', { message: UUID_MESSAGE })
+  @IsLowercasedUuid()
   installId: string;
 
   @Transform(lower)
@@ -85,43 +91,32 @@ export class SdkInstallDto {
   @Length(1, 32, { message: 'Must be 1-32 characters' })
   osVersion: string;
 
-  @IsOptional()
-  @IsString({ message: 'Must be a string' })
-  @MaxLength(100, { message: 'Must be at most 100 characters' })
+  @IsOptionalStringMax(100)
   deviceModel?: string;
 
   /** BCP 47 tag, e.g. en-US. */
-  @IsOptional()
-  @IsString({ message: 'Must be a string' })
-  @MaxLength(35, { message: 'Must be at most 35 characters' })
+  @IsOptionalStringMax(35)
   language?: string;
 
-  @IsOptional()
-  @IsString({ message: 'Must be a string' })
-  @MaxLength(32, { message: 'Must be at most 32 characters' })
+  @IsOptionalStringMax(32)
   appVersion?: string;
 
   /** The click id when the app was opened by the link (Universal Link / App Link / `dl_click`). */
   @IsOptional()
-  @Transform(lower)
-  @IsUUID('all', { message: UUID_MESSAGE })
+  @IsLowercasedUuid()
   clickId?: string;
 }
 
 export class SdkOpenDto {
-  @Transform(lower)
-  @IsUUID('all', { message: UUID_MESSAGE })
+  @IsLowercasedUuid()
   installId: string;
 
-  @IsOptional()
-  @IsString({ message: 'Must be a string' })
-  @MaxLength(2048, { message: 'Must be at most 2048 characters' })
+  @IsOptionalStringMax(2048)
   url?: string;
 }
 
 export class SdkEventDto {
-  @Transform(lower)
-  @IsUUID('all', { message: UUID_MESSAGE })
+  @IsLowercasedUuid()
   installId: string;
 
   @IsString({ message: 'Must be a string' })
@@ -174,9 +169,7 @@ export class PixelEventDto {
   @MaxLength(2048, { message: 'Must be a valid URL' })
   url: string;
 
-  @IsOptional()
-  @IsString({ message: 'Must be a string' })
-  @MaxLength(2048, { message: 'Must be at most 2048 characters' })
+  @IsOptionalStringMax(2048)
   referrer?: string;
 
   @IsOptional()

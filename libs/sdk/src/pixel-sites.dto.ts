@@ -4,15 +4,12 @@ import { IsString, Length, Matches } from 'class-validator';
 import type { PixelSite } from '@dl/platform/db';
 import { ShapeAgrees } from '@dl/platform/http';
 import { PixelSiteResponseDto } from './pixel-site-response.dto';
+import { IsResourceName } from './resource-name';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const lowerTrim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 export class CreatePixelSiteDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Marketing site' })
-  @Transform(trim)
-  @IsString({ message: 'Must be a string' })
-  @Length(1, 100, { message: 'Must be 1-100 characters' })
+  @IsResourceName('Marketing site')
   name: string;
 
   /** A host name such as `shop.example.com` (no scheme, no path). */

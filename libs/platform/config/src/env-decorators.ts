@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { stacked } from '@dl/platform/validation';
 
 /**
  * The checks an environment variable of EnvironmentVariables takes, each a stack of
@@ -11,16 +12,6 @@ const toInt = ({ value }: { value: unknown }) =>
 const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1';
 export const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
-
-/**
- * Decorators applied as if written one above the other in this order (the last one first, as
- * TypeScript applies a stack): class-validator then reports a value's failures in the same order.
- */
-function stacked(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, key) => {
-    for (const decorator of [...decorators].reverse()) decorator(target, key);
-  };
-}
 
 /** A whole number of at least `min` (and at most `max`). */
 export const EnvInt = (min: number, max?: number): PropertyDecorator =>
