@@ -1,3 +1,5 @@
+import { findInJson, JsonFinder, MAX_JSON_DEPTH } from '@dl/platform/validation';
+
 /**
  * Text Postgres cannot store (decisions §14): NUL, which no `text`/`jsonb` value may hold,
  * and lone UTF-16 surrogates, which have no UTF-8 form (the driver would send U+FFFD or fail).
@@ -21,30 +23,18 @@ export function stripUnstorableOrNull<T extends string | null | undefined>(value
   return (typeof value === 'string' ? stripUnstorable(value) : value) as T;
 }
 
-const MAX_DEPTH = 64;
+const UNSTORABLE_FINDER: JsonFinder = {
+  text: (value, path) => (hasUnstorableText(value) ? path || 'body' : null),
+  key: (key, parent) => (hasUnstorableText(key) ? (parent ? `${parent}.${stripUnstorable(key)}` : stripUnstorable(key) || 'body') : null),
+};
 
 /**
  * The path (`a.b[0]`, as validation maps name fields) of the first key or string value
  * in a parsed JSON value that holds unstorable text, or null. Keys count: a property
  * name is stored too (jsonb).
  */
-export function findUnstorableText(value: unknown, path = '', depth = 0): string | null {
-  if (typeof value === 'string') return hasUnstorableText(value) ? path || 'body' : null;
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], `${path}[${i}]`, depth + 1);
-      if (found) return found;
-    }
-    return null;
-  }
-  for (const key of Object.keys(value)) {
-    const child = path ? `${path}.${key}` : key;
-    if (hasUnstorableText(key)) return path ? `${path}.${stripUnstorable(key)}` : stripUnstorable(key) || 'body';
-    const found = findUnstorableText((value as Record<string, unknown>)[key], child, depth + 1);
-    if (found) return found;
-  }
-  return null;
+export function findUnstorableText(value: unknown): string | null {
+  return findInJson(value, UNSTORABLE_FINDER);
 }
 
 /**
@@ -60,7 +50,7 @@ export function toStorableJson(value: unknown, depth = 0, seen = new WeakSet<obj
   if (typeof value === 'bigint') return value.toString();
   if (typeof value !== 'object') return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (depth > MAX_DEPTH || seen.has(value)) return '[cut]';
+  if (depth > MAX_JSON_DEPTH || seen.has(value)) return '[cut]';
   seen.add(value);
   if (Array.isArray(value)) return value.map((v) => toStorableJson(v, depth + 1, seen));
   const out: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationPipe } from '@nestjs/common';
-import type { FieldError } from '@dl/platform/validation';
+import { type FieldError, findInJson, MAX_JSON_DEPTH } from '@dl/platform/validation';
 import { ValidationError, ValidationMap } from './errors';
 import { findUnstorableText, toStorableJson, UNSTORABLE_TEXT_MESSAGE } from './hostile-text';
 
@@ -42,30 +42,15 @@ export function refuseUnstorableText(value: unknown, metadata: Pick<ArgumentMeta
 /** A key class-transformer cannot take: it drops it, and a non-function value under it throws (a 500). */
 export const RESERVED_KEY_MESSAGE = 'Must not be named constructor or __proto__';
 const RESERVED_KEYS = new Set(['constructor', '__proto__']);
-const MAX_DEPTH = 64;
 
 /** The path (`a.b[0]`) of the first key named `constructor` or `__proto__` in a parsed JSON value, or null. */
-export function findReservedKey(value: unknown, path = '', depth = 0): string | null {
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findReservedKey(value[i], `${path}[${i}]`, depth + 1);
-      if (found) return found;
-    }
-    return null;
-  }
-  for (const key of Object.keys(value)) {
-    const child = path ? `${path}.${key}` : key;
-    if (RESERVED_KEYS.has(key)) return child;
-    const found = findReservedKey((value as Record<string, unknown>)[key], child, depth + 1);
-    if (found) return found;
-  }
-  return null;
+export function findReservedKey(value: unknown): string | null {
+  return findInJson(value, { key: (key, parent) => (RESERVED_KEYS.has(key) ? (parent ? `${parent}.${key}` : key) : null) });
 }
 
 /** A copy without keys named `constructor` or `__proto__`, at any depth (what visitors send is cleaned). */
 function withoutReservedKeys(value: unknown, depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return value;
   if (Array.isArray(value)) return value.map((v) => withoutReservedKeys(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (!RESERVED_KEYS.has(k)) out[k] = withoutReservedKeys(v, depth + 1);
@@ -80,12 +65,12 @@ export function refuseReservedKeys(value: unknown, metadata: Pick<ArgumentMetada
   return applyRule({ find: findReservedKey, message: RESERVED_KEY_MESSAGE, clean: withoutReservedKeys }, value, metadata);
 }
 
-export const TOO_DEEP_MESSAGE = `Must not be nested more than ${MAX_DEPTH} levels deep`;
+export const TOO_DEEP_MESSAGE = `Must not be nested more than ${MAX_JSON_DEPTH} levels deep`;
 
-/** True when a value nests objects and arrays deeper than MAX_DEPTH (walks at most that deep, builds nothing). */
+/** True when a value nests objects and arrays deeper than MAX_JSON_DEPTH (walks at most that deep, builds nothing). */
 function nestsTooDeep(value: unknown, depth: number): boolean {
   if (value === null || typeof value !== 'object') return false;
-  if (depth >= MAX_DEPTH) return true;
+  if (depth >= MAX_JSON_DEPTH) return true;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) if (nestsTooDeep(value[i], depth + 1)) return true;
     return false;
@@ -95,12 +80,12 @@ function nestsTooDeep(value: unknown, depth: number): boolean {
   return false;
 }
 
-/** The path of the first value nested deeper than MAX_DEPTH objects and arrays, or null (a check per SDK call: no allocation unless found). */
+/** The path of the first value nested deeper than MAX_JSON_DEPTH objects and arrays, or null (a check per SDK call: no allocation unless found). */
 export function findTooDeep(value: unknown): string | null {
   if (!nestsTooDeep(value, 0)) return null;
   let path = '';
   let node = value;
-  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+  for (let depth = 0; depth < MAX_JSON_DEPTH; depth++) {
     const entries: Array<[string, unknown]> = Array.isArray(node)
       ? node.map((v, i) => [`[${i}]`, v])
       : Object.entries(node as object).map(([k, v]) => [path ? `.${k}` : k, v]);
@@ -113,7 +98,7 @@ export function findTooDeep(value: unknown): string | null {
 }
 
 /**
- * A body or query nested deeper than MAX_DEPTH: 400 naming where (the recursive steps after it,
+ * A body or query nested deeper than MAX_JSON_DEPTH: 400 naming where (the recursive steps after it,
  * Nest's own included, would overflow the stack on a 100 KB `[[[[…]]]]`: a 500). A visitor DTO
  * gets the cut copy toStorableJson makes.
  */

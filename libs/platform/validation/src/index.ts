@@ -7,3 +7,4 @@ export * from './compiled-dto';
 export * from './utm';
 export * from './currencies';
 export * from './slug';
+export * from './json-paths';
