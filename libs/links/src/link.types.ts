@@ -33,20 +33,14 @@ export interface LinkRecord extends LinkValues {
   updatedAt: Date;
 }
 
-/** A new row for the multi-row insert. */
-export interface NewLinkRow extends LinkValues {
-  organizationId: string;
-  userId: string;
-  projectId: string | null;
-  templateId: string;
-  templateSlug: string;
-  domainId: string | null;
+/** A new row for the multi-row insert: a link record's own fields, less what the insert decides. */
+export interface NewLinkRow
+  extends LinkValues,
+    Pick<LinkRecord, 'organizationId' | 'userId' | 'projectId' | 'templateId' | 'templateSlug' | 'domainId' | 'shortCode' | 'migrationMetadata'> {
   /** null: the organization's default domain, else the service host (chosen by the insert). */
   domainName: string | null;
-  shortCode: string;
   /** True when the caller chose the code: a conflict is a 409, not a retry. */
   custom: boolean;
-  migrationMetadata: MigrationMetadata | null;
   /** A creation date carried over by an import; null or absent: now. */
   createdAt?: Date | null;
   /** Its screening (LinkScreening); unset: ok, never screened. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS, monthDimension, RollupDimension } from '@dl/clicks';
-import { PrismaReadService } from '@dl/platform/db';
+import { Prisma, PrismaReadService } from '@dl/platform/db';
 
 /** [start, end) in time; rollup days are the UTC days of that range. */
 export interface Window {
@@ -25,6 +25,23 @@ export interface ConversionReportRow {
   amount: number;
   refunded: number;
 }
+
+/** An amount per currency in the current window and the prior one. */
+export interface CurrencyTotal {
+  currency: string;
+  amount: number;
+  prior: number;
+}
+
+/** Rows summed per currency (ReportDataRepository.currencyTotals): `value` over `table`, timed by `at`, where `where`. */
+interface CurrencySource {
+  table: Prisma.Sql;
+  value: Prisma.Sql;
+  at: Prisma.Sql;
+  where: Prisma.Sql;
+}
+const ATTRIBUTED_REVENUE: CurrencySource = { table: Prisma.sql`in_app_events`, value: Prisma.sql`revenue`, at: Prisma.sql`event_timestamp`, where: Prisma.sql`attributed AND event_name = 'revenue'` };
+const PIXEL_CONVERSION_VALUE: CurrencySource = { table: Prisma.sql`pixel_events`, value: Prisma.sql`value`, at: Prisma.sql`occurred_at`, where: Prisma.sql`type = 'conversion'` };
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -248,20 +265,6 @@ export class ReportDataRepository {
     return row;
   }
 
-  /** Revenue per currency of attributed `revenue` events, current and prior window. */
-  revenue(organizationId: string, w: ReportWindows): Promise<Array<{ currency: string; amount: number; prior: number }>> {
-    return this.read.$queryRaw`
-      SELECT upper(currency) AS currency,
-        COALESCE(SUM(revenue) FILTER (WHERE event_timestamp >= ${w.current.start}), 0)::float8 AS amount,
-        COALESCE(SUM(revenue) FILTER (WHERE event_timestamp < ${w.prior.end}), 0)::float8 AS prior
-      FROM in_app_events
-      WHERE organization_id = ${organizationId}::uuid AND attributed AND event_name = 'revenue'
-        AND revenue IS NOT NULL AND currency IS NOT NULL
-        AND event_timestamp >= ${w.prior.start} AND event_timestamp < ${w.current.end}
-        AND (event_timestamp < ${w.prior.end} OR event_timestamp >= ${w.current.start})
-      GROUP BY upper(currency) ORDER BY amount DESC, currency`;
-  }
-
   /** Pixel counts for one window. */
   async pixelCounts(
     organizationId: string,
@@ -278,17 +281,34 @@ export class ReportDataRepository {
     return row;
   }
 
+  /** Revenue per currency of attributed `revenue` events, current and prior window. */
+  revenue(organizationId: string, w: ReportWindows): Promise<CurrencyTotal[]> {
+    return this.currencyTotals(organizationId, w, ATTRIBUTED_REVENUE);
+  }
+
   /** Conversion value per currency, current and prior window. */
-  pixelValue(organizationId: string, w: ReportWindows): Promise<Array<{ currency: string; amount: number; prior: number }>> {
+  pixelValue(organizationId: string, w: ReportWindows): Promise<CurrencyTotal[]> {
+    return this.currencyTotals(organizationId, w, PIXEL_CONVERSION_VALUE);
+  }
+
+  /**
+   * Sums of `value` per currency in the current and the prior window, over the rows of `table`
+   * (timed by `at`) that match `where`: one scan of both windows.
+   */
+  private currencyTotals(
+    organizationId: string,
+    w: ReportWindows,
+    { table, value, at, where }: CurrencySource,
+  ): Promise<CurrencyTotal[]> {
     return this.read.$queryRaw`
       SELECT upper(currency) AS currency,
-        COALESCE(SUM(value) FILTER (WHERE occurred_at >= ${w.current.start}), 0)::float8 AS amount,
-        COALESCE(SUM(value) FILTER (WHERE occurred_at < ${w.prior.end}), 0)::float8 AS prior
-      FROM pixel_events
-      WHERE organization_id = ${organizationId}::uuid AND type = 'conversion'
-        AND value IS NOT NULL AND currency IS NOT NULL
-        AND occurred_at >= ${w.prior.start} AND occurred_at < ${w.current.end}
-        AND (occurred_at < ${w.prior.end} OR occurred_at >= ${w.current.start})
+        COALESCE(SUM(${value}) FILTER (WHERE ${at} >= ${w.current.start}), 0)::float8 AS amount,
+        COALESCE(SUM(${value}) FILTER (WHERE ${at} < ${w.prior.end}), 0)::float8 AS prior
+      FROM ${table}
+      WHERE organization_id = ${organizationId}::uuid AND ${where}
+        AND ${value} IS NOT NULL AND currency IS NOT NULL
+        AND ${at} >= ${w.prior.start} AND ${at} < ${w.current.end}
+        AND (${at} < ${w.prior.end} OR ${at} >= ${w.current.start})
       GROUP BY upper(currency) ORDER BY amount DESC, currency`;
   }
 
