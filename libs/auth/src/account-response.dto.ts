@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Tier } from '@dl/platform/db';
+import { OrganizationSummaryDto } from './organization-summary.dto';
 
 /** A dashboard session: login, refresh and accept-invite. */
 export class SessionResponseDto {
@@ -13,12 +14,7 @@ export class SignupUserDto {
   @ApiProperty() name!: string;
 }
 
-export class SignupOrganizationDto {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty() slug!: string;
-  @ApiProperty({ enum: Tier }) tier!: Tier;
-}
+export class SignupOrganizationDto extends OrganizationSummaryDto {}
 
 /** POST /auth/signup: the session plus the new account and organization. */
 export class SignupResponseDto extends SessionResponseDto {

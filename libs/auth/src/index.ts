@@ -51,4 +51,5 @@ export * from './email-verification.service';
 export * from './password-reset.service';
 export * from './me.service';
 export * from './me-response.dto';
+export * from './organization-summary.dto';
 export * from './sso-enforcement';

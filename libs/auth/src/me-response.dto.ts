@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Role, Tier } from '@dl/platform/db';
+import { Role } from '@dl/platform/db';
+import { OrganizationSummaryDto } from './organization-summary.dto';
 
 export class MeUserDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -10,12 +11,7 @@ export class MeUserDto {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-export class MeOrganizationDto {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty() slug!: string;
-  @ApiProperty({ enum: Tier }) tier!: Tier;
-}
+export class MeOrganizationDto extends OrganizationSummaryDto {}
 
 export class MeMembershipDto {
   @ApiProperty({ format: 'uuid' }) id!: string;

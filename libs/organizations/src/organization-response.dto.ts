@@ -1,12 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Tier } from '@dl/platform/db';
+import { OrganizationSummaryDto } from '@dl/auth';
 
 /** GET /api/organization (decisions §20). */
-export class OrganizationResponseDto {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty() slug!: string;
-  @ApiProperty({ enum: Tier }) tier!: Tier;
+export class OrganizationResponseDto extends OrganizationSummaryDto {
   @ApiProperty({ description: 'Members must have two-factor authentication to use the dashboard' }) requireTwoFactor!: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the organization and all its data will be deleted; null: not scheduled' })
