@@ -28,13 +28,16 @@ function undo(thing: Closable): unknown {
   return thing.onModuleDestroy();
 }
 
+/** Setup starts databases and apps: on a loaded host that takes longer than a test's own 30 s. */
+const SUITE_HOOK_TIMEOUT_MS = 120_000;
+
 /**
  * A suite's shared state, made once before its tests (beforeAll) and undone after them (afterAll):
  * what `setup` passed to `own` is undone last first, also when setup failed half-way. What this
  * returns stands for what `setup` resolves to once beforeAll has run: read it in tests and hooks,
  * never while `describe` runs (that throws, naming the field).
  */
-export function useSuite<T extends object>(setup: (own: Own) => Promise<T>, timeout?: number): T {
+export function useSuite<T extends object>(setup: (own: Own) => Promise<T>, timeout = SUITE_HOOK_TIMEOUT_MS): T {
   let made: T | undefined;
   const undos: Closable[] = [];
   beforeAll(async () => {
