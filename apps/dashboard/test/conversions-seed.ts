@@ -1,20 +1,19 @@
 import { createHash } from 'node:crypto';
 import { ClickFixtures } from '@dl/testing';
-import type { World } from './world';
+import { accountOf, type World } from './world';
 
 /**
  * A BUSINESS organization with leads, sales in USD and EUR and a refund, sent through the tracking
  * API, and Stripe connected: what the conversions screenshots show.
  */
 export async function seedConversions(w: World, email: string) {
-  const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
-  const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+  const { userId, organizationId } = await accountOf(w, email);
   await w.env.prisma.organization.update({ where: { id: organizationId }, data: { tier: 'BUSINESS' } });
   const template = await w.env.prisma.template.findFirstOrThrow({ where: { organizationId } });
-  const fx = new ClickFixtures(w.env.prisma).useOwner(organizationId, user.id, template.id);
+  const fx = new ClickFixtures(w.env.prisma).useOwner(organizationId, userId, template.id);
   const key = `dl_${'ab'.repeat(32)}`;
   await w.env.prisma.apiKey.create({
-    data: { organizationId, userId: user.id, name: 'screens', keyHash: createHash('sha256').update(key).digest('hex'), keyPrefix: key.slice(0, 11) },
+    data: { organizationId, userId: userId, name: 'screens', keyHash: createHash('sha256').update(key).digest('hex'), keyPrefix: key.slice(0, 11) },
   });
   const track = async (path: string, body: object) => {
     const res = await fetch(`${w.api.url}/api/track/${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

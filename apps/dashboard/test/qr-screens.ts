@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { ClickFixtures } from '@dl/testing';
-import { eventually, screenshotScript } from './world';
+import { accountOf, eventually, screenshotScript } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const out = join(root, 'docs', 'screenshots');
@@ -20,10 +20,9 @@ screenshotScript(
   'QR screenshots',
   out,
   async (w, page, { email }) => {
-    const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
-    const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+    const { userId, organizationId } = await accountOf(w, email);
     const template = await w.env.prisma.template.findFirstOrThrow({ where: { organizationId } });
-    const link = await new ClickFixtures(w.env.prisma).useOwner(organizationId, user.id, template.id).link(organizationId, { title: 'Spring collection' });
+    const link = await new ClickFixtures(w.env.prisma).useOwner(organizationId, userId, template.id).link(organizationId, { title: 'Spring collection' });
     // The logo as the page uploads it: the SVG and its PNG rendering.
     await page.goto(`/app/links/${link.id}`);
     await page.getByLabel('Logo', { exact: true }).setInputFiles({ name: 'northwind.svg', mimeType: 'image/svg+xml', buffer: LOGO });

@@ -3,7 +3,7 @@ import jsQR from 'jsqr';
 import { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { ClickFixtures } from '@dl/testing';
-import { browserSuite, eventually, signUp, World } from './world';
+import { accountOf, browserSuite, eventually, signUp, World } from './world';
 
 /** A solid-colour PNG. */
 function pngLogo(rgb: [number, number, number]): Buffer {
@@ -30,10 +30,9 @@ describe('dashboard: QR code styles and logo (Chromium)', () => {
 
   it('styles the code, uploads a PNG and an SVG logo (preview and download), shows refusals, removes the logo', async () => {
     const { email } = await signUp(page);
-    const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
-    const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+    const { userId, organizationId } = await accountOf(w, email);
     const template = await w.env.prisma.template.findFirstOrThrow({ where: { organizationId } });
-    const link = await new ClickFixtures(w.env.prisma).useOwner(organizationId, user.id, template.id).link(organizationId, { title: 'Spring sale' });
+    const link = await new ClickFixtures(w.env.prisma).useOwner(organizationId, userId, template.id).link(organizationId, { title: 'Spring sale' });
     const shortUrl = `${w.env.config.SHORT_LINK_BASE_URL}/${link.shortCode}`;
 
     await page.goto(`/app/links/${link.id}`);

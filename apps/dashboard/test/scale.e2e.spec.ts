@@ -3,7 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { useSuite } from '@dl/testing';
-import { openPage, signUp } from './world';
+import { accountOf, openPage, signUp } from './world';
 
 const ROWS = 25_000;
 
@@ -54,16 +54,15 @@ describe('dashboard budgets (Chromium)', () => {
 
   it(`scrolls a list of ${ROWS.toLocaleString('en')} links without a long task over 100 ms`, async () => {
     const { email } = await signUp(t.page, 'Big Catalogue');
-    const user = await t.w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
-    const membership = await t.w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id }, select: { organizationId: true } });
-    const template = await t.w.env.prisma.template.findFirstOrThrow({ where: { organizationId: membership.organizationId }, select: { id: true } });
+    const { userId, organizationId } = await accountOf(t.w, email);
+    const template = await t.w.env.prisma.template.findFirstOrThrow({ where: { organizationId }, select: { id: true } });
     await t.w.env.prisma.$executeRawUnsafe(
       `INSERT INTO links (organization_id, user_id, template_id, short_code, original_url, title, click_count, created_at)
        SELECT $1::uuid, $2::uuid, $3::uuid, 'big' || lpad(i::text, 6, '0'), 'https://example.com/products/' || i || '?ref=catalogue',
               'Product ' || i, (i * 7919) % 5000, now() - (i || ' minutes')::interval
        FROM generate_series(1, ${ROWS}) AS i`,
-      membership.organizationId,
-      user.id,
+      organizationId,
+      userId,
       template.id,
     );
 

@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { openSection, screenshotScript } from './world';
+import { accountOf, openSection, screenshotScript } from './world';
 
 const root = join(__dirname, '..', '..', '..');
 const out = join(root, 'docs', 'screenshots');
@@ -17,8 +17,7 @@ screenshotScript(
   'screenshots',
   out,
   async (w, page, { email }) => {
-    const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
-    const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id } });
+    const { userId, organizationId } = await accountOf(w, email);
     // Event analytics is a paid feature: the events page shows its charts and list on BUSINESS.
     await w.env.prisma.organization.update({ where: { id: organizationId }, data: { tier: 'BUSINESS' } });
     const upgradedAt = Date.now();

@@ -181,12 +181,17 @@ export async function openPage(own: Own, overrides: Record<string, string> = {})
   return { w, context, page: await context.newPage() };
 }
 
+/** The user signed up as `email` and the organization the signup made. */
+export async function accountOf(w: World, email: string): Promise<{ userId: string; organizationId: string }> {
+  const user = await w.env.prisma.user.findFirstOrThrow({ where: { email }, select: { id: true } });
+  const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id }, select: { organizationId: true } });
+  return { userId: user.id, organizationId };
+}
+
 /** Signs up through the form (see signUp) and answers the account with the new organization's id. */
 export async function signUpOwner(w: World, page: Page, organizationName: string): Promise<{ email: string; password: string; organizationId: string }> {
   const owner = await signUp(page, organizationName);
-  const user = await w.env.prisma.user.findFirstOrThrow({ where: { email: owner.email }, select: { id: true } });
-  const { organizationId } = await w.env.prisma.membership.findFirstOrThrow({ where: { userId: user.id }, select: { organizationId: true } });
-  return { ...owner, organizationId };
+  return { ...owner, organizationId: (await accountOf(w, owner.email)).organizationId };
 }
 
 /**

@@ -1,20 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { clickIdTime } from '@dl/platform/click-codec';
 import { Prisma, PrismaService } from '@dl/platform/db';
-import { type PixelEventJob, type SdkInstallJob, type SdkOpenJob } from '@dl/platform/queue';
+import { type InstallAttributedWebhookData, type PixelEventJob, type SdkInstallJob, type SdkOpenJob } from '@dl/platform/queue';
 
-export interface StoredInstallRow {
-  id: string;
-  installId: string;
-  appId: string;
-  platform: string;
-  osVersion: string | null;
-  deviceModel: string | null;
-  appVersion: string | null;
-  clickId: string | null;
+/** An install as stored: the fields its `install.attributed` webhook shows, and where it links. */
+export interface StoredInstallRow extends Omit<InstallAttributedWebhookData, 'attributedAt' | 'link'> {
   linkId: string | null;
-  matchType: string | null;
-  ambiguous: boolean;
   attributedAt: Date | null;
   createdAt: Date;
   shortCode: string | null;

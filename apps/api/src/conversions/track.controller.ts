@@ -13,7 +13,13 @@ import {
 } from '@dl/conversions';
 import { ApiController, Endpoint } from '@dl/platform/http';
 
-const PLAN = 'Your role does not allow this action, or Conversions require a paid plan';
+/** What every tracking route may answer besides its own 404 (decisions §23). */
+const trackErrors = (notFound: string, invalid = 'Validation error') => ({
+  400: invalid,
+  403: 'Your role does not allow this action, or Conversions require a paid plan',
+  404: notFound,
+  503: 'Storage unavailable: retry',
+});
 
 /** 201 for a new row, 200 for the one already tracked (idempotent retries). */
 function answer<T>(reply: FastifyReply, tracked: Tracked<T>): T {
@@ -35,7 +41,7 @@ export class TrackController {
     description: '201 with a new lead; 200 with the existing one when this customer already has a lead of this event name.',
     status: 201,
     response: TrackLeadResponseDto,
-    errors: { 400: 'Validation error', 403: PLAN, 404: 'Click not found', 503: 'Storage unavailable: retry' },
+    errors: trackErrors('Click not found'),
   })
   async lead(@CurrentPrincipal() p: Principal, @Body() dto: TrackLeadDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TrackLeadResponseDto> {
     return answer(reply, await this.track.lead(p.organizationId, dto));
@@ -46,7 +52,7 @@ export class TrackController {
     description: '201 with a new sale (stored durably); 200 with the existing sale of a repeated `invoiceId`.',
     status: 201,
     response: TrackSaleResponseDto,
-    errors: { 400: 'Validation error', 403: PLAN, 404: 'Customer not found', 503: 'Storage unavailable: retry' },
+    errors: trackErrors('Customer not found'),
   })
   async sale(@CurrentPrincipal() p: Principal, @Body() dto: TrackSaleDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TrackSaleResponseDto> {
     return answer(reply, await this.track.sale(p.organizationId, dto));
@@ -56,7 +62,7 @@ export class TrackController {
     summary: 'Refund a sale by its invoice id (by default what is left of it)',
     status: 201,
     response: TrackRefundResponseDto,
-    errors: { 400: 'Validation error (more than was paid)', 403: PLAN, 404: 'Sale not found', 503: 'Storage unavailable: retry' },
+    errors: trackErrors('Sale not found', 'Validation error (more than was paid)'),
   })
   async refund(@CurrentPrincipal() p: Principal, @Body() dto: TrackRefundDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<TrackRefundResponseDto> {
     return answer(reply, await this.track.refund(p.organizationId, dto));
