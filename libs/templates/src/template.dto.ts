@@ -2,10 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsOptional, Matches, ValidateNested } from 'class-validator';
 import { LinkFieldsDto } from '@dl/links';
-import { IsIntBetween, IsNonEmptyStringMax, IsOmittable, IsPlainObject, IsStringMax } from '@dl/platform/validation';
+import { IsIntBetween, IsNonEmptyStringMax, IsOmittable, IsPlainObject, IsStringMax, stacked } from '@dl/platform/validation';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SLUG_MESSAGE = 'Must be 1-64 lowercase letters, digits and single hyphens';
+/** A template slug's checks (create and update). */
+const IsTemplateSlug = () => stacked(Matches(SLUG_PATTERN, { message: SLUG_MESSAGE }), IsStringMax(64, { message: SLUG_MESSAGE }));
+/** A template's description, on create and update alike. */
+const TemplateDescription = () => stacked(ApiPropertyOptional({ maxLength: 1000, nullable: true }), IsOptional(), IsStringMax(1000));
 
 /** Any link create field except customCode and projectId, plus `expiresInDays` (decisions §6a). */
 export class TemplateDefaultsDto extends LinkFieldsDto {
@@ -22,13 +26,10 @@ export class CreateTemplateDto {
 
   @ApiPropertyOptional({ maxLength: 64, description: 'Unique per organization; derived from the name when left out' })
   @IsOptional()
-  @Matches(SLUG_PATTERN, { message: SLUG_MESSAGE })
-  @IsStringMax(64, { message: SLUG_MESSAGE })
+  @IsTemplateSlug()
   slug?: string;
 
-  @ApiPropertyOptional({ maxLength: 1000, nullable: true })
-  @IsOptional()
-  @IsStringMax(1000)
+  @TemplateDescription()
   description?: string | null;
 
   @ApiPropertyOptional({ type: TemplateDefaultsDto })
@@ -47,13 +48,10 @@ export class UpdateTemplateDto {
 
   @ApiPropertyOptional({ maxLength: 64 })
   @IsOmittable()
-  @Matches(SLUG_PATTERN, { message: SLUG_MESSAGE })
-  @IsStringMax(64, { message: SLUG_MESSAGE })
+  @IsTemplateSlug()
   slug?: string;
 
-  @ApiPropertyOptional({ maxLength: 1000, nullable: true })
-  @IsOptional()
-  @IsStringMax(1000)
+  @TemplateDescription()
   description?: string | null;
 
   @ApiPropertyOptional({ type: TemplateDefaultsDto, nullable: true, description: 'Replaces the defaults (null clears them); existing links are not changed' })
