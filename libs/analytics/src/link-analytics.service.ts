@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { clickCsvChunks, clickJsonChunks } from './click-export';
 import { Injectable } from '@nestjs/common';
 import { AuditSink } from '@dl/audit';
-import { RollupDimension } from '@dl/clicks';
+import { MONTHLY_DIMENSIONS, RollupDimension } from '@dl/clicks';
 import { LinkNotFoundError, ProjectNotFoundError } from '@dl/links';
 import { hasFilters, LinkAnalyticsQueryDto } from './analytics-filters.dto';
 import { DEFAULT_CLICK_LIMIT, DEFAULT_DAYS } from './analytics.dto';
@@ -48,18 +48,8 @@ export function dayWindow(days: number, now: Date): { window: DayWindow; days: s
   return { window: { from: list[0], to: list[list.length - 1] }, days: list };
 }
 
-const LINK_DIMENSIONS = [
-  RollupDimension.total,
-  RollupDimension.visitors,
-  RollupDimension.country,
-  RollupDimension.region,
-  RollupDimension.city,
-  RollupDimension.timezone,
-  RollupDimension.device,
-  RollupDimension.platform,
-  RollupDimension.variant,
-  RollupDimension.rule,
-];
+/** A link's summary: every dimension kept per month (read from month rows), and its A/B variants and routing rules (day rows). */
+const LINK_DIMENSIONS = [...MONTHLY_DIMENSIONS, RollupDimension.variant, RollupDimension.rule];
 const PROJECT_DIMENSIONS = [
   RollupDimension.total,
   RollupDimension.visitors,
