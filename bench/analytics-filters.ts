@@ -20,10 +20,8 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { migrateDeploy, PrismaService, Tier } from '@dl/platform/db';
-import { createApiApp } from '@dl/apps/api';
-import type { AppConfig } from '@dl/platform/config';
-import { ClickFixtures, ensureTemplateDatabase, flushPrefix, startApp, testConfig } from '@dl/testing';
-import { arg, argText, cpuSeconds, cpuSecondsOf, keptDatabase, log, print, round, runBench, wrk } from './kit';
+import { ClickFixtures, ensureTemplateDatabase, flushPrefix, testConfig } from '@dl/testing';
+import { arg, argText, keptDatabase, log, print, runBench, wrkApiPaths } from './kit';
 
 const LINKS = 200;
 /** The seeded organization's name; SEEDING until its clicks are all written. */
@@ -67,44 +65,12 @@ async function main(): Promise<void> {
       ['city + variant, days=365, tz=Asia/Tokyo', '/api/analytics?days=365&city=Tokyo&variant=1&tz=Asia/Tokyo'],
       ['country=DE + device=mobile, days=30', '/api/analytics?days=30&country=DE&device=mobile'],
     ];
-    const results = await measure(prisma, config, key, paths.filter(([name]) => name.includes(only)), seconds);
+    const results = await wrkApiPaths(config, prisma, key, paths.filter(([name]) => name.includes(only)), seconds);
     print({ bench: 'analytics-filters', tool: `wrk -t1 -d${seconds}s`, clicks, days, results });
   } finally {
     await prisma.$disconnect();
     await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX, config.REDIS_CLUSTER_NODES);
   }
-}
-
-/**
- * Each path driven by wrk (one connection) against the api in this process, after a second of
- * requests that warm it (four before the first: V8 is still optimizing the api then): latency,
- * and the CPU time per request of the api (this process) and of the Postgres backends on the
- * bench database (figures a busy host disturbs less than latency).
- */
-async function measure(prisma: PrismaService, config: AppConfig, key: string, paths: Array<[string, string]>, seconds: number) {
-  const api = await startApp(createApiApp, config);
-  const results: Record<string, unknown>[] = [];
-  try {
-    for (const [i, [name, path]] of paths.entries()) {
-      const headers = { authorization: `Bearer ${key}` };
-      for (const until = performance.now() + (i === 0 ? 4000 : 1000); performance.now() < until; ) {
-        const warm = await fetch(`${api.url}${path}`, { headers });
-        if (!warm.ok) throw new Error(`${path}: ${warm.status} ${await warm.text()}`);
-        await warm.arrayBuffer();
-      }
-      const backends = (await prisma.$queryRaw<Array<{ pid: number }>>`
-        SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`).map((r) => r.pid);
-      const [apiCpu, pgCpu] = [cpuSeconds(process.pid), cpuSecondsOf(backends)];
-      const r = await wrk({ url: `${api.url}${path}`, headers, connections: 1, seconds });
-      results.push({
-        name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs,
-        cpuMsPerRequest: { api: round((cpuSeconds(process.pid) - apiCpu) * 1000 / r.requests, 2), postgres: round((cpuSecondsOf(backends) - pgCpu) * 1000 / r.requests, 2) },
-      });
-    }
-  } finally {
-    await api.close();
-  }
-  return results;
 }
 
 async function createLinks(fx: ClickFixtures, organizationId: string): Promise<string[]> {

@@ -86,7 +86,7 @@ runAnalyticsBench(21, async ({ env, org, key, links: [linkId] }) => {
   if (seeded !== clicks) throw new Error(`seeded ${seeded} clicks, expected ${clicks}`);
   log('rollups built', { clicks: seeded, nonBotClicks: nonBot, rollupRows: rollups, s: ((performance.now() - t) / 1000).toFixed(1) });
 
-  const results = await wrkApiPaths(env, key, [
+  const results = await wrkApiPaths(env.config, env.prisma, key, [
     ['link summary, days=365', `/api/analytics/links/${linkId}?days=365`, 1],
     ['link summary, days=30', `/api/analytics/links/${linkId}?days=30`, 1],
     ['link summary, days=365, 4 connections', `/api/analytics/links/${linkId}?days=365`, 4],

@@ -6,20 +6,18 @@
  * resets, clicks served vs stored, duplicates, events accepted vs stored. Every wait has a deadline.
  *
  *   node tools/scripts/run.js bench/chaos.ts [--seconds 10] [--pg-seconds 30] [--outage-seconds 10] [--concurrency 8]
- *       [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api,webhooks] [--webhook-drain-seconds 60]
+ *       [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api]
  *
- * `webhooks`: four organizations, each a link under light load and a `link.clicked` webhook whose
- * receiver is healthy, hangs, answers 500 or 410: the healthy one is served on the first attempt
- * while the others fail, retry or are disabled.
+ * A failing webhook receiver beside a healthy one is the worker's e2e (webhooks-isolation, webhooks-delivery).
  */
-import { Agent, get as httpGet, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
+import { Agent, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PrismaService, Tier } from '@dl/platform/db';
-import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, Receiver, SdkFixtures, seedWebhook, spawnApp, startReceiver, testConfig } from '@dl/testing';
-import { arg, argText, log, median, print, runBench, sleep } from './kit';
+import { AppProcess, ClickFixtures, configEnv, PrivatePostgres, PrivateRedis, SdkFixtures, spawnApp, testConfig } from '@dl/testing';
+import { arg, argText, log, print, runBench, sleep } from './kit';
 
 type AppName = 'api' | 'redirect' | 'ingest' | 'worker';
 
@@ -29,9 +27,6 @@ const OUTAGE_SECONDS = arg('outage-seconds', 10);
 const CONCURRENCY = arg('concurrency', 8);
 const TRIALS = argText('trials', 'redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api').split(',');
 const DRAIN_DEADLINE_MS = 180_000;
-const WEBHOOK_DRAIN_SECONDS = arg('webhook-drain-seconds', 60);
-const WEBHOOK_KINDS = ['healthy', 'hanging', '500', '410'] as const;
-type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
 /** Requests of one load; `unavailable`: the 5xx that were 503 with a Retry-After (the answer while a dependency is down). */
 type Tally = { sent: number; answered: number; fiveXx: number; unavailable: number; resets: number; refused: number };
@@ -43,7 +38,6 @@ async function main(): Promise<void> {
   const pg = await PrivatePostgres.create();
   const apps = new Map<AppName, AppProcess>();
   const rows: Array<Record<string, unknown>> = [];
-  let webhooks: Array<Record<string, unknown>> | undefined;
   try {
     const url = await pg.createDatabase();
     const config = testConfig(url, {
@@ -51,8 +45,6 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       CLICK_FALLBACK_DIR: join(dir, 'fallback'),
       RATE_LIMIT_ENABLED: 'false',
-      // Webhook retries within a trial (the contract's backoff starts at a minute).
-      WEBHOOK_RETRY_BASE_MS: '5000',
       INGEST_RATE_LIMIT_PER_MINUTE: '100000000',
       SHUTDOWN_TIMEOUT_MS: '20000',
     });
@@ -80,10 +72,6 @@ async function main(): Promise<void> {
     };
 
     for (const trial of TRIALS) {
-      if (trial === 'webhooks') {
-        webhooks = await webhookTrial(prisma, fx, apps.get('redirect')!.port);
-        continue;
-      }
       const link = await fx.link(org.id);
       const served = new Set<string>();
       const redirectTally = tally();
@@ -181,7 +169,7 @@ async function main(): Promise<void> {
       rows.push({ trial, redirect: redirectTally, sdk: sdkTally, clicksServed: served.size, clicksStored: storedServed, duplicates: Math.max(0, rollup - stored), eventsAccepted, eventsStored, seconds });
       log('trial', rows[rows.length - 1]);
     }
-    print({ bench: 'chaos', seconds: SECONDS, concurrency: CONCURRENCY, trials: rows, ...(webhooks ? { webhooks } : {}) });
+    print({ bench: 'chaos', seconds: SECONDS, concurrency: CONCURRENCY, trials: rows });
     await prisma.$disconnect();
   } finally {
     for (const app of apps.values()) await app.stop('SIGTERM').catch(() => undefined);
@@ -191,79 +179,9 @@ async function main(): Promise<void> {
   }
 }
 
-/** A pixel site makes every 302 name its click id (`dl_click`), which is also its `link.clicked` delivery's webhook-id. */
+/** A pixel site makes every 302 name its click id (`dl_click`). */
 const addPixelSite = (prisma: PrismaService, organizationId: string) =>
   prisma.pixelSite.create({ data: { organizationId, name: 'Site', domain: 'example.com', siteKey: `dlp_${randomUUID().replace(/-/g, '')}` } });
 const clickIdOf = (res: IncomingMessage) => (res.statusCode === 302 && res.headers.location ? new URL(res.headers.location).searchParams.get('dl_click') : null);
-const webhookIds = (r: Receiver) => r.requests.map((q) => String(q.headers['webhook-id'] ?? ''));
-
-/**
- * Webhook receivers hanging, answering 500 and 410 beside a healthy one, each the `link.clicked`
- * webhook of its own organization whose link gets ~4 visits a second for `--seconds`. Waits until
- * the healthy receiver has every click (or `--webhook-drain-seconds`), then prints one row per receiver.
- */
-async function webhookTrial(prisma: PrismaService, fx: ClickFixtures, redirectPort: number): Promise<Array<Record<string, unknown>>> {
-  const clickedAt = new Map<string, number>();
-  const setup = new Map<WebhookKind, { receiver: Receiver; link: { id: string; shortCode: string }; webhookId: string; sent: number }>();
-  for (const kind of WEBHOOK_KINDS) {
-    // The hanging receiver never answers: the worker's timeout ends each try.
-    const receiver = await startReceiver((_req, res) => void (kind !== 'hanging' && res.writeHead(kind === 'healthy' ? 200 : Number(kind)).end(kind)));
-    const org = await fx.organization(Tier.PRO, `Webhook ${kind}`);
-    await addPixelSite(prisma, org.id);
-    setup.set(kind, { receiver, link: await fx.link(org.id), webhookId: (await seedWebhook(prisma, org.id, receiver.url)).id, sent: 0 });
-  }
-  const started = Date.now();
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  // A browser's user agent: bots' clicks are recorded but never sent to webhooks.
-  const headers = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' };
-  const visit = (kind: WebhookKind) =>
-    new Promise<void>((resolve) => {
-      const s = setup.get(kind)!;
-      const req = httpGet({ host: '127.0.0.1', port: redirectPort, path: `/${s.link.shortCode}`, agent, headers }, (res) => {
-        const id = clickIdOf(res);
-        if (id) clickedAt.set(id, Date.now());
-        if (res.statusCode === 302 && res.headers.location) s.sent++;
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', () => resolve());
-    });
-  while (Date.now() - started < SECONDS * 1000) {
-    await Promise.all(WEBHOOK_KINDS.map(visit));
-    await sleep(250);
-  }
-  agent.destroy();
-  const loadEnded = Date.now();
-  const healthy = setup.get('healthy')!;
-  while (new Set(webhookIds(healthy.receiver)).size < healthy.sent && Date.now() - loadEnded < WEBHOOK_DRAIN_SECONDS * 1000) await sleep(1000);
-  // Give the failing receivers the same time as the healthy one had, at least 20 s (retries, the 410's disable).
-  await sleep(Math.max(0, 20_000 - (Date.now() - loadEnded)));
-
-  const out: Array<Record<string, unknown>> = [];
-  for (const [kind, { receiver, link, webhookId }] of setup) {
-    const deliveries = await prisma.webhookDelivery.findMany({ where: { webhookId }, select: { status: true, attempts: true } });
-    // From each click's 302 to the first request naming it (the healthy receiver's only).
-    const seen = new Set<string>();
-    const lags: number[] = [];
-    for (const [i, id] of webhookIds(receiver).entries()) {
-      const at = clickedAt.get(id);
-      if (kind === 'healthy' && !seen.has(id) && at && receiver.requests[i].body.includes('link.clicked')) lags.push(receiver.requests[i].at - at);
-      seen.add(id);
-    }
-    out.push({
-      receiver: kind,
-      clicks: await prisma.click.count({ where: { linkId: link.id } }),
-      deliveries: deliveries.length,
-      delivered: deliveries.filter((d) => d.status === 'success').length,
-      firstAttempt: deliveries.filter((d) => d.status === 'success' && d.attempts === 1).length,
-      attempts: await prisma.webhookAttempt.count({ where: { delivery: { webhookId } } }),
-      requestsReceived: receiver.requests.length,
-      lagSeconds: lags.length ? { p50: median(lags) / 1000, max: Math.max(...lags) / 1000 } : null,
-      webhookActive: (await prisma.webhook.findUniqueOrThrow({ where: { id: webhookId } })).isActive,
-    });
-    await receiver.close();
-  }
-  return out;
-}
 
 runBench(main);

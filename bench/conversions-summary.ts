@@ -52,7 +52,7 @@ runAnalyticsBench(LINKS, async ({ env, org, key, links }) => {
   if (check.sales !== sales || check.rollup !== sales || check.orgRollup !== sales) throw new Error(`seeded ${JSON.stringify(check)}, expected ${sales}`);
   log('seeded', { ...check, s: ((performance.now() - t) / 1000).toFixed(1) });
 
-  const results = await wrkApiPaths(env, key, [
+  const results = await wrkApiPaths(env.config, env.prisma, key, [
     ['summary, days=365 (by day)', '/api/analytics/conversions?days=365'],
     ['summary, days=30 (by day)', '/api/analytics/conversions?days=30'],
     ['summary, days=365, groupBy=source', '/api/analytics/conversions?days=365&groupBy=source'],

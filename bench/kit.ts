@@ -6,9 +6,9 @@ import { Logger, Module, Type } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { ApiModule, createApiApp } from '@dl/apps/api';
-import { loadConfig } from '@dl/platform/config';
+import { type AppConfig, loadConfig } from '@dl/platform/config';
 import { createHttpApp, HttpAppOptions } from '@dl/platform/http';
-import { Tier } from '@dl/platform/db';
+import { PrismaService, Tier } from '@dl/platform/db';
 import { Client } from 'pg';
 import { ReadyChild, spawnReady } from './bare-server';
 import { adminUrl, AppProcess, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, SeededOrganization, seedOrganization, spawnApp, startApp, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
@@ -107,7 +107,7 @@ export async function startApiBench(): Promise<ApiBench> {
   const org = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Bench' });
   const api = await spawnApp('api', configEnv(env.config));
   const auth = { authorization: `Bearer ${org.owner.apiKey}`, 'content-type': 'application/json' };
-  const cpu = async () => ({ api: cpuSeconds(api.proc.pid!), db: await databaseCpuSeconds(env) });
+  const cpu = async () => ({ api: cpuSeconds(api.proc.pid!), db: await databaseCpuSeconds(env.prisma) });
   return { env, org, api, url: api.url, auth, cpu, close: () => api.stop().then(() => env.teardown()) };
 }
 
@@ -154,49 +154,56 @@ export async function benchLinks(env: TestEnv): Promise<Array<{ id: string; orga
   return links;
 }
 
-/** A BUSINESS organization on a test database without rate limits, its API key and `count` titled links: the analytics benches' tenant. */
-export async function analyticsBenchTenant(count: number): Promise<{ env: TestEnv; fx: ClickFixtures; org: { id: string }; key: string; links: string[] }> {
-  await ensureTemplateDatabase();
-  const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
-  const fx = new ClickFixtures(env.prisma);
-  const org = await fx.organization(Tier.BUSINESS);
-  const { key } = await fx.apiKey(org.id);
-  const links: string[] = [];
-  for (let i = 0; i < count; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
-  return { env, fx, org, key, links };
-}
+/** The analytics benches' tenant: a BUSINESS organization on a test database without rate limits, its API key and `count` titled links. */
+type AnalyticsTenant = { env: TestEnv; fx: ClickFixtures; org: { id: string }; key: string; links: string[] };
 
-type AnalyticsTenant = Awaited<ReturnType<typeof analyticsBenchTenant>>;
-
-/** Runs `main` on a new analytics bench tenant with `links` links (Nest's logger off), its database removed at the end. */
-export function runAnalyticsBench(links: number, main: (tenant: AnalyticsTenant) => Promise<void>): void {
+/** Runs `main` on a new analytics bench tenant with `count` links (Nest's logger off), its database removed at the end. */
+export function runAnalyticsBench(count: number, main: (tenant: AnalyticsTenant) => Promise<void>): void {
   runBench(async () => {
     Logger.overrideLogger(false);
-    const tenant = await analyticsBenchTenant(links);
+    await ensureTemplateDatabase();
+    const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
     try {
-      await main(tenant);
+      const fx = new ClickFixtures(env.prisma);
+      const org = await fx.organization(Tier.BUSINESS);
+      const { key } = await fx.apiKey(org.id);
+      const links: string[] = [];
+      for (let i = 0; i < count; i++) links.push((await fx.link(org.id, { title: `Link ${i}` })).id);
+      await main({ env, fx, org, key, links });
     } finally {
-      await tenant.env.teardown();
+      await env.teardown();
     }
   });
 }
 
 /**
- * The api on `env`, each named GET (path, connections: 1 by default) driven by wrk with `key` for
- * `seconds`: one row of requests a second, non-2xx and latency per path.
+ * The api in this process on `config`'s database, each named GET (path, connections: 1 by default)
+ * warmed for a second (four before the first: V8 is still optimizing the api), then driven by wrk
+ * with `key` for `seconds`: requests a second, non-2xx, latency, and the CPU ms per request of the
+ * api (this process) and of the Postgres backends on that database.
  */
 export async function wrkApiPaths(
-  env: TestEnv,
+  config: AppConfig,
+  prisma: PrismaService,
   key: string,
   paths: Array<[name: string, path: string, connections?: number]>,
   seconds: number,
 ): Promise<Record<string, unknown>[]> {
-  const api = await startApp(createApiApp, env.config);
+  const api = await startApp(createApiApp, config);
+  const headers = { authorization: `Bearer ${key}` };
   const results: Record<string, unknown>[] = [];
   try {
-    for (const [name, path, connections = 1] of paths) {
-      const r = await wrk({ url: `${api.url}${path}`, headers: { authorization: `Bearer ${key}` }, connections, seconds });
-      results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs });
+    for (const [i, [name, path, connections = 1]] of paths.entries()) {
+      for (const until = performance.now() + (i === 0 ? 4000 : 1000); performance.now() < until; ) {
+        const warm = await fetch(`${api.url}${path}`, { headers });
+        if (!warm.ok) throw new Error(`${path}: ${warm.status} ${await warm.text()}`);
+        await warm.arrayBuffer();
+      }
+      const [apiCpu, pgCpu] = [cpuSeconds(process.pid), await databaseCpuSeconds(prisma)];
+      const r = await wrk({ url: `${api.url}${path}`, headers, connections, seconds });
+      const perRequest = (used: number) => round((used * 1000) / Math.max(1, r.requests), 2);
+      const cpuMsPerRequest = { api: perRequest(cpuSeconds(process.pid) - apiCpu), postgres: perRequest((await databaseCpuSeconds(prisma)) - pgCpu) };
+      results.push({ name, requestsPerSecond: r.requestsPerSecond, notOk: r.notOk, ...r.latencyMs, cpuMsPerRequest });
     }
   } finally {
     await api.close();

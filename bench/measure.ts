@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestEnv } from '@dl/testing';
+import type { PrismaService } from '@dl/platform/db';
 
 function rawArg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -68,8 +68,8 @@ export function memoryMb(pid: number): { rss: number; peak: number } {
  * CPU seconds so far of the Postgres backends serving the bench's own database (never the other
  * databases of a shared server). Read before and after: a backend that connects meanwhile counts whole.
  */
-export async function databaseCpuSeconds(env: TestEnv): Promise<number> {
-  const rows = await env.prisma.$queryRaw<Array<{ pid: number }>>`
+export async function databaseCpuSeconds(prisma: PrismaService): Promise<number> {
+  const rows = await prisma.$queryRaw<Array<{ pid: number }>>`
     SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`;
   return cpuSecondsOf(rows.map((r) => r.pid));
 }

@@ -55,7 +55,7 @@ runBench(async () => {
     const rows: Array<Record<string, number>> = [];
     for (let run = 1; run <= runs; run++) {
       log('full load', { run, seconds, connections });
-      const cpuNow = async () => ({ redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: await databaseCpuSeconds(env), redis: cpuSeconds(edge.redisPid) });
+      const cpuNow = async () => ({ redirect: cpuSeconds(redirect.proc.pid!), worker: cpuSeconds(worker.proc.pid!), postgres: await databaseCpuSeconds(env.prisma), redis: cpuSeconds(edge.redisPid) });
       const cpu0 = await cpuNow();
       const started = Date.now();
       const before = served;

@@ -44,7 +44,7 @@ runBench(async () => {
         const before = await storedClicks(env);
         const count = async () => (await storedClicks(env)) - before;
         if (prefill) await queue.pause();
-        const [cpu0, postgres0, started] = [cpuSecondsOf(pids), await databaseCpuSeconds(env), Date.now()];
+        const [cpu0, postgres0, started] = [cpuSecondsOf(pids), await databaseCpuSeconds(env.prisma), Date.now()];
         const watching = prefill ? null : watchDrain(count, total, 300);
         await queueClickBatches(queue, click, total, perJob, (run - 1) * total);
         if (prefill) {
@@ -58,7 +58,7 @@ runBench(async () => {
         const row = {
           run,
           workerCpuMicrosPerClick: perClick(cpuSecondsOf(pids) - cpu0),
-          postgresCpuMicrosPerClick: perClick((await databaseCpuSeconds(env)) - postgres0),
+          postgresCpuMicrosPerClick: perClick((await databaseCpuSeconds(env.prisma)) - postgres0),
           workerIdleRssMb: idleRssMb,
           workerPeakRssMb: memory().peak,
           drainSeconds: round(seconds),
