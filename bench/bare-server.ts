@@ -1,8 +1,7 @@
 /**
  * The floor of a redirect on this machine: a bare `node:http` server answering a fixed 302 from an
  * in-memory map, in its own process (run directly with DL_BENCH_MAP_FILE set, it serves that map).
- * Also how benches start a file of theirs as a child process. Imports nothing heavy: the bare
- * server's process stays bare.
+ * Imports nothing heavy: the bare server's process stays bare.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +17,7 @@ export interface ReadyChild {
 }
 
 /** Starts `file` through tools/scripts/run.js with `env` added; resolves once it prints `READY <url>`. */
-export function spawnReady(file: string, env: Record<string, string>): Promise<ReadyChild> {
+function spawnReady(file: string, env: Record<string, string>): Promise<ReadyChild> {
   const root = join(__dirname, '..');
   const proc = spawn(process.execPath, [join(root, 'tools/scripts/run.js'), file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));

@@ -6,12 +6,11 @@ import { Logger, Module, Type } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/click-codec';
 import { ApiModule, createApiApp } from '@dl/apps/api';
-import { type AppConfig, loadConfig } from '@dl/platform/config';
+import type { AppConfig } from '@dl/platform/config';
 import { createHttpApp, HttpAppOptions } from '@dl/platform/http';
 import { PrismaService, Tier } from '@dl/platform/db';
 import { Client } from 'pg';
-import { ReadyChild, spawnReady } from './bare-server';
-import { adminUrl, AppProcess, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, SeededOrganization, seedOrganization, spawnApp, startApp, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { adminUrl, AppProcess, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, RunningApp, SeededOrganization, seedOrganization, spawnApp, startApp, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
 import { cpuSeconds, databaseCpuSeconds, flag, round, sleep, wrk } from './measure';
 
 export * from './measure';
@@ -27,44 +26,31 @@ export function runBench(main: () => Promise<void>): void {
   );
 }
 
-const BENCH_API_CONFIG = 'DL_BENCH_API_CONFIG';
-
 /**
- * A bench whose api has extra routes (`controller`): in the bench process, a database with one
- * UNLIMITED organization (`config` added to the test config) and `file` (the bench's own file)
- * started again as the api, then `main`; in that child, the api module with `controller`,
- * listening on a free loopback port.
+ * A bench whose api has extra routes (`controller`): the api module with them in this process (its
+ * CPU is this process's), on a database with one UNLIMITED organization (`config` added to the test
+ * config), then `main`; `api.close()` drains it (`main` may call it first).
  */
 export function runApiBench(
-  file: string,
   controller: Type<unknown>,
   httpOptions: HttpAppOptions,
   config: Record<string, string>,
-  main: (bench: { env: TestEnv; org: SeededOrganization; api: ReadyChild }) => Promise<void>,
+  main: (bench: { env: TestEnv; org: SeededOrganization; api: RunningApp & { pid: number } }) => Promise<void>,
 ): void {
-  if (process.env[BENCH_API_CONFIG]) {
-    void (async () => {
-      Logger.overrideLogger(false);
-      const appConfig = loadConfig(JSON.parse(process.env[BENCH_API_CONFIG]!));
-      @Module({ imports: [ApiModule.forRoot(appConfig)], controllers: [controller] })
-      class BenchModule {}
-      const app = await createHttpApp(BenchModule, appConfig, 'api', httpOptions);
-      await app.listen(0, '127.0.0.1');
-      const address = app.getHttpServer().address();
-      process.stdout.write(`READY http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
-      process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));
-    })();
-    return;
-  }
   runBench(async () => {
+    Logger.overrideLogger(false);
     await ensureTemplateDatabase();
     const env = await createTestEnv({ LOG_LEVEL: 'silent', ...config });
     const org = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Bench' });
-    const api = await spawnReady(file, { [BENCH_API_CONFIG]: JSON.stringify(configEnv(env.config)) });
+    @Module({ imports: [ApiModule.forRoot(env.config)], controllers: [controller] })
+    class BenchModule {}
+    const running = await startApp((c) => createHttpApp(BenchModule, c, 'api', httpOptions), env.config);
+    let closed: Promise<void> | undefined;
+    const api = { ...running, pid: process.pid, close: () => (closed ??= running.close()) };
     try {
       await main({ env, org, api });
     } finally {
-      await api.stop();
+      await api.close();
       await env.teardown();
     }
   });
