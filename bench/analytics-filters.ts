@@ -1,21 +1,8 @@
 /**
- * The organization-wide view (`GET /api/analytics`, decisions §24) over 10,000,000 clicks across
- * 365 days: unfiltered (goal p50 < 50 ms) and with two filters combined (goal p50 < 150 ms).
- * Seeding writes, with one set-based INSERT (generate_series), the `click_cube` rows the click
- * pipeline makes of live traffic: one row per click (batches of 250 ms rarely hold two clicks of the
- * same hour, link and dimensions), over 200 links, 20 cities, devices, systems, browsers, referrers,
- * UTM tags and variants with skewed frequencies, 2% bots; plus the daily and monthly `total`
- * rollups the view sizes its window with, and rolls every whole hour into click_cube_daily (what the
- * unfiltered view in UTC reads). Each query is measured with `wrk` over HTTP (API key auth included),
- * with the api's and Postgres' CPU time per request.
- *
+ * The organization-wide view over a seeded click cube, unfiltered and with two filters (docs/performance.md).
  *   node tools/scripts/run.js bench/analytics-filters.ts [--clicks 10000000] [--days 365] [--seconds 8] [--fresh] [--only <text>]
- *
- * --only measures the queries whose name contains the text (e.g. `unfiltered`).
- *
- * The seeded database (`dl_bench_analytics_filters_<clicks>_<days>`, 10-15 minutes to seed) is kept
- * between runs; --fresh rebuilds it. Its clicks end at the hour it was seeded in, and later runs'
- * windows move past them: rebuild it a day later. Migrations added since are applied before a run.
+ * --only: the queries whose name contains the text. The seeded database is kept between runs (--fresh rebuilds it); its
+ * clicks end at the hour it was seeded, so rebuild it a day later. Migrations added since are applied before a run.
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';

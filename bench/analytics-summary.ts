@@ -1,11 +1,5 @@
 /**
- * Link analytics summary over 10,000,000 clicks across 365 days (goal: p50 under 20 ms). Seeding
- * writes, with SQL generate_series, what the click pipeline would have made of those clicks: day
- * rollups of every dimension over 2,000 click profiles a day (so every dimension adds up to the
- * day's total), the `visitors` rollup, the month rows, and the last 10,000 raw clicks for the click
- * list. Then the summary (365 and 30 days), the overview and the click list are measured with `wrk`
- * over HTTP (API key auth included) against the api in this process.
- *
+ * Link analytics, the overview and the click list over seeded day rollups (docs/performance.md).
  *   node tools/scripts/run.js bench/analytics-summary.ts [--clicks 10000000] [--days 365] [--seconds 8]
  */
 import { performance } from 'node:perf_hooks';

@@ -1,7 +1,5 @@
 /**
- * What an api request pays for authentication (`--set auth`) or for an audit entry (`--set audit`);
- * the scenarios and the figures: docs/performance.md, api-overhead.
- *
+ * What an api request pays for authentication (`--set auth`) or an audit entry (`--set audit`) (docs/performance.md).
  *   node tools/scripts/run.js bench/api-overhead.ts [--set auth|audit] [--seconds 4] [--connections 10] [--rounds 5] [--only 'dl_ key,JWT']
  */
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';

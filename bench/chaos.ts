@@ -1,14 +1,7 @@
 /**
- * Fault trials against the four apps' production entries on loopback, with a private
- * `redis-server` and a private Postgres cluster (the shared servers are never touched). Each trial
- * runs a keep-alive redirect load (a pixel site, so every 302 names its click id) and an SDK event
- * load, injects one fault, lets everything drain and prints a row: requests sent, answered, 5xx,
- * resets, clicks served vs stored, duplicates, events accepted vs stored. Every wait has a deadline.
- *
+ * Faults and SIGTERMs under load on the four apps, a private redis-server and Postgres: nothing lost (docs/performance.md).
  *   node tools/scripts/run.js bench/chaos.ts [--seconds 10] [--pg-seconds 30] [--outage-seconds 10] [--concurrency 8]
  *       [--trials redis-kill,worker-kill,pg-stop,sigterm-redirect,sigterm-worker,sigterm-ingest,sigterm-api]
- *
- * A failing webhook receiver beside a healthy one is the worker's e2e (webhooks-isolation, webhooks-delivery).
  */
 import { Agent, IncomingMessage, request as httpRequest, RequestOptions } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';

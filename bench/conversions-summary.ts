@@ -1,11 +1,5 @@
 /**
- * GET /api/analytics/conversions over 1,000,000 sales (decisions §23: under 200 ms p50): one
- * organization, 100 links, 20,000 customers (each attributed to a link, a country and a
- * campaign), sales spread over 365 days in USD, EUR and GBP from api, stripe and shopify, 5%
- * refunded. Sales and customers are seeded with SQL; the rollups are built from them exactly as
- * the write path keeps them, then checked against the sales. `wrk` measures the summary by day
- * (the default), by link and with a link filter.
- *
+ * `GET /api/analytics/conversions` over seeded sales (docs/performance.md).
  *   node tools/scripts/run.js bench/conversions-summary.ts [--sales 1000000] [--seconds 8]
  */
 import { performance } from 'node:perf_hooks';

@@ -1,17 +1,6 @@
 /**
- * SDK ingestion on the ingest app's production entry:
- *
- *   1. events (goal: ≥ 10,000 accepted a second): `wrk` on `POST /api/sdk/v1/event` (one event a
- *      call) and `/events` (50 a call, as the SDK batches), with the ingest process's CPU per event.
- *   2. install attribution (goal: p99 < 50 ms at 500/s): `POST /api/sdk/v1/install` as open-loop
- *      Poisson arrivals at --rate (`open-load.ts`, latency from each scheduled send) after --warmup
- *      seconds, over --clicks stored clicks (distinct IPs, iOS 17, English, over 7 days, fingerprints
- *      as the worker computes them). Half the installs match a click, half nothing; every install id
- *      is new (Redis miss, installs lookup, clicks index read, Redis write, enqueue).
- *
+ * SDK events accepted per second, and install attribution's latency at a rate (docs/performance.md).
  *   node tools/scripts/run.js bench/ingest.ts [--seconds 8] [--connections 64] [--clicks 1000000] [--rate 500] [--warmup 5] [--fresh]
- *
- * The seeded database (`dl_bench_install_<N>`) is kept between runs; --fresh rebuilds it.
  */
 import { randomUUID } from 'node:crypto';
 import { PrismaService } from '@dl/platform/db';

@@ -1,9 +1,5 @@
 /**
- * Creating links through the api's production entry: `POST /api/links` driven by `wrk` (goal: over
- * 1,000 a second; every create also publishes its invalidation and queues `link.created`), counted
- * in the database, with CPU ms per create of the api and of Postgres; then sequential
- * `POST /api/links/bulk-create` of 100 links each (goal: under 150 ms), at most --requests within --bulk-seconds.
- *
+ * `POST /api/links` per second with the CPU per create, then bulk creates of 100 links (docs/performance.md).
  *   node tools/scripts/run.js bench/links-create.ts [--seconds 10] [--connections 16] [--requests 50] [--bulk-seconds 15]
  */
 import { arg, cpuMsPer, print, runBench, startApiBench, timings, wrk } from './kit';

@@ -1,10 +1,6 @@
 /**
- * GET /api/links filters and pages (decisions §16) on a large organization: seeds links with
- * SQL (default 100,000 in the measured organization plus 25,000 in another), prints the plan of
- * each filter's statement (EXPLAIN ANALYZE: which index, how long) and the api's latency over
- * sequential requests (`--plans` prints each plan).
- *
- *   node tools/scripts/run.js bench/links-list-filters.ts [--links 100000] [--requests 20]
+ * `GET /api/links` filters on a large organization: the index each uses, database time, HTTP latency (docs/performance.md).
+ *   node tools/scripts/run.js bench/links-list-filters.ts [--links 100000] [--requests 20] [--plans]
  */
 import { Pool } from 'pg';
 import { Tier } from '@dl/platform/db';

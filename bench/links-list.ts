@@ -1,8 +1,5 @@
 /**
- * GET /api/links of an organization with 25,000 links (goal: under 300 ms, memory flat): links
- * seeded with SQL, `wrk` against the api's production entry, CPU ms per request of the api and of
- * Postgres, the api's memory before and after.
- *
+ * `GET /api/links` of an organization with many links: req/s, latency, CPU per request, memory (docs/performance.md).
  *   node tools/scripts/run.js bench/links-list.ts [--links 25000] [--seconds 10] [--connections 2]
  */
 import { arg, cpuMsPer, log, memoryMb, print, round, runBench, startApiBench, wrk } from './kit';

@@ -1,13 +1,5 @@
 /**
- * decisions §22, link passwords: 1,000 parallel wrong tries on one link (each from its own client
- * IP) must not move another link's redirect p99 by more than 2 ms. `wrk` drives the other link
- * (closed loop) on the production redirect while rounds alternate, in one session:
- *   - `quiet`: no flood;
- *   - `flood`: a burst of 1,000 parallel wrong tries on a fresh password link (its counters allow
- *     100 checks: 1 hashing + 32 queued, the rest answer 429 without hashing);
- *   - `floodNoHash`: the same burst on the same link again within its minute (all 429 from the
- *     counter, no hash): the cost of the requests alone, to tell scrypt from the host's load.
- *
+ * Another link's redirect p99 during 1,000 parallel wrong passwords, with and without hashing (docs/performance.md).
  *   node tools/scripts/run.js bench/password-flood.ts [--seconds 4] [--rounds 3] [--connections 8]
  */
 import { hashSecret } from '@dl/platform/http';

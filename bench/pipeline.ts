@@ -1,16 +1,6 @@
 /**
- * The whole click pipeline on one machine: the redirect and the worker as production processes on
- * a private redis-server and their own database, the worker draining while the load runs. Per run:
- * `wrk` for --seconds, then the time until every served 302 is a stored click (a missing or
- * duplicate click fails the bench); clicks ÷ (load + drain time) end to end; CPU µs per click of
- * the redirect, the worker, the bench database's Postgres backends and Redis. Then half that rate
- * open loop (`open-load.ts`): the redirect's p99, and the bare server's at that rate (the floor).
- * Peak resident memory of both apps.
- *
+ * The redirect and the worker end to end: clicks stored per second, CPU per click, p99 at half rate (docs/performance.md).
  *   node tools/scripts/run.js bench/pipeline.ts [--seconds 10] [--connections 50] [--links 100] [--runs 3] [--varied]
- *
- * `--varied`: each visit from its own address (`x-forwarded-for`, trusted; 50,000 in turn, most
- * with a GeoLite2 city) with one of six browsers, so every click adds visitor and city rollup rows.
  */
 import { USER_AGENTS } from '@dl/testing';
 import { capturedClicks, startEdgeBench } from './edge';

@@ -1,10 +1,5 @@
 /**
- * QR codes with a logo (decisions §24), through the api: the render time of one logo code
- * (rounded dots, dot corners, a PNG logo; a cache miss each time), then `--parallel` (50) such
- * misses at once, with the api's event-loop delay meanwhile (`monitorEventLoopDelay` in the
- * api's own process: the api runs in this one). Renders run in the worker-thread pool, so the
- * loop's delay should stay far below the renders' time (and near its delay when idle, also printed).
- *
+ * QR codes with a logo through the api: render time, many at once, the api's event-loop delay (docs/performance.md).
  *   node tools/scripts/run.js bench/qr-logo.ts [--parallel 50] [--size 512] [--sequential 10]
  */
 import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';

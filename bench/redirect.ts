@@ -1,15 +1,6 @@
 /**
- * Redirect edge throughput against the bare `node:http` server answering the same 302s from a
- * map: `wrk` drives each in turn (rounds alternate, so both meet the same shared host), and the
- * CPU time of each server process per request comes from /proc beside its req/s. Then the
- * latency at half the edge's rate (open loop, `open-load.ts`) of the edge and of the bare server
- * (the floor), and the edge's memory. Every visit is a 302 that queues its click.
- *
- *   node tools/scripts/run.js bench/redirect.ts [--seconds 5] [--rounds 3] [--connections 64] [--links 100] [--rate N]
- *   … --branded    the same links on a branded domain too: bare vs service host vs `Host: go.bench.test`
- *   … --controls   plain links vs links with 5 redirect rules + 2 A/B variants vs capped links (one Redis call a visit)
- *
- * Goals: edge ≥ 60% of bare req/s; p99 < 10 ms at half the edge's rate; resident memory < 200 MB.
+ * Redirect edge vs the bare `node:http` floor: req/s, CPU per request, p99 at half rate, memory (docs/performance.md).
+ *   node tools/scripts/run.js bench/redirect.ts [--seconds 5] [--rounds 3] [--connections 64] [--links 100] [--rate N] [--branded] [--controls]
  */
 import { get as httpGet } from 'node:http';
 import { TestEnv } from '@dl/testing';

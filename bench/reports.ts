@@ -1,12 +1,6 @@
 /**
- * Monthly report generation at scale: one organization with 1,000,000 clicks in
- * November 2026 (500 links, day and month rollups + daily visitors made from the raw clicks
- * with SQL generate_series, as the worker keeps them), then the report of that month is built N times.
- *
+ * Building the monthly report of an organization with a month of seeded clicks (docs/performance.md).
  *   node tools/scripts/run.js bench/reports.ts [--clicks 1000000] [--runs 5] [--fresh]
- *
- * The seeded database (`dl_bench_reports_<N>`, a few minutes to seed) is kept between runs;
- * --fresh rebuilds it. The timed part stops after 20 s (or --runs builds). Goal: under 5 s.
  */
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';

@@ -1,12 +1,7 @@
 /**
- * The destination matcher of libs/safety against a million feed entries (decisions §22: at least
- * 50,000 URLs screened a second, under 200 MB for the loaded feeds). Writes a feed of
- * `--entries` lines (URLhaus CSV rows, URL lines, domain lines and hosts-file lines in equal
- * parts) to a temporary file, loads it as the api does, then screens `--urls` URLs (a quarter of
- * them listed, through case, trailing dots, default ports and escapes) with every built-in rule.
- * Memory is the resident and heap growth of this process after loading, with the garbage
- * collected (`node --expose-gc` gives exact figures; without it they include garbage).
+ * Destinations screened against a large feed: URLs/s, per CPU second, memory, load time (docs/performance.md).
  *   node --expose-gc tools/scripts/run.js bench/safety-matcher.ts [--entries 1000000] [--urls 200000] [--rounds 3]
+ * Without --expose-gc the memory figures include garbage.
  */
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

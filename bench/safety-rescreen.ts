@@ -1,8 +1,5 @@
 /**
- * Re-screening (decisions §22: at least 5,000 links a second): `--links` active links (a quarter
- * with A/B variants, a tenth with a redirect rule), a feed of `--entries` lines matching
- * `--matched` of them; each round runs the worker's pass (keyset-paged reads on raw pg, matching in
- * memory, the blocks written and published) and then puts the blocked links back.
+ * Re-screening stored links after a feed change: links/s, per CPU second (docs/performance.md).
  *   node tools/scripts/run.js bench/safety-rescreen.ts [--links 100000] [--entries 100000] [--matched 1000] [--rounds 3]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

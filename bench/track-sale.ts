@@ -1,9 +1,5 @@
 /**
- * POST /api/track/sale (decisions §23: 2,000 a second for 60 s, nothing lost, each counted once):
- * `wrk` against the api's production entry, every request a new invoice id (a Lua body script),
- * then the stored sales are counted against the answers wrk saw (each invoice id is unique, so
- * none can be stored twice), with CPU ms per sale of the api and of Postgres.
- *
+ * `POST /api/track/sale`, a new invoice id a request: sales stored per second, none lost or doubled (docs/performance.md).
  *   node tools/scripts/run.js bench/track-sale.ts [--seconds 60] [--connections 64]
  */
 import { ClickFixtures } from '@dl/testing';

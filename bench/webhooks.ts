@@ -1,14 +1,7 @@
 /**
- * Webhook delivery throughput: --webhooks webhooks (10 in each of webhooks/10 organizations, all
- * subscribed to `link.clicked`) and a keep-alive receiver on loopback. The `webhooks` queue is
- * pre-filled with `webhook.event` jobs, then --workers worker processes (the production entry) fan
- * them out and deliver: delivery rows, the Redis rate gate, signing, HTTP POST, the attempt log.
- * Deliveries per second (overall, and steady between 10% and 90% of them) and the workers' CPU ms per delivery.
- *
+ * Webhook deliveries per second and the worker's CPU per delivery (docs/performance.md).
  *   node tools/scripts/run.js bench/webhooks.ts [--webhooks 100] [--per-second 10] [--events 2500] [--max-seconds 25] [--workers 1]
- *
- * `--per-second` is WEBHOOK_MAX_PER_SECOND (the contract's 10 caps 100 webhooks at 1,000/s; raise
- * it to measure the engine itself). Own database and Redis prefix, removed at the end.
+ * --per-second is WEBHOOK_MAX_PER_SECOND: raise it to measure the delivery engine rather than the contract's cap.
  */
 import { randomUUID } from 'node:crypto';
 import { AppProcess, clickEvent, configEnv, createTestEnv, enqueueEvents, ensureTemplateDatabase, eventQueue, seedOrg, spawnApp, startReceiver } from '@dl/testing';

@@ -1,17 +1,7 @@
 /**
- * The worker's production process draining a backlog of varied clicks (60 links of 3
- * organizations: real browsers, GeoLite2 addresses, referrers, UTM, 2% bots) in `click.batch` jobs
- * of --batch, on a private redis-server and its own database. Per run: the worker's and Postgres's
- * CPU µs per click (/proc; a busy host disturbs them least), the worker's idle and peak resident
- * memory (goal: under 250 MB), the drain time and the steady rate between 10% and 90% of the
- * backlog. A missing or duplicate click fails the run; rollups and link counters are printed.
- *
+ * The worker's production process draining a backlog of varied clicks (docs/performance.md).
  *   node tools/scripts/run.js bench/worker-drain.ts [--clicks 100000] [--batch 500] [--runs 2] [--prefill] [--processes 1]
- *
- * The worker idles 2 s after boot (idle RSS); the backlog is then queued as fast as the bench can
- * while the worker drains, or with --prefill queued whole on the paused queue first (the steady
- * rate is then the worker's alone). --processes N: WEB_CONCURRENCY=N, CPU and memory summed over
- * the processes. `DL_NODE_ARGS='<flags>'` starts the worker with more node flags (`--cpu-prof --cpu-prof-dir=…`).
+ * --batch: clicks per `click.batch` job. `DL_NODE_ARGS='<flags>'` adds node flags to the worker (`--cpu-prof --cpu-prof-dir=…`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
