@@ -5,60 +5,47 @@
  * clicks end at the hour it was seeded, so rebuild it a day later. Migrations added since are applied before a run.
  */
 import { performance } from 'node:perf_hooks';
-import { Logger } from '@nestjs/common';
-import { migrateDeploy, PrismaService, Tier } from '@dl/platform/db';
-import { ClickFixtures, ensureTemplateDatabase, flushPrefix, testConfig } from '@dl/testing';
-import { arg, argText, keptDatabase, log, print, runBench, wrkApiPaths } from './kit';
+import { PrismaService, Tier } from '@dl/platform/db';
+import { ClickFixtures } from '@dl/testing';
+import { arg, argText, cityColumns, log, monthRollups, print, runKeptBench, vacuumAnalyze, wrkApiPaths } from './kit';
 
 const LINKS = 200;
 /** The seeded organization's name; SEEDING until its clicks are all written. */
 const ORG_NAME = 'Bench Filters Co';
 const SEEDING = `${ORG_NAME} (seeding)`;
 
-async function main(): Promise<void> {
-  Logger.overrideLogger(false);
-  const clicks = arg('clicks', 10_000_000);
-  const days = arg('days', 365);
-  const seconds = arg('seconds', 8);
-  await ensureTemplateDatabase();
-  const url = await keptDatabase(`dl_bench_analytics_filters_${clicks}_${days}`);
-  await migrateDeploy(url);
-  const config = testConfig(url, { RATE_LIMIT_ENABLED: 'false' });
-  const prisma = new PrismaService(config);
-  try {
-    const fx = new ClickFixtures(prisma);
-    const [org] = await prisma.$queryRaw<Array<{ id: string; name: string }>>`
-      SELECT id::text AS id, name FROM organizations WHERE name IN (${ORG_NAME}, ${SEEDING})`;
-    if (org?.name === SEEDING) throw new Error('the kept database holds an unfinished seed: run with --fresh');
-    const orgId = org?.id ?? (await fx.organization(Tier.BUSINESS, SEEDING)).id;
-    if (!org) {
-      await seed(prisma, orgId, await createLinks(fx, orgId), clicks, days);
-      await prisma.$executeRaw`UPDATE organizations SET name = ${ORG_NAME} WHERE id = ${orgId}::uuid`;
-    }
-    const links = (await prisma.$queryRaw<Array<{ id: string }>>`
-      SELECT id::text AS id FROM links WHERE organization_id = ${orgId}::uuid ORDER BY title`).map((l) => l.id);
-    const { key } = await fx.apiKey(orgId);
-    const only = argText('only', '');
-    const paths: Array<[string, string]> = [
-      ['unfiltered, days=365', '/api/analytics?days=365'],
-      ['unfiltered, days=30', '/api/analytics?days=30'],
-      ['unfiltered, days=365, bots=include', '/api/analytics?days=365&bots=include'],
-      ['unfiltered, days=365, tz=America/New_York (hourly cube)', '/api/analytics?days=365&tz=America/New_York'],
-      ['country=DE + device=mobile, days=365', '/api/analytics?days=365&country=DE&device=mobile'],
-      ['device=desktop + os=Windows, days=365', '/api/analytics?days=365&device=desktop&os=Windows'],
-      ['referrerHost=t.co + utmSource=newsletter, days=365', '/api/analytics?days=365&referrerHost=t.co&utmSource=newsletter'],
-      ['linkId + country=US, days=365', `/api/analytics?days=365&linkId=${links[0]}&country=US`],
-      ['utmCampaign + browser, days=365', '/api/analytics?days=365&utmCampaign=campaign-3&browser=Chrome'],
-      ['city + variant, days=365, tz=Asia/Tokyo', '/api/analytics?days=365&city=Tokyo&variant=1&tz=Asia/Tokyo'],
-      ['country=DE + device=mobile, days=30', '/api/analytics?days=30&country=DE&device=mobile'],
-    ];
-    const results = await wrkApiPaths(config, prisma, key, paths.filter(([name]) => name.includes(only)), seconds);
-    print({ bench: 'analytics-filters', tool: `wrk -t1 -d${seconds}s`, clicks, days, results });
-  } finally {
-    await prisma.$disconnect();
-    await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX, config.REDIS_CLUSTER_NODES);
+const [clicks, days, seconds] = [arg('clicks', 10_000_000), arg('days', 365), arg('seconds', 8)];
+
+runKeptBench(`dl_bench_analytics_filters_${clicks}_${days}`, { RATE_LIMIT_ENABLED: 'false' }, async (config, prisma) => {
+  const fx = new ClickFixtures(prisma);
+  const [org] = await prisma.$queryRaw<Array<{ id: string; name: string }>>`
+    SELECT id::text AS id, name FROM organizations WHERE name IN (${ORG_NAME}, ${SEEDING})`;
+  if (org?.name === SEEDING) throw new Error('the kept database holds an unfinished seed: run with --fresh');
+  const orgId = org?.id ?? (await fx.organization(Tier.BUSINESS, SEEDING)).id;
+  if (!org) {
+    await seed(prisma, orgId, await createLinks(fx, orgId), clicks, days);
+    await prisma.$executeRaw`UPDATE organizations SET name = ${ORG_NAME} WHERE id = ${orgId}::uuid`;
   }
-}
+  const links = (await prisma.$queryRaw<Array<{ id: string }>>`
+    SELECT id::text AS id FROM links WHERE organization_id = ${orgId}::uuid ORDER BY title`).map((l) => l.id);
+  const { key } = await fx.apiKey(orgId);
+  const only = argText('only', '');
+  const paths: Array<[string, string]> = [
+    ['unfiltered, days=365', '/api/analytics?days=365'],
+    ['unfiltered, days=30', '/api/analytics?days=30'],
+    ['unfiltered, days=365, bots=include', '/api/analytics?days=365&bots=include'],
+    ['unfiltered, days=365, tz=America/New_York (hourly cube)', '/api/analytics?days=365&tz=America/New_York'],
+    ['country=DE + device=mobile, days=365', '/api/analytics?days=365&country=DE&device=mobile'],
+    ['device=desktop + os=Windows, days=365', '/api/analytics?days=365&device=desktop&os=Windows'],
+    ['referrerHost=t.co + utmSource=newsletter, days=365', '/api/analytics?days=365&referrerHost=t.co&utmSource=newsletter'],
+    ['linkId + country=US, days=365', `/api/analytics?days=365&linkId=${links[0]}&country=US`],
+    ['utmCampaign + browser, days=365', '/api/analytics?days=365&utmCampaign=campaign-3&browser=Chrome'],
+    ['city + variant, days=365, tz=Asia/Tokyo', '/api/analytics?days=365&city=Tokyo&variant=1&tz=Asia/Tokyo'],
+    ['country=DE + device=mobile, days=30', '/api/analytics?days=30&country=DE&device=mobile'],
+  ];
+  const results = await wrkApiPaths(config, prisma, key, paths.filter(([name]) => name.includes(only)), seconds);
+  print({ bench: 'analytics-filters', tool: `wrk -t1 -d${seconds}s`, clicks, days, results });
+});
 
 async function createLinks(fx: ClickFixtures, organizationId: string): Promise<string[]> {
   const links: string[] = [];
@@ -68,6 +55,7 @@ async function createLinks(fx: ClickFixtures, organizationId: string): Promise<s
 
 async function seed(prisma: PrismaService, orgId: string, links: string[], clicks: number, days: number): Promise<void> {
   const t = performance.now();
+  const [codes, regions, cities, zones] = cityColumns();
   // Click g: its hour spread evenly over the window (newest now), then each dimension picked by a
   // hash of g; squaring a uniform [0,1) skews a pick towards the first values (few links,
   // countries and referrers carry most clicks, as in real traffic).
@@ -88,18 +76,8 @@ async function seed(prisma: PrismaService, orgId: string, links: string[], click
     CROSS JOIN LATERAL (SELECT hashint4(g) & 2147483647 AS h, hashint4(g + 1) & 2147483647 AS h2, hashint4(g + 2) & 2147483647 AS h3,
       hashint4(g + 3) & 2147483647 AS h4, (hashint4(g + 4) & 2147483647) / 2147483648.0 AS u1,
       (hashint4(g + 5) & 2147483647) / 2147483648.0 AS u2, (hashint4(g + 6) & 2147483647) / 2147483648.0 AS u3) r
-    JOIN (VALUES
-      (0,'US','California','Los Angeles','America/Los_Angeles'), (1,'US','New York','New York','America/New_York'),
-      (2,'GB','England','London','Europe/London'), (3,'DE','Berlin','Berlin','Europe/Berlin'),
-      (4,'FR','Île-de-France','Paris','Europe/Paris'), (5,'BR','São Paulo','São Paulo','America/Sao_Paulo'),
-      (6,'IN','Maharashtra','Mumbai','Asia/Kolkata'), (7,'JP','Tokyo','Tokyo','Asia/Tokyo'),
-      (8,'CA','Ontario','Toronto','America/Toronto'), (9,'AU','New South Wales','Sydney','Australia/Sydney'),
-      (10,'ES','Madrid','Madrid','Europe/Madrid'), (11,'IT','Lombardy','Milan','Europe/Rome'),
-      (12,'NL','North Holland','Amsterdam','Europe/Amsterdam'), (13,'SE','Stockholm','Stockholm','Europe/Stockholm'),
-      (14,'MX','Mexico City','Mexico City','America/Mexico_City'), (15,'US','Texas','Austin','America/Chicago'),
-      (16,'GB','Scotland','Edinburgh','Europe/London'), (17,'DE','Bavaria','Munich','Europe/Berlin'),
-      (18,'NG','Lagos','Lagos','Africa/Lagos'), (19,'KR','Seoul','Seoul','Asia/Seoul')
-    ) AS c(i, code, region, city, tz) ON c.i = floor(20 * power(r.u3, 2))::int
+    JOIN unnest(${codes}::text[], ${regions}::text[], ${cities}::text[], ${zones}::text[]) WITH ORDINALITY AS c(code, region, city, tz, i)
+      ON c.i = 1 + floor(20 * power(r.u3, 2))::int
     JOIN (VALUES
       (0,'mobile','iOS','iOS','Mobile Safari'), (1,'mobile','Android','Android','Chrome'), (2,'desktop','Windows','Windows','Chrome'),
       (3,'desktop','macOS','Mac OS','Safari'), (4,'desktop','Windows','Windows','Edge'), (5,'tablet','iOS','iOS','Mobile Safari'),
@@ -110,10 +88,7 @@ async function seed(prisma: PrismaService, orgId: string, links: string[], click
     INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
     SELECT organization_id, link_id, (hour AT TIME ZONE 'UTC')::date, 'total', '', sum(clicks)
     FROM click_cube WHERE NOT is_bot GROUP BY 1, 2, 3`;
-  await prisma.$executeRaw`
-    INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-    SELECT organization_id, link_id, date_trunc('month', day)::date, 'month:total', '', sum(clicks)
-    FROM click_rollups WHERE dimension = 'total' GROUP BY 1, 2, 3`;
+  await monthRollups(prisma);
   // The daily roll-up of every whole hour, as the worker keeps it (the current hour stays in the
   // cube until the hour is over, as it would under live traffic): one GROUP BY per breakdown of
   // dl_cube_dims (the roll-up's one statement over 110,000,000 expanded rows takes far longer).
@@ -132,14 +107,9 @@ async function seed(prisma: PrismaService, orgId: string, links: string[], click
     FROM click_cube_daily GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`;
   await prisma.$executeRaw`UPDATE click_cube_state SET rolled_before = date_trunc('hour', now())`;
   log('daily roll-up built', { s: ((performance.now() - r) / 1000).toFixed(1) });
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE click_cube');
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE click_cube_daily');
-  await prisma.$executeRawUnsafe('VACUUM ANALYZE click_rollups');
-  await prisma.$executeRawUnsafe('ANALYZE links');
+  await vacuumAnalyze(prisma, ['click_cube', 'click_cube_daily', 'click_rollups', 'links']);
   const [{ seeded, rows }] = await prisma.$queryRaw<Array<{ seeded: number; rows: number }>>`
     SELECT sum(clicks)::float8 AS seeded, count(*)::int AS rows FROM click_cube`;
   if (seeded !== clicks) throw new Error(`seeded ${seeded} clicks, expected ${clicks}`);
   log('cube built', { clicks: seeded, cubeRows: rows, s: ((performance.now() - t) / 1000).toFixed(1) });
 }
-
-runBench(main);

@@ -3,26 +3,16 @@
  *   node tools/scripts/run.js bench/analytics-summary.ts [--clicks 10000000] [--days 365] [--seconds 8]
  */
 import { performance } from 'node:perf_hooks';
-import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
-import { arg, log, print, runAnalyticsBench, wrkApiPaths } from './kit';
+import { arg, cityColumns, log, monthRollups, print, runAnalyticsBench, vacuumAnalyze, wrkApiPaths } from './kit';
 
 /** Click profiles per day: the clicks of a day are spread evenly over them. */
 const PROFILES = 2000;
 const RAW_CLICKS = 10_000;
 
-/** The cities profiles fall in (by a hash of the profile): country, region, city, time zone. */
-const CITIES = [
-  ['US', 'California', 'Los Angeles', 'America/Los_Angeles'], ['US', 'New York', 'New York', 'America/New_York'], ['GB', 'England', 'London', 'Europe/London'], ['DE', 'Berlin', 'Berlin', 'Europe/Berlin'],
-  ['FR', 'Île-de-France', 'Paris', 'Europe/Paris'], ['BR', 'São Paulo', 'São Paulo', 'America/Sao_Paulo'], ['IN', 'Maharashtra', 'Mumbai', 'Asia/Kolkata'], ['JP', 'Tokyo', 'Tokyo', 'Asia/Tokyo'],
-  ['CA', 'Ontario', 'Toronto', 'America/Toronto'], ['AU', 'New South Wales', 'Sydney', 'Australia/Sydney'], ['ES', 'Madrid', 'Madrid', 'Europe/Madrid'], ['IT', 'Lombardy', 'Milan', 'Europe/Rome'],
-  ['NL', 'North Holland', 'Amsterdam', 'Europe/Amsterdam'], ['SE', 'Stockholm', 'Stockholm', 'Europe/Stockholm'], ['MX', 'Mexico City', 'Mexico City', 'America/Mexico_City'], ['US', 'Texas', 'Austin', 'America/Chicago'],
-  ['GB', 'Scotland', 'Edinburgh', 'Europe/London'], ['DE', 'Bavaria', 'Munich', 'Europe/Berlin'], ['NG', 'Lagos', 'Lagos', 'Africa/Lagos'], ['KR', 'Seoul', 'Seoul', 'Asia/Seoul'],
-];
-const column = (k: number) => CITIES.map((c) => c[k]);
-
 runAnalyticsBench(21, async ({ env, org, key, links: [linkId] }) => {
   const [clicks, days, seconds] = [arg('clicks', 10_000_000), arg('days', 365), arg('seconds', 8)];
   const t = performance.now();
+  const [codes, regions, cities, zones] = cityColumns();
   // Profile p of day d (d = 0 is today) gets floor(n/P) clicks, +1 for the first n % P profiles;
   // n = the day's share of --clicks. Profiles with p % 50 = 0 are bots (2%).
   await env.prisma.$executeRaw`
@@ -40,7 +30,7 @@ runAnalyticsBench(21, async ({ env, org, key, links: [linkId] }) => {
     FROM generate_series(0, ${days - 1}) d
     CROSS JOIN LATERAL (SELECT ${clicks}::bigint / ${days} + CASE WHEN d < ${clicks}::bigint % ${days} THEN 1 ELSE 0 END AS n) k
     CROSS JOIN generate_series(0, ${PROFILES - 1}) p
-    JOIN unnest(${column(0)}::text[], ${column(1)}::text[], ${column(2)}::text[], ${column(3)}::text[]) WITH ORDINALITY AS c(code, region, city, tz, i)
+    JOIN unnest(${codes}::text[], ${regions}::text[], ${cities}::text[], ${zones}::text[]) WITH ORDINALITY AS c(code, region, city, tz, i)
       ON c.i = 1 + (hashint4(p) & 2147483647) % 20`;
   // Day rollups as the worker keeps them (bots only under 'bot'), then daily uniques.
   await env.prisma.$executeRaw`
@@ -57,11 +47,7 @@ runAnalyticsBench(21, async ({ env, org, key, links: [linkId] }) => {
   await env.prisma.$executeRaw`
     INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
     SELECT organization_id, link_id, day, 'visitors', '', round(clicks * 0.6) FROM click_rollups WHERE dimension = 'total'`;
-  // Month rows of the summary dimensions, as the worker keeps them.
-  await env.prisma.$executeRaw`
-    INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-    SELECT organization_id, link_id, date_trunc('month', day)::date, ${MONTH_ROLLUP_PREFIX} || dimension, value, sum(clicks)
-    FROM click_rollups WHERE dimension = ANY(${[...MONTHLY_DIMENSIONS]}::text[]) GROUP BY 1, 2, 3, 4, 5`;
+  await monthRollups(env.prisma);
   // The most recent raw clicks, for the click list only.
   await env.prisma.$executeRaw`
     INSERT INTO clicks (id, organization_id, link_id, clicked_at, ip_address, user_agent, referrer_host, device_type, platform,
@@ -72,8 +58,7 @@ runAnalyticsBench(21, async ({ env, org, key, links: [linkId] }) => {
   const [{ nonBot }] = await env.prisma.$queryRaw<Array<{ nonBot: number }>>`
     SELECT sum(clicks)::int AS "nonBot" FROM click_rollups WHERE link_id = ${linkId}::uuid AND dimension = 'total'`;
   await env.prisma.$executeRaw`UPDATE links SET click_count = ${nonBot} WHERE id = ${linkId}::uuid`;
-  await env.prisma.$executeRawUnsafe('VACUUM ANALYZE click_rollups');
-  await env.prisma.$executeRawUnsafe('VACUUM ANALYZE clicks');
+  await vacuumAnalyze(env.prisma, ['click_rollups', 'clicks']);
   const [{ rollups, seeded }] = await env.prisma.$queryRaw<Array<{ rollups: number; seeded: number }>>`
     SELECT count(*)::int AS rollups, (sum(clicks) FILTER (WHERE dimension IN ('total', 'bot')))::float8 AS seeded
     FROM click_rollups`;

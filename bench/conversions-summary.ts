@@ -3,7 +3,7 @@
  *   node tools/scripts/run.js bench/conversions-summary.ts [--sales 1000000] [--seconds 8]
  */
 import { performance } from 'node:perf_hooks';
-import { arg, log, print, runAnalyticsBench, wrkApiPaths } from './kit';
+import { arg, log, print, runAnalyticsBench, vacuumAnalyze, wrkApiPaths } from './kit';
 
 const LINKS = 100;
 const CUSTOMERS = 20_000;
@@ -39,7 +39,7 @@ runAnalyticsBench(LINKS, async ({ env, org, key, links }) => {
   await env.prisma.$executeRaw`
     INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
     SELECT ${org.id}::uuid, l, (now() AT TIME ZONE 'UTC')::date - d, 'total', '', 50 FROM unnest(${links}::uuid[]) l CROSS JOIN generate_series(0, 364) d`;
-  for (const table of ['sales', 'customers', 'conversion_daily', 'conversion_org_daily', 'click_rollups']) await env.prisma.$executeRawUnsafe(`VACUUM ANALYZE ${table}`);
+  await vacuumAnalyze(env.prisma, ['sales', 'customers', 'conversion_daily', 'conversion_org_daily', 'click_rollups']);
   const [check] = await env.prisma.$queryRaw<Array<{ sales: number; rollup: number; orgRollup: number; rows: number }>>`
     SELECT (SELECT count(*)::int FROM sales) AS sales, (SELECT sum(sales)::int FROM conversion_daily) AS rollup,
            (SELECT sum(sales)::int FROM conversion_org_daily) AS "orgRollup", (SELECT count(*)::int FROM conversion_daily) AS rows`;

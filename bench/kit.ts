@@ -8,9 +8,10 @@ import { clickBatchJobId, ClickCapturedJob, packClickBatch } from '@dl/platform/
 import { ApiModule, createApiApp } from '@dl/apps/api';
 import type { AppConfig } from '@dl/platform/config';
 import { createHttpApp, HttpAppOptions } from '@dl/platform/http';
-import { PrismaService, Tier } from '@dl/platform/db';
+import { migrateDeploy, PrismaService, Tier } from '@dl/platform/db';
+import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
 import { Client } from 'pg';
-import { adminUrl, AppProcess, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, KNOWN_IPS, rawClick, RunningApp, SeededOrganization, seedOrganization, spawnApp, startApp, templateName, TestEnv, USER_AGENTS } from '@dl/testing';
+import { adminUrl, AppProcess, ClickFixtures, configEnv, createTestEnv, databaseUrl, ensureTemplateDatabase, flushPrefix, KNOWN_IPS, rawClick, RunningApp, SeededOrganization, seedOrganization, spawnApp, startApp, templateName, testConfig, TestEnv, USER_AGENTS } from '@dl/testing';
 import { cpuSeconds, databaseCpuSeconds, flag, round, sleep, wrk } from './measure';
 
 export * from './measure';
@@ -60,20 +61,54 @@ export function runApiBench(
 export const VISIT_HEADERS = { 'user-agent': USER_AGENTS.iPhone, 'accept-language': 'en-US,en;q=0.9' };
 
 /**
- * A database the bench keeps between runs (`name`, cloned from the migrated template), so only the
- * first run pays for seeding a large data set; `--fresh` rebuilds it. Its URL.
+ * Runs `main` on a database the bench keeps between runs (`name`, cloned from the migrated template;
+ * migrations added since are applied), so only the first run pays for seeding a large data set;
+ * `--fresh` rebuilds it. `overrides` go into its test config; its Redis keys are removed at the end.
  */
-export async function keptDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: adminUrl() });
-  await admin.connect();
-  try {
-    if (flag('fresh')) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    if (!(await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName()}"`);
-  } finally {
-    await admin.end();
-  }
-  return databaseUrl(name);
+export function runKeptBench(name: string, overrides: Record<string, string>, main: (config: AppConfig, prisma: PrismaService) => Promise<void>): void {
+  runBench(async () => {
+    Logger.overrideLogger(false);
+    await ensureTemplateDatabase();
+    const admin = new Client({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      if (flag('fresh')) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      if (!(await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName()}"`);
+    } finally {
+      await admin.end();
+    }
+    await migrateDeploy(databaseUrl(name));
+    const config = testConfig(databaseUrl(name), overrides);
+    const prisma = new PrismaService(config);
+    try {
+      await main(config, prisma);
+    } finally {
+      await prisma.$disconnect();
+      await flushPrefix(config.REDIS_URL, config.REDIS_PREFIX, config.REDIS_CLUSTER_NODES);
+    }
+  });
 }
+
+/** `VACUUM ANALYZE` of each table, after seeding. */
+export async function vacuumAnalyze(prisma: PrismaService, tables: string[]): Promise<void> {
+  for (const table of tables) await prisma.$executeRawUnsafe(`VACUUM ANALYZE ${table}`);
+}
+
+/** The month rows of the summary dimensions, from the day rollups, as the worker keeps them. */
+export const monthRollups = (prisma: PrismaService) => prisma.$executeRaw`
+  INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
+  SELECT organization_id, link_id, date_trunc('month', day)::date, ${MONTH_ROLLUP_PREFIX} || dimension, value, sum(clicks)
+  FROM click_rollups WHERE dimension = ANY(${[...MONTHLY_DIMENSIONS]}::text[]) GROUP BY 1, 2, 3, 4, 5`;
+
+/** The cities of the analytics benches' clicks (country, region, city, time zone), as four columns for `unnest`. */
+const CITIES = [
+  ['US', 'California', 'Los Angeles', 'America/Los_Angeles'], ['US', 'New York', 'New York', 'America/New_York'], ['GB', 'England', 'London', 'Europe/London'], ['DE', 'Berlin', 'Berlin', 'Europe/Berlin'],
+  ['FR', 'Île-de-France', 'Paris', 'Europe/Paris'], ['BR', 'São Paulo', 'São Paulo', 'America/Sao_Paulo'], ['IN', 'Maharashtra', 'Mumbai', 'Asia/Kolkata'], ['JP', 'Tokyo', 'Tokyo', 'Asia/Tokyo'],
+  ['CA', 'Ontario', 'Toronto', 'America/Toronto'], ['AU', 'New South Wales', 'Sydney', 'Australia/Sydney'], ['ES', 'Madrid', 'Madrid', 'Europe/Madrid'], ['IT', 'Lombardy', 'Milan', 'Europe/Rome'],
+  ['NL', 'North Holland', 'Amsterdam', 'Europe/Amsterdam'], ['SE', 'Stockholm', 'Stockholm', 'Europe/Stockholm'], ['MX', 'Mexico City', 'Mexico City', 'America/Mexico_City'], ['US', 'Texas', 'Austin', 'America/Chicago'],
+  ['GB', 'Scotland', 'Edinburgh', 'Europe/London'], ['DE', 'Bavaria', 'Munich', 'Europe/Berlin'], ['NG', 'Lagos', 'Lagos', 'Africa/Lagos'], ['KR', 'Seoul', 'Seoul', 'Asia/Seoul'],
+];
+export const cityColumns = () => [0, 1, 2, 3].map((k) => CITIES.map((c) => c[k]));
 
 /** The api's production entry in a child process on its own database with one UNLIMITED organization (owner API key, `default` template). */
 export interface ApiBench {

@@ -3,29 +3,18 @@
  *   node tools/scripts/run.js bench/reports.ts [--clicks 1000000] [--runs 5] [--fresh]
  */
 import { performance } from 'node:perf_hooks';
-import { Logger } from '@nestjs/common';
-import { MONTH_ROLLUP_PREFIX, MONTHLY_DIMENSIONS } from '@dl/clicks';
 import { AppConfig } from '@dl/platform/config';
 import { PrismaReadService, PrismaService, Role, Tier } from '@dl/platform/db';
 import { Clock, parsePeriod, ReportBuilder, ReportDataRepository, ReportsRepository, ReportsService } from '@dl/reports';
-import { ensureTemplateDatabase, ReportFixtures, testConfig } from '@dl/testing';
-import { arg, keptDatabase, log, median, print, runBench, secondsSince } from './kit';
+import { ReportFixtures } from '@dl/testing';
+import { arg, log, median, monthRollups, print, runKeptBench, secondsSince } from './kit';
 
-async function main(): Promise<void> {
-  Logger.overrideLogger(false);
-  const clicks = arg('clicks', 1_000_000);
-  const runs = arg('runs', 5);
-  const links = 500;
-  await ensureTemplateDatabase();
-  const config = testConfig(await keptDatabase(`dl_bench_reports_${clicks}`));
-  const prisma = new PrismaService(config);
-  try {
-    const seeded = await prisma.organization.findFirst({ where: { name: 'Bench Co' } });
-    await measure(prisma, config, seeded?.id ?? (await seed(prisma, clicks, links)), runs, links, clicks);
-  } finally {
-    await prisma.$disconnect();
-  }
-}
+const [clicks, runs, links] = [arg('clicks', 1_000_000), arg('runs', 5), 500];
+
+runKeptBench(`dl_bench_reports_${clicks}`, {}, async (config, prisma) => {
+  const seeded = await prisma.organization.findFirst({ where: { name: 'Bench Co' } });
+  await measure(prisma, config, seeded?.id ?? (await seed(prisma, clicks, links)), runs, links, clicks);
+});
 
 /** The organization, its links, a month of raw clicks, and the rollups and daily visitors the worker would have kept. */
 async function seed(prisma: PrismaService, clicks: number, links: number): Promise<string> {
@@ -75,12 +64,7 @@ async function seed(prisma: PrismaService, clicks: number, links: number): Promi
     INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
     SELECT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, 'bot', '', COUNT(*)
     FROM clicks WHERE organization_id = ${org.id}::uuid AND is_bot GROUP BY 1, 2, 3`;
-  // Month rows of the summary dimensions, as the worker keeps them.
-  await prisma.$executeRaw`
-    INSERT INTO click_rollups (organization_id, link_id, day, dimension, value, clicks)
-    SELECT organization_id, link_id, date_trunc('month', day)::date, ${MONTH_ROLLUP_PREFIX} || dimension, value, SUM(clicks)
-    FROM click_rollups WHERE organization_id = ${org.id}::uuid AND dimension = ANY(${[...MONTHLY_DIMENSIONS]}::text[])
-    GROUP BY 1, 2, 3, 4, 5`;
+  await monthRollups(prisma);
   await prisma.$executeRaw`
     INSERT INTO click_daily_visitors (organization_id, link_id, day, visitor_hash)
     SELECT DISTINCT organization_id, link_id, (clicked_at AT TIME ZONE 'UTC')::date, visitor_hash
@@ -125,5 +109,3 @@ async function measure(prisma: PrismaService, config: AppConfig, organizationId:
     storedReadMs: await read(),
   });
 }
-
-runBench(main);
