@@ -264,12 +264,9 @@ export async function queueClickBatches(queue: Queue, click: (i: number) => Clic
   }
 }
 
-/** Stored clicks of the bench's database (of one organization when given). */
-export async function storedClicks(env: TestEnv, organizationId?: string): Promise<number> {
-  const rows = organizationId
-    ? await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks WHERE organization_id = ${organizationId}::uuid`
-    : await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks`;
-  return rows[0].n;
+/** Stored clicks of the bench's database. */
+export async function storedClicks(env: TestEnv): Promise<number> {
+  return (await env.prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM clicks`)[0].n;
 }
 
 /** Waits until `expected` clicks are stored; the seconds it took. Fails on more (a duplicate) or after `deadlineMs`. */

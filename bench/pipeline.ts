@@ -27,10 +27,10 @@ const fullLoadHeaders = () => (VARIED ? { headerSets: Array.from({ length: 5000 
 runBench(async () => {
   const [seconds, connections, runs] = [arg('seconds', 10), arg('connections', 50), arg('runs', 3)];
   const edge = await startEdgeBench({ links: arg('links', 100), worker: true, config: VARIED ? { TRUSTED_CLIENT_IP_HEADER: 'x-forwarded-for' } : {} });
-  const { env, redirect, bare, paths, organizationId } = edge;
+  const { env, redirect, bare, paths } = edge;
   const worker = edge.worker!;
   try {
-    const count = () => storedClicks(env, organizationId);
+    const count = () => storedClicks(env);
     const halfLoad = async (url: string, rate: number) => {
       const h = await openLoadRedirects({ url, paths, headers: headersFor, rate, seconds, maxSockets: connections });
       if (h.ok !== h.sent || h.errors) throw new Error(`half load: ${h.ok} 302s of ${h.sent} sent, ${h.errors} errors`);

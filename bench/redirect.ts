@@ -1,6 +1,6 @@
 /**
  * Redirect edge vs the bare `node:http` floor: req/s, CPU per request, p99 at half rate, memory (docs/performance.md).
- *   node tools/scripts/run.js bench/redirect.ts [--seconds 5] [--rounds 3] [--connections 64] [--links 100] [--rate N] [--branded] [--controls]
+ *   node tools/scripts/run.js bench/redirect.ts [--seconds 5] [--rounds 3] [--connections 64] [--links 100] [--branded] [--controls]
  */
 import { get as httpGet } from 'node:http';
 import { TestEnv } from '@dl/testing';
@@ -81,8 +81,8 @@ runBench(async () => {
     const result: Record<string, unknown> = { bench: 'redirect', tool: `wrk -t1 -c${connections} -d${seconds}s × ${rounds} rounds, alternating`, links: linkCount, ...medians, ratioTo };
 
     if (!branded && !controls) {
-      // Latency at half the edge's rate (or --rate), open loop from the scheduled send; the bare server at the same rate is the floor.
-      const rate = arg('rate', 0) || Math.round(medians.edge.requestsPerSecond / 2);
+      // Latency at half the edge's rate, open loop from the scheduled send; the bare server at the same rate is the floor.
+      const rate = Math.round(medians.edge.requestsPerSecond / 2);
       log('latency at a fixed rate', { rate, seconds });
       const atRate = async (url: string) => {
         const h = await openLoadRedirects({ url, paths, headers: () => VISIT_HEADERS, rate, seconds, maxSockets: 32 });
