@@ -1,4 +1,4 @@
-import { effectiveTier, GRACE_MS, invoiceSubscription, isDowngrade, planOfPrice, statusOf, subscriptionFields } from './billing-state';
+import { effectiveTier, GRACE_MS, invoiceSubscription, isDowngrade, keepNewest, planOfPrice, statusOf, subscriptionFields } from './billing-state';
 
 const PRICES = {
   PRO: { month: { price: 'price_pm', amount: 1900, currency: 'usd' }, year: { price: 'price_py', amount: 19000, currency: 'usd' } },
@@ -40,6 +40,15 @@ describe('billing state machine', () => {
   it('finds the plan of a price', () => {
     expect(planOfPrice(PRICES, 'price_by')).toEqual({ tier: 'BUSINESS', interval: 'year' });
     expect(planOfPrice(PRICES, 'price_unknown')).toBeNull();
+  });
+
+  it('of two live subscriptions keeps the newest and cancels the other; one already ended is not canceled', () => {
+    const sub = (id: string, created: number, status = 'active') => ({ id, created, status });
+    expect(keepNewest(sub('sub_a', 100), sub('sub_b', 105))).toEqual({ keep: 'incoming', cancel: 'sub_a' });
+    expect(keepNewest(sub('sub_b', 105), sub('sub_a', 100, 'past_due'))).toEqual({ keep: 'current', cancel: 'sub_a' });
+    expect(keepNewest(sub('sub_b', 100), sub('sub_a', 100, 'trialing'))).toEqual({ keep: 'current', cancel: 'sub_a' });
+    expect(keepNewest(sub('sub_a', 100, 'canceled'), sub('sub_b', 90))).toEqual({ keep: 'incoming', cancel: null });
+    expect(keepNewest(sub('sub_a', 100), sub('sub_b', 105, 'incomplete_expired'))).toEqual({ keep: 'current', cancel: null });
   });
 
   it('reads the current and the older subscription and invoice shapes', () => {

@@ -96,3 +96,22 @@ export function invoiceSubscription(invoice: { parent?: unknown; subscription?: 
   if (!sub) return null;
   return typeof sub === 'string' ? sub : sub.id;
 }
+
+/** A subscription as Stripe shows it now (read with `subscriptions.retrieve`). */
+export interface StripeSubscriptionNow {
+  id: string;
+  status: string;
+  created: number;
+}
+
+/**
+ * Two live subscriptions of one customer (two Checkouts paid): which one the organization keeps
+ * and which one to cancel at Stripe. The newest (Stripe's `created`, then the id) stays; one that
+ * Stripe already shows as ended is not canceled again, and the other one is kept.
+ */
+export function keepNewest(current: StripeSubscriptionNow, incoming: StripeSubscriptionNow): { keep: 'current' | 'incoming'; cancel: string | null } {
+  if (!isLiveSubscription(statusOf(current.status))) return { keep: 'incoming', cancel: null };
+  if (!isLiveSubscription(statusOf(incoming.status))) return { keep: 'current', cancel: null };
+  const incomingFirst = incoming.created < current.created || (incoming.created === current.created && incoming.id < current.id);
+  return incomingFirst ? { keep: 'current', cancel: incoming.id } : { keep: 'incoming', cancel: current.id };
+}

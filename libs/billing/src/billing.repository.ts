@@ -97,8 +97,19 @@ export class BillingRepository {
     return inserted === 1;
   }
 
-  async setEventOutcome(tx: PrismaTx, id: string, outcome: string): Promise<void> {
-    await tx.stripeEvent.update({ where: { id }, data: { outcome } });
+  /** Records how an event ended and the subscription it cancels at Stripe after the commit (if any). */
+  async finishEvent(tx: PrismaTx, id: string, data: { outcome: string; cancelSubscriptionId: string | null }): Promise<void> {
+    await tx.stripeEvent.update({ where: { id }, data });
+  }
+
+  /** The subscription a handled event still has to cancel at Stripe (its cancel failed): a redelivery retries it. */
+  async pendingCancel(tx: PrismaTx, id: string): Promise<string | null> {
+    return (await tx.stripeEvent.findUnique({ where: { id }, select: { cancelSubscriptionId: true } }))?.cancelSubscriptionId ?? null;
+  }
+
+  /** Stripe canceled the event's subscription: nothing left to retry. */
+  async cancelDone(id: string): Promise<void> {
+    await this.prisma.stripeEvent.update({ where: { id }, data: { cancelSubscriptionId: null } });
   }
 
   /** Organizations past due since before `cutoff` whose grace has not been ended yet (the sweep, across organizations). */

@@ -8,8 +8,10 @@ import { isUuid } from '@dl/platform/validation';
 import { BillingClock } from './billing-clock';
 import { BillingMailer } from './billing-mailer';
 import { BillingAccountChange, BillingAccountRow, BillingRepository } from './billing.repository';
-import { effectiveTier, invoiceSubscription, isDowngrade, isLiveSubscription, planOfPrice, statusOf, StripeSubscriptionLike, subscriptionFields } from './billing-state';
-import { InvalidStripeSignatureError } from './billing.errors';
+import {
+  effectiveTier, invoiceSubscription, isDowngrade, isLiveSubscription, keepNewest, planOfPrice, statusOf, StripeSubscriptionLike, StripeSubscriptionNow, subscriptionFields,
+} from './billing-state';
+import { BillingUnavailableError, InvalidStripeSignatureError } from './billing.errors';
 import { BILLING_SETTINGS, callStripe, requireBilling, STRIPE_CLIENT } from './stripe-client';
 
 /** Stripe-Signature timestamps older than this are refused (decisions §21: 5 minutes). */
@@ -24,6 +26,14 @@ interface Applied {
   paymentFailed?: boolean;
   /** The billing account's fields this event changed. */
   changes?: Record<string, unknown>;
+  /** The older of two live subscriptions, to cancel at Stripe after the commit. */
+  cancel?: string;
+}
+
+/** Both subscriptions as Stripe shows them, read before the transaction (two live subscriptions). */
+interface Rivals {
+  current: StripeSubscriptionNow;
+  incoming: StripeSubscriptionNow;
 }
 
 /**
@@ -31,7 +41,9 @@ interface Applied {
  * package, then applies the event once (its id is claimed in the same transaction as the
  * change) and in `created` order per subscription (an event older than the last applied one
  * changes nothing). Postgres down → the transaction fails, the answer is 5xx, Stripe retries.
- * A tier change is announced to every api process (credential cache) after the commit.
+ * A tier change is announced to every api process (credential cache) after the commit. Stripe
+ * is never called inside the transaction: what the event needs from Stripe is read before it,
+ * and the older of two live subscriptions is canceled after the commit.
  */
 @Injectable()
 export class StripeWebhookService {
@@ -56,8 +68,10 @@ export class StripeWebhookService {
     } catch {
       throw new InvalidStripeSignatureError();
     }
-    const result = await this.repo.transaction((tx) => this.apply(tx, event, settings));
+    const rivals = await this.readRivals(event);
+    const result = await this.repo.transaction((tx) => this.apply(tx, event, settings, rivals));
     await this.afterCommit(result);
+    if (result.cancel) await this.cancelOlder(event.id, result.cancel, result.organizationId);
     this.logger.log({ event: event.id, type: event.type, outcome: result.outcome, organizationId: result.organizationId }, 'stripe event');
     return { received: true, outcome: result.outcome };
   }
@@ -77,9 +91,12 @@ export class StripeWebhookService {
     }
   }
 
-  private async apply(tx: PrismaTx, event: Stripe.Event, settings: BillingSettings): Promise<Applied> {
+  private async apply(tx: PrismaTx, event: Stripe.Event, settings: BillingSettings, rivals: Rivals | null): Promise<Applied> {
     const created = new Date(event.created * 1000);
-    if (!(await this.repo.claimEvent(tx, { id: event.id, type: event.type, created }, 'applied'))) return { outcome: 'duplicate' };
+    if (!(await this.repo.claimEvent(tx, { id: event.id, type: event.type, created }, 'applied'))) {
+      // A redelivery applies nothing again; it retries only a cancellation Stripe failed.
+      return { outcome: 'duplicate', cancel: (await this.repo.pendingCancel(tx, event.id)) ?? undefined };
+    }
     let result: Applied;
     switch (event.type) {
       case 'checkout.session.completed':
@@ -88,7 +105,7 @@ export class StripeWebhookService {
       case 'customer.subscription.created':
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted':
-        result = await this.subscriptionChanged(tx, event.data.object as StripeSubscriptionLike, event.type.endsWith('deleted'), created, settings);
+        result = await this.subscriptionChanged(tx, event.data.object as StripeSubscriptionLike, event.type.endsWith('deleted'), created, settings, rivals);
         break;
       case 'invoice.payment_failed':
       case 'invoice.paid':
@@ -97,7 +114,7 @@ export class StripeWebhookService {
       default:
         result = { outcome: 'ignored' };
     }
-    if (result.outcome !== 'applied') await this.repo.setEventOutcome(tx, event.id, result.outcome);
+    if (result.outcome !== 'applied' || result.cancel) await this.repo.finishEvent(tx, event.id, { outcome: result.outcome, cancelSubscriptionId: result.cancel ?? null });
     return result;
   }
 
@@ -114,7 +131,7 @@ export class StripeWebhookService {
     return { outcome: 'applied', organizationId };
   }
 
-  private async subscriptionChanged(tx: PrismaTx, sub: StripeSubscriptionLike, deleted: boolean, created: Date, settings: BillingSettings): Promise<Applied> {
+  private async subscriptionChanged(tx: PrismaTx, sub: StripeSubscriptionLike, deleted: boolean, created: Date, settings: BillingSettings, rivals: Rivals | null): Promise<Applied> {
     const fields = subscriptionFields(sub);
     const metadataOrg = (sub as { metadata?: Record<string, string> }).metadata?.organizationId;
     const organizationId = (await this.repo.organizationOfCustomer(fields.customerId, tx)) ?? (metadataOrg && isUuid(metadataOrg) ? metadataOrg : null);
@@ -126,9 +143,10 @@ export class StripeWebhookService {
     // Before the first subscription event nothing is stale (an invoice event may have come first).
     if (same && account.paidTier && account.lastEventAt && created < account.lastEventAt) return { outcome: 'stale', organizationId };
     const live = isLiveSubscription(status);
-    // Two live subscriptions (two Checkouts paid): the older one is canceled at Stripe and the newer kept, whatever order their events come in.
-    const kept = !same && live && isLiveSubscription(account.status) ? await this.keepNewest(sub.id, account.stripeSubscriptionId!, organizationId) : null;
-    if (kept === 'current') return { outcome: 'ignored', organizationId };
+    // Two live subscriptions (two Checkouts paid): the newer is kept and the older canceled at Stripe after the commit, whatever order their events come in.
+    const kept = !same && live && isLiveSubscription(account.status) ? this.decideRivals(rivals, account.stripeSubscriptionId!, sub.id) : null;
+    const cancel = kept?.cancel ?? undefined;
+    if (kept?.keep === 'current') return { outcome: 'ignored', organizationId, cancel };
     // Another subscription of the customer: a live new one replaces the current, anything else about it is ignored.
     if (!same && !kept && (!live || (account.lastEventAt && created < account.lastEventAt))) return { outcome: 'ignored', organizationId };
     const plan = fields.priceId ? planOfPrice(settings.prices, fields.priceId) : null;
@@ -144,26 +162,47 @@ export class StripeWebhookService {
       graceEndedAt: status === 'past_due' ? account.graceEndedAt : null,
       lastEventAt: created,
     };
-    return this.save(tx, organizationId, account, change);
+    return { ...(await this.save(tx, organizationId, account, change)), cancel };
   }
 
   /**
-   * The organization's stored subscription and another live one of its customer: cancels the one
-   * created first (Stripe's `created`, then id) and says which one the organization keeps. Both are
-   * read from Stripe first, so one that already ended is not canceled again (an event retried after
-   * a rollback). The cancellation credits the unused time to the customer's balance (prorate +
-   * invoice_now). Stripe failing rolls the event back (503), so Stripe delivers it again.
+   * Before the transaction: when a subscription event names a live subscription other than the
+   * organization's live one, both as Stripe shows them now (reads only; Stripe failing is 503
+   * with nothing recorded).
    */
-  private async keepNewest(incomingId: string, currentId: string, organizationId: string): Promise<'incoming' | 'current'> {
+  private async readRivals(event: Stripe.Event): Promise<Rivals | null> {
+    if (event.type !== 'customer.subscription.created' && event.type !== 'customer.subscription.updated') return null;
+    const sub = event.data.object as StripeSubscriptionLike;
+    if (!isLiveSubscription(statusOf(sub.status))) return null;
+    const organizationId = await this.repo.organizationOfCustomer(subscriptionFields(sub).customerId);
+    const account = organizationId ? await this.repo.find(organizationId) : null;
+    const currentId = account?.stripeSubscriptionId;
+    if (!account || !currentId || currentId === sub.id || !isLiveSubscription(account.status)) return null;
     const stripe = this.stripe!;
-    const [current, incoming] = await Promise.all([currentId, incomingId].map((id) => callStripe(() => stripe.subscriptions.retrieve(id))));
-    if (!isLiveSubscription(statusOf(current.status))) return 'incoming';
-    if (!isLiveSubscription(statusOf(incoming.status))) return 'current';
-    const incomingFirst = incoming.created < current.created || (incoming.created === current.created && incoming.id < current.id);
-    const [older, newer] = incomingFirst ? [incoming, current] : [current, incoming];
-    await callStripe(() => stripe.subscriptions.cancel(older.id, { prorate: true, invoice_now: true }));
-    this.logger.warn({ organizationId, canceled: older.id, kept: newer.id }, 'two live subscriptions: the older one canceled');
-    return incomingFirst ? 'current' : 'incoming';
+    const [current, incoming] = await Promise.all([currentId, sub.id].map((id) => callStripe(() => stripe.subscriptions.retrieve(id))));
+    return { current, incoming };
+  }
+
+  /** In the transaction: which subscription stays; the locked account must still be the one Stripe was read for (else 503 and Stripe redelivers). */
+  private decideRivals(rivals: Rivals | null, currentId: string, incomingId: string) {
+    if (!rivals || rivals.current.id !== currentId || rivals.incoming.id !== incomingId) throw new BillingUnavailableError();
+    return keepNewest(rivals.current, rivals.incoming);
+  }
+
+  /**
+   * After the commit: cancels the older of two live subscriptions at Stripe with `prorate` and
+   * `invoice_now` (its unused time becomes a credit on the customer's balance), unless Stripe
+   * already shows it ended. Stripe failing answers 503; the event stays marked with the
+   * subscription, and Stripe's redelivery (a duplicate: nothing applied again) retries only this.
+   */
+  private async cancelOlder(eventId: string, subscriptionId: string, organizationId?: string): Promise<void> {
+    const stripe = this.stripe!;
+    const sub = await callStripe(() => stripe.subscriptions.retrieve(subscriptionId));
+    if (isLiveSubscription(statusOf(sub.status))) {
+      await callStripe(() => stripe.subscriptions.cancel(subscriptionId, { prorate: true, invoice_now: true }));
+      this.logger.warn({ organizationId, canceled: subscriptionId }, 'two live subscriptions: the older one canceled');
+    }
+    await this.repo.cancelDone(eventId);
   }
 
   /** `invoice.payment_failed` → past_due (the grace starts at the first failure); `invoice.paid` ends a past_due run. */

@@ -78,6 +78,27 @@ describe('Stripe test server', () => {
     }
   });
 
+  it('refuses or holds the requests `intercept` picks, answering the others', async () => {
+    const customer = await stripe.customers.create({});
+    let release!: () => void;
+    server.intercept = (method, path) => (method === 'POST' && path === '/v1/customers' ? 'refuse' : path === '/v1/invoices' ? new Promise<void>((r) => (release = r)) : undefined);
+    try {
+      await expect(stripe.customers.create({})).rejects.toMatchObject({ type: 'StripeConnectionError' });
+      let answered = false;
+      const held = stripe.invoices.list({ limit: 1 }).then((list) => {
+        answered = true;
+        return list;
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(answered).toBe(false);
+      expect((await stripe.billingPortal.sessions.create({ customer: customer.id })).object).toBe('billing_portal.session');
+      release();
+      expect((await held).object).toBe('list');
+    } finally {
+      server.intercept = null;
+    }
+  });
+
   it('signs events exactly as Stripe does: the official check accepts them, and rejects tampering', () => {
     const secret = 'whsec_test_secret_0123456789';
     const payload = JSON.stringify(stripeEvent('invoice.paid', { id: 'in_1', object: 'invoice' }));

@@ -30,6 +30,11 @@ export interface StripeTestServer {
   /** `refuse`: every connection is reset before an answer (Stripe unreachable); `ok`: normal. */
   mode: 'ok' | 'refuse';
   /**
+   * Looks at each request before it is answered (null: none): `'refuse'` resets its connection as
+   * `mode` does, a promise holds the answer until it settles (a slow Stripe), anything else answers.
+   */
+  intercept: ((method: string, path: string) => 'refuse' | Promise<unknown> | undefined) | null;
+  /**
    * Completes a Checkout session as a paying customer would: creates the subscription (active,
    * one item at the session's price, a month or year period) and its first paid invoice; returns
    * the objects the webhook events carry.
@@ -89,6 +94,7 @@ export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).t
     subscriptions: new Map(),
     invoices: new Map(),
     mode: 'ok',
+    intercept: null,
     completeCheckout: (sessionId, opts = {}) => completeCheckout(s, sessionId, opts),
     addInvoice: (subscriptionId, fields) => addInvoice(s, subscriptionId, fields),
     close: async () => undefined,
@@ -157,11 +163,7 @@ export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).t
     throw new StripeApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
   };
 
-  const server = http.createServer((req, res) => {
-    if (s.mode === 'refuse') {
-      req.socket.destroy();
-      return;
-    }
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -195,6 +197,18 @@ export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).t
       if (replayKey) idempotent.set(replayKey, { status, body: json });
       send(status, json);
     });
+  };
+
+  const server = http.createServer((req, res) => {
+    const hold = s.intercept?.(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
+    if (s.mode === 'refuse' || hold === 'refuse') {
+      req.socket.destroy();
+      return;
+    }
+    void Promise.resolve(hold).then(
+      () => answer(req, res),
+      () => answer(req, res),
+    );
   });
   server.on('connection', (c) => {
     sockets.add(c);

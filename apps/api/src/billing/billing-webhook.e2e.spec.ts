@@ -168,21 +168,23 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
       const [first, second] = [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id);
       return { older: w.stripe.completeCheckout(first.id as string, { now: t }), newer: w.stripe.completeCheckout(second.id as string, { now: t + 5 }) };
     }
+    /** The older tab's checkout and subscription applied: the organization is on PRO. */
+    async function olderApplied(org: SeededOrganization, t: number) {
+      const tabs = await twoTabs(org, t);
+      for (const [type, object] of [['checkout.session.completed', tabs.older.session], ['customer.subscription.created', tabs.older.subscription]] as const) {
+        expect((await w.deliver(stripeEvent(type, object, { created: t }))).status).toBe(200);
+      }
+      return tabs;
+    }
     const cancels = () => w.stripe.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/v1/subscriptions/'));
     const subscriptionOf = async (org: SeededOrganization) => (await w.env.prisma.billingAccount.findUniqueOrThrow({ where: { organizationId: org.organization.id } })).stripeSubscriptionId;
 
     it("in order: the second subscription.created cancels the first (DELETE, prorated) and the organization is on the newest plan; the old one's later events change nothing", async () => {
       const org = await seedOrganization(w.env, { name: 'Two Tabs Co' });
       const t = now();
-      const { older, newer } = await twoTabs(org, t);
+      const { older, newer } = await olderApplied(org, t);
       const before = cancels().length;
-      for (const [type, object, created] of [
-        ['checkout.session.completed', older.session, t],
-        ['customer.subscription.created', older.subscription, t],
-        ['checkout.session.completed', newer.session, t + 5],
-      ] as const) {
-        expect((await w.deliver(stripeEvent(type, object, { created }))).status).toBe(200);
-      }
+      expect((await w.deliver(stripeEvent('checkout.session.completed', newer.session, { created: t + 5 }))).status).toBe(200);
       expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active' });
       expect(cancels()).toHaveLength(before);
 
@@ -224,6 +226,69 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
       expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: late.id } }))?.outcome).toBe('ignored');
       expect(await subscriptionOf(org)).toBe(newer.subscription.id);
       expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+    });
+
+    it('the cancel runs after the commit: while Stripe is slow to answer it, the newest plan is applied and nothing is locked', async () => {
+      const org = await seedOrganization(w.env, { name: 'Slow Stripe Co' });
+      const id = org.organization.id;
+      const t = now();
+      const { older, newer } = await olderApplied(org, t);
+      // The DELETE is held until `release`; `atCancel` says it arrived.
+      const gate = { reached: (): void => undefined, release: (): void => undefined };
+      const atCancel = new Promise<void>((r) => (gate.reached = r));
+      w.stripe.intercept = (method) => {
+        if (method !== 'DELETE') return undefined;
+        gate.reached();
+        return new Promise<void>((r) => (gate.release = r));
+      };
+      try {
+        const answer = w.deliver(stripeEvent('customer.subscription.created', newer.subscription, { created: t + 5 }));
+        await atCancel;
+        expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+        // No transaction holds the organization's rows while Stripe has not answered.
+        await w.env.prisma.$transaction(async (tx) => {
+          await tx.$queryRaw`SELECT 1 FROM billing_accounts WHERE organization_id = ${id}::uuid FOR UPDATE NOWAIT`;
+          await tx.$queryRaw`SELECT 1 FROM organizations WHERE id = ${id}::uuid FOR UPDATE NOWAIT`;
+        });
+        gate.release();
+        expect(await answer).toEqual({ status: 200, body: { received: true } });
+      } finally {
+        w.stripe.intercept = null;
+        gate.release();
+      }
+      expect(w.stripe.subscriptions.get(older.subscription.id as string)).toMatchObject({ status: 'canceled' });
+    });
+
+    it("Stripe failing the cancel → 503 with the newest plan already applied; Stripe's redelivery cancels the older one and applies nothing twice", async () => {
+      const org = await seedOrganization(w.env, { name: 'Cancel Fails Co' });
+      const where = { organizationId: org.organization.id };
+      const t = now();
+      const { older, newer } = await olderApplied(org, t);
+      const olderId = older.subscription.id as string;
+      const event = stripeEvent('customer.subscription.created', newer.subscription, { created: t + 5 });
+      const marked = () => w.env.prisma.stripeEvent.findUnique({ where: { id: event.id }, select: { outcome: true, cancelSubscriptionId: true } });
+      w.stripe.intercept = (method) => (method === 'DELETE' ? 'refuse' : undefined);
+      try {
+        expect(await w.deliver(event)).toEqual({
+          status: 503,
+          body: { error: 'Service Unavailable', message: 'Billing is temporarily unavailable, please retry later', statusCode: 503, retryAfter: 30 },
+        });
+      } finally {
+        w.stripe.intercept = null;
+      }
+      expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+      expect(await marked()).toEqual({ outcome: 'applied', cancelSubscriptionId: olderId });
+      expect(w.stripe.subscriptions.get(olderId)).toMatchObject({ status: 'active' });
+      const account = await w.env.prisma.billingAccount.findUniqueOrThrow({ where });
+
+      const before = cancels().length;
+      expect(await w.deliver(event)).toEqual({ status: 200, body: { received: true } });
+      expect(cancels().slice(before).map((r) => [r.path, r.params])).toEqual([[`/v1/subscriptions/${olderId}`, { prorate: 'true', invoice_now: 'true' }]]);
+      expect(w.stripe.subscriptions.get(olderId)).toMatchObject({ status: 'canceled' });
+      expect(await marked()).toEqual({ outcome: 'applied', cancelSubscriptionId: null });
+      expect(await w.env.prisma.billingAccount.findUniqueOrThrow({ where })).toEqual(account);
+      expect((await w.deliver(event)).status).toBe(200);
+      expect(cancels()).toHaveLength(before + 1);
     });
   });
 
