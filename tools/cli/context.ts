@@ -4,7 +4,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { AccountsService, ApiKeysService, AuthModule, MembersService } from '@dl/auth';
 import { AppConfig, ConfigModule } from '@dl/platform/config';
 import { DbModule, PrismaService } from '@dl/platform/db';
-import { RedisModule } from '@dl/platform/redis';
+import { RedisModule, RedisService } from '@dl/platform/redis';
 import { AbuseDeskModule, AbuseReportsService, SuspensionsService } from '@dl/safety';
 
 export interface IdentityContext {
@@ -15,6 +15,7 @@ export interface IdentityContext {
   prisma: PrismaService;
   abuse: AbuseReportsService;
   suspensions: SuspensionsService;
+  redis: RedisService;
   close(): Promise<void>;
 }
 
@@ -35,6 +36,7 @@ export async function createIdentityContext(config: AppConfig): Promise<Identity
     prisma: app.get(PrismaService),
     abuse: app.get(AbuseReportsService),
     suspensions: app.get(SuspensionsService),
+    redis: app.get(RedisService),
     close: () => app.close(),
   };
 }

@@ -1,4 +1,5 @@
-import { loadFeeds, parseFeedPaths, ResolveAction } from '@dl/safety';
+import { withTimeout } from '@dl/platform/async';
+import { feedsReloadChannel, loadFeeds, parseFeedPaths, ResolveAction } from '@dl/safety';
 import { Command, ParsedArgs, UsageError } from './command';
 
 function args1(args: ParsedArgs, names: string[]): string[] {
@@ -58,13 +59,16 @@ export const SAFETY_COMMANDS: Record<string, Command> = {
     usage: 'threats:reload',
     options: [],
     /**
-     * Reads THREAT_FEEDS as the apps do and reports each file (entries, malformed lines, errors).
-     * The running apps pick a changed file up by themselves within THREAT_FEEDS_POLL_MS.
+     * Reads THREAT_FEEDS as the apps do and reports each file (entries, malformed lines, errors),
+     * then tells every running process that screens to reload its feeds now (decisions §22):
+     * `notified` is how many heard it, null when Redis could not be reached (the processes still
+     * pick a changed file up within THREAT_FEEDS_POLL_MS).
      */
     async run(ctx, args) {
       args1(args, []);
       const snapshot = await loadFeeds(parseFeedPaths(ctx.config.THREAT_FEEDS));
-      return { entries: snapshot.matcher.size, files: snapshot.files };
+      const notified = await withTimeout(ctx.redis.client.publish(feedsReloadChannel(ctx.redis), 'reload'), 2000).catch(() => null);
+      return { entries: snapshot.matcher.size, files: snapshot.files, notified };
     },
   },
 };

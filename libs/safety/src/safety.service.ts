@@ -1,4 +1,6 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { ValidationError, ValidationMap } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
@@ -10,27 +12,40 @@ import { SafeBrowsingLookup } from './safe-browsing.lookup';
 import { screenLocally } from './screen';
 import { Verdict } from './verdict';
 
+/** The channel `npm run cli -- threats:reload` publishes on: every process that screens reloads its feeds. */
+export function feedsReloadChannel(redis: { key(...parts: string[]): string }): string {
+  return redis.key('safety', 'feeds-reload');
+}
+
 /**
  * One `screen(urls)` for every place that stores a destination (decisions §22). Feeds load when
- * the app starts and reload when a file changes (polled every THREAT_FEEDS_POLL_MS) or on
- * `reloadFeeds()`; a screen during the first load waits for it, so nothing slips through at boot.
+ * the app starts and reload when a file changes (polled every THREAT_FEEDS_POLL_MS), on a message
+ * of `feedsReloadChannel` (the operator's `threats:reload`) or on `reloadFeeds()`; a screen during
+ * the first load waits for it, so nothing slips through at boot.
  * With SAFE_BROWSING_API_KEY, destinations the local rules do not block are also looked up in
  * Google Safe Browsing; one it could not answer for is accepted and marked `pending`.
  */
 @Injectable()
-export class SafetyService implements OnModuleDestroy {
+export class SafetyService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(SafetyService.name);
   private readonly feeds: FeedStore;
+  private readonly hasFeeds: boolean;
+  private subscriber: Redis | null = null;
   private readonly brands: Brand[];
   private readonly safeBrowsing: SafeBrowsingLookup | null;
   private readonly listeners = new Set<(snapshot: FeedSnapshot, previousVersion: string) => void>();
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @Optional() redis?: RedisService) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() private readonly redis?: RedisService,
+  ) {
     this.brands = parseBrands(config.PROTECTED_BRANDS);
     this.safeBrowsing = config.SAFE_BROWSING_API_KEY
       ? new SafeBrowsingLookup(new SafeBrowsingClient({ apiKey: config.SAFE_BROWSING_API_KEY, baseUrl: config.SAFE_BROWSING_API_BASE, timeoutMs: config.SAFE_BROWSING_TIMEOUT_MS }), redis)
       : null;
-    this.feeds = new FeedStore(parseFeedPaths(config.THREAT_FEEDS), (snapshot, previous) => {
+    const paths = parseFeedPaths(config.THREAT_FEEDS);
+    this.hasFeeds = paths.length > 0;
+    this.feeds = new FeedStore(paths, (snapshot, previous) => {
       for (const f of snapshot.files) {
         const fields = { feed: f.path, entries: f.entries, malformed: f.malformed, error: f.error };
         if (f.error) this.logger.warn(fields, 'threat feed could not be read');
@@ -40,6 +55,21 @@ export class SafetyService implements OnModuleDestroy {
     });
     this.feeds.ready.catch((err: unknown) => this.logger.error(err, 'threat feeds failed to load'));
     this.feeds.watch(config.THREAT_FEEDS_POLL_MS);
+  }
+
+  /** Listens for the operator's `threats:reload` (with feeds and Redis); the file poll goes on regardless. */
+  async onModuleInit(): Promise<void> {
+    if (!this.redis || !this.hasFeeds) return;
+    const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+    this.subscriber = sub;
+    sub.on('message', () => {
+      this.reloadFeeds().catch((err: unknown) => this.logger.error(err, 'threat feeds failed to reload'));
+    });
+    try {
+      await withTimeout(sub.subscribe(feedsReloadChannel(this.redis)), 2000);
+    } catch {
+      this.logger.warn('Could not subscribe to threats:reload yet; feeds still reload when a file changes');
+    }
   }
 
   /** Whether Safe Browsing is asked (SAFE_BROWSING_API_KEY set). */
@@ -97,5 +127,6 @@ export class SafetyService implements OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.feeds.close();
+    this.subscriber?.disconnect();
   }
 }
