@@ -30,6 +30,16 @@ describe('decide (decisions §7)', () => {
     expect(decide(link({ expiresAt: 1_000_001 }), visit()).kind).toBe('redirect');
   });
 
+  it('suspicious: the warning page (crawlers too) until the visitor continues; blocked: disabled, whatever the visitor sends (decisions §22)', () => {
+    const suspicious = link({ safetyStatus: 'suspicious', safetyReason: 'mixed scripts' });
+    const warning = { kind: 'warning', link: suspicious, destination: 'https://example.com/w', query: 'a=1' };
+    expect(decide(suspicious, visit({ query: 'a=1' }))).toEqual(warning);
+    expect(decide(suspicious, visit({ query: 'a=1', bot: true }))).toEqual(warning);
+    expect(decide(suspicious, visit({ query: 'a=1', continued: true }))).toEqual({ kind: 'redirect', location: 'https://example.com/w?a=1' });
+    const blocked = link({ safetyStatus: 'blocked', safetyReason: 'malware', passwordHash: 'h', expiresAt: 1 });
+    expect(decide(blocked, visit({ continued: true, unlocked: true }))).toEqual({ kind: 'disabled', reason: 'malware' });
+  });
+
   it('a bot gets the preview only when the link has an Open Graph field', () => {
     expect(decide(link(), visit({ bot: true })).kind).toBe('redirect');
     expect(decide(link({ ogDescription: 'd' }), visit({ bot: true })).kind).toBe('preview');

@@ -1,4 +1,4 @@
-import { buildAnswer } from './answer';
+import { buildAnswer, EdgePage } from './answer';
 import { decide } from './decision';
 import { EdgeDomain } from './domain-table';
 import { snapshotOf } from '@dl/testing';
@@ -115,6 +115,50 @@ describe(Visit.name, () => {
 });
 
 describe(buildAnswer.name, () => {
+  it('every HTML page has a CSP without script and frame-ancestors none, nosniff and the referrer policy (decisions §22)', () => {
+    const l = link({ safetyStatus: 'suspicious', safetyReason: 'mixed scripts', title: 'T', ogTitle: 'OG' });
+    const stats = { shortCode: 'abc1234', title: 'T', totalClicks: 1, clicksByDate: [], clicksByCountry: [], clicksByDevice: [] };
+    const pages: EdgePage[] = [
+      { kind: 'not-found' },
+      { kind: 'expired' },
+      { kind: 'unavailable' },
+      { kind: 'bad-link' },
+      { kind: 'password', link: l },
+      { kind: 'password', link: l, wrong: true },
+      { kind: 'too-many-tries' },
+      { kind: 'warning', link: l, destination: 'https://example.com/o', query: 'a=1' },
+      { kind: 'disabled', reason: 'malware' },
+      { kind: 'preview', link: l, location: 'https://example.com/o' },
+      { kind: 'link-preview', link: l, shortUrl: 'https://s.test/abc1234' },
+      { kind: 'stats', stats, shortUrl: 'https://s.test/abc1234' },
+      { kind: 'report', shortCode: 'abc1234', error: null },
+      { kind: 'report', shortCode: 'abc1234', error: 'Choose what is wrong with this link.' },
+      { kind: 'reported' },
+      { kind: 'too-many-reports', retryAfter: 60 },
+      { kind: 'cloak', link: l, location: 'https://example.com/o' },
+    ];
+    const page = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+    for (const p of pages) {
+      const answer = buildAnswer(p);
+      expect([p.kind, answer.headers]).toEqual([
+        p.kind,
+        expect.objectContaining({
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': p.kind === 'cloak' ? `${page}; frame-src http: https:` : page,
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'strict-origin-when-cross-origin',
+        }),
+      ]);
+      expect([p.kind, /<script/i.test(answer.body)]).toEqual([p.kind, false]);
+    }
+  });
+
+  it('the cloak page frames its destination sandboxed and grants the frame nothing (decisions §22)', () => {
+    const answer = buildAnswer({ kind: 'cloak', link: link({ title: 'T' }), location: 'https://example.com/o?a=1&b=2' });
+    expect(answer.body).toContain('<iframe src="https://example.com/o?a=1&amp;b=2" title="T" sandbox="allow-scripts allow-forms allow-popups allow-same-origin"');
+    expect(answer.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=(), clipboard-read=(), clipboard-write=(), payment=(), usb=(), display-capture=()');
+  });
+
   it('answers the edge’s other pages, and puts a Set-Cookie on any answer', () => {
     expect(buildAnswer({ kind: 'association-file', json: '{"a":1}' })).toEqual({
       status: 200,
