@@ -25,13 +25,14 @@ describe('redirect edge: password brute force', () => {
   });
 
   const secret = async () => seedLink(env.prisma, org, { originalUrl: 'https://example.com/secret', passwordHash: await hashSecret('open sesame') });
-  const tryPassword = (code: string, password: string, ip: string) =>
-    fetch(`${server.url}/${code}`, {
+  const postPassword = (code: string, password: string, ip: string, base = server.url) =>
+    fetch(`${base}/${code}`, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': UA.windowsChrome, 'cf-connecting-ip': ip },
       body: `password=${encodeURIComponent(password)}`,
-    }).then((r) => r.status);
+    });
+  const tryPassword = (code: string, password: string, ip: string) => postPassword(code, password, ip).then((r) => r.status);
   const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 
   it('1,000 parallel wrong tries from one IP: exactly 10 are checked, the rest get the 429 page', async () => {
@@ -41,6 +42,29 @@ describe('redirect edge: password brute force', () => {
     // The right password from that IP is refused too this minute; another IP still gets in.
     expect(await tryPassword(link.shortCode, 'open sesame', '203.0.113.7')).toBe(429);
     expect(await tryPassword(link.shortCode, 'open sesame', '203.0.113.8')).toBe(302);
+  }, 60_000);
+
+  it('a full check queue answers the 429 page at once, without hashing (LINK_PASSWORD_CHECK_QUEUE)', async () => {
+    const small = await startApp(createRedirectApp, env.withOverrides({ TRUSTED_CLIENT_IP_HEADER: 'cf-connecting-ip', LINK_PASSWORD_CHECK_CONCURRENCY: '1', LINK_PASSWORD_CHECK_QUEUE: '1' }));
+    try {
+      const link = await secret();
+      // 50 IPs, one try each: under both counters, so every 429 is the queue's.
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const res = await postPassword(link.shortCode, `wrong-${i}`, `198.18.0.${i + 1}`, small.url);
+          return { status: res.status, retryAfter: res.headers.get('retry-after'), text: await res.text() };
+        }),
+      );
+      const refused = answers.filter((a) => a.status === 429);
+      expect(answers.filter((a) => a.status === 401).length + refused.length).toBe(50);
+      expect(answers.filter((a) => a.status === 401).length).toBeGreaterThanOrEqual(2);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused[0]).toMatchObject({ retryAfter: '60', text: expect.stringContaining('Too many tries') });
+      // The queue drained: the next try is checked.
+      expect(await postPassword(link.shortCode, 'open sesame', '198.18.1.1', small.url).then((r) => r.status)).toBe(302);
+    } finally {
+      await small.close();
+    }
   }, 60_000);
 
   it('1,000 wrong tries from 1,000 IPs: exactly 100 are checked on that link, and another link keeps redirecting meanwhile', async () => {

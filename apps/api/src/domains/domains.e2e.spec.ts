@@ -118,7 +118,7 @@ describe('domains: /api/domains (decisions §15)', () => {
     );
   });
 
-  it('claims (decisions §22): pending claims never block; the first to verify wins and the others are removed', async () => {
+  it('claims (decisions §22): pending claims never block; the first to verify (here the second claimant, the DNS owner) wins and the others are removed', async () => {
     const [one, two] = await Promise.all([seedOrganization(env, { tier: Tier.PRO }), seedOrganization(env, { tier: Tier.PRO })]);
     const O = as(one.owner.apiKey);
     const T = as(two.owner.apiKey);
@@ -130,16 +130,17 @@ describe('domains: /api/domains (decisions §15)', () => {
     // Own duplicate → 409.
     expect((await O.post('/api/domains', { domain: 'claimed.test' }).expect(409)).body).toEqual(conflict("Domain 'claimed.test' is already in use"));
 
-    publish(mine);
-    expect((await O.post(`/api/domains/${mine.id}/verify`).expect(200)).body).toMatchObject({ status: 'verified' });
+    // The second claimant owns the DNS: the earlier pending claim does not stand in its way.
+    publish(theirs);
+    expect((await T.post(`/api/domains/${theirs.id}/verify`).expect(200)).body).toMatchObject({ status: 'verified' });
     // The other pending claim is gone.
-    expect((await T.get(`/api/domains/${theirs.id}`).expect(404)).body).toEqual(notFound('Domain not found'));
-    expect((await T.post(`/api/domains/${theirs.id}/verify`).expect(404)).body).toEqual(notFound('Domain not found'));
-    expect((await T.get('/api/domains').expect(200)).body).toEqual([]);
+    expect((await O.get(`/api/domains/${mine.id}`).expect(404)).body).toEqual(notFound('Domain not found'));
+    expect((await O.post(`/api/domains/${mine.id}/verify`).expect(404)).body).toEqual(notFound('Domain not found'));
+    expect((await O.get('/api/domains').expect(200)).body).toEqual([]);
     // A name another organization has verified → 409.
-    expect((await T.post('/api/domains', { domain: 'claimed.test' }).expect(409)).body).toEqual(conflict("Domain 'claimed.test' is already in use"));
-    expect((await O.get(`/api/domains/${mine.id}`).expect(200)).body).toMatchObject({ status: 'verified' });
-    dns.setTxt(mine.verification.name, null);
+    expect((await O.post('/api/domains', { domain: 'claimed.test' }).expect(409)).body).toEqual(conflict("Domain 'claimed.test' is already in use"));
+    expect((await T.get(`/api/domains/${theirs.id}`).expect(200)).body).toMatchObject({ status: 'verified' });
+    dns.setTxt(theirs.verification.name, null);
   });
 
   it('plan limits: FREE 1, PRO 3 → 403 Domain limit reached for your plan', async () => {

@@ -78,19 +78,46 @@ describe('abuse reports and suspensions', () => {
     expect((await cli('abuse:resolve', id, '--action', 'nonsense')).code).toBe(2);
   });
 
-  it('org:suspend disables every link and refuses keys (403 Organization suspended); org:unsuspend restores both, nothing deleted', async () => {
+  it('org:suspend disables every link and refuses keys and sessions (403 Organization suspended); org:unsuspend restores them, nothing deleted', async () => {
     await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://example.com/b', customCode: 'OrgBLink1' }).expect(201);
     await visit('OrgBLink1').expect(302);
+    // Both credentials used (and cached) before the suspension.
+    await w.http(w.b.owner.jwt).get('/api/links').expect(200);
     expect((await cli('org:suspend', w.b.organization.id, '--reason', 'phishing wave')).code).toBe(0);
-    const refused = await w.http(w.keyB).get('/api/links').expect(403);
-    expect(refused.body).toEqual({ error: 'Forbidden', message: 'Organization suspended', statusCode: 403 });
+    for (const credential of [w.keyB, w.b.owner.jwt]) {
+      const refused = await w.http(credential).get('/api/links').expect(403);
+      expect(refused.body).toEqual({ error: 'Forbidden', message: 'Organization suspended', statusCode: 403 });
+    }
     await waitFor(async () => (await visit('OrgBLink1')).status === 403, 2000);
     expect((await visit('OrgBLink1')).text).toContain('Reason: organization suspended.');
     // Another organization is untouched.
     await w.http().get('/api/links').expect(200);
     expect((await cli('org:unsuspend', w.b.organization.id)).code).toBe(0);
     expect((await w.http(w.keyB).get('/api/links').expect(200)).body).toHaveLength(1);
+    await w.http(w.b.owner.jwt).get('/api/links').expect(200);
     await waitFor(async () => (await visit('OrgBLink1')).status === 302, 2000);
+  });
+
+  it('abuse:resolve --action dismiss only closes the report; --action suspend-org suspends the link\'s organization', async () => {
+    await w.http(w.keyB).post('/api/links', { templateId: w.b.template.id, originalUrl: 'https://example.com/b2', customCode: 'OrgBLink2' }).expect(201);
+    const first = (await report({ url: `${base()}/OrgBLink2`, category: 'spam' }, '192.0.2.30').expect(201)).body.id;
+    expect(await cli('abuse:resolve', first, '--action', 'dismiss', '--note', 'a newsletter')).toEqual({
+      code: 0,
+      json: { id: first, status: 'dismissed', linkId: expect.any(String), organizationId: w.b.organization.id },
+    });
+    await visit('OrgBLink2').expect(302);
+    await w.http(w.keyB).get('/api/links').expect(200);
+    const listed = (status: string) => cli('abuse:list', '--status', status).then((r) => r.json!.reports.map((x: { id: string }) => x.id));
+    expect(await listed('dismissed')).toContain(first);
+    expect(await listed('open')).not.toContain(first);
+    expect((await cli('abuse:list')).json!.reports.find((x: { id: string }) => x.id === first)).toMatchObject({ status: 'dismissed', resolutionNote: 'a newsletter', resolvedAt: expect.any(String) });
+
+    const second = (await report({ url: `${base()}/OrgBLink2`, category: 'phishing' }, '192.0.2.30').expect(201)).body.id;
+    expect((await cli('abuse:resolve', second, '--action', 'suspend-org', '--note', 'phishing campaign')).json).toMatchObject({ id: second, status: 'org-suspended' });
+    expect((await w.http(w.keyB).get('/api/links').expect(403)).body).toEqual({ error: 'Forbidden', message: 'Organization suspended', statusCode: 403 });
+    await waitFor(async () => (await visit('OrgBLink2')).status === 403, 2000);
+    expect((await w.env.prisma.organization.findUniqueOrThrow({ where: { id: w.b.organization.id } })).suspensionReason).toBe('phishing campaign');
+    expect((await cli('org:unsuspend', w.b.organization.id)).code).toBe(0);
   });
 });
 
@@ -103,6 +130,15 @@ describe('the new-organization link cap', () => {
       expect((await create().expect(403)).body).toEqual({ error: 'Forbidden', message: 'New organizations can create at most 3 links in their first day', statusCode: 403 });
       const bulk = await w.http().post('/api/links/bulk-create', { links: [{ templateId: w.a.template.id, originalUrl: 'https://example.com/b' }] }).expect(403);
       expect(bulk.body.message).toBe('New organizations can create at most 3 links in their first day');
+      // The import is capped by the same count: nothing fits.
+      const imported = await request(w.api.url)
+        .post('/migrations/import')
+        .set('Authorization', `Bearer ${w.keyA}`)
+        .field('platform', 'bitly')
+        .field('templateId', w.a.template.id)
+        .attach('file', Buffer.from('webUrl\nhttps://example.com/i\n'), { filename: 'links.csv', contentType: 'text/csv' })
+        .expect(403);
+      expect(imported.body).toEqual({ error: 'Forbidden', message: 'Link limit exceeded for your organization: the file would create 1 links and 0 fit', statusCode: 403 });
       // B is PRO: not capped.
       for (let i = 0; i < 4; i++) await create(w.keyB, w.b.template.id).expect(201);
       // A day later A may go on.

@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { createWorkerApp } from '@dl/apps/worker';
 import { RunningApp, SafeBrowsingTestServer, startApp, startSafeBrowsingServer, waitFor } from '@dl/testing';
 import { bad, LinksWorld, linksWorld } from '../links/test/links-setup';
@@ -54,6 +55,16 @@ describe('Safe Browsing screening', () => {
     const ok = await create({ originalUrl: 'https://fine.sb.test/' }).expect(201);
     expect(ok.body.safety).toEqual({ status: 'ok', reason: null, checkedAt: expect.any(String) });
     expect(sb.requests.length).toBe(before + 1);
+    // Cached for 30 minutes, listed or not.
+    const redis = new Redis(w.env.config.REDIS_URL);
+    try {
+      const keys = await redis.keys(`${w.env.config.REDIS_PREFIX}:safety:sb:*`);
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      for (const key of keys) expect(await redis.ttl(key)).toBeGreaterThan(1790);
+      for (const key of keys) expect(await redis.ttl(key)).toBeLessThanOrEqual(1800);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('a variant is looked up too', async () => {
@@ -62,7 +73,7 @@ describe('Safe Browsing screening', () => {
     expect(res.body).toEqual(bad('Validation error', { 'variants[1].url': 'Destination blocked: malware' }));
   });
 
-  it('unreachable: 201 accepted (status ok, not checked yet), then re-checked and blocked by the worker', async () => {
+  it('unreachable or hanging: 201 within 2 s (status ok, not checked yet), then re-checked and blocked by the worker', async () => {
     sb.mode = 'down';
     const res = await create({ originalUrl: 'https://later.sb.test/landing' }).expect(201);
     expect(res.body.safety).toEqual({ status: 'ok', reason: null, checkedAt: null });
@@ -70,17 +81,24 @@ describe('Safe Browsing screening', () => {
     // A hanging Safe Browsing costs at most its timeout: accepted within 2 s.
     sb.mode = 'hang';
     const started = Date.now();
-    await create({ originalUrl: 'https://hang.sb.test/' }).expect(201);
+    const hung = await create({ originalUrl: 'https://hang.sb.test/' }).expect(201);
     expect(Date.now() - started).toBeLessThan(2000);
+    expect(hung.body.safety).toEqual({ status: 'ok', reason: null, checkedAt: null });
 
     sb.mode = 'up';
     sb.listed.set('https://later.sb.test/landing', 'SOCIAL_ENGINEERING');
+    sb.listed.set('https://hang.sb.test/', 'MALWARE');
     worker = await startApp(createWorkerApp, w.env.config);
     const blocked = await waitFor(async () => {
       const read = await w.http().get(`/api/links/${res.body.id}`).expect(200);
       return read.body.safety.status === 'blocked' && read.body.safety;
     }, 30_000);
     expect(blocked).toEqual({ status: 'blocked', reason: 'phishing', checkedAt: expect.any(String) });
+    const hungBlocked = await waitFor(async () => {
+      const read = await w.http().get(`/api/links/${hung.body.id}`).expect(200);
+      return read.body.safety.status === 'blocked' && read.body.safety;
+    }, 30_000);
+    expect(hungBlocked).toEqual({ status: 'blocked', reason: 'malware', checkedAt: expect.any(String) });
     const checked = await waitFor(async () => (await w.http().get(`/api/links/${clean.body.id}`).expect(200)).body.safety.checkedAt, 30_000);
     expect(typeof checked).toBe('string');
     expect((await w.http().get(`/api/links/${clean.body.id}`).expect(200)).body.safety.status).toBe('ok');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createRedirectApp } from '@dl/apps/redirect';
-import { RunningApp, startApp } from '@dl/testing';
+import { clicksQueue, queuedClicks, RunningApp, startApp } from '@dl/testing';
 import { bad, LinksWorld, linksWorld, waitFor } from '../links/test/links-setup';
 
 /**
@@ -17,6 +17,7 @@ describe('destination screening', () => {
   const lists = join(dir, 'lists.txt');
   let w: LinksWorld;
   let edge: RunningApp;
+  let clicks: ReturnType<typeof clicksQueue>;
 
   beforeAll(async () => {
     writeFileSync(
@@ -28,8 +29,10 @@ describe('destination screening', () => {
     writeFileSync(lists, 'https://phish.test/login\nbad-domain.test\n0.0.0.0 tracker.test\n127.0.0.1 localhost\n::: nonsense :::\n');
     w = await linksWorld({ env: { THREAT_FEEDS: `${urlhaus},${lists}`, THREAT_FEEDS_POLL_MS: '200', PROTECTED_BRANDS: 'paypal.com' } });
     edge = await startApp(createRedirectApp, w.env.config);
+    clicks = clicksQueue(w.env.config);
   });
   afterAll(async () => {
+    await clicks?.close();
     await edge?.close();
     await w?.close();
   });
@@ -126,6 +129,12 @@ describe('destination screening', () => {
     expect(res.body).toEqual(blocked('notFoundUrl', 'blocklisted URL'));
   });
 
+  it('refusals at creation never count toward automatic suspension', async () => {
+    for (let i = 0; i < 4; i++) await create({ originalUrl: 'http://malware.test/payload.exe' }).expect(400);
+    expect((await w.env.prisma.organization.findUniqueOrThrow({ where: { id: w.a.organization.id } })).suspendedAt).toBeNull();
+    await w.http().get('/api/links').expect(200);
+  });
+
   describe('the edge answers from the snapshot', () => {
     const visit = (path: string) => request(edge.url).get(path).set('User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0').redirects(0);
 
@@ -145,9 +154,16 @@ describe('destination screening', () => {
       expect(page.text).not.toContain('href="https://paypa1.com');
       expect(page.text).toContain('href="?ref=mail&amp;dl_continue=1"');
       expect(page.text).toContain('href="/WarnMe1/report"');
+      const clicksOf = async () => (await queuedClicks(clicks)).filter((c) => c.linkId === link.id);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await clicksOf()).toHaveLength(0);
       const go = await visit('/WarnMe1?ref=mail&dl_continue=1').expect(302);
       expect(go.headers.location).toBe('https://paypa1.com/signin?x=%3Cb%3E&ref=mail');
       expect(link.safety.status).toBe('suspicious');
+      // Continuing is a normal visit: one click, and the warning page's visit recorded none.
+      await waitFor(async () => (await clicksOf()).length >= 1, 5000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await clicksOf()).toHaveLength(1);
     });
 
     it('blocked: 403 disabled page with the reason and no way through', async () => {

@@ -68,7 +68,15 @@ describe(loadConfig.name, () => {
   });
 
   it('validates the trust-and-safety settings (decisions §22) at boot', () => {
-    expect(loadConfig(base)).toMatchObject({ AUTO_SUSPEND_BLOCKED_LINKS: 3, SAFE_BROWSING_API_BASE: 'https://safebrowsing.googleapis.com', SAFE_BROWSING_TIMEOUT_MS: 1500 });
+    expect(loadConfig(base)).toMatchObject({
+      AUTO_SUSPEND_BLOCKED_LINKS: 3,
+      SAFE_BROWSING_API_BASE: 'https://safebrowsing.googleapis.com',
+      SAFE_BROWSING_TIMEOUT_MS: 1500,
+      // The contract's figures: the first-day cap, the certificate budget, a feed change seen well within 30 s.
+      NEW_ORG_LINK_LIMIT: 50,
+      TLS_NEW_NAMES_PER_ORG_PER_DAY: 20,
+      THREAT_FEEDS_POLL_MS: 5000,
+    });
     expect(loadConfig({ ...base, AUTO_SUSPEND_BLOCKED_LINKS: '5' }).AUTO_SUSPEND_BLOCKED_LINKS).toBe(5);
     for (const bad of ['0', '-1', 'three', '2.5']) expect(() => loadConfig({ ...base, AUTO_SUSPEND_BLOCKED_LINKS: bad })).toThrow(/AUTO_SUSPEND_BLOCKED_LINKS/);
     expect(() => loadConfig({ ...base, SAFE_BROWSING_API_BASE: 'not a url' })).toThrow(/SAFE_BROWSING_API_BASE/);
