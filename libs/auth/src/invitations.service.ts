@@ -20,6 +20,7 @@ import { MembersRepository } from './members.repository';
 import { PasswordHasher } from './password';
 import { Principal } from './principal';
 import { IssuedSession, SessionMeta, SessionsService } from './sessions.service';
+import { TwoFactorRepository } from './two-factor/two-factor.repository';
 
 /** What the invitation email says. The app decides how it is sent (the report mailer in the api). */
 export interface InvitationMail {
@@ -61,6 +62,7 @@ export class InvitationsService {
     private readonly sessions: SessionsService,
     private readonly sessionRows: SessionsRepository,
     private readonly passwords: PasswordHasher,
+    private readonly twoFactor: TwoFactorRepository,
     @Inject(CREDENTIAL_INVALIDATION) private readonly invalidation: CredentialInvalidation,
     private readonly audit: AuditSink,
     @Optional() @Inject(INVITATION_MAILER) private readonly mailer?: InvitationMailer,
@@ -99,8 +101,9 @@ export class InvitationsService {
    * - none: a verified account with `name` and `password` (both required);
    * - verified: only that account, signed in (its JWT as `caller`), joins; otherwise 401;
    * - unverified: the token proves the email, so whoever made the account without it loses it:
-   *   `password` (required) replaces its password, it becomes verified, and every session and
-   *   API key it had is revoked before the membership is added.
+   *   `password` (required) replaces its password, it becomes verified, its two-factor secret and
+   *   recovery codes are removed (the one who made it set them), and every session and API key it
+   *   had is revoked before the membership is added.
    * The token is consumed in the same transaction as the membership: used once, or not at all.
    * Answers like login, with a session in the inviting organization.
    */
@@ -135,6 +138,7 @@ export class InvitationsService {
         } else if (!user.emailVerifiedAt) {
           await this.accounts.setPasswordHash(user.id, passwordHash!, tx);
           await this.accounts.markEmailVerified(tx, user.id, now);
+          await this.twoFactor.disable(user.id, tx);
           revoked = await this.accounts.revokeAllKeysOfUser(tx, user.id, now);
           ended = await this.sessionRows.revokeAllOfUser(user.id, now, undefined, tx);
         }

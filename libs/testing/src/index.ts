@@ -13,6 +13,7 @@ export * from './sdk.fixtures';
 export * from './report.fixtures';
 export * from './webhook-kit';
 export * from './mime';
+export * from './outbox';
 export * from './saml-idp';
 export * from './saml-idp-keys';
 export * from './services';

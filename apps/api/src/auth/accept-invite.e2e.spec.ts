@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
-import { authHeader, createTestEnv, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { totpCode } from '@dl/auth';
+import { authHeader, createTestEnv, nthOutboxMail, RunningApp, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const SIGN_IN = { error: 'Unauthorized', message: 'Sign in as the invited email to accept', statusCode: 401 };
@@ -9,16 +13,19 @@ const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base6
 describe('accepting an invitation', () => {
   let env: TestEnv;
   let server: RunningApp;
+  let outbox: string;
   let n = 0;
   const email = () => `invited${++n}-${Date.now()}@victim.test`;
 
   beforeAll(async () => {
-    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false' });
+    outbox = await mkdtemp(join(tmpdir(), 'dl-accept-outbox-'));
+    env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', MAIL_OUTBOX_DIR: outbox });
     server = await startApp(createApiApp, env.config);
   });
   afterAll(async () => {
     await server?.close();
     await env?.teardown();
+    await rm(outbox, { recursive: true, force: true });
   });
 
   const invite = async (jwt: string, address: string, role = 'MEMBER') =>
@@ -67,17 +74,27 @@ describe('accepting an invitation', () => {
   it('pre-hijack: the attacker signs up first, the victim organization invites, the invitee claims: the attacker is out', async () => {
     const victimOrg = await seedOrganization(env, { name: 'Victim Corp' });
     const alice = email();
-    // The attacker registers Alice's address with a password of their choosing, and makes a key.
+    // The attacker registers Alice's address with a password of their choosing, makes a key and
+    // turns on two-factor authentication with an authenticator of their own.
     const attacker = await signup(alice, 'attacker-password');
     const attackerCookie = ((attacker.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('dl_refresh=')) ?? '').split(';')[0];
     const key = await request(server.url).post('/api/keys').set(authHeader(attacker.body.accessToken)).send({ name: 'persistence' }).expect(201);
     const otherLogin = await request(server.url).post('/auth/login').send({ email: alice, password: 'attacker-password' }).expect(200);
+    const setup = await request(server.url).post('/auth/2fa/setup').set(authHeader(attacker.body.accessToken)).expect(200);
+    await request(server.url).post('/auth/2fa/enable').set(authHeader(attacker.body.accessToken)).send({ code: totpCode(setup.body.secret, Date.now()) }).expect(200);
+    const pending = await request(server.url).post('/auth/login').send({ email: alice, password: 'attacker-password' }).expect(200);
+    expect(pending.body).toEqual({ twoFactorRequired: true, challengeToken: expect.stringMatching(/^dlc_/) });
 
     // Victim Corp invites Alice: nothing is added at once, the attacker gets no access to it.
-    const token = await invite(victimOrg.owner.jwt, alice, 'OWNER');
+    const inviteToken = await invite(victimOrg.owner.jwt, alice, 'OWNER');
     await request(server.url).post('/auth/login').send({ email: alice, password: 'attacker-password', organizationId: victimOrg.organization.id }).expect(401);
+    expect(await env.prisma.membership.count({ where: { organizationId: victimOrg.organization.id } })).toBe(1);
 
-    // The real Alice follows the emailed invitation and chooses her password.
+    // The real Alice follows the invitation emailed to her (the real mailer's outbox) and chooses her password.
+    const invitation = await nthOutboxMail(outbox, alice, 2); // 1: the verification email of the attacker's signup
+    expect(invitation.subject).toBe('You are invited to join Victim Corp');
+    const token = /dli_[0-9a-f]{48}/.exec(invitation.text)![0];
+    expect(token).toBe(inviteToken);
     const claimed = await accept({ token, name: 'Alice', password: 'alices-own-password' }).expect(200);
     expect(decode(claimed.body.accessToken)).toMatchObject({ sub: attacker.body.user.id, org: victimOrg.organization.id, role: 'OWNER' });
 
@@ -88,12 +105,21 @@ describe('accepting an invitation', () => {
     await request(server.url).post('/auth/refresh').set('Cookie', attackerCookie).expect(401);
     const keyAnswer = await request(server.url).get('/api/usage').set(authHeader(key.body.key)).expect(401);
     expect(keyAnswer.body).toEqual({ error: 'Unauthorized', message: 'API key has been deleted or revoked', statusCode: 401 });
-    // The attacker's password no longer signs in; Alice's does, verified.
-    await request(server.url).post('/auth/login').send({ email: alice, password: 'attacker-password' }).expect(401);
-    await request(server.url).post('/auth/login').send({ email: alice, password: 'alices-own-password', organizationId: victimOrg.organization.id }).expect(200);
+    // The challenge of the attacker's last login, with a fresh code of their authenticator: the factor went with the claim.
+    const late = await request(server.url)
+      .post('/auth/login/2fa')
+      .send({ challengeToken: pending.body.challengeToken, code: totpCode(setup.body.secret, Date.now() + 30_000) })
+      .expect(401);
+    expect(late.body).toEqual({ error: 'Unauthorized', message: 'Invalid or expired challenge', statusCode: 401 });
+    // The attacker's password no longer signs in; Alice's does, verified, without the attacker's second factor.
+    const refused = await request(server.url).post('/auth/login').send({ email: alice, password: 'attacker-password' }).expect(401);
+    expect(refused.body).toEqual({ error: 'Unauthorized', message: 'Invalid email or password', statusCode: 401 });
+    const own = await request(server.url).post('/auth/login').send({ email: alice, password: 'alices-own-password', organizationId: victimOrg.organization.id }).expect(200);
+    expect(own.body).toEqual({ accessToken: expect.any(String), expiresIn: 3600 });
     const me = await request(server.url).get('/auth/me').set(authHeader(claimed.body.accessToken)).expect(200);
-    expect(me.body.user.emailVerified).toBe(true);
+    expect(me.body.user).toMatchObject({ emailVerified: true, twoFactorEnabled: false });
     expect(me.body.role).toBe('OWNER');
+    expect(await env.prisma.recoveryCode.count({ where: { userId: attacker.body.user.id } })).toBe(0);
   });
 
   it('an unknown email: a verified account with the name and password given', async () => {

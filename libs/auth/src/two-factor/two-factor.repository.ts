@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@dl/platform/db';
+import { PrismaService, PrismaTx } from '@dl/platform/db';
 
 export interface TwoFactorState {
   id: string;
@@ -52,14 +52,14 @@ export class TwoFactorRepository {
     });
   }
 
-  async disable(userId: string): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
-      await tx.user.update({
-        where: { id: userId },
-        data: { totpSecret: null, totpPendingSecret: null, twoFactorEnabledAt: null, totpLastStep: null },
-      });
-      await tx.recoveryCode.deleteMany({ where: { userId } });
+  /** Turns 2FA off: the secrets and recovery codes go (in `tx` when given, e.g. an account claimed by an invitation). */
+  async disable(userId: string, tx?: PrismaTx): Promise<void> {
+    if (!tx) return this.prisma.$transaction((t) => this.disable(userId, t));
+    await tx.user.update({
+      where: { id: userId },
+      data: { totpSecret: null, totpPendingSecret: null, twoFactorEnabledAt: null, totpLastStep: null },
     });
+    await tx.recoveryCode.deleteMany({ where: { userId } });
   }
 
   /** Records an accepted step if it is later than the last one: false when another request used it first (replay). */
