@@ -1,29 +1,39 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
-import { browserSuite, eventually, signIn, signUp, World } from './world';
+import { nthOutboxMail } from '@dl/testing';
+import { accountOf, browserSuite, enableTwoFactor, signIn, signOutAndInWithCode, signUp, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-account-shots-'));
+/** The rate limiter's window in this file (RATE_LIMIT_WINDOW_MS), and the dashboard's budget in it (DASHBOARD_RATE_LIMIT_PER_MINUTE). */
+const WINDOW_MS = 600_000;
+const DASHBOARD_BUDGET = 300;
+/** What the FREE plan allows its API keys in a minute (decisions §5), which the dashboard once shared. */
+const FREE_REQUESTS_PER_MINUTE = 10;
 
 // Decisions §20 in Chromium: the verify banner after sign-up, the emailed verification link,
 // forgot and reset password, all through the real mail outbox.
 describe('dashboard: verification and password reset (Chromium)', () => {
   let w: World, outbox: string, context: BrowserContext, page: Page;
-  browserSuite((s) => ({ w, context, page } = s), () => ({ MAIL_OUTBOX_DIR: (outbox = mkdtempSync(join(tmpdir(), 'dl-dashboard-outbox-'))) }));
+  browserSuite(
+    (s) => ({ w, context, page } = s),
+    () => ({
+      MAIL_OUTBOX_DIR: (outbox = mkdtempSync(join(tmpdir(), 'dl-dashboard-outbox-'))),
+      // Limits on (the World turns them off), in a window longer than any test of the file.
+      RATE_LIMIT_ENABLED: 'true',
+      RATE_LIMIT_WINDOW_MS: String(WINDOW_MS),
+    }),
+  );
 
-  /** The link of the nth email to an address (quoted-printable decoded), pointed at this api. */
-  const linkIn = (address: string, nth: number, path: string) =>
-    eventually(async () => {
-      const files = readdirSync(outbox).filter((f) => f.includes(address)).sort();
-      if (files.length < nth) return undefined;
-      const mail = readFileSync(join(outbox, files[nth - 1]), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_x, h: string) => String.fromCharCode(parseInt(h, 16)));
-      const token = new RegExp(`${path}#token=(dl[vr]_[0-9a-f]{48})`).exec(mail)?.[1];
-      return token ? `/app/${path}#token=${token}` : undefined;
-    });
+  /** The link of the nth email to an address, pointed at this api. */
+  const linkIn = async (address: string, nth: number, path: string) => {
+    const mail = await nthOutboxMail(outbox, address, nth, 20_000);
+    const token = new RegExp(`${path}#token=(dl[vr]_[0-9a-f]{48})`).exec(mail.text)?.[1];
+    if (!token) throw new Error(`no ${path} link in email #${nth} to ${address}`);
+    return `/app/${path}#token=${token}`;
+  };
   const shots = async (name: string, url: string) => {
     for (const dark of [false, true]) {
       for (const width of [1280, 390]) {
@@ -93,14 +103,23 @@ describe('dashboard: verification and password reset (Chromium)', () => {
     await other.close();
   }, 60_000);
 
-  it('a FREE organization: verify from the emailed link, create a link, every page twice within a minute, not one 429', async () => {
-    const statuses: Array<[number, string]> = [];
+  // Decisions §20's promise: a FREE organization's dashboard is counted in its own budget (300 a
+  // minute per user), not in the plan's 10 API requests. The limiter's window is lengthened to
+  // 10 minutes here, so every request of the flow, however slow the host, counts in one window:
+  // passing within 300 a window is stricter than within 300 a minute.
+  it('a FREE organization: verify from the emailed link, create a link, every page twice in one rate window without a 429, 2FA on, signed in with a code', async () => {
+    const counted: Array<{ status: number; url: string; limit?: string; remaining?: string }> = [];
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname.startsWith('/api/') || new URL(r.url()).pathname.startsWith('/auth/')) statuses.push([r.status(), r.url()]);
+      const { pathname } = new URL(r.url());
+      if (!pathname.startsWith('/api/') && !pathname.startsWith('/auth/')) return;
+      const headers = r.headers();
+      counted.push({ status: r.status(), url: pathname, limit: headers['x-ratelimit-limit'], remaining: headers['x-ratelimit-remaining'] });
     });
     const started = Date.now();
-    const { email } = await signUp(page, 'Free Co');
-    await page.goto(await linkIn(email, 1, 'verify-email'));
+    const account = await signUp(page, 'Free Co');
+    const { organizationId } = await accountOf(w, account.email);
+    expect((await w.env.prisma.organization.findUniqueOrThrow({ where: { id: organizationId } })).tier).toBe('FREE');
+    await page.goto(await linkIn(account.email, 1, 'verify-email'));
     await page.getByRole('heading', { name: 'Email confirmed' }).waitFor();
     await page.goto('/app/links/new');
     await page.getByLabel('Destination URL').fill(`${w.site.url}/landing`);
@@ -116,10 +135,21 @@ describe('dashboard: verification and password reset (Chromium)', () => {
         await page.waitForLoadState('networkidle', { timeout: 1500 }).catch(() => undefined);
       }
     }
-    expect(Date.now() - started).toBeLessThan(60_000);
-    expect(statuses.length).toBeGreaterThan(20);
-    expect(statuses.filter(([s]) => s === 429)).toEqual([]);
-  }, 90_000);
+    const twoFactor = await enableTwoFactor(page);
+    await signOutAndInWithCode(page, account, twoFactor);
+
+    expect(counted.filter((r) => r.status === 429)).toEqual([]);
+    // Every counted API request was in the dashboard's budget, more than twice the plan's 10 of them
+    // (the /auth/ password routes carry the per-IP limit's headers instead) ...
+    const budgeted = counted.filter((r) => r.url.startsWith('/api/') && r.limit !== undefined);
+    expect(new Set(budgeted.map((r) => r.limit))).toEqual(new Set([String(DASHBOARD_BUDGET)]));
+    expect(budgeted.length).toBeGreaterThan(2 * FREE_REQUESTS_PER_MINUTE);
+    // ... and all of them in one window: the limiter's own count at the end covers every one seen
+    // (had the earliest left the window, the count would be lower).
+    const counts = budgeted.map((r) => DASHBOARD_BUDGET - Number(r.remaining));
+    expect(Math.max(...counts)).toBeGreaterThanOrEqual(budgeted.length);
+    expect(Date.now() - started).toBeLessThan(WINDOW_MS);
+  }, 240_000);
 
   it('the signed-out pages, looked at in light, dark and at 390 px', async () => {
     await shots('forgot', '/app/forgot-password');

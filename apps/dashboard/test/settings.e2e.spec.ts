@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
-import { totpCode } from '@dl/auth';
-import { browserSuite, eventually, screenshotsOf, signIn, signUp, World } from './world';
+import { browserSuite, enableTwoFactor, eventually, screenshotsOf, signIn, signOutAndInWithCode, signUp, World } from './world';
 
 /** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
 const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-settings-shots-'));
@@ -18,34 +17,9 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
   const shots = (name: string) => screenshotsOf(page, SHOTS, name);
 
   it('sets up 2FA with the QR code, shows the recovery codes once, then signs in with a code', async () => {
-    const { email, password } = await signUp(page, 'Secure Co');
-    await page.goto('/app/account');
-    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
-    await page.getByAltText('QR code of your two-factor secret').waitFor();
-    const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
-    await shots('account-2fa-setup');
-    const enabledAt = Date.now();
-    await page.getByLabel('Code').fill(totpCode(secret, enabledAt));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    const codes = page.getByRole('region', { name: 'Recovery codes' });
-    await codes.waitFor();
-    expect(await codes.locator('li').count()).toBe(10);
-    await shots('account-recovery-codes');
-    await page.getByRole('button', { name: 'I have saved them' }).click();
-    await page.getByText('Signing in asks for a code').waitFor();
-    expect(await codes.count()).toBe(0);
-
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-    await page.waitForURL('**/app/login');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
-    await shots('login-code');
-    // The enabling code's step is spent: the next step's code signs in.
-    await page.getByLabel('Code').fill(totpCode(secret, enabledAt + 30_000));
-    await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL('**/app/links');
+    const account = await signUp(page, 'Secure Co');
+    const twoFactor = await enableTwoFactor(page, (what) => shots(`account-${what === 'setup' ? '2fa-setup' : what}`));
+    await signOutAndInWithCode(page, account, twoFactor, () => shots('login-code'));
   });
 
   it('sessions: two sign-ins listed, the other one signed out and refused; the password changed and used', async () => {
@@ -103,6 +77,12 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
     await shots('organization');
 
     const slug = await page.getByLabel('Slug', { exact: true }).first().inputValue();
+    // The export is a ZIP saved as <slug>-export.zip.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download export' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe(`${slug}-export.zip`);
+    expect(readFileSync((await saved.path())!).subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
     await page.locator('input[name="deleteConfirm"]').fill(slug);
     await page.getByRole('button', { name: 'Delete organization' }).click();
     await page.getByRole('button', { name: 'Schedule deletion' }).click();

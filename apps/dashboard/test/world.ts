@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { createApiApp } from '@dl/apps/api';
+import { totpCode } from '@dl/auth';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { createWorkerApp } from '@dl/apps/worker';
 import { createTestEnv, ensureTemplateDatabase, Own, RunningApp, startApp, TestEnv } from '@dl/testing';
@@ -147,6 +148,52 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/app/links');
+}
+
+/**
+ * Turns two-factor authentication on from the Account page: the QR code, a code of its secret,
+ * the ten recovery codes shown once and put away. `look` runs at the set-up and at the codes
+ * (screenshots). Answers the secret and when its enabling code was made.
+ */
+export async function enableTwoFactor(page: Page, look: (what: 'setup' | 'recovery-codes') => Promise<void> = async () => undefined): Promise<{ secret: string; enabledAt: number }> {
+  await page.goto('/app/account');
+  await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+  await page.getByAltText('QR code of your two-factor secret').waitFor();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  await look('setup');
+  const enabledAt = Date.now();
+  await page.getByLabel('Code').fill(totpCode(secret, enabledAt));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  const codes = page.getByRole('region', { name: 'Recovery codes' });
+  await codes.waitFor();
+  expect(await codes.locator('li').count()).toBe(10);
+  await look('recovery-codes');
+  await page.getByRole('button', { name: 'I have saved them' }).click();
+  await page.getByText('Signing in asks for a code').waitFor();
+  expect(await codes.count()).toBe(0);
+  return { secret, enabledAt };
+}
+
+/**
+ * Signs out with the nav's button, then in with the password and a code: the step of the enabling
+ * code is spent, so a later step's (the next one, or now's on a slow run). `look` runs at the code form.
+ */
+export async function signOutAndInWithCode(
+  page: Page,
+  account: { email: string; password: string },
+  twoFactor: { secret: string; enabledAt: number },
+  look: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL('**/app/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor();
+  await look();
+  await page.getByLabel('Code').fill(totpCode(twoFactor.secret, Math.max(Date.now(), twoFactor.enabledAt + 30_000)));
+  await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL('**/app/links');
 }
 

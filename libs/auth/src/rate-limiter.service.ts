@@ -106,7 +106,7 @@ export class RateLimiter implements OnModuleInit, OnModuleDestroy {
   private readonly full = new Map<string, Full>();
   private degradedSince?: number;
   readonly enabled: boolean;
-  /** The sliding window: a minute (RATE_LIMIT_WINDOW_MS shortens it in tests). */
+  /** The sliding window: a minute (RATE_LIMIT_WINDOW_MS changes it in tests). */
   readonly windowMs: number;
   /** How long a request waits for Redis before this process counts alone (RATE_LIMIT_REDIS_TIMEOUT_MS). */
   private readonly redisTimeoutMs: number;

@@ -161,7 +161,7 @@ export class EnvironmentVariables {
 
   @EnvBool() RATE_LIMIT_ENABLED = true;
 
-  /** The sliding window of the per-organization limits: a minute (tests shorten it). */
+  /** The sliding window of the rate limits: a minute (tests change it). */
   @EnvInt(1000, 3_600_000) RATE_LIMIT_WINDOW_MS = 60000;
 
   /**
