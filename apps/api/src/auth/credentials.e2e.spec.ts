@@ -181,11 +181,14 @@ describe('bearer credentials (@Auth guard)', () => {
     expect(res.body).toEqual(err(401, 'Invalid API key'));
   });
 
-  it('looks a key up in Postgres once, not on every request', async () => {
+  it.each([
+    ['an API key', 'findApiKeyByHash', (o: SeededOrganization) => o.owner.apiKey],
+    ["a session's membership and revocation (decisions §20)", 'findSessionMembership', (o: SeededOrganization) => o.owner.jwt],
+  ] as const)('looks %s up in Postgres once, not on every request', async (_label, lookup, token) => {
     const fresh = await seedOrganization(env);
-    const spy = jest.spyOn(server.app.get(CredentialsRepository, { strict: false }), 'findApiKeyByHash');
+    const spy = jest.spyOn(server.app.get(CredentialsRepository, { strict: false }), lookup);
     try {
-      for (let i = 0; i < 5; i++) await get('/t/read', `Bearer ${fresh.owner.apiKey}`).expect(200);
+      for (let i = 0; i < 5; i++) await get('/t/read', `Bearer ${token(fresh)}`).expect(200);
       expect(spy.mock.calls.length).toBeLessThanOrEqual(1);
     } finally {
       spy.mockRestore();

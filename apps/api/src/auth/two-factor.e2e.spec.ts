@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { totpCode } from '@dl/auth';
+import { hashChallengeToken, totpCode } from '@dl/auth';
+import { RedisService } from '@dl/platform/redis';
 import { addMember, authHeader, createTestEnv, RunningApp, seedOrganization, SEED_PASSWORD, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
@@ -115,6 +116,21 @@ describe('two-factor authentication (decisions §20)', () => {
     await http().post('/auth/login/2fa').send({ challengeToken: again, recoveryCode: recoveryCodes[1] }).expect(200);
   });
 
+  it('a challenge lives 5 minutes: expired → 401 Invalid or expired challenge, even with the right code', async () => {
+    const { org, secret, enabledAt } = await withTwoFactor();
+    const challenge = (await login(org.owner.user.email).expect(200)).body.challengeToken as string;
+    const redis = server.app.get(RedisService, { strict: false });
+    const key = redis.key('auth', '2fa-challenge', hashChallengeToken(challenge)!);
+    const ttl = await redis.client.ttl(key);
+    expect(ttl).toBeGreaterThan(290);
+    expect(ttl).toBeLessThanOrEqual(300);
+    // Five minutes later:
+    await redis.client.pexpire(key, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await http().post('/auth/login/2fa').send({ challengeToken: challenge, code: totpCode(secret, enabledAt + STEP) }).expect(401);
+    expect(res.body).toEqual(unauthorized('Invalid or expired challenge'));
+  });
+
   it('a recovery code works once (any case, with or without the dash); twice → 401 Invalid code', async () => {
     const { org, recoveryCodes } = await withTwoFactor();
     const a = (await login(org.owner.user.email).expect(200)).body.challengeToken;
@@ -143,7 +159,7 @@ describe('two-factor authentication (decisions §20)', () => {
     expect(both.body.validation).toEqual({ code: 'Give either a code or a recoveryCode, not both' });
   });
 
-  it('disable with a recovery code, or a wrong code → 401 and it stays on; after it the login answers a session', async () => {
+  it('disable with a recovery code or a code, a wrong one → 401 and it stays on; after it the login answers a session', async () => {
     const { org, recoveryCodes } = await withTwoFactor();
     const wrong = await http().post('/auth/2fa/disable').set(authHeader(org.owner.jwt)).send({ recoveryCode: '00000-00000' }).expect(401);
     expect(wrong.body).toEqual(unauthorized('Invalid code'));
@@ -153,6 +169,11 @@ describe('two-factor authentication (decisions §20)', () => {
     expect((await login(org.owner.user.email).expect(200)).body).toEqual({ accessToken: expect.any(String), expiresIn: 3600 });
     const off = await http().post('/auth/2fa/disable').set(authHeader(org.owner.jwt)).send({ code: '123456' }).expect(400);
     expect(off.body.message).toBe('Two-factor authentication is not enabled');
+
+    // With a code of the authenticator (a step after the enabling one's): 204, off.
+    const other = await withTwoFactor();
+    await http().post('/auth/2fa/disable').set(authHeader(other.org.owner.jwt)).send({ code: totpCode(other.secret, other.enabledAt + STEP) }).expect(204);
+    expect((await login(other.org.owner.user.email).expect(200)).body).toEqual({ accessToken: expect.any(String), expiresIn: 3600 });
   });
 
   it("an organization's requireTwoFactor: members without 2FA get 403 except on /auth/*; API keys are not affected", async () => {
