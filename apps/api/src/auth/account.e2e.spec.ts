@@ -121,7 +121,22 @@ describe('accounts: verification, profile, passwords', () => {
     });
 
     it('resend needs a dashboard session', async () => {
-      await post('/auth/resend-verification', {}).expect(401);
+      expect((await post('/auth/resend-verification', {}).expect(401)).body).toEqual({ error: 'Unauthorized', message: 'Missing or invalid API key', statusCode: 401 });
+      const { jwt } = await signup();
+      const key = await request(server.url).post('/api/keys').set(authHeader(jwt)).send({ name: 'ci' }).expect(201);
+      expect((await post('/auth/resend-verification', {}, key.body.key).expect(403)).body).toEqual({
+        error: 'Forbidden',
+        message: 'This endpoint requires a dashboard session',
+        statusCode: 403,
+      });
+    });
+
+    it('an unverified account keeps full use of its own organization', async () => {
+      const { jwt } = await signup();
+      expect((await request(server.url).get('/auth/me').set(authHeader(jwt)).expect(200)).body.user.emailVerified).toBe(false);
+      await request(server.url).post('/api/keys').set(authHeader(jwt)).send({ name: 'ci' }).expect(201);
+      await request(server.url).post('/api/organization/members').set(authHeader(jwt)).send({ email: email(), role: 'ADMIN' }).expect(201);
+      await request(server.url).patch('/api/organization').set(authHeader(jwt)).send({ name: 'Renamed before verifying' }).expect(200);
     });
   });
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { addMember, authHeader, createTestEnv, RunningApp, SEED_PASSWORD, seedOrganization, startApp, TestEnv } from '@dl/testing';
+import { unlinkable } from '@dl/auth';
+import { addMember, authHeader, createTestEnv, outboxMails, RunningApp, SEED_PASSWORD, seedOrganization, startApp, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -40,10 +41,6 @@ describe('invitations (decisions §14)', () => {
   const accept = (body: object) => request(server.url).post('/auth/accept-invite').send(body);
   const list = (jwt: string) => request(server.url).get(INVITATIONS).set(authHeader(jwt));
   const revoke = (jwt: string, id: string) => request(server.url).delete(`${INVITATIONS}/${id}`).set(authHeader(jwt));
-  const mailTo = async (address: string): Promise<string[]> => {
-    const files = (await readdir(outbox)).filter((f) => f.includes(address.replace(/[^A-Za-z0-9@._-]+/g, '_')));
-    return Promise.all(files.map((f) => readFile(join(outbox, f), 'utf8')));
-  };
 
   it('invites an unknown email: the token is shown once, emailed, and only its hash is stored', async () => {
     const org = await seedOrganization(env);
@@ -66,10 +63,10 @@ describe('invitations (decisions §14)', () => {
     expect(JSON.stringify(row)).not.toContain(res.body.inviteToken);
     expect(await env.prisma.user.count({ where: { email: address } })).toBe(0);
 
-    const mails = await mailTo(address);
+    const mails = await outboxMails(outbox, address);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toContain(res.body.inviteToken);
-    expect(mails[0]).toMatch(/Subject: You are invited to join/);
+    expect(mails[0].text).toContain(res.body.inviteToken);
+    expect(mails[0].subject).toMatch(/^You are invited to join /);
 
     const listed = await list(org.owner.jwt).expect(200);
     expect(listed.body).toEqual({
@@ -85,6 +82,21 @@ describe('invitations (decisions §14)', () => {
       ],
     });
     expect(JSON.stringify(listed.body)).not.toContain('dli_');
+  });
+
+  it('the email names the organization (text, never a link) and who invites; its one link accepts', async () => {
+    const org = await seedOrganization(env, { name: 'Pay.example Ltd' });
+    const address = email();
+    const { inviteToken } = (await invite(org.owner.jwt, { email: address, role: 'ADMIN' }).expect(201)).body;
+    const [mail] = await outboxMails(outbox, address);
+    const orgText = unlinkable('Pay.example Ltd');
+    expect(orgText).not.toBe('Pay.example Ltd');
+    expect(mail.subject).toBe(`You are invited to join ${orgText}`);
+    expect(mail.text).toContain(`${unlinkable(org.owner.user.name)} invited you to join ${orgText} as an admin.`);
+    expect(mail.html).toContain(`invited you to join ${orgText} as an admin.`);
+    expect(mail.html).not.toContain('Pay.example');
+    expect(mail.html.match(/<a /g)).toHaveLength(1);
+    expect(mail.html).toMatch(new RegExp(`<a href="[^"]*/accept-invite#token=${inviteToken}"`));
   });
 
   it('a new email needs a name and a password: 400 naming each, the token stays usable', async () => {
@@ -124,6 +136,8 @@ describe('invitations (decisions §14)', () => {
     ['an unknown token', 'dli_' + '0'.repeat(48)],
     ['a malformed token', 'dli_nope'],
     ['an API-key-shaped token', 'dl_' + 'a'.repeat(64)],
+    ['a verification token', 'dlv_' + '0'.repeat(48)],
+    ['a password reset token', 'dlr_' + '0'.repeat(48)],
     ['an empty token', ''],
   ])('%s: 400 Invalid or expired invitation', async (_label, token) => {
     expect((await accept({ token, name: 'X', password: 'some-password-1' }).expect(400)).body).toEqual(invalid);

@@ -119,6 +119,7 @@ describe('organization settings and scheduled deletion (decisions §20)', () => 
 
   it('DELETE with the slug: 202 in 7 days, Owners emailed, links 404, everything 403 but GET and restore; restore undoes it', async () => {
     const org = await seedOrganization(env);
+    const admin = await addMember(env, org.organization.id, 'ADMIN');
     const code = `del${Date.now().toString(36)}`;
     await http().post('/api/links').set(authHeader(org.owner.jwt)).send({ templateId: org.template.id, originalUrl: 'https://example.com/kept', customCode: code }).expect(201);
     await request(edge.url).get(`/${code}`).expect(302);
@@ -134,7 +135,11 @@ describe('organization settings and scheduled deletion (decisions §20)', () => 
     expect((await http().get('/api/links').set(authHeader(org.owner.jwt)).expect(403)).body).toEqual(scheduled);
     expect((await http().get('/api/links').set(authHeader(org.owner.apiKey)).expect(403)).body).toEqual(scheduled);
     expect((await http().patch('/api/organization').set(authHeader(org.owner.jwt)).send({ name: 'n' }).expect(403)).body).toEqual(scheduled);
+    expect((await http().get('/auth/me').set(authHeader(org.owner.jwt)).expect(403)).body).toEqual(scheduled);
     expect((await http().get('/api/organization').set(authHeader(org.owner.jwt)).expect(200)).body.deletionScheduledAt).toBe(res.body.deletionScheduledAt);
+    expect((await http().get('/api/organization').set(authHeader(admin.jwt)).expect(200)).body.deletionScheduledAt).toBe(res.body.deletionScheduledAt);
+    // Only an Owner restores.
+    expect((await http().post('/api/organization/restore').set(authHeader(admin.jwt)).expect(403)).body).toEqual(forbidden('Your role does not allow this action'));
     await waitFor(async () => (await request(edge.url).get(`/${code}`)).status === 404);
 
     // Asking again keeps the first date (and sends no second email).
