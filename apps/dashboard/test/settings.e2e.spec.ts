@@ -22,13 +22,16 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
     await signOutAndInWithCode(page, account, twoFactor, () => shots('login-code'));
   });
 
-  it('sessions: two sign-ins listed, the other one signed out and refused; the password changed and used', async () => {
+  it('account: renamed; two sign-ins listed, the other one signed out and refused; the password changed and used', async () => {
     const { email, password } = await signUp(page, 'Sessions Co');
     const other = await w.context();
     const otherPage = await other.newPage();
     await signIn(otherPage, email, password);
 
     await page.goto('/app/account');
+    await page.getByLabel('Name', { exact: true }).fill('Mia M. Marketer');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Name saved').waitFor();
     const rows = page.getByTestId('sessions').locator('tbody tr');
     await page.getByTestId('sessions').waitFor();
     expect(await rows.count()).toBe(2);
@@ -65,10 +68,11 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
     await again.close();
   });
 
-  it('organization settings: rename, require 2FA refused without it, schedule deletion and restore', async () => {
+  it('organization settings: name and slug, require 2FA refused without it, the export ZIP, schedule deletion and restore', async () => {
     await signUp(page, 'Settings Co');
     await page.goto('/app/organization');
     await page.getByLabel('Name', { exact: true }).fill('Settings Company');
+    await page.getByLabel('Slug', { exact: true }).first().fill(`settings-company-${Date.now().toString(36)}`);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Organization saved').waitFor();
     // Controlled by the answer: the API refuses, so it stays unchecked.
@@ -77,6 +81,7 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
     await shots('organization');
 
     const slug = await page.getByLabel('Slug', { exact: true }).first().inputValue();
+    expect(slug).toMatch(/^settings-company-/);
     // The export is a ZIP saved as <slug>-export.zip.
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download export' }).click();
