@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { createApiApp } from '@dl/apps/api';
-import { totpCode } from '@dl/auth';
 import { createRedirectApp } from '@dl/apps/redirect';
 import { createWorkerApp } from '@dl/apps/worker';
+import { totpCode } from '@dl/auth';
 import { createTestEnv, ensureTemplateDatabase, Own, RunningApp, startApp, TestEnv } from '@dl/testing';
 
 const root = join(__dirname, '..', '..', '..');
