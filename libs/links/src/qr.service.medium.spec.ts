@@ -13,6 +13,13 @@ function decode(png: Buffer): { text: string | undefined; width: number; pixel: 
   return { text: jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data, width: image.width, pixel };
 }
 
+/** A whole PNG of one colour. */
+function pngOf(width: number, height: number): Buffer {
+  const image = new PNG({ width, height });
+  for (let i = 0; i < width * height; i++) image.data.set([220, 30, 30, 255], i * 4);
+  return PNG.sync.write(image);
+}
+
 describe(QrService.name, () => {
   let env: TestEnv, app: INestApplicationContext, qr: QrService, acme: SeededOrganization, other: SeededOrganization;
   let link: { id: string; shortCode: string };
@@ -46,6 +53,18 @@ describe(QrService.name, () => {
     expect(svg.contentType).toBe('image/svg+xml');
     expect(svg.body.toString('utf8')).toMatch(/^<svg[^>]*viewBox/);
     expect(svg.body.toString('utf8')).toContain('#ff0000');
+  });
+
+  // The service's refusals of a logo (the form's: apps/api/src/links/qr-logo-upload.spec.ts; the bytes': qr-logo.spec.ts).
+  it.each([
+    ['a PNG header over garbage', () => [Buffer.concat([pngOf(90, 60).subarray(0, 33), Buffer.alloc(200, 1)]), null], { logo: 'Must be a PNG or SVG image' }],
+    ['a raster for a PNG logo', () => [pngOf(90, 60), pngOf(90, 60)], { raster: 'Only an SVG logo takes a raster' }],
+  ] as Array<[string, () => [Buffer, Buffer | null], Record<string, string>]>)('%s → 400 Validation error naming the part; the stored logo stays', async (_name, parts, validation) => {
+    await qr.setLogo(acme.organization.id, link.id, pngOf(40, 40), null);
+    const before = await qr.getLogo(acme.organization.id, link.id);
+    expect(await errorBodyOf(qr.setLogo(acme.organization.id, link.id, ...parts()))).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
+    expect(await qr.getLogo(acme.organization.id, link.id)).toEqual(before);
+    await qr.removeLogo(acme.organization.id, link.id);
   });
 
   it("another organization's link answers 404 Link not found, charging nothing", async () => {

@@ -29,10 +29,11 @@ export async function readQrLogoUpload(request: FastifyRequest): Promise<QrLogoU
     }
   } catch (err) {
     const e = err as { code?: string; statusCode?: number };
-    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ValidationError({ [current]: QR_LOGO_MESSAGES.tooLarge });
+    // The count limits first: @fastify/multipart gives them status 413 too.
     if (e.code === 'FST_FILES_LIMIT' || e.code === 'FST_PARTS_LIMIT' || e.code === 'FST_FIELDS_LIMIT') {
       throw new ValidationError({ form: 'Only the logo and its raster may be uploaded' });
     }
+    if (e.statusCode === 413 || e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ValidationError({ [current]: QR_LOGO_MESSAGES.tooLarge });
     throw err;
   }
   if (!files.logo?.length) throw new ValidationError({ logo: QR_LOGO_MESSAGES.required });
