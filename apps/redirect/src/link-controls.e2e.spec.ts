@@ -45,14 +45,13 @@ describe('redirect edge: link controls', () => {
       });
     });
 
-    it.each([
-      ['country by the trusted client-IP header (GeoLite2: 81.2.69.160 is GB)', (r: request.Test) => r.set('cf-connecting-ip', '81.2.69.160'), UA.windowsChrome, 'https://r.example/gb', 0],
-      ['language', (r: request.Test) => r.set('Accept-Language', 'de;q=0.9, fr-FR;q=0.8'), UA.windowsChrome, 'https://r.example/fr', 1],
-    ])('%s', async (_name, extra, ua, location, rule) => {
-      const res = await extra(get(`/${link.shortCode}`, ua)).expect(302);
-      expect(res.headers.location).toBe(location);
-      const clicks = await eventuallyMatches(() => clicksOf(link.id), (c) => c.some((x) => x.ruleIndex === rule));
-      expect(clicks.some((x) => x.ruleIndex === rule)).toBe(true);
+    // One rule over HTTP, recorded on its click; every condition (languages, devices, OS, browsers,
+    // query, time): libs/redirect/src/link-controls.spec.ts.
+    it('country by the trusted client-IP header (GeoLite2: 81.2.69.160 is GB), its index recorded on the click', async () => {
+      const res = await get(`/${link.shortCode}`).set('cf-connecting-ip', '81.2.69.160').expect(302);
+      expect(res.headers.location).toBe('https://r.example/gb');
+      const clicks = await eventuallyMatches(() => clicksOf(link.id), (c) => c.some((x) => x.ruleIndex === 0));
+      expect(clicks.some((x) => x.ruleIndex === 0)).toBe(true);
     });
   });
 

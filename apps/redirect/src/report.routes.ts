@@ -14,7 +14,7 @@ const field = (body: unknown, name: string): string | undefined => {
 };
 
 /** The form's fields as the api's `POST /abuse/reports` body, or the message shown above the form. */
-function readForm(body: unknown): { category: AbuseCategory; details?: string; reporterEmail?: string } | string {
+export function readReportForm(body: unknown): { category: AbuseCategory; details?: string; reporterEmail?: string } | string {
   const category = field(body, 'category');
   const details = field(body, 'details');
   const reporterEmail = field(body, 'reporterEmail');
@@ -50,7 +50,7 @@ export function registerReportRoutes(app: NestFastifyApplication, send: (reply: 
       const { shortCode } = request.params;
       // The service's own hosts file the report under the canonical short URL, as the api's reports name it.
       const place = domains.place(request.headers);
-      const form = readForm(request.body);
+      const form = readReportForm(request.body);
       if (place === null) return send(reply, notFound);
       const base = place === '' ? config.SHORT_LINK_BASE_URL : `https://${place.domain}`;
       if (typeof form === 'string') return send(reply, buildAnswer({ kind: 'report', shortCode, error: form }));

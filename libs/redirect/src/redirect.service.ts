@@ -24,8 +24,17 @@ export const FDL_CODE = 'fdl';
 /** FDL parameters that must be http(s) URLs when given (`link` must be given). */
 const FDL_URL_PARAMS: ReadonlyArray<keyof FdlParams> = ['afl', 'ifl', 'ipfl', 'ofl', 'si'];
 
-/** Codes the service can have issued (random base62, custom codes, imported codes). */
+/** A long link the edge follows: `link` an http(s) URL, and so is every fallback given; else the 400 page. */
+export function isServableFdl(params: FdlParams): boolean {
+  return isHttpUrl(params.link) && !FDL_URL_PARAMS.some((k) => params[k] !== undefined && params[k] !== '' && !isHttpUrl(params[k]));
+}
+
 const SHORT_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A code the service can have issued (random base62, custom codes, imported codes): only these are looked up. */
+export function isShortCode(code: string): boolean {
+  return SHORT_CODE.test(code);
+}
 
 /** A step of a live link's visit before the decision: it reads the visit and records what it learns, synchronously when it can. */
 type VisitStep = (visit: Visit) => void | Promise<void>;
@@ -69,7 +78,7 @@ export class RedirectService {
   visit(req: EdgeRequest, code: string): Answer | Promise<Answer> {
     const visit = this.start(req, code);
     if (code.length > 1 && code.endsWith('+')) return this.statsPage(visit);
-    if (visit.place === null || !SHORT_CODE.test(code)) return this.answer(visit);
+    if (visit.place === null || !isShortCode(code)) return this.answer(visit);
     try {
       const found = this.links.find(this.linkKey(visit));
       if (!(found instanceof Promise)) return this.withLink(visit, found);
@@ -88,7 +97,7 @@ export class RedirectService {
    */
   async unlock(req: EdgeRequest, code: string, password: unknown): Promise<Answer> {
     const visit = this.start(req, code);
-    if (visit.place === null || !SHORT_CODE.test(code)) return NOT_FOUND;
+    if (visit.place === null || !isShortCode(code)) return NOT_FOUND;
     let link: RedirectLinkSnapshot | null;
     try {
       link = await this.links.find(this.linkKey(visit));
@@ -116,7 +125,7 @@ export class RedirectService {
    */
   async preview(req: EdgeRequest, code: string): Promise<Answer> {
     const visit = this.start(req, code);
-    if (visit.place === null || !SHORT_CODE.test(code)) return this.answer(visit);
+    if (visit.place === null || !isShortCode(code)) return this.answer(visit);
     let link: RedirectLinkSnapshot | null;
     try {
       link = await this.links.find(this.linkKey(visit));
@@ -150,9 +159,7 @@ export class RedirectService {
    */
   private async fdlVisit(req: EdgeRequest, place: EdgeDomain, query: URLSearchParams): Promise<Answer> {
     const params = fdlParamsOf(query);
-    if (!isHttpUrl(params.link) || FDL_URL_PARAMS.some((k) => params[k] !== undefined && params[k] !== '' && !isHttpUrl(params[k]))) {
-      return buildAnswer({ kind: 'bad-link' });
-    }
+    if (!isServableFdl(params)) return buildAnswer({ kind: 'bad-link' });
     const utm = new URLSearchParams([...query].filter(([k]) => k.startsWith('utm_')));
     const visit = this.start({ method: req.method, url: utm.size ? `/${FDL_CODE}?${utm}` : `/${FDL_CODE}`, headers: req.headers, socket: req.socket }, FDL_CODE);
     const key = `${place.domain}/${FDL_CODE}`;
