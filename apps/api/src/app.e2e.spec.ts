@@ -33,4 +33,24 @@ describeAppBasics('api app', createApiApp, (server) => {
     expect(operations).toBeGreaterThanOrEqual(40);
     expect(undocumented).toEqual([]);
   });
+
+  // A client generated from the document needs a type for every parameter, and finds the contract's
+  // error body (JSON) under every failure, also of the routes that serve CSV, PNG, ZIP or events.
+  it('gives every parameter a schema and every failure the JSON error body', async () => {
+    const doc = (await request(server().url).get('/openapi.json').expect(200)).body as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; schema?: object }>; responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+    };
+    const problems: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const route = `${method.toUpperCase()} ${path}`;
+        for (const p of op.parameters ?? []) if (Object.keys(p.schema ?? {}).length === 0) problems.push(`${route}: parameter ${p.name} has no schema`);
+        for (const [status, r] of Object.entries(op.responses ?? {})) {
+          const types = Object.keys(r.content ?? {});
+          if (Number(status) >= 400 && types.join() !== 'application/json') problems.push(`${route}: ${status} as ${types.join(', ') || 'nothing'}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 });

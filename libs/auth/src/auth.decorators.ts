@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ErrorBodyDoc } from '@dl/platform/http';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiErrorResponse } from '@dl/platform/http';
 import { AuthGuard } from './auth.guard';
 import { AUTH_METADATA, AuthMetadata, AuthOptions, DASHBOARD_ONLY_METADATA } from './auth.metadata';
 import { Permission, Principal } from './principal';
@@ -21,9 +21,9 @@ export function Auth(permission?: Permission, options: AuthOptions = {}) {
     SetMetadata(AUTH_METADATA, metadata),
     UseGuards(AuthGuard),
     ApiBearerAuth(),
-    ApiUnauthorizedResponse({ description: 'Missing, invalid or revoked credential', type: ErrorBodyDoc }),
-    ApiForbiddenResponse({ description: 'Your role does not allow this action', type: ErrorBodyDoc }),
-    ApiTooManyRequestsResponse({ description: 'Rate limit of the plan exceeded', type: ErrorBodyDoc }),
+    ApiErrorResponse(401, 'Missing, invalid or revoked credential'),
+    ApiErrorResponse(403, 'Your role does not allow this action'),
+    ApiErrorResponse(429, 'Rate limit of the plan exceeded'),
   );
 }
 

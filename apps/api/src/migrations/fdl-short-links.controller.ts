@@ -1,5 +1,4 @@
 import { Body } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Permissions, Principal } from '@dl/auth';
 import { FdlShortLinkRequestDto, FdlShortLinkResponseDto, FdlShortLinksService } from '@dl/links';
 import { ApiController, Endpoint } from '@dl/platform/http';
@@ -10,9 +9,9 @@ export class FdlShortLinksController {
   constructor(private readonly fdl: FdlShortLinksService) {}
 
   @Auth(Permissions.linksWrite, { queryKey: true })
-  @ApiQuery({ name: 'key', required: false, description: 'A `dl_` API key, as FDL clients send it (instead of `Authorization: Bearer`)' })
   @Endpoint.post('shortLinks', {
     summary: "Create a short link from a Firebase Dynamic Links request (FDL's request and response shapes)",
+    query: { key: { description: 'A `dl_` API key, as FDL clients send it (instead of `Authorization: Bearer`)' } },
     body: FdlShortLinkRequestDto,
     response: FdlShortLinkResponseDto,
     success: { description: 'The short link on the domain of domainUriPrefix (or of longDynamicLink), its preview, and warnings for parameters not applied' },

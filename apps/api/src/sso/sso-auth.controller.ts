@@ -1,5 +1,4 @@
 import { Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { ApiController, Endpoint } from '@dl/platform/http';
@@ -43,9 +42,9 @@ export class SsoAuthController {
   ) {}
 
   @UseGuards(AuthIpLimitGuard)
-  @ApiQuery({ name: 'email', required: true, description: 'The email of the person signing in; its domain picks the organization' })
   @Endpoint.get('start', {
     summary: "Start single sign-on: 302 to the identity provider of the email's verified domain",
+    query: { email: { required: true, description: 'The email of the person signing in; its domain picks the organization', schema: { type: 'string', format: 'email' } } },
     public: true,
     status: 302,
     success: REDIRECT,
@@ -62,9 +61,9 @@ export class SsoAuthController {
   }
 
   /** Our SAML entity id is this URL, so an IdP that fetches it gets our metadata (decisions §25). */
-  @ApiQuery({ name: 'domain', required: false, schema: { type: 'string' }, description: 'A verified email domain of a SAML connection: answers 404 unless it is one' })
   @Endpoint.get('saml/metadata', {
     summary: 'Our SAML service provider metadata (entity id, ACS, NameID format) for the identity provider',
+    query: { domain: { description: 'A verified email domain of a SAML connection: answers 404 unless it is one' } },
     description: 'The same document for every organization: the entity id is this URL without query, the ACS is `/auth/sso/saml/acs` (HTTP-POST).',
     public: true,
     success: { description: 'SAML 2.0 metadata (an EntityDescriptor with an SPSSODescriptor)', content: { [SAML_METADATA_TYPE]: { schema: { type: 'string' } } } },
@@ -76,10 +75,12 @@ export class SsoAuthController {
     return xml;
   }
 
-  @ApiQuery({ name: 'state', required: true })
-  @ApiQuery({ name: 'code', required: false })
   @Endpoint.get('oidc/callback', {
     summary: "The OIDC provider's redirect: signs in (creating the member on first use) and 302 to /app",
+    query: {
+      state: { required: true, description: 'The state of /auth/sso/start' },
+      code: { description: "The provider's authorization code (absent when it answers an `error`)" },
+    },
     description:
       'Sets the refresh cookie as login does (`dl_refresh`); the dashboard then calls POST /auth/refresh. The state works once, for 10 minutes.',
     public: true,

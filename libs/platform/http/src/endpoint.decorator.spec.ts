@@ -31,6 +31,18 @@ class ThingsController {
     return { name: 'b' };
   }
 
+  @Get('export')
+  @Endpoint({
+    summary: 'Export things',
+    produces: ['text/csv'],
+    success: { content: { 'text/csv': { schema: { type: 'string' } } } },
+    errors: { 400: 'Validation error' },
+    query: { since: { required: true, description: 'From when' }, limit: { schema: { type: 'integer' } } },
+  })
+  export(): string {
+    return '';
+  }
+
   @Delete()
   @Endpoint({ summary: 'Remove things', status: 204, success: { description: 'Removed' }, errors: { 404: 'Thing not found' } })
   remove(): void {}
@@ -100,6 +112,21 @@ describe(Endpoint.name, () => {
       204: { description: 'Removed' },
       404: { description: 'Thing not found', content: ERROR_BODY },
     });
+  });
+
+  it('documents the failures of a route that produces a file as the JSON error body, and each named query parameter with a schema', () => {
+    const operation = document.paths['/things/export'].get;
+    expect(operation?.responses).toEqual({
+      200: { description: '', content: { 'text/csv': { schema: { type: 'string' } } } },
+      400: { description: 'Validation error', content: ERROR_BODY },
+    });
+    expect(operation?.parameters).toHaveLength(2);
+    expect(operation?.parameters).toEqual(
+      expect.arrayContaining([
+        { name: 'since', in: 'query', required: true, description: 'From when', schema: { type: 'string' } },
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer' } },
+      ]),
+    );
   });
 
   it('makes the route answer the documented status (200 unless told, also on POST)', async () => {

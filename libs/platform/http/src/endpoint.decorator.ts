@@ -5,13 +5,14 @@ import {
   ApiConsumes,
   ApiOperation,
   ApiProduces,
+  ApiQuery,
   ApiResponse,
   ApiTags,
   ContentObject,
   HeadersObject,
   SchemaObject,
 } from '@nestjs/swagger';
-import { ErrorBodyDoc } from './error-body.doc';
+import { ApiErrorResponse } from './error-body.doc';
 import type { ErrorStatus } from './error-codes';
 
 export type SuccessStatus = 200 | 201 | 202 | 204 | 302;
@@ -30,7 +31,13 @@ export interface EndpointOptions {
   /** The request body, when the route's `@Body()` type does not document it (a raw body, a multipart form). */
   body?: Type<unknown> | ApiBodyOptions;
   consumes?: string[];
+  /** The success's media types; failures stay `application/json` (the contract's error body) whatever they are. */
   produces?: string[];
+  /**
+   * Query parameters read one by one (`@Query('email')`), which Nest cannot describe from a DTO:
+   * by name, a string unless `schema` says otherwise, optional unless `required`.
+   */
+  query?: Record<string, { required?: boolean; description?: string; schema?: SchemaObject }>;
   /**
    * The failures the route answers besides the credential ones `@Auth` documents, by status,
    * each with what it means here. Each gets the contract's error body as schema.
@@ -79,9 +86,10 @@ export function Endpoint(options: EndpointOptions): MethodDecorator {
   if (options.body) decorators.push(ApiBody(typeof options.body === 'function' ? { type: options.body } : options.body));
   if (options.consumes) decorators.push(ApiConsumes(...options.consumes));
   if (options.produces) decorators.push(ApiProduces(...options.produces));
-  for (const [code, description] of Object.entries(options.errors ?? {})) {
-    decorators.push(ApiResponse({ status: Number(code), description, type: ErrorBodyDoc }));
+  for (const [name, { required = false, description, schema = { type: 'string' } }] of Object.entries(options.query ?? {})) {
+    decorators.push(ApiQuery({ name, required, schema, ...(description ? { description } : {}) }));
   }
+  for (const [code, description] of Object.entries(options.errors ?? {})) decorators.push(ApiErrorResponse(Number(code), description));
   return applyDecorators(...decorators);
 }
 

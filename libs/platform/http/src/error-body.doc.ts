@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 
 /** OpenAPI documentation of the contract's error body `{error, message, statusCode, validation?}`. */
 export class ErrorBodyDoc {
@@ -21,4 +22,16 @@ export class ErrorBodyDoc {
 
   @ApiPropertyOptional({ example: 12, description: 'Seconds to wait (429 only)' })
   retryAfter?: number;
+}
+
+/**
+ * A documented failure of a route: the contract's error body, always as `application/json`. The
+ * media type is named rather than left to the route's `produces`, which would file the error
+ * under the success's type (a CSV export's 400 as `text/csv`); the body is JSON whatever the route serves.
+ */
+export function ApiErrorResponse(status: number, description: string) {
+  return applyDecorators(
+    ApiExtraModels(ErrorBodyDoc),
+    ApiResponse({ status, description, content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorBodyDoc) } } } }),
+  );
 }
