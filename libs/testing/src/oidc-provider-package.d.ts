@@ -3,3 +3,8 @@ declare module 'oidc-provider' {
   const Provider: unknown;
   export default Provider;
 }
+
+/** Its in-memory adapter, passed explicitly so the provider does not warn that it fell back to it. */
+declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
+  export function createMemoryAdapter(clockTolerance?: number): unknown;
+}

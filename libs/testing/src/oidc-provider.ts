@@ -25,13 +25,17 @@ export interface TestOidcProvider {
   /**
    * Forges the ID tokens the token endpoint answers from now on (null: the provider's own again):
    * `altered` changes a claim and keeps the provider's signature; `stranger` signs the same claims
-   * with another RSA key under the provider's key id.
+   * with another RSA key under the provider's key id; `issuer`, `audience` and `expired` change
+   * `iss`, `aud` or `exp` (an hour ago) and sign with the provider's own key.
    */
-  forgeIdTokens(mode: 'altered' | 'stranger' | null): void;
+  forgeIdTokens(mode: IdTokenForgery | null): void;
   /** Follows the provider's redirects from the authorization URL (login and consent done at once) to the client's callback URL. */
   authorize(authorizationUrl: string): Promise<string>;
   close(): Promise<void>;
 }
+
+/** How forgeIdTokens changes the provider's ID tokens. */
+export type IdTokenForgery = 'altered' | 'stranger' | 'issuer' | 'audience' | 'expired';
 
 interface MinimalProvider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
@@ -55,16 +59,22 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
   const issuer = `http://127.0.0.1:${port}`;
   const accounts = new Map<string, TestIdpAccount>();
   let override: TestIdpAccount | null = null;
-  let forge: 'altered' | 'stranger' | null = null;
+  let forge: IdTokenForgery | null = null;
   const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
-  // Loaded on use: every test imports this library, few start a provider.
-  const { default: Provider } = await import('oidc-provider');
+  const { Provider, createMemoryAdapter } = await loadProvider();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' };
   const provider = new (Provider as new (issuer: string, config: object) => MinimalProvider)(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
     jwks: { keys: [jwk] },
+    // What a production setup states instead of the quick-start defaults the provider warns about.
+    adapter: createMemoryAdapter(),
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 600, Grant: 600 },
+    renderError: (ctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
+      ctx.type = 'text/plain';
+      ctx.body = `${out.error}: ${out.error_description ?? ''}`;
+    },
     pkce: { required: () => true },
     conformIdTokenClaims: false,
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -96,7 +106,7 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
   };
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (forge && req.method === 'POST' && req.url?.startsWith('/token')) forgeTokenResponse(res, forge, stranger);
+    if (forge && req.method === 'POST' && req.url?.startsWith('/token')) forgeTokenResponse(res, forge, forge === 'stranger' ? stranger : privateKey);
     if (req.url?.startsWith('/interaction/')) {
       interact(req, res).catch((err: Error) => {
         res.statusCode = 500;
@@ -139,20 +149,45 @@ export async function startOidcProvider(redirectUri: string, options: { clientId
   };
 }
 
-/** Rewrites the `id_token` of the token endpoint's JSON answer before it leaves (oidc-provider's Koa ends with the whole body). */
-function forgeTokenResponse(res: ServerResponse, mode: 'altered' | 'stranger', stranger: KeyObject): void {
+/**
+ * oidc-provider, loaded on use (every test imports this library, few start a provider), with its
+ * memory adapter given explicitly. It warns on import that Node 20 is not its LTS of choice; the
+ * repository runs on 20 and these tests prove the provider works there, so that one line is dropped.
+ */
+async function loadProvider(): Promise<{ Provider: unknown; createMemoryAdapter: () => unknown }> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!String(args[0]).includes('oidc-provider WARNING: Unsupported runtime')) warn(...args);
+  };
+  try {
+    const [{ default: Provider }, { createMemoryAdapter }] = await Promise.all([import('oidc-provider'), import('oidc-provider/lib/adapters/memory_adapter.js')]);
+    return { Provider, createMemoryAdapter };
+  } finally {
+    console.warn = warn;
+  }
+}
+
+const FORGED_CLAIMS: Record<Exclude<IdTokenForgery, 'stranger'>, (claims: Record<string, unknown>) => Record<string, unknown>> = {
+  altered: (c) => ({ ...c, email: `mallory@${String(c.email).split('@')[1]}` }),
+  issuer: (c) => ({ ...c, iss: 'https://idp.elsewhere.test' }),
+  audience: (c) => ({ ...c, aud: 'another-client' }),
+  expired: (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 3600 }),
+};
+
+/**
+ * Rewrites the `id_token` of the token endpoint's JSON answer before it leaves (oidc-provider's Koa
+ * ends with the whole body): `altered` keeps the old signature, the others sign with `key`.
+ */
+function forgeTokenResponse(res: ServerResponse, mode: IdTokenForgery, key: KeyObject): void {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
     const body = typeof chunk === 'string' || Buffer.isBuffer(chunk) ? JSON.parse(chunk.toString()) : null;
     if (!body?.id_token) return end(chunk);
     const [header, payload, signature] = (body.id_token as string).split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    if (mode === 'altered') {
-      body.id_token = [header, Buffer.from(JSON.stringify({ ...claims, email: `mallory@${String(claims.email).split('@')[1]}` })).toString('base64url'), signature].join('.');
-    } else {
-      const signed = `${header}.${payload}`;
-      body.id_token = `${signed}.${sign('sha256', Buffer.from(signed), stranger).toString('base64url')}`;
-    }
+    const forged = mode === 'stranger' ? payload : Buffer.from(JSON.stringify(FORGED_CLAIMS[mode](claims))).toString('base64url');
+    const signed = `${header}.${forged}`;
+    body.id_token = mode === 'altered' ? `${signed}.${signature}` : `${signed}.${sign('sha256', Buffer.from(signed), key).toString('base64url')}`;
     const text = JSON.stringify(body);
     res.setHeader('content-length', Buffer.byteLength(text));
     return end(text);

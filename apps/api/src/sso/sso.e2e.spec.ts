@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { AuditRecorder } from '@dl/audit';
+import { generateEmailToken, hashEmailToken } from '@dl/auth';
 import { RedisService } from '@dl/platform/redis';
-import { addMember, appEnv, authHeader, closeAll, RunningApp, SeededOrganization, seedOrganization, startDnsServer, startOidcProvider, TestDnsServer, TestEnv, TestOidcProvider } from '@dl/testing';
+import { addMember, appEnv, authHeader, closeAll, IdTokenForgery, RunningApp, SeededOrganization, seedOrganization, startDnsServer, startOidcProvider, TestDnsServer, TestEnv, TestOidcProvider } from '@dl/testing';
 import { createApiApp } from '../app';
 
 const API_PUBLIC_URL = 'http://api.sso.test';
@@ -166,15 +167,18 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     expect(tampered.headers['set-cookie']).toBeUndefined();
   });
 
-  it.each([
-    ['altered after signing (a claim changed)', 'altered' as const],
-    ['signed by another key under the provider key id', 'stranger' as const],
-  ])('an ID token %s is refused at the callback: 401, no cookie, no account', async (_case, mode) => {
+  it.each<[string, IdTokenForgery, string]>([
+    ['altered after signing (a claim changed)', 'altered', 'JWT signature verification failed'],
+    ['signed by another key under the provider key id', 'stranger', 'JWT signature verification failed'],
+    ['of another issuer, signed by the provider', 'issuer', 'unexpected JWT "iss" (issuer) claim value'],
+    ['for another client (audience), signed by the provider', 'audience', 'unexpected JWT "aud" (audience) claim value'],
+    ['expired an hour ago, signed by the provider', 'expired', 'unexpected JWT "exp" (expiration time) claim value, expiration is past current timestamp'],
+  ])('an ID token %s is refused at the callback: 401, no cookie, no account', async (_case, mode, reason) => {
     const sessions = await env.prisma.session.count();
     idp.forgeIdTokens(mode);
     try {
       const res = await signIn('ana@acme.test');
-      expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized', message: 'Single sign-on failed: JWT signature verification failed', statusCode: 401 }]);
+      expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized', message: `Single sign-on failed: ${reason}`, statusCode: 401 }]);
       expect(res.headers['set-cookie']).toBeUndefined();
     } finally {
       idp.forgeIdTokens(null);
@@ -205,9 +209,12 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     await request(server.url).get(`/auth/sso/saml/metadata?domain=${DOMAIN}`).expect(404, { error: 'Not Found', message: 'Single sign-on is not configured', statusCode: 404 });
   });
 
-  it('with enforce, password login and reset for the domain answer 403; SSO still signs in; other domains are unaffected', async () => {
+  it('with enforce, password login, reset request and an earlier reset link for the domain answer 403; SSO still signs in; other domains are unaffected', async () => {
     const signup = await request(server.url).post('/auth/signup').send({ email: 'carl@acme.test', password: 'a-long-password', name: 'Carl', organizationName: 'Carl Co' }).expect(201);
     await request(server.url).post('/auth/login').send({ email: 'carl@acme.test', password: 'a-long-password' }).expect(200);
+    // A reset link mailed before enforcement: its token stored as the reset request stores it.
+    const resetToken = generateEmailToken('RESET');
+    await env.prisma.emailToken.create({ data: { userId: signup.body.user.id, kind: 'RESET', tokenHash: hashEmailToken(resetToken), expiresAt: new Date(Date.now() + 3600_000) } });
 
     // The secret left out keeps the stored one.
     await api(org.owner.jwt).put('/api/organization/sso', { type: 'oidc', issuer: idp.issuer, clientId: idp.clientId, domains: [DOMAIN], enforce: true, defaultRole: 'MEMBER' }).expect(200);
@@ -215,6 +222,11 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     await request(server.url).post('/auth/login').send({ email: 'Carl@Acme.test', password: 'a-long-password' }).expect(403, refused);
     await request(server.url).post('/auth/login').send({ email: 'carl@acme.test', password: 'wrong-password' }).expect(403, refused);
     await request(server.url).post('/auth/forgot-password').send({ email: 'carl@acme.test' }).expect(403, refused);
+    // The earlier link is refused and changes nothing: the password, and the token still unused.
+    const { passwordHash } = await env.prisma.user.findUniqueOrThrow({ where: { id: signup.body.user.id } });
+    await request(server.url).post('/auth/reset-password').send({ token: resetToken, password: 'a-new-long-password' }).expect(403, refused);
+    expect((await env.prisma.user.findUniqueOrThrow({ where: { id: signup.body.user.id } })).passwordHash).toBe(passwordHash);
+    expect((await env.prisma.emailToken.findUniqueOrThrow({ where: { tokenHash: hashEmailToken(resetToken) } })).usedAt).toBeNull();
     await request(server.url).post('/auth/login').send({ email: other.owner.user.email, password: 'wrong-password' }).expect(401);
     await request(server.url).post('/auth/forgot-password').send({ email: other.owner.user.email }).expect(202);
 
