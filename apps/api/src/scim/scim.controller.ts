@@ -26,7 +26,13 @@ import { ScimError, ScimService, ScimTokensService } from '@dl/scim';
 
 type ScimRequest = FastifyRequest & { scimOrganizationId?: string };
 
-/** `Authorization: Bearer dls_…` → the token's organization, or 401 in SCIM's shape. */
+/** SCIM's media type (RFC 7644 §3.1), of every answer of /scim/v2. */
+const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
+
+/**
+ * `Authorization: Bearer dls_…` → the token's organization, or 401 in SCIM's shape. An accepted
+ * request's answer is typed as SCIM's JSON here, before the handler (Fastify serializes any `+json` type).
+ */
 @Injectable()
 export class ScimTokenGuard implements CanActivate {
   constructor(private readonly tokens: ScimTokensService) {}
@@ -38,6 +44,7 @@ export class ScimTokenGuard implements CanActivate {
     const organizationId = token ? await this.tokens.organizationOf(token) : null;
     if (!organizationId) throw new ScimError(401, 'Missing, invalid or revoked SCIM token');
     request.scimOrganizationId = organizationId;
+    context.switchToHttp().getResponse<FastifyReply>().header('content-type', SCIM_CONTENT_TYPE);
     return true;
   }
 }
@@ -60,7 +67,7 @@ export class ScimExceptionFilter implements ExceptionFilter {
         error = new ScimError(500, 'Internal server error');
       }
     }
-    void reply.status(error.status).header('content-type', 'application/scim+json; charset=utf-8').send(JSON.stringify(error.body()));
+    void reply.status(error.status).header('content-type', SCIM_CONTENT_TYPE).send(JSON.stringify(error.body()));
   }
 }
 

@@ -4,6 +4,7 @@ import { addMember, authHeader, clientAs, SeededOrganization, seedOrganization, 
 import { createApiApp } from '../app';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+const SCIM_JSON = 'application/scim+json; charset=utf-8';
 
 describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
   const s = useApp(createApiApp, { RATE_LIMIT_ENABLED: 'false' }, async (env, _own, server) => {
@@ -15,6 +16,7 @@ describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
 
   const scim = (t: string) => ({
     get: (p: string) => request(s.server.url).get(`/scim/v2${p}`).set(authHeader(t)),
+    put: (p: string, b: object) => request(s.server.url).put(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
     post: (p: string, b: object) => request(s.server.url).post(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
     patch: (p: string, b: object) => request(s.server.url).patch(`/scim/v2${p}`).set(authHeader(t)).set('content-type', 'application/scim+json').send(JSON.stringify(b)),
     delete: (p: string) => request(s.server.url).delete(`/scim/v2${p}`).set(authHeader(t)),
@@ -27,7 +29,8 @@ describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
     const list = await request(s.server.url).get('/api/organization/scim-tokens').set(authHeader(s.org.owner.jwt)).expect(200);
     expect(JSON.stringify(list.body)).not.toContain(s.token);
     const unauthorized = { schemas: [ERROR], status: '401', detail: 'Missing, invalid or revoked SCIM token' };
-    expect((await request(s.server.url).get('/scim/v2/Users').expect(401)).body).toEqual(unauthorized);
+    const missing = await request(s.server.url).get('/scim/v2/Users').expect(401);
+    expect([missing.headers['content-type'], missing.body]).toEqual([SCIM_JSON, unauthorized]);
     const temp = (await request(s.server.url).post('/api/organization/scim-tokens').set(authHeader(s.org.owner.jwt)).expect(201)).body;
     await scim(temp.token).get('/Users').expect(200);
     await request(s.server.url).delete(`/api/organization/scim-tokens/${temp.id}`).set(authHeader(s.org.owner.jwt)).expect(204);
@@ -45,7 +48,13 @@ describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
     expect(dup.body).toEqual({ schemas: [ERROR], status: '409', scimType: 'uniqueness', detail: 'User ana@example.com already exists' });
 
     const all = await scim(s.token).get('/Users').expect(200);
+    expect(all.headers['content-type']).toBe(SCIM_JSON);
     expect(all.body.totalResults).toBeGreaterThanOrEqual(4);
+    // count=0 answers the total alone; a startIndex below 1 is 1; past the end, an empty page.
+    expect((await scim(s.token).get('/Users?count=0').expect(200)).body).toMatchObject({ totalResults: all.body.totalResults, itemsPerPage: 0, Resources: [] });
+    expect((await scim(s.token).get('/Users?startIndex=0&count=1').expect(200)).body).toMatchObject({ startIndex: 1, Resources: [{ id: all.body.Resources[0].id }] });
+    expect((await scim(s.token).get(`/Users?startIndex=${all.body.totalResults + 1}`).expect(200)).body).toMatchObject({ totalResults: all.body.totalResults, itemsPerPage: 0 });
+    expect((await scim(s.token).get('/Users?count=ten').expect(400)).body).toMatchObject({ status: '400', scimType: 'invalidValue' });
     const page = await scim(s.token).get('/Users?startIndex=2&count=1').expect(200);
     expect(page.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: all.body.totalResults, startIndex: 2, itemsPerPage: 1 });
     expect(page.body.Resources[0].id).toBe(all.body.Resources[1].id);
@@ -54,6 +63,26 @@ describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
     expect(found.body.Resources[0].id).toBe(ana.body.id);
     const bad = await scim(s.token).get(`/Users?filter=${encodeURIComponent('userName sw "a')}`).expect(400);
     expect(bad.body).toEqual({ schemas: [ERROR], status: '400', scimType: 'invalidFilter', detail: expect.any(String) });
+  });
+
+  it('PUT and PATCH change the name; userName and other attributes stay; a malformed operation answers 400 in SCIM shape', async () => {
+    const user = (await scim(s.token).post('/Users', { userName: 'cy@example.com' }).expect(201)).body;
+    const put = await scim(s.token).put(`/Users/${user.id}`, { userName: 'cy@example.com', name: { givenName: 'Cy', familyName: 'Young' }, active: true }).expect(200);
+    expect(put.body).toMatchObject({ id: user.id, userName: 'cy@example.com', displayName: 'Cy Young', active: true });
+    const ops = [
+      { op: 'replace', path: 'displayName', value: 'Cyrus Young' },
+      { op: 'replace', path: 'userName', value: 'other@example.com' },
+    ];
+    const patched = await scim(s.token).patch(`/Users/${user.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: ops }).expect(200);
+    expect(patched.body).toMatchObject({ displayName: 'Cyrus Young', userName: 'cy@example.com' });
+    const byName = await scim(s.token).patch(`/Users/${user.id}`, { Operations: [{ op: 'Replace', value: { name: { givenName: 'C.', familyName: 'Y.' } } }] }).expect(200);
+    expect(byName.body.displayName).toBe('C. Y.');
+    expect(await s.env.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { email: true, name: true } })).toEqual({ email: 'cy@example.com', name: 'C. Y.' });
+    const move = await scim(s.token).patch(`/Users/${user.id}`, { Operations: [{ op: 'move', path: 'active' }] }).expect(400);
+    expect(move.body).toEqual({ schemas: [ERROR], status: '400', scimType: 'invalidSyntax', detail: 'op must be add, replace or remove' });
+    const maybe = await scim(s.token).patch(`/Users/${user.id}`, { Operations: [{ op: 'replace', path: 'active', value: 'maybe' }] }).expect(400);
+    expect(maybe.body).toEqual({ schemas: [ERROR], status: '400', scimType: 'invalidValue', detail: 'active must be a boolean' });
+    await scim(s.token).patch(`/Users/${user.id}`, { Operations: 'replace' }).expect(400);
   });
 
   it("another organization's token sees none of it", async () => {
