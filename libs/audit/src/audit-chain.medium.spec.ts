@@ -1,4 +1,4 @@
-import { repositoryEnv, SeededOrganization, TestEnv } from '@dl/testing';
+import { repositoryEnv, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 import { AuditLogService } from './audit-log.service';
 import { AuditRecorder, NO_AUDIT } from './audit-recorder';
 import { AuditRetentionService } from './audit-retention.service';
@@ -82,6 +82,12 @@ describe('audit log hash chain', () => {
     const one = await log.list(acme.organization.id, { targetId: 'l1', limit: 10 });
     expect(one.entries.map((e) => [e.action, e.targetType, e.targetId, e.changes])).toEqual([['link.created', 'link', 'l1', { n: 1 }]]);
     expect((await log.list(other.organization.id, { targetId: 'l1', limit: 10 })).entries).toEqual([]);
+    // from and to bound the instants, inclusively.
+    const newest = first.entries[0].createdAt;
+    expect((await log.list(acme.organization.id, { from: newest, limit: 200 })).entries.every((e) => e.createdAt >= newest)).toBe(true);
+    expect((await log.list(acme.organization.id, { from: newest, limit: 200 })).entries.map((e) => e.id)).toContain(first.entries[0].id);
+    expect((await log.list(acme.organization.id, { to: '2000-01-01T00:00:00Z', limit: 10 })).entries).toEqual([]);
+    expect((await log.list(acme.organization.id, { from: new Date(Date.now() + 60_000).toISOString(), limit: 10 })).entries).toEqual([]);
   });
 
   it('retention deletes from the start of the chain by plan, and what is left still verifies', async () => {
@@ -99,5 +105,25 @@ describe('audit log hash chain', () => {
     await env.prisma.organization.update({ where: { id: acme.organization.id }, data: { tier: 'PRO' } });
     await env.prisma.$executeRawUnsafe(`UPDATE audit_entries SET created_at = now() - interval '8 days' WHERE organization_id = $1::uuid AND seq <= 12`, acme.organization.id);
     expect((await new AuditRetentionService(repo).prune(now)).deleted).toBe(0);
+  });
+
+  it('retention keeps 7 days on FREE, 90 on PRO and a year on BUSINESS and UNLIMITED', async () => {
+    const ages = [400, 366, 364, 91, 89, 8, 6];
+    const orgs: Record<string, string> = {};
+    for (const tier of ['FREE', 'PRO', 'BUSINESS', 'UNLIMITED'] as const) orgs[tier] = (await seedOrganization(env, { tier })).organization.id;
+    for (const id of Object.values(orgs)) for (const age of ages) a.record({ organizationId: id, action: 'link.created', targetId: `age-${age}`, changes: { age } });
+    await a.flush();
+    // Aged in the database, oldest first in the chain as time would have it.
+    await env.prisma.$executeRawUnsafe(
+      `UPDATE audit_entries SET created_at = now() - make_interval(days => (changes->>'age')::int) WHERE organization_id = ANY($1::uuid[])`,
+      Object.values(orgs),
+    );
+    await new AuditRetentionService(repo).prune(new Date());
+    const kept = async (organizationId: string) =>
+      (await env.prisma.auditEntry.findMany({ where: { organizationId }, orderBy: { seq: 'asc' } })).map((e) => (e.changes as { age: number }).age);
+    expect(await kept(orgs.FREE)).toEqual([6]);
+    expect(await kept(orgs.PRO)).toEqual([89, 8, 6]);
+    expect(await kept(orgs.BUSINESS)).toEqual([364, 91, 89, 8, 6]);
+    expect(await kept(orgs.UNLIMITED)).toEqual([364, 91, 89, 8, 6]);
   });
 });

@@ -1,14 +1,15 @@
 import { Queue } from 'bullmq';
+import { AuditRecorder } from '@dl/audit';
 import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
 import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
-import { CLICKS_PARTITIONS_SCHEDULE, CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
+import { AUDIT_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
 
 const DAY = 24 * 3600 * 1000;
 
-describe('worker: raw click retention per plan', () => {
+describe('worker: raw click and audit log retention per plan', () => {
   let env: TestEnv, worker: RunningApp, maintenance: Queue, fx: ClickFixtures;
 
   beforeAll(async () => {
@@ -20,6 +21,17 @@ describe('worker: raw click retention per plan', () => {
 
   afterAll(() => closeAll(maintenance, worker, env));
 
+  /** Adds a maintenance job and answers its return value once the worker completed it. */
+  const run = async (name: 'clicks.prune' | 'audit.prune', data: object): Promise<unknown> => {
+    const job = await maintenance.add(name, data);
+    const deadline = Date.now() + 20_000;
+    while (!(await job.isCompleted())) {
+      if (Date.now() > deadline || (await job.isFailed())) throw new Error(`${name} did not complete`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return (await maintenance.getJob(job.id!))?.returnvalue;
+  };
+
   it('registers the daily prune schedule when schedules are enabled', async () => {
     const schedulers = await maintenance.getJobSchedulers();
     expect(schedulers.map((s) => [s.key, s.name, s.pattern])).toContainEqual([
@@ -28,6 +40,7 @@ describe('worker: raw click retention per plan', () => {
       CLICKS_PRUNE_SCHEDULE.pattern,
     ]);
     expect(schedulers.map((s) => s.key)).toContain(CLICKS_PARTITIONS_SCHEDULE.id);
+    expect(schedulers.map((s) => [s.key, s.name, s.pattern])).toContainEqual([AUDIT_PRUNE_SCHEDULE.id, 'audit.prune', AUDIT_PRUNE_SCHEDULE.pattern]);
   });
 
   it('drops the monthly partitions past every plan, deletes what shorter plans no longer keep in chunks; rollups stay', async () => {
@@ -58,12 +71,7 @@ describe('worker: raw click retention per plan', () => {
     }
     const rollupsBefore = await env.prisma.clickRollup.aggregate({ _sum: { clicks: true } });
 
-    const job = await maintenance.add('clicks.prune', { now: now.toISOString() });
-    const deadline = Date.now() + 20_000;
-    while (!(await job.isCompleted())) {
-      if (Date.now() > deadline || (await job.isFailed())) throw new Error('prune did not complete');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const result = await run('clicks.prune', { now: now.toISOString() });
 
     const remaining = async (tier: string) =>
       (
@@ -75,11 +83,10 @@ describe('worker: raw click retention per plan', () => {
     expect(await remaining('PRO')).toEqual([10, 40]);
     expect(await remaining('BUSINESS')).toEqual([10, 40, 400]);
     expect(await remaining('UNLIMITED')).toEqual([10, 40, 400]);
-    const finished = await maintenance.getJob(job.id!);
     // Past 1,095 days (the longest plan) whole months are dropped: the 1,200-day-old clicks of
     // every plan go with clicks_p202402, no row deleted. Row deletes remain for FREE (40 and 400
     // days) and PRO (400 days). Visitor days are rows of their own table, deleted per plan.
-    const { partitionsDropped, ...counts } = finished?.returnvalue as { partitionsDropped: string[]; clicks: number; dailyVisitors: number };
+    const { partitionsDropped, ...counts } = result as { partitionsDropped: string[]; clicks: number; dailyVisitors: number };
     expect(counts).toEqual({ clicks: 2 * 3 + 1 * 3, dailyVisitors: 3 * 3 + 2 * 3 + 1 * 3 + 1 * 3 });
     expect(partitionsDropped).toContain('clicks_p202402');
     // Only months whose last day is more than 1,095 days before `now` (2024-06-02).
@@ -92,8 +99,16 @@ describe('worker: raw click retention per plan', () => {
     expect(rollupsAfter._sum.clicks).toBe(rollupsBefore._sum.clicks);
 
     // A second run finds nothing more to delete.
-    const again = await maintenance.add('clicks.prune', { now: now.toISOString() });
-    while (!(await again.isCompleted())) await new Promise((r) => setTimeout(r, 50));
-    expect((await maintenance.getJob(again.id!))?.returnvalue).toEqual({ clicks: 0, dailyVisitors: 0, partitionsDropped: [] });
+    expect(await run('clicks.prune', { now: now.toISOString() })).toEqual({ clicks: 0, dailyVisitors: 0, partitionsDropped: [] });
+  });
+
+  it('audit.prune deletes the audit entries past the plan (FREE: 7 days) and keeps the rest', async () => {
+    const org = await fx.organization(Tier.FREE);
+    const recorder = worker.app.get(AuditRecorder);
+    for (const targetId of ['old', 'recent']) recorder.record({ organizationId: org.id, action: 'link.created', targetId });
+    await recorder.flush();
+    await env.prisma.auditEntry.updateMany({ where: { organizationId: org.id, targetId: 'old' }, data: { createdAt: new Date(Date.now() - 8 * DAY) } });
+    expect(await run('audit.prune', { now: new Date().toISOString() })).toEqual({ organizations: 1, deleted: 1 });
+    expect((await env.prisma.auditEntry.findMany({ where: { organizationId: org.id } })).map((e) => [e.targetId, e.actorType])).toEqual([['recent', 'system']]);
   });
 });
