@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
+import { AuditRecorder } from '@dl/audit';
 import { addMember, authHeader, clientAs, SeededOrganization, seedOrganization, useApp } from '@dl/testing';
 import { createApiApp } from '../app';
 
@@ -128,5 +129,13 @@ describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
     const bo = (await scim(s.token).get(`/Users?filter=${encodeURIComponent('userName eq "bo@example.com"')}`)).body.Resources[0];
     await scim(s.token).delete(`/Users/${bo.id}`).expect(204);
     await scim(s.token).get(`/Users/${bo.id}`).expect(404);
+
+    // The audit log has each change; a SCIM token is no user or key, so the actor is the system.
+    await s.server.app.get(AuditRecorder).flush();
+    const logged = await s.env.prisma.auditEntry.findMany({ where: { organizationId: s.org.organization.id, action: { startsWith: 'scim' } }, orderBy: { seq: 'asc' } });
+    const of = (targetId: string) => logged.filter((e) => e.targetId === targetId).map((e) => [e.action, e.actorType]);
+    expect(of(bo.id)).toEqual([['scim.user_provisioned', 'system'], ['scim.user_deprovisioned', 'system']]);
+    expect(of(member.user.id)).toEqual([['scim.user_deprovisioned', 'system']]);
+    expect(logged.map((e) => e.action)).toEqual(expect.arrayContaining(['scim_token.created', 'scim_token.revoked', 'scim.user_updated']));
   });
 });
