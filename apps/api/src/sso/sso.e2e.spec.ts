@@ -104,6 +104,16 @@ describe('SSO: settings, domain verification and OIDC sign-in', () => {
     // Pending elsewhere is allowed; verifying it with a correct record of its own is not.
     await api(other.owner.jwt).put('/api/organization/sso', oidcSetting({ domains: ['other.test'] })).expect(200);
     expect(JSON.stringify((await api(other.owner.jwt).get('/api/organization/sso').expect(200)).body)).not.toContain(DOMAIN);
+
+    // Pending in two organizations, each with its record in place: the first to verify wins, the other's verify is a 409.
+    const third = await seedOrganization(env, { tier: 'BUSINESS' });
+    const record = async (o: SeededOrganization) =>
+      (await api(o.owner.jwt).put('/api/organization/sso', oidcSetting({ domains: ['other.test', 'shared.test'] })).expect(200)).body.domains.find((d: { domain: string }) => d.domain === 'shared.test').verification.value;
+    dns.setTxt('_dl-sso.shared.test', [await record(third), await record(other)]);
+    expect((await api(third.owner.jwt).post('/api/organization/sso/verify').expect(200)).body.domains.map((d: { status: string }) => d.status)).toEqual(['pending', 'verified']);
+    const lost = await api(other.owner.jwt).post('/api/organization/sso/verify').expect(409);
+    expect(lost.body).toEqual({ error: 'Conflict', message: "Domain 'shared.test' is already in use", statusCode: 409 });
+    expect((await api(other.owner.jwt).get('/api/organization/sso').expect(200)).body.domains.map((d: { status: string }) => d.status)).toEqual(['pending', 'pending']);
   });
 
   it('first sign-in creates the account and the membership with the default role; /auth/refresh answers like login', async () => {
