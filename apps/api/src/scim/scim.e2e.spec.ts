@@ -33,12 +33,18 @@ describe('SCIM 2.0 (/scim/v2, decisions §25)', () => {
     const missing = await request(s.server.url).get('/scim/v2/Users').expect(401);
     expect([missing.headers['content-type'], missing.body]).toEqual([SCIM_JSON, unauthorized]);
     const temp = (await request(s.server.url).post('/api/organization/scim-tokens').set(authHeader(s.org.owner.jwt)).expect(201)).body;
+    expect(temp).toEqual({ id: expect.any(String), token: expect.stringMatching(/^dls_[0-9a-f]{64}$/), createdAt: expect.any(String) });
+    expect(list.body).toEqual({ tokens: [{ id: row.id, createdAt: row.createdAt.toISOString(), lastUsedAt: null }] });
     await scim(temp.token).get('/Users').expect(200);
     await request(s.server.url).delete(`/api/organization/scim-tokens/${temp.id}`).set(authHeader(s.org.owner.jwt)).expect(204);
     expect((await scim(temp.token).get('/Users').expect(401)).body).toEqual(unauthorized);
-    // An API key or a member cannot make tokens.
+    // An Admin or an API key (even the Owner's) cannot make tokens, nor revoke one.
     const admin = await addMember(s.env, s.org.organization.id, 'ADMIN');
     await request(s.server.url).post('/api/organization/scim-tokens').set(authHeader(admin.jwt)).expect(403);
+    await request(s.server.url).post('/api/organization/scim-tokens').set(authHeader(s.org.owner.apiKey)).expect(403);
+    await request(s.server.url).delete(`/api/organization/scim-tokens/${row.id}`).set(authHeader(admin.jwt)).expect(403);
+    // Another organization's token id answers like a missing one.
+    await request(s.server.url).delete(`/api/organization/scim-tokens/${row.id}`).set(authHeader(s.other.owner.jwt)).expect(404, { error: 'Not Found', message: 'SCIM token not found', statusCode: 404 });
   });
 
   it('creates users, lists them paged as the RFC says, filters by userName; malformed filters answer 400 invalidFilter', async () => {
