@@ -1711,6 +1711,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ErrorBodyDoc: {
+            /**
+             * @description HTTP reason phrase
+             * @example Not Found
+             */
+            error: string;
+            /**
+             * @description Contract message
+             * @example Link not found
+             */
+            message: string;
+            /** @example 404 */
+            statusCode: number;
+            /**
+             * @description Per-field validation messages (validation errors only)
+             * @example {
+             *       "url": "Invalid URL"
+             *     }
+             */
+            validation?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Seconds to wait (429 only)
+             * @example 12
+             */
+            retryAfter?: number;
+        };
         SignupDto: {
             /** @example ada@example.com */
             email: string;
@@ -1740,34 +1768,6 @@ export interface components {
             expiresIn: number;
             user: components["schemas"]["SignupUserDto"];
             organization: components["schemas"]["SignupOrganizationDto"];
-        };
-        ErrorBodyDoc: {
-            /**
-             * @description HTTP reason phrase
-             * @example Not Found
-             */
-            error: string;
-            /**
-             * @description Contract message
-             * @example Link not found
-             */
-            message: string;
-            /** @example 404 */
-            statusCode: number;
-            /**
-             * @description Per-field validation messages (validation errors only)
-             * @example {
-             *       "url": "Invalid URL"
-             *     }
-             */
-            validation?: {
-                [key: string]: string;
-            };
-            /**
-             * @description Seconds to wait (429 only)
-             * @example 12
-             */
-            retryAfter?: number;
         };
         LoginDto: {
             email: string;
@@ -3982,11 +3982,11 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaSignupDto = components['schemas']['SignupDto'];
 export type SchemaSignupUserDto = components['schemas']['SignupUserDto'];
 export type SchemaSignupOrganizationDto = components['schemas']['SignupOrganizationDto'];
 export type SchemaSignupResponseDto = components['schemas']['SignupResponseDto'];
-export type SchemaErrorBodyDoc = components['schemas']['ErrorBodyDoc'];
 export type SchemaLoginDto = components['schemas']['LoginDto'];
 export type SchemaLoginResponseDto = components['schemas']['LoginResponseDto'];
 export type SchemaSessionResponseDto = components['schemas']['SessionResponseDto'];
@@ -8067,7 +8067,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
-                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -8077,7 +8076,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
-                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /**
@@ -8091,7 +8089,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
-                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Link not found */
@@ -8101,7 +8098,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
-                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Rate limit of the plan exceeded */
@@ -8111,7 +8107,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDoc"];
-                    "text/csv": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
@@ -8270,7 +8265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -8297,7 +8292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
@@ -8706,8 +8701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ErrorBodyDoc"];
-                    "image/svg+xml": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -8716,8 +8710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ErrorBodyDoc"];
-                    "image/svg+xml": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Your role does not allow this action */
@@ -8726,8 +8719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ErrorBodyDoc"];
-                    "image/svg+xml": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Link not found */
@@ -8736,8 +8728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ErrorBodyDoc"];
-                    "image/svg+xml": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Rate limit of the plan exceeded */
@@ -8746,8 +8737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/png": components["schemas"]["ErrorBodyDoc"];
-                    "image/svg+xml": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
@@ -10082,7 +10072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Your role does not allow this action */
@@ -10091,7 +10081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Rate limit of the plan exceeded */
@@ -10100,7 +10090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
         };
@@ -10255,7 +10245,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description A `dl_` API key, as FDL clients send it (instead of `Authorization: Bearer`) */
-                key?: unknown;
+                key?: string;
             };
             header?: never;
             path?: never;
@@ -11102,7 +11092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ErrorBodyDoc"];
+                    "application/json": components["schemas"]["ErrorBodyDoc"];
                 };
             };
             /** @description Missing, invalid or revoked credential */
@@ -11519,7 +11509,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The email of the person signing in; its domain picks the organization */
-                email: unknown;
+                email: string;
             };
             header?: never;
             path?: never;
@@ -11608,8 +11598,10 @@ export interface operations {
     SsoAuthController_oidcCallback: {
         parameters: {
             query: {
-                code?: unknown;
-                state: unknown;
+                /** @description The state of /auth/sso/start */
+                state: string;
+                /** @description The provider's authorization code (absent when it answers an `error`) */
+                code?: string;
             };
             header?: never;
             path?: never;
