@@ -19,6 +19,7 @@ export * from './saml-idp-keys';
 export * from './services';
 export * from './redis-child';
 export * from './redirect.fixtures';
+export * from './import.fixtures';
 export * from './route-fuzz';
 export * from './validation';
 export * from './validation-verdict';

@@ -2,9 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Tier } from '@dl/platform/db';
-import { CliRun, createTestEnv, runCli, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
-
-const FIXTURES = join(__dirname, '../../../libs/links/src/import/fixtures');
+import { CliRun, createTestEnv, IMPORT_FIXTURES_DIR as FIXTURES, runCli, SeededOrganization, seedOrganization, TestEnv } from '@dl/testing';
 
 describe('npm run cli -- import:file', () => {
   let env: TestEnv;

@@ -1,62 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AUTO_FORMATS_MESSAGE } from '@dl/links';
 import { Tier } from '@dl/platform/db';
-import { seedOrganization } from '@dl/testing';
+import { IMPORTED_SAMPLES, importFixture as fixture, seedOrganization } from '@dl/testing';
 import { importUpload } from './test/import-upload';
 import { bad, LinksWorld, linksWorld } from '../links/test/links-setup';
-
-const FIXTURES = join(__dirname, '../../../../libs/links/src/import/fixtures');
-const fixture = (platform: string) => readFileSync(join(FIXTURES, `${platform}.csv`), 'utf8');
-
-interface Expected {
-  code: string;
-  url: string;
-  title: string | null;
-  tags: string[];
-  createdAt: string;
-  id: string | null;
-  clicks?: number;
-}
-
-/** What each sample export (libs/links/src/import/fixtures) carries over, row by row. */
-const EXPECTED: Record<string, Expected[]> = {
-  bitly: [
-    { code: 'bitly-spring', url: 'https://example.com/bitly/spring?ref=mail', title: 'Spring sale', tags: ['spring', 'sale'], createdAt: '2023-04-01T10:15:00.000Z', id: 'bit.ly/3BtlyA1', clicks: 1520 },
-    { code: '3BtlyA2', url: 'https://example.com/bitly/blog', title: 'Blog post', tags: [], createdAt: '2022-11-20T08:00:00.000Z', id: 'bit.ly/3BtlyA2', clicks: 7 },
-  ],
-  rebrandly: [
-    { code: 'rb-launch', url: 'https://example.com/rebrandly/launch', title: 'Launch video', tags: ['video', 'launch'], createdAt: '2021-07-13T10:54:12.000Z', id: 'ffs24cc5b6ee4a5gh7897b06ac2d16d4', clicks: 42 },
-    { code: 'rb-pricing', url: 'https://example.com/rebrandly/pricing', title: 'Pricing, annual', tags: [], createdAt: '2020-02-02T00:00:00.000Z', id: '22f4ac5b6ee4a5gh7897b06ac2d16d00', clicks: 0 },
-  ],
-  shortio: [
-    { code: 'sio-docs', url: 'https://example.com/shortio/docs', title: 'Docs home', tags: ['docs', 'help'], createdAt: '2024-01-05T12:00:00.000Z', id: 'lnk_4Gx_abc1', clicks: 310 },
-    { code: 'sio-app', url: 'https://example.com/shortio/app', title: 'App download', tags: [], createdAt: '2024-02-06T12:00:00.000Z', id: 'lnk_4Gx_abc2', clicks: 12 },
-  ],
-  dub: [
-    // Dub's export has no title column.
-    { code: 'dub-pricing', url: 'https://example.com/dub/pricing', title: null, tags: ['pricing', 'web'], createdAt: '2024-05-01T09:00:00.000Z', id: 'link_1J8ZkF2m', clicks: 2048 },
-    { code: 'dub-careers', url: 'https://example.com/dub/careers', title: null, tags: [], createdAt: '2024-06-11T17:30:00.000Z', id: 'link_1J8ZkF2n', clicks: 5 },
-  ],
-  shlink: [
-    // A quoted newline inside the title.
-    { code: 'shl-news', url: 'https://example.com/shlink/news', title: 'Newsletter\nFebruary', tags: ['newsletter', 'email'], createdAt: '2023-02-10T09:30:00.000Z', id: null, clicks: 99 },
-    { code: 'shl-faq', url: 'https://example.com/shlink/faq', title: null, tags: [], createdAt: '2023-03-01T00:00:00.000Z', id: null, clicks: 0 },
-  ],
-  kutt: [
-    { code: 'kutt-gh', url: 'https://example.com/kutt/github', title: 'Our GitHub', tags: [], createdAt: '2022-08-08T08:08:08.000Z', id: '6e0bcd4c-9a1e-4a0f-8a5e-0f2a3b4c5d61', clicks: 77 },
-    { code: 'kutt-jobs', url: 'https://example.com/kutt/jobs', title: null, tags: [], createdAt: '2022-09-09T09:09:09.000Z', id: '6e0bcd4c-9a1e-4a0f-8a5e-0f2a3b4c5d62', clicks: 3 },
-  ],
-  yourls: [
-    { code: 'yl-wiki', url: 'https://example.com/yourls/wiki', title: 'Team wiki', tags: [], createdAt: '2019-05-04T13:37:00.000Z', id: null, clicks: 1234 },
-    { code: 'yl-status', url: 'https://example.com/yourls/status', title: 'Status page', tags: [], createdAt: '2019-06-01T00:00:00.000Z', id: null, clicks: 56 },
-  ],
-  firebase: [
-    // FDL's export has no click counts nor tags; the link name is the title.
-    { code: 'fdl-promo', url: 'https://example.com/fdl/promo', title: 'Winter promo', tags: [], createdAt: '2022-12-01T10:00:00.000Z', id: null },
-    { code: 'fdl-invite', url: 'https://example.com/fdl/invite', title: null, tags: [], createdAt: '2023-01-15T16:45:00.000Z', id: null },
-  ],
-};
 
 describe('migration import of other platforms’ exports (platform: auto)', () => {
   let w: LinksWorld;
@@ -72,10 +18,10 @@ describe('migration import of other platforms’ exports (platform: auto)', () =
   });
   afterAll(() => w?.close());
 
-  it.each(Object.keys(EXPECTED))('%s: codes, titles, tags, created dates and source click counts carried over', async (platform) => {
+  it.each(Object.keys(IMPORTED_SAMPLES))('%s: codes, titles, tags, created dates and source click counts carried over', async (platform) => {
     const res = await upload(fixture(platform), auto()).expect(200);
     expect(res.body).toEqual({ imported: 2, skipped: 0, failed: 0, errors: [] });
-    for (const e of EXPECTED[platform]) {
+    for (const e of IMPORTED_SAMPLES[platform]) {
       const link = await linkOf(e.code);
       expect({
         code: link.shortCode,

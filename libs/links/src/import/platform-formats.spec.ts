@@ -1,17 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { normalizeCsvHeader } from '@dl/link-fields';
 import { ValidationError } from '@dl/platform/http';
+import { importFixture } from '@dl/testing';
 import { codeOfShortUrl, countCell, dateCell } from './import-cells';
 import { AUTO_FORMATS_MESSAGE, mapRow, planColumns } from './import-columns';
 import { COMPETITOR_PLATFORMS, PLATFORM_FORMATS } from './platform-formats';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
-const fixture = (platform: string) => readFileSync(join(__dirname, 'fixtures', `${platform}.csv`), 'utf8');
-/** The fixture's header and first data row, split as a simple CSV (fixtures quote only where needed). */
+/** The sample file's header (no header cell holds a comma: split at commas, quotes dropped). */
 function headerOf(platform: string): string[] {
-  return fixture(platform).split('\n')[0].split(',');
+  return importFixture(platform).split('\n')[0].split(',').map((h) => h.replace(/^"(.*)"$/, '$1'));
 }
 
 describe('platform exports: detection', () => {
