@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountMailer, InvitationMail, InvitationMailer, RenderedAccountEmail, renderAccountEmail, unlinkable } from '@dl/auth';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
+import { emailDay } from '@dl/platform/mail';
 import { MailerService } from '@dl/reports';
 
 const ROLE_WORDS: Record<string, string> = { OWNER: 'an owner', ADMIN: 'an admin', MEMBER: 'a member', VIEWER: 'a viewer' };
@@ -40,7 +41,7 @@ export class ReportMailerInvitationMailer implements InvitationMailer {
       heading: `Join ${org}`,
       lines: [
         `${who} to join ${org} as ${role}.`,
-        `The invitation works once, until ${mail.expiresAt.toISOString()}. You choose your own password, or sign in if you already have an account.`,
+        `The invitation works once, until ${emailDay(mail.expiresAt)}, ${mail.expiresAt.toISOString().slice(11, 16)} UTC. You choose your own password, or sign in if you already have an account.`,
       ],
       action: { label: 'Accept the invitation', url: `${this.account.dashboardUrl}/accept-invite#token=${mail.token}` },
       code: mail.token,

@@ -93,6 +93,7 @@ describe('invitations (decisions §14)', () => {
     expect(orgText).not.toBe('Pay.example Ltd');
     expect(mail.subject).toBe(`You are invited to join ${orgText}`);
     expect(mail.text).toContain(`${unlinkable(org.owner.user.name)} invited you to join ${orgText} as an admin.`);
+    expect(mail.text).toMatch(/works once, until [A-Z][a-z]+ \d{1,2}, \d{4}, \d{2}:\d{2} UTC\./);
     expect(mail.html).toContain(`invited you to join ${orgText} as an admin.`);
     expect(mail.html).not.toContain('Pay.example');
     expect(mail.html.match(/<a /g)).toHaveLength(1);
