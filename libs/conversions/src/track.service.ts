@@ -3,7 +3,7 @@ import { Batcher } from '@dl/platform/batch';
 import { isDataError } from '@dl/platform/db';
 import { ValidationError } from '@dl/platform/http';
 import { CustomerRecord, SaleSource } from './conversion.records';
-import { ConversionEventsService } from './conversion-events.service';
+import { ConversionEventsService, CreatedSale } from './conversion-events.service';
 import { ClickNotFoundError, CustomerNotFoundError, SaleNotFoundError } from './conversions.errors';
 import { LeadInput, LeadOutcome, LeadsRepository } from './leads.repository';
 import { SaleInput, SaleOutcome, SalesRepository } from './sales.repository';
@@ -22,15 +22,18 @@ export const DEFAULT_SALE_EVENT = 'Purchase';
 const SALE_BATCH = 500;
 
 type FailedSale = { kind: 'failed'; err: unknown };
+/** A sale's outcome in its batch, and the queueing of the batch's `sale.created` events. */
+type Written = { outcome: SaleOutcome | FailedSale; events: Promise<void> };
 
 /**
  * The tracking API (decisions §23). Sales share round trips: concurrent calls go into one
  * multi-row statement (group commit, as the SDK ingest path batches), and each call is answered
- * only once its batch committed, so a 201 means the row is durable.
+ * only once its batch committed, so a 201 means the row is durable. The batch's `sale.created`
+ * events are queued together too (one `addBulk`), without holding the batch's write slot.
  */
 @Injectable()
 export class TrackService implements OnModuleDestroy {
-  private readonly sales = new Batcher<SaleInput, SaleOutcome | FailedSale>({
+  private readonly sales = new Batcher<SaleInput, Written>({
     write: (items) => this.writeSales(items),
     maxSize: SALE_BATCH,
     maxConcurrent: 2,
@@ -116,37 +119,31 @@ export class TrackService implements OnModuleDestroy {
     customer: CustomerRecord,
     sale: { amount: number; currency: string; invoiceId: string | null; processor: 'stripe' | 'shopify'; at: Date },
   ): Promise<SaleOutcome> {
-    return this.store(
-      {
-        organizationId,
-        customerExternalId: customer.externalId,
-        linkId: null,
-        countryCode: null,
-        utmCampaign: null,
-        amount: sale.amount,
-        currency: sale.currency.toUpperCase(),
-        eventName: DEFAULT_SALE_EVENT,
-        invoiceId: sale.invoiceId,
-        paymentProcessor: sale.processor,
-        source: sale.processor,
-        metadata: null,
-        createdAt: sale.at,
-      },
-      customer,
-    );
+    return this.store({
+      organizationId,
+      customerExternalId: customer.externalId,
+      linkId: null,
+      countryCode: null,
+      utmCampaign: null,
+      amount: sale.amount,
+      currency: sale.currency.toUpperCase(),
+      eventName: DEFAULT_SALE_EVENT,
+      invoiceId: sale.invoiceId,
+      paymentProcessor: sale.processor,
+      source: sale.processor,
+      metadata: null,
+      createdAt: sale.at,
+    });
   }
 
   /**
-   * Stores one sale through the shared batches (the integrations, pixel and SDK use it too) and
-   * sends `sale.created` for a new one.
+   * Stores one sale through the shared batches (the integrations, pixel and SDK use it too);
+   * answers once it is durable and, for a new one, its `sale.created` is queued.
    */
-  async store(input: SaleInput, customer?: CustomerRecord | null): Promise<SaleOutcome> {
-    const outcome = await this.sales.add(input);
+  async store(input: SaleInput): Promise<SaleOutcome> {
+    const { outcome, events } = await this.sales.add(input);
     if (outcome.kind === 'failed') throw outcome.err;
-    if (outcome.kind === 'created') {
-      const known = customer ?? (input.customerExternalId ? await this.leads.findCustomer(input.organizationId, input.customerExternalId) : null);
-      await this.events.saleCreated(input.organizationId, known, outcome.sale);
-    }
+    await events;
     return outcome;
   }
 
@@ -162,9 +159,20 @@ export class TrackService implements OnModuleDestroy {
 
   /**
    * One statement for the batch; when the database refuses its data, each sale is written alone
-   * so one bad row fails only its own call.
+   * so one bad row fails only its own call. The new sales' events leave in one round trip that
+   * the callers wait for, not the next batch.
    */
-  private async writeSales(items: SaleInput[]): Promise<Array<SaleOutcome | FailedSale>> {
+  private async writeSales(items: SaleInput[]): Promise<Written[]> {
+    const outcomes = await this.insertSales(items);
+    const created: CreatedSale[] = [];
+    outcomes.forEach((o, n) => {
+      if (o.kind === 'created') created.push({ sale: o.sale, customerExternalId: items[n].customerExternalId });
+    });
+    const events = this.events.salesCreated(created);
+    return outcomes.map((outcome) => ({ outcome, events }));
+  }
+
+  private async insertSales(items: SaleInput[]): Promise<Array<SaleOutcome | FailedSale>> {
     try {
       return await this.salesRepo.insertBatch(items);
     } catch (err) {
@@ -180,4 +188,3 @@ export class TrackService implements OnModuleDestroy {
     }
   }
 }
-

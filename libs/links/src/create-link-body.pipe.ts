@@ -1,18 +1,16 @@
-import { Injectable, PipeTransform } from '@nestjs/common';
-import { compileBodyValidator } from '@dl/platform/http';
+import { Injectable } from '@nestjs/common';
+import { CompiledBodyPipe } from '@dl/platform/http';
 import { CreateLinkDto } from './link.dto';
 
 /**
  * `POST /api/links` body: CreateLinkDto's rules compiled once from its metadata
- * (`compileBodyValidator`), so the route gets the global ValidationPipe's DTO and `validation`
+ * (`CompiledBodyPipe`), so the route gets the global ValidationPipe's DTO and `validation`
  * messages without class-transformer's and class-validator's per-call cost. The parameter is
  * typed so that the global pipe leaves it to this one.
  */
 @Injectable()
-export class CreateLinkBodyPipe implements PipeTransform<unknown, CreateLinkDto> {
-  private readonly check = compileBodyValidator(CreateLinkDto);
-
-  transform(value: unknown): CreateLinkDto {
-    return this.check(value);
+export class CreateLinkBodyPipe extends CompiledBodyPipe<CreateLinkDto> {
+  constructor() {
+    super(CreateLinkDto);
   }
 }
