@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { clientAs, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { clientAs, createTestEnv, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv, withoutClickId } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 /**
@@ -28,7 +28,8 @@ describe('redirect edge: branded hosts', () => {
   const visit = (host: string, path = '/spring', server = edge) => request(server.url).get(path).set('Host', host).redirects(0);
   const where = async (host: string, path = '/spring', server = edge) => {
     const res = await visit(host, path, server);
-    return res.status === 302 ? res.headers.location : res.status;
+    // Paid plans: web destinations end with dl_click (decisions §23).
+    return res.status === 302 ? withoutClickId(res.headers.location as string) : res.status;
   };
 
   async function waitFor(check: () => Promise<boolean>, ms = 1000): Promise<number> {
@@ -150,8 +151,8 @@ describe('redirect edge: branded hosts', () => {
     const local = new URL(edge.url).host;
     const forwarded = (server: RunningApp) =>
       request(server.url).get('/spring').set('Host', new URL(server.url).host).set('X-Forwarded-Host', 'go.b.test').redirects(0);
-    expect((await forwarded(edge)).headers.location).toBe('https://host.example/spring');
-    expect((await forwarded(proxied)).headers.location).toBe('https://b.example/spring');
+    expect(withoutClickId((await forwarded(edge)).headers.location)).toBe('https://host.example/spring');
+    expect(withoutClickId((await forwarded(proxied)).headers.location)).toBe('https://b.example/spring');
     expect(local).toMatch(/^127\.0\.0\.1:/);
   });
 

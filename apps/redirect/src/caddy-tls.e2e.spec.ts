@@ -7,7 +7,7 @@ import { PeerCertificate, TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { createApiApp } from '@dl/apps/api';
 import { Tier } from '@dl/platform/db';
-import { CADDY_BIN, clientAs, createTestEnv, PrivateCaddy, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { CADDY_BIN, clientAs, createTestEnv, PrivateCaddy, RunningApp, SeededOrganization, seedOrganization, startApp, startDnsServer, TestDnsServer, TestEnv, withoutClickId } from '@dl/testing';
 import { createRedirectApp } from './app';
 
 const run = promisify(execFile);
@@ -54,7 +54,8 @@ describe('Caddy on-demand TLS in front of the redirect app', () => {
         },
         (res) => {
           const socket = res.socket as TLSSocket;
-          const answer = { status: res.statusCode ?? 0, location: res.headers.location, protocol: socket.getProtocol(), certificate: socket.getPeerCertificate() };
+          // A paid plan's web destinations end with dl_click (decisions §23).
+          const answer = { status: res.statusCode ?? 0, location: withoutClickId(res.headers.location), protocol: socket.getProtocol(), certificate: socket.getPeerCertificate() };
           res.resume();
           res.on('end', () => resolve(answer));
         },

@@ -92,7 +92,7 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       expect(url.searchParams.getAll('x')).toEqual(['1']);
     });
 
-    it('adds dl_click=<clickId> to web destinations of an organization with a pixel site', async () => {
+    it('adds dl_click=<clickId> to web destinations of an organization with a pixel site or on a paid plan', async () => {
       const pixelOrg = await seedRedirectOrg(t.env.prisma);
       await t.env.prisma.pixelSite.create({
         data: { organizationId: pixelOrg.organizationId, name: 'Shop', domain: 'example.com', siteKey: `dlp_${pixelOrg.organizationId.replace(/-/g, '')}` },
@@ -107,9 +107,15 @@ describe('redirect edge: GET/HEAD /{shortCode}', () => {
       // App-store destinations carry no dl_click.
       const ios = await get(`/${link.shortCode}`, UA.iphone).expect(302);
       expect(ios.headers.location).toBe(ROUTED.iosUrl);
-      // Organizations without a pixel site: no dl_click.
+      // A FREE organization without a pixel site: no dl_click.
       const plain = await seedLink(t.env.prisma, t.org, ROUTED);
       expect((await get(`/${plain.shortCode}`)).headers.location).toBe(ROUTED.webFallbackUrl);
+      // A paid plan without a pixel site: dl_click, for the tracking API's leads (decisions §23).
+      const paidOrg = await seedRedirectOrg(t.env.prisma);
+      await t.env.prisma.organization.update({ where: { id: paidOrg.organizationId }, data: { tier: 'PRO' } });
+      const paid = await seedLink(t.env.prisma, paidOrg, ROUTED);
+      const paidClick = new URL((await get(`/${paid.shortCode}`).expect(302)).headers.location).searchParams.getAll('dl_click');
+      expect(paidClick).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
     });
   });
 

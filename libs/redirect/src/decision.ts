@@ -23,7 +23,7 @@ export interface VisitFacts {
   query: string;
   /** `query` parsed (once per visit; rules with query conditions read it). */
   queryParams?: () => URLSearchParams;
-  /** Set when the click is recorded and the organization has a pixel site: `dl_click` on web destinations. */
+  /** Set when the click is recorded and the organization is on a paid plan or has a pixel site: `dl_click` on web destinations. */
   pixelClickId: string | null;
   /** The link's click cap is used up (counted by the caller, see ClickCap). */
   capReached?: boolean;

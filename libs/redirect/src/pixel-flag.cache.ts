@@ -3,12 +3,12 @@ import { infraDependency, reportOutage } from '@dl/platform/observability';
 import { PixelSiteRepository } from './pixel-site.repository';
 import { TtlCache } from './ttl-cache';
 
-/** How long an organization's "has a pixel site" flag is trusted before a background refresh. */
+/** How long an organization's "web destinations carry dl_click" flag is trusted before a background refresh. */
 export const PIXEL_FLAG_TTL_MS = 30_000;
 
 /**
- * Whether an organization has a pixel site (decisions §9: its web destinations carry
- * `dl_click`). Stale-while-revalidate: only an organization's very first redirect in this
+ * Whether an organization's web destinations carry `dl_click`: it is on a paid plan
+ * (decisions §23) or has a pixel site (§9). Stale-while-revalidate: only an organization's very first redirect in this
  * process waits for Postgres; later ones use the cached flag and refresh it in the background.
  */
 @Injectable()
@@ -19,14 +19,14 @@ export class PixelFlagCache {
 
   constructor(private readonly repository: PixelSiteRepository) {}
 
-  hasPixelSite(organizationId: string): boolean | Promise<boolean> {
+  appendsClickId(organizationId: string): boolean | Promise<boolean> {
     const entry = this.flags.peek(organizationId);
     if (entry?.fresh) return entry.value;
     const pending = this.refresh(organizationId);
     return entry ? entry.value : pending;
   }
 
-  /** Forgets every flag (tests; a pixel site created or deleted shows within the TTL otherwise). */
+  /** Forgets every flag (tests; a pixel site or plan change shows within the TTL otherwise). */
   clear(): void {
     this.flags.clear();
   }
@@ -35,7 +35,7 @@ export class PixelFlagCache {
     let pending = this.refreshing.get(organizationId);
     if (pending) return pending;
     pending = this.repository
-      .hasPixelSite(organizationId)
+      .appendsClickId(organizationId)
       .then((flag) => {
         this.flags.set(organizationId, flag, PIXEL_FLAG_TTL_MS);
         return flag;
@@ -44,8 +44,8 @@ export class PixelFlagCache {
         // Postgres unreachable: keep the last known flag (or none) rather than failing the redirect.
         // One warning per 30 s while Postgres is down, not one per redirect.
         const dependency = infraDependency(err, 'postgres');
-        if (dependency) reportOutage(dependency, err, 'pixel site lookup');
-        else this.logger.warn({ err }, 'pixel site lookup failed');
+        if (dependency) reportOutage(dependency, err, 'dl_click flag lookup');
+        else this.logger.warn({ err }, 'dl_click flag lookup failed');
         return this.flags.peek(organizationId)?.value ?? false;
       })
       .finally(() => this.refreshing.delete(organizationId));

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { RedirectStore } from './redirect-store';
 
-/** The edge's one read of its own besides links: whether an organization has a pixel site. */
+/** The edge's one read of its own besides links: whether an organization's web destinations carry `dl_click`. */
 @Injectable()
 export class PixelSiteRepository {
   constructor(private readonly store: RedirectStore) {}
 
-  /** Does the organization have a pixel site (then web destinations carry `dl_click`)? */
-  hasPixelSite(organizationId: string): Promise<boolean> {
-    return this.store.hasPixelSite(organizationId);
+  /** On a paid plan (decisions §23) or with a pixel site (§9): web destinations carry `dl_click`. */
+  appendsClickId(organizationId: string): Promise<boolean> {
+    return this.store.appendsClickId(organizationId);
   }
 }

@@ -59,7 +59,10 @@ const ENSURE_FDL_LINK = `
   WHERE d.id = $1::uuid AND d.status = 'verified'
   ON CONFLICT (domain_name, short_code) DO NOTHING`;
 
-const PIXEL_SITE_OF_ORG = 'SELECT 1 FROM pixel_sites WHERE organization_id = $1::uuid LIMIT 1';
+/** Web destinations carry `dl_click` for an organization on a paid plan (decisions §23) or with a pixel site (§9). */
+const CLICK_ID_OF_ORG = `
+  SELECT 1 FROM organizations o
+   WHERE o.id = $1::uuid AND (o.tier <> 'FREE' OR EXISTS (SELECT 1 FROM pixel_sites p WHERE p.organization_id = o.id))`;
 
 /**
  * The edge's only Postgres reads, on a small `pg` pool of its own (cache misses only: a hot
@@ -111,9 +114,9 @@ export class RedirectStore implements OnModuleDestroy {
     return { domains, apps };
   }
 
-  /** Does the organization have a pixel site (then web destinations carry `dl_click`)? */
-  async hasPixelSite(organizationId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query({ name: 'redirect-pixel-site', text: PIXEL_SITE_OF_ORG, values: [organizationId] });
+  /** Do the organization's web destinations carry `dl_click` (a paid plan or a pixel site)? */
+  async appendsClickId(organizationId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query({ name: 'redirect-click-id', text: CLICK_ID_OF_ORG, values: [organizationId] });
     return (rowCount ?? 0) > 0;
   }
 

@@ -234,7 +234,7 @@ export class RedirectService {
 
   private pixelFlag(visit: Visit): void | Promise<void> {
     if (!visit.clickId || visit.capReached) return;
-    const flag = this.pixels.hasPixelSite(visit.link!.organizationId);
+    const flag = this.pixels.appendsClickId(visit.link!.organizationId);
     if (!(flag instanceof Promise)) {
       visit.pixel = flag;
       return;

@@ -51,7 +51,7 @@ export class Visit implements VisitFacts {
   capReached = false;
   /** The click this visit records: a GET or an unlock of a live link the visitor may see. */
   clickId: string | null = null;
-  /** The link's organization has a pixel site: web destinations carry `dl_click`. */
+  /** The link's organization is on a paid plan or has a pixel site: web destinations carry `dl_click`. */
   pixel = false;
   /** Set-Cookie of the answer (a password just proven). */
   setCookie: string | null = null;
@@ -113,7 +113,7 @@ export class Visit implements VisitFacts {
     return this.query.includes(CONTINUE_PARAM) && this.queryParams().get(CONTINUE_PARAM) === '1';
   }
 
-  /** `dl_click` of a web destination: the click id when the organization has a pixel site. */
+  /** `dl_click` of a web destination: the click id when the organization is on a paid plan or has a pixel site. */
   get pixelClickId(): string | null {
     return this.pixel ? this.clickId : null;
   }

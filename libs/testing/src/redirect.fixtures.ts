@@ -110,3 +110,11 @@ export const snapshotOf = (over: Partial<RedirectLinkSnapshot> = {}): RedirectLi
   ...toRedirectSnapshot({ id: 'l1', organization_id: 'o1', short_code: 'abc1234', is_active: true, original_url: 'https://example.com/o' }),
   ...over,
 });
+
+/**
+ * A redirect's Location without the `dl_click=<click id>` the web destinations of a paid plan (or
+ * a pixel site's organization) end with (decisions §23), for tests about the rest of it.
+ */
+export function withoutClickId<T extends string | undefined>(location: T): T {
+  return location?.replace(/[?&]dl_click=[0-9a-f-]{36}(?=#|$)/, '') as T;
+}
