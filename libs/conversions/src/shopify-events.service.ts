@@ -26,6 +26,13 @@ export function parseShopifyJson(raw: string): unknown {
   }
 }
 
+/** Is `signature` the base64 HMAC-SHA256 of the exact body with `secret`? Compared in constant time. */
+export function isShopifySignature(raw: Buffer, signature: string | undefined, secret: string): boolean {
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  const given = Buffer.from(typeof signature === 'string' ? signature : '', 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /** The lead a Shopify order makes (decisions §23). */
 export const ORDER_LEAD_EVENT = 'Order';
 
@@ -61,9 +68,7 @@ export class ShopifyEventsService {
 
   /** 401 `Invalid signature` unless the header is the base64 HMAC-SHA256 of the exact body. */
   verify(raw: Buffer, signature: string | undefined, integration: IntegrationRecord): void {
-    const expected = createHmac('sha256', integration.webhookSecret).update(raw).digest();
-    const given = Buffer.from(typeof signature === 'string' ? signature : '', 'base64');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new InvalidShopifySignatureError();
+    if (!isShopifySignature(raw, signature, integration.webhookSecret)) throw new InvalidShopifySignatureError();
   }
 
   async apply(organizationId: string, topic: string | undefined, payload: unknown): Promise<boolean> {

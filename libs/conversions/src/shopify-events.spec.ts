@@ -1,4 +1,5 @@
-import { orderClickId, parseShopifyJson } from './shopify-events.service';
+import { createHmac } from 'node:crypto';
+import { isShopifySignature, orderClickId, parseShopifyJson } from './shopify-events.service';
 
 describe('Shopify payloads', () => {
   it('keeps ids past 2^53 exact', () => {
@@ -19,5 +20,15 @@ describe('Shopify payloads', () => {
     expect(orderClickId({ landing_site: '/', note_attributes: [{ name: 'dl_click', value: id }] })).toBe(id);
     expect(orderClickId({ landing_site: '/?dl_click=nope' })).toBeNull();
     expect(orderClickId({})).toBeNull();
+  });
+
+  it('accepts only the base64 HMAC-SHA256 of the exact body with the secret', () => {
+    const body = Buffer.from('{"id":1,"total_price":"49.90"}');
+    const good = createHmac('sha256', 'shpss_secret').update(body).digest('base64');
+    expect(isShopifySignature(body, good, 'shpss_secret')).toBe(true);
+    expect(isShopifySignature(Buffer.from(`${body} `), good, 'shpss_secret')).toBe(false); // another body
+    expect(isShopifySignature(body, good, 'other_secret')).toBe(false);
+    expect(isShopifySignature(body, createHmac('sha256', 'shpss_secret').update(body).digest('hex'), 'shpss_secret')).toBe(false); // hex, not base64
+    for (const signature of [undefined, '', 'x', good.slice(0, -4)]) expect(isShopifySignature(body, signature, 'shpss_secret')).toBe(false); // missing or of another length
   });
 });

@@ -93,6 +93,13 @@ describe('Conversion analytics, customers and export (decisions §23)', () => {
     }
   });
 
+  it('answers zeros and null rates for a link with nothing (another organization’s link included)', async () => {
+    const theirs = await seedOrganization(env, { tier: 'PRO' });
+    const foreign = await new ClickFixtures(env.prisma).useOwner(theirs.organization.id, theirs.owner.user.id, theirs.template.id).link(theirs.organization.id);
+    const res = await get(`/api/analytics/conversions?linkId=${foreign.id}`).expect(200);
+    expect(res.body).toEqual({ clicks: 0, leads: 0, sales: 0, customers: 0, revenue: [], clickToLead: null, leadToSale: null, rows: [] });
+  });
+
   it('refuses a bad window or group with 400 naming the field', async () => {
     const bad = async (q: string, field: string) => {
       const res = await get(`/api/analytics/conversions?${q}`).expect(400);
@@ -149,6 +156,10 @@ describe('Conversion analytics, customers and export (decisions §23)', () => {
     ]);
     const missing = await get('/api/customers/00000000-0000-4000-8000-000000000000').expect(404);
     expect(missing.body).toEqual({ error: 'Not Found', message: 'Customer not found', statusCode: 404 });
+    // Another organization's customer answers like a missing one.
+    const other = await seedOrganization(env, { tier: 'PRO' });
+    const foreign = await get(`/api/customers/${customers.ada}`, other.owner.apiKey).expect(404);
+    expect(foreign.body).toEqual(missing.body);
   });
 
   it('exports the window’s leads and sales as CSV', async () => {

@@ -41,8 +41,9 @@ describe('Stripe and Shopify integrations (decisions §23)', () => {
     return (sig === null ? req : req.set('stripe-signature', sig)).send(payload);
   };
   /** Posts as Shopify does: `X-Shopify-Hmac-Sha256` = base64 HMAC-SHA256 of the body with the app's secret. */
-  const sendShopify = (topic: string, body: object, opts: { id?: string; hmac?: string } = {}) => {
+  const sendShopify = (topic: string, body: object, opts: { id?: string; hmac?: string | null } = {}) => {
     const payload = JSON.stringify(body);
+    const hmac = opts.hmac === undefined ? createHmac('sha256', SHOPIFY_SECRET).update(payload).digest('base64') : opts.hmac;
     return request(api.url)
       .post(path(shopifyUrl))
       .set({
@@ -50,7 +51,7 @@ describe('Stripe and Shopify integrations (decisions §23)', () => {
         'x-shopify-topic': topic,
         'x-shopify-shop-domain': 'acme.myshopify.com',
         'x-shopify-webhook-id': opts.id ?? randomUUID(),
-        'x-shopify-hmac-sha256': opts.hmac ?? createHmac('sha256', SHOPIFY_SECRET).update(payload).digest('base64'),
+        ...(hmac === null ? {} : { 'x-shopify-hmac-sha256': hmac }),
       })
       .send(payload);
   };
@@ -167,6 +168,18 @@ describe('Stripe and Shopify integrations (decisions §23)', () => {
       expect(unknown.body).toEqual({ error: 'Not Found', message: 'Integration not found', statusCode: 404 });
     });
 
+    it('without client_reference_id the customer is metadata.dl_customer_id', async () => {
+      const clickId = await click();
+      const event = stripeEvent('checkout.session.completed', {
+        id: 'cs_meta', amount_total: 1500, currency: 'gbp', mode: 'payment', payment_status: 'paid', payment_intent: 'pi_meta',
+        metadata: { dl_click_id: clickId, dl_customer_id: 'user_meta' },
+      });
+      expect((await sendStripe(event).expect(200)).body).toEqual({ received: true, applied: true });
+      const customer = await env.prisma.customer.findFirstOrThrow({ where: { organizationId: org.organization.id, externalId: 'user_meta' } });
+      expect(customer).toMatchObject({ linkId: link.id, clickId });
+      expect((await salesOf('pi_meta'))[0]).toMatchObject({ customerId: customer.id, linkId: link.id, amount: 1500n, currency: 'GBP' });
+    });
+
     it('a click of another organization in dl_click_id makes no customer', async () => {
       const foreign = await click(other, await fixtures.link(other.organization.id));
       const event = stripeEvent('checkout.session.completed', {
@@ -205,11 +218,14 @@ describe('Stripe and Shopify integrations (decisions §23)', () => {
       expect((await salesOf('shopify_order_820982911946154500'))[0].refunded).toBe(1000n);
     });
 
-    it('a note attribute dl_click works too; a wrong HMAC is 401 Invalid signature', async () => {
+    it('a note attribute dl_click works too; a wrong or missing HMAC is 401 Invalid signature and stores nothing', async () => {
       const clickId = await click();
       const order = { id: 5001, total_price: '12', currency: 'JPY', note_attributes: [{ name: 'dl_click', value: clickId }], customer: { id: 77 } };
-      const wrong = await sendShopify('orders/paid', order, { hmac: createHmac('sha256', 'other').update('x').digest('base64') }).expect(401);
-      expect(wrong.body).toEqual({ error: 'Unauthorized', message: 'Invalid signature', statusCode: 401 });
+      for (const hmac of [createHmac('sha256', 'other').update('x').digest('base64'), null]) {
+        const wrong = await sendShopify('orders/paid', order, { hmac }).expect(401);
+        expect(wrong.body).toEqual({ error: 'Unauthorized', message: 'Invalid signature', statusCode: 401 });
+      }
+      expect(await salesOf('shopify_order_5001')).toEqual([]);
       await sendShopify('orders/paid', order).expect(200);
       expect((await salesOf('shopify_order_5001'))[0]).toMatchObject({ amount: 12n, currency: 'JPY', linkId: link.id });
     });

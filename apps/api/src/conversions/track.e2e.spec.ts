@@ -117,6 +117,8 @@ describe('Tracking API: /api/track/lead, /sale, /refund (decisions §23)', () =>
       ['a fractional amount', { amount: 49.99 }, 'amount', 'Must be an integer between 0 and 1000000000000 (minor units)'],
       ['an amount above 10^12', { amount: 1e12 + 1 }, 'amount', 'Must be an integer between 0 and 1000000000000 (minor units)'],
       ['an unknown currency', { currency: 'XYZ' }, 'currency', 'Must be an ISO 4217 currency code'],
+      ['21 metadata keys', { metadata: Object.fromEntries(Array.from({ length: 21 }, (_, n) => [`k${n}`, n])) }, 'metadata', 'Must be an object of at most 20 keys and 2048 bytes of JSON'],
+      ['a 3 KB metadata object', { metadata: { blob: 'x'.repeat(3000) } }, 'metadata', 'Must be an object of at most 20 keys and 2048 bytes of JSON'],
     ])('refuses %s', async (_label, change, field, message) => {
       const res = await post('sale', member, { customerExternalId: 'buyer_1', amount: 100, currency: 'USD', ...change }).expect(400);
       expect(res.body).toEqual(validation(field, message));
