@@ -45,6 +45,21 @@ describe('abuse reports and suspensions', () => {
     );
   });
 
+  it('a short link on a branded domain is ours too; a pending domain or an unknown code there is not', async () => {
+    const domain = (name: string, status: 'verified' | 'pending') =>
+      w.env.prisma.domain.create({
+        data: { organizationId: w.a.organization.id, domain: name, heldName: status === 'verified' ? name : null, status, verifiedAt: status === 'verified' ? new Date() : null, verificationToken: '0123456789abcdef0123456789abcdef' },
+      });
+    await domain('go.reported.test', 'verified');
+    await domain('pending.reported.test', 'pending');
+    const link = (await w.http().post('/api/links', { templateId: w.a.template.id, originalUrl: 'https://example.com/d', domain: 'go.reported.test', customCode: 'OnBrand1' }).expect(201)).body;
+    const { id } = (await report({ url: 'https://GO.reported.test./OnBrand1', category: 'spam' }, '192.0.2.40').expect(201)).body;
+    expect(await w.env.prisma.abuseReport.findUniqueOrThrow({ where: { id } })).toMatchObject({ linkId: link.id, organizationId: w.a.organization.id });
+    for (const url of ['https://go.reported.test/NoSuchCode1', 'https://pending.reported.test/OnBrand1', `${base()}/OnBrand1`]) {
+      expect((await report({ url, category: 'spam' }, '192.0.2.40').expect(400)).body).toEqual(bad('Validation error', { url: 'Must be a short link of this service' }));
+    }
+  });
+
   it('the api answers with security headers; /docs has its own CSP (decisions §22)', async () => {
     const json = await w.http().get('/api/links').expect(200);
     expect(json.headers['x-content-type-options']).toBe('nosniff');
