@@ -1,4 +1,5 @@
-import { SeededOrganization, seedOrganization, signStripePayload, stripeEvent, useSuite } from '@dl/testing';
+import { addMember, SeededOrganization, seedOrganization, signStripePayload, startApp, stripeEvent, useSuite } from '@dl/testing';
+import { createApiApp } from '../app';
 import { billingWorld, BillingWorld, eventually } from './test/billing-world';
 
 const DAY = 24 * 3600 * 1000;
@@ -15,11 +16,16 @@ async function subscribe(w: BillingWorld, org: SeededOrganization, interval: 'mo
 }
 
 const billing = async (w: BillingWorld, org: SeededOrganization) => (await w.call('GET', '/api/billing', org.owner.jwt)).body;
-const rateLimit = async (w: BillingWorld, org: SeededOrganization) =>
-  Number((await w.call('GET', '/api/usage', org.owner.apiKey)).headers.get('x-ratelimit-limit'));
+/** The plan's rate limit an api process applies to the organization's API key (that process's credential cache). */
+const rateLimit = async (w: BillingWorld, org: SeededOrganization, apiUrl = w.api.url) =>
+  Number((await fetch(`${apiUrl}/api/usage`, { headers: { authorization: `Bearer ${org.owner.apiKey}` } })).headers.get('x-ratelimit-limit'));
 
 describe('Stripe webhook: POST /billing/stripe/webhook', () => {
-  const w = useSuite(async (own) => own(await billingWorld({ RATE_LIMIT_WINDOW_MS: '1000' })));
+  // `other` is a second api process on the same database and Redis: a tier change must reach it too.
+  const w = useSuite(async (own) => {
+    const world = own(await billingWorld({ RATE_LIMIT_WINDOW_MS: '1000' }));
+    return Object.assign(world, { other: own(await startApp(createApiApp, world.env.config)) });
+  });
 
   it('records the checkout the Owner started and the plan change the webhook applied (as the system)', async () => {
     const org = await seedOrganization(w.env, { name: 'Audit Co' });
@@ -37,7 +43,11 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
 
   it('the whole path: checkout → PRO (limit 60) → payment failed keeps PRO → 7 days later FREE → invoice.paid → PRO', async () => {
     const org = await seedOrganization(w.env, { name: 'Path Co' });
-    expect(await rateLimit(w, org)).toBe(10);
+    const admin = await addMember(w.env, org.organization.id, 'ADMIN');
+    const everywhere = async (limit: number) => {
+      await eventually(async () => (await rateLimit(w, org)) === limit && (await rateLimit(w, org, w.other.url)) === limit, 60_000);
+    };
+    expect([await rateLimit(w, org), await rateLimit(w, org, w.other.url)]).toEqual([10, 10]);
     const done = await subscribe(w, org);
     const sub = done.subscription as { id: string; items: { data: Array<{ current_period_end: number }> } };
     expect(await billing(w, org)).toMatchObject({
@@ -48,8 +58,8 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
       cancelAtPeriodEnd: false,
     });
     expect(await w.env.prisma.billingAccount.findUnique({ where: { organizationId: org.organization.id } })).toMatchObject({ stripeSubscriptionId: sub.id, paidTier: 'PRO' });
-    // The API key's plan limit on this process (its credential cache was told): well within 60 s.
-    await eventually(async () => (await rateLimit(w, org)) === 60, 60_000);
+    // The API key's plan limit on both processes (their credential caches were told): within 60 s.
+    await everywhere(60);
 
     const failed = w.stripe.addInvoice(sub.id, { status: 'open', now: now() + 1 });
     expect((await w.deliver(stripeEvent('invoice.payment_failed', failed, { created: now() + 1 }))).status).toBe(200);
@@ -63,13 +73,15 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
     w.clock.advance(61_000);
     await eventually(async () => (await billing(w, org)).tier === 'FREE');
     expect(await billing(w, org)).toMatchObject({ tier: 'FREE', status: 'past_due' });
-    await eventually(async () => (await rateLimit(w, org)) === 10);
+    await everywhere(10);
     await eventually(async () => (await w.mails(org.owner.user.email)).some((m) => m.includes('Subject: Path Co is now on the FREE plan')));
 
     const paid = { ...failed, status: 'paid', amount_paid: failed.amount_due };
     expect((await w.deliver(stripeEvent('invoice.paid', paid, { created: now() + 2 }))).status).toBe(200);
     expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active' });
-    await eventually(async () => (await rateLimit(w, org)) === 60);
+    await everywhere(60);
+    // Billing emails go to the Owners only.
+    expect(await w.mails(admin.user.email)).toEqual([]);
 
     const invoices = await w.call('GET', '/api/billing/invoices', org.owner.jwt);
     expect(invoices.body.invoices).toHaveLength(2);
@@ -129,12 +141,18 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
     expect((await w.deliver(stale)).status).toBe(200);
     expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active', cancelAtPeriodEnd: true });
     expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: stale.id } }))?.outcome).toBe('stale');
+    // An invoice event older than the state is stale too: no past_due, no email.
+    const lateFailure = stripeEvent('invoice.payment_failed', w.stripe.addInvoice(done.subscription.id as string, { status: 'open', now: t + 6 }), { created: t + 6 });
+    expect((await w.deliver(lateFailure)).status).toBe(200);
+    expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: lateFailure.id } }))?.outcome).toBe('stale');
+    expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active' });
 
     // Canceled at the period's end: Stripe deletes the subscription → FREE, the Owners told.
     const deleted = { ...newer, status: 'canceled', ended_at: t + 20 };
     expect((await w.deliver(stripeEvent('customer.subscription.deleted', deleted, { created: t + 20 }))).status).toBe(200);
     expect(await billing(w, org)).toMatchObject({ tier: 'FREE', status: 'canceled', cancelAtPeriodEnd: false });
     await eventually(async () => (await w.mails(org.owner.user.email)).some((m) => m.includes('is now on the FREE plan')));
+    expect((await w.mails(org.owner.user.email)).filter((m) => m.includes('Payment failed'))).toEqual([]);
   });
 
   it('a checkout while a subscription is live → 409 pointing to the portal, and no second session; after it ends, Checkout again', async () => {
@@ -158,6 +176,36 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
     expect((await w.deliver(stripeEvent('customer.subscription.deleted', deleted, { created: t + 10 }))).status).toBe(200);
     expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'BUSINESS', interval: 'month' })).status).toBe(200);
     expect(sessions()).toBe(made + 1);
+  });
+
+  it("checkout.session.completed links the customer and the subscription, creating the account when the checkout's own write was lost", async () => {
+    const org = await seedOrganization(w.env);
+    const where = { organizationId: org.organization.id };
+    expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'month' })).status).toBe(200);
+    const session = [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id).at(-1)!;
+    const done = w.stripe.completeCheckout(session.id as string);
+    // The account row written after Stripe made the session is lost (the process died in between).
+    await w.env.prisma.billingAccount.delete({ where });
+    expect((await w.deliver(stripeEvent('checkout.session.completed', done.session))).status).toBe(200);
+    const select = { stripeCustomerId: true, stripeSubscriptionId: true, status: true, paidTier: true } as const;
+    expect(await w.env.prisma.billingAccount.findUnique({ where, select })).toEqual({ stripeCustomerId: session.customer, stripeSubscriptionId: done.subscription.id, status: 'none', paidTier: null });
+    // The plan comes with the subscription's own event.
+    expect((await billing(w, org)).tier).toBe('FREE');
+    expect((await w.deliver(stripeEvent('customer.subscription.created', done.subscription))).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'active', interval: 'month' });
+  });
+
+  it("a plan changed in the portal: customer.subscription.updated's price sets the tier and interval (trialing keeps it); a lower plan emails the Owners", async () => {
+    const org = await seedOrganization(w.env, { name: 'Portal Co' });
+    const t = now();
+    const done = await subscribe(w, org, 'month', t);
+    const items = done.subscription.items as { data: Array<Record<string, unknown>> };
+    const onPrice = (price: string, status = 'active') => ({ ...done.subscription, status, items: { ...items, data: [{ ...items.data[0], price: { id: price, object: 'price' } }] } });
+    expect((await w.deliver(stripeEvent('customer.subscription.updated', onPrice('price_biz_year'), { created: t + 1 }))).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active', interval: 'year' });
+    expect((await w.deliver(stripeEvent('customer.subscription.updated', onPrice('price_pro_month', 'trialing'), { created: t + 2 }))).status).toBe(200);
+    expect(await billing(w, org)).toMatchObject({ tier: 'PRO', status: 'trialing', interval: 'month' });
+    await eventually(async () => (await w.mails(org.owner.user.email)).some((m) => m.includes('Subject: Portal Co is now on the PRO plan')));
   });
 
   describe('two Checkouts paid (two tabs): the older subscription is canceled at Stripe, the newest kept', () => {
@@ -227,6 +275,7 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
       expect(await subscriptionOf(org)).toBe(newer.subscription.id);
       expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
     });
+
 
     it('the cancel runs after the commit: while Stripe is slow to answer it, the newest plan is applied and nothing is locked', async () => {
       const org = await seedOrganization(w.env, { name: 'Slow Stripe Co' });

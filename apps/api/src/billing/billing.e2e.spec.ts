@@ -115,6 +115,24 @@ describe('billing routes: /api/billing*', () => {
     expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'month' })).status).toBe(200);
     expect(await w.env.prisma.billingAccount.count({ where: { organizationId: org.organization.id } })).toBe(1);
   });
+
+  it('Stripe made the customer but not the session → 503 and nothing written; the retry reuses that customer', async () => {
+    const org = await seedOrganization(w.env, { name: 'Half Way Co' });
+    const where = { organizationId: org.organization.id };
+    const ofOrg = () => [...w.stripe.customers.values()].filter((c) => (c.metadata as { organizationId?: string }).organizationId === org.organization.id);
+    w.stripe.intercept = (method, path) => (path === '/v1/checkout/sessions' ? 'refuse' : undefined);
+    try {
+      const res = await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'month' });
+      expect({ status: res.status, retryAfter: res.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '30' });
+    } finally {
+      w.stripe.intercept = null;
+    }
+    expect(await w.env.prisma.billingAccount.count({ where })).toBe(0);
+    const [customer] = ofOrg();
+    expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval: 'month' })).status).toBe(200);
+    expect(ofOrg()).toEqual([customer]);
+    expect(await w.env.prisma.billingAccount.findUnique({ where, select: { stripeCustomerId: true } })).toEqual({ stripeCustomerId: customer.id });
+  });
 });
 
 describe('billing off (no Stripe keys)', () => {
