@@ -203,6 +203,8 @@ export async function screenshotsOf(page: Page, dir: string, name: string): Prom
     for (const width of [1280, 390]) {
       await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });
+      // From the top: a page scrolled by the flow paints its sticky header mid-page in a full-page shot.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(200);
       await page.screenshot({ path: join(dir, `${name}-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
     }
