@@ -2,6 +2,7 @@ export * from './config';
 export * from './database';
 export * from './harness';
 export * from './identity';
+export * from './jobs';
 export * from './dns-server';
 export * from './private-servers';
 export * from './processes';

@@ -4,7 +4,7 @@ import { createWorkerApp } from '@dl/apps/worker';
 import { clickIdTime, newClickId } from '@dl/platform/click-codec';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, rawClick, runJob, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { CLICKS_PARTITIONS_SCHEDULE } from './maintenance.processor';
 
 /** The monthly partitions of `clicks`: replays stay exact across a month boundary, the worker makes months ahead. */
@@ -20,15 +20,7 @@ describe('worker: partitioned clicks', () => {
 
   afterAll(() => closeAll(maintenance, worker, env));
 
-  const run = async (name: 'clicks.partitions' | 'clicks.prune', data: object): Promise<unknown> => {
-    const job = await maintenance.add(name, data);
-    const deadline = Date.now() + 30_000;
-    while (!(await job.isCompleted())) {
-      if (Date.now() > deadline || (await job.isFailed())) throw new Error(`${name} did not complete`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return (await maintenance.getJob(job.id!))?.returnvalue;
-  };
+  const run = (name: 'clicks.partitions' | 'clicks.prune', data: object) => runJob(maintenance, name, data);
   const partitionOf = async (id: string) =>
     (await env.prisma.$queryRaw<Array<{ part: string }>>`SELECT tableoid::regclass::text AS part FROM clicks WHERE id = ${id}::uuid`).map((r) => r.part);
 

@@ -4,7 +4,7 @@ import { ClickPipeline } from '@dl/clicks';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { ClickFixtures, closeAll, createTestEnv, rawClick, RunningApp, startApp, TestEnv } from '@dl/testing';
+import { ClickFixtures, closeAll, createTestEnv, rawClick, runJob, RunningApp, startApp, TestEnv } from '@dl/testing';
 import { AUDIT_PRUNE_SCHEDULE, CLICKS_PARTITIONS_SCHEDULE, CLICKS_PRUNE_SCHEDULE } from './maintenance.processor';
 
 const DAY = 24 * 3600 * 1000;
@@ -21,16 +21,7 @@ describe('worker: raw click and audit log retention per plan', () => {
 
   afterAll(() => closeAll(maintenance, worker, env));
 
-  /** Adds a maintenance job and answers its return value once the worker completed it. */
-  const run = async (name: 'clicks.prune' | 'audit.prune', data: object): Promise<unknown> => {
-    const job = await maintenance.add(name, data);
-    const deadline = Date.now() + 20_000;
-    while (!(await job.isCompleted())) {
-      if (Date.now() > deadline || (await job.isFailed())) throw new Error(`${name} did not complete`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return (await maintenance.getJob(job.id!))?.returnvalue;
-  };
+  const run = (name: 'clicks.prune' | 'audit.prune', data: object) => runJob(maintenance, name, data, 20_000);
 
   it('registers the daily prune schedule when schedules are enabled', async () => {
     const schedulers = await maintenance.getJobSchedulers();

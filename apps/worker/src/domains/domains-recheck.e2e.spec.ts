@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { createWorkerApp } from '@dl/apps/worker';
 import { Tier } from '@dl/platform/db';
 import { bullOptions, Queues } from '@dl/platform/queue';
-import { appEnv, RunningApp, seedOrganization, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
+import { appEnv, runJob, RunningApp, seedOrganization, startDnsServer, TestDnsServer, TestEnv } from '@dl/testing';
 import { DOMAINS_RECHECK_SCHEDULE } from '../clicks/maintenance.processor';
 
 const DAY = 24 * 3600_000;
@@ -22,14 +22,7 @@ describe('worker: branded domain re-checks through the maintenance queue', () =>
     await dns?.close();
   });
 
-  async function run(now: Date): Promise<void> {
-    const job = await maintenance.add('domains.recheck', { now: now.toISOString() });
-    const deadline = Date.now() + 20_000;
-    while (!(await job.isCompleted())) {
-      if (Date.now() > deadline || (await job.isFailed())) throw new Error(`recheck did not complete: ${job.failedReason}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const run = (now: Date) => runJob(maintenance, 'domains.recheck', { now: now.toISOString() }, 20_000);
 
   it('registers the 10-minute schedule when schedules are enabled', async () => {
     const schedulers = await maintenance.getJobSchedulers();
