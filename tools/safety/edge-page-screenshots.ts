@@ -25,7 +25,8 @@ const pages = {
   warning: buildAnswer({ kind: 'warning', link, destination: 'https://xn--pypal-4ve.com/signin?session=8f2a', query: 'utm_source=mail' }),
   disabled: buildAnswer({ kind: 'disabled', reason: 'malware' }),
   report: buildAnswer({ kind: 'report', shortCode: link.shortCode, error: null }),
-  'flagged-email': { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: flagged.html },
+  // Named as the account emails are (apps/dashboard/test/email-screenshots.ts): email-<kind>-<theme>-<width>.png.
+  'email-flagged': { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: flagged.html },
 };
 
 async function main() {
@@ -39,7 +40,7 @@ async function main() {
             route.fulfill({ status: answer.status, headers: answer.headers, body: answer.body }),
           );
           await page.goto('https://edge.test/Xk3p9Qa');
-          const email = name.endsWith('-email');
+          const email = name.startsWith('email-');
           const file = join('docs', 'screenshots', `${email ? name : `edge-${name}`}-${scheme}-${width}.png`);
           await page.screenshot({ path: file, fullPage: email });
           process.stdout.write(`${file}\n`);
