@@ -48,8 +48,8 @@ export class AccountsRepository {
     return { ...rest, twoFactorEnabled: twoFactorEnabledAt !== null };
   }
 
-  async setName(userId: string, name: string): Promise<void> {
-    await this.prisma.user.update({ where: { id: userId }, data: { name } });
+  async setName(userId: string, name: string, tx: PrismaTx = this.prisma): Promise<void> {
+    await tx.user.update({ where: { id: userId }, data: { name } });
   }
 
   /** Marks the address proven (first proof wins; later ones keep the date). */

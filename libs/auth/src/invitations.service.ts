@@ -101,7 +101,7 @@ export class InvitationsService {
    * - none: a verified account with `name` and `password` (both required);
    * - verified: only that account, signed in (its JWT as `caller`), joins; otherwise 401;
    * - unverified: the token proves the email, so whoever made the account without it loses it:
-   *   `password` (required) replaces its password, it becomes verified, its two-factor secret and
+   *   `password` (required) replaces its password and `name` (if given) its name, it becomes verified, its two-factor secret and
    *   recovery codes are removed (the one who made it set them), and every session and API key it
    *   had is revoked before the membership is added.
    * The token is consumed in the same transaction as the membership: used once, or not at all.
@@ -137,6 +137,7 @@ export class InvitationsService {
           user = { ...created, passwordHash: passwordHash!, emailVerifiedAt: now };
         } else if (!user.emailVerifiedAt) {
           await this.accounts.setPasswordHash(user.id, passwordHash!, tx);
+          if (input.name?.trim()) await this.accounts.setName(user.id, input.name.trim(), tx);
           await this.accounts.markEmailVerified(tx, user.id, now);
           await this.twoFactor.disable(user.id, tx);
           revoked = await this.accounts.revokeAllKeysOfUser(tx, user.id, now);

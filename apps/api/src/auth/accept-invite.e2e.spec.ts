@@ -117,7 +117,8 @@ describe('accepting an invitation', () => {
     const own = await request(server.url).post('/auth/login').send({ email: alice, password: 'alices-own-password', organizationId: victimOrg.organization.id }).expect(200);
     expect(own.body).toEqual({ accessToken: expect.any(String), expiresIn: 3600 });
     const me = await request(server.url).get('/auth/me').set(authHeader(claimed.body.accessToken)).expect(200);
-    expect(me.body.user).toMatchObject({ emailVerified: true, twoFactorEnabled: false });
+    // The name is Alice's own, not the one the attacker signed up with.
+    expect(me.body.user).toMatchObject({ name: 'Alice', emailVerified: true, twoFactorEnabled: false });
     expect(me.body.role).toBe('OWNER');
     expect(await env.prisma.recoveryCode.count({ where: { userId: attacker.body.user.id } })).toBe(0);
   });

@@ -116,6 +116,18 @@ describe('two-factor authentication (decisions §20)', () => {
     await http().post('/auth/login/2fa').send({ challengeToken: again, recoveryCode: recoveryCodes[1] }).expect(200);
   });
 
+  it('a password changed or reset since the challenge voids it: 401 Invalid or expired challenge, even with the right code', async () => {
+    const { org, secret, enabledAt } = await withTwoFactor();
+    const challenge = (await login(org.owner.user.email).expect(200)).body.challengeToken as string;
+    // The owner changes the password from a session of their own meanwhile.
+    await http().post('/auth/change-password').set(authHeader(org.owner.jwt)).send({ currentPassword: SEED_PASSWORD, newPassword: 'a-new-long-password' }).expect(204);
+    const res = await http().post('/auth/login/2fa').send({ challengeToken: challenge, code: totpCode(secret, enabledAt + STEP) }).expect(401);
+    expect(res.body).toEqual(unauthorized('Invalid or expired challenge'));
+    // A login with the new password gets a challenge that works.
+    const fresh = await http().post('/auth/login').send({ email: org.owner.user.email, password: 'a-new-long-password' }).expect(200);
+    await http().post('/auth/login/2fa').send({ challengeToken: fresh.body.challengeToken, code: totpCode(secret, enabledAt + STEP) }).expect(200);
+  });
+
   it('a challenge lives 5 minutes: expired → 401 Invalid or expired challenge, even with the right code', async () => {
     const { org, secret, enabledAt } = await withTwoFactor();
     const challenge = (await login(org.owner.user.email).expect(200)).body.challengeToken as string;

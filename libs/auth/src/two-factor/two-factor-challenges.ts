@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { RedisService } from '@dl/platform/redis';
 import { hashChallengeToken, newChallengeToken } from './totp';
@@ -9,11 +10,19 @@ export const CHALLENGE_MAX_FAILURES = 5;
 export interface PendingLogin {
   userId: string;
   organizationId: string;
+  /** A digest of the password hash the login was checked against (`passwordDigest`). */
+  password: string;
 }
 
 /**
+ * What a challenge remembers of the password it stands for: a changed, reset or claimed
+ * password makes every challenge started before it void.
+ */
+export const passwordDigest = (passwordHash: string): string => createHash('sha256').update(passwordHash).digest('base64url').slice(0, 22);
+
+/**
  * The second step of a login: a `dlc_` token standing for "this user gave the right password
- * for this organization". Kept in Redis under the token's SHA-256 (shared by every api
+ * for this organization" (while that password stands). Kept in Redis under the token's SHA-256 (shared by every api
  * instance, gone by itself after 5 minutes); single use: the step that succeeds deletes it,
  * and only the request whose DEL removed it gets a session.
  */
@@ -30,7 +39,7 @@ export class TwoFactorChallenges {
     const key = this.key(hashChallengeToken(token)!);
     await this.redis.client
       .multi()
-      .hset(key, { u: login.userId, o: login.organizationId, f: 0 })
+      .hset(key, { u: login.userId, o: login.organizationId, p: login.password, f: 0 })
       .expire(key, CHALLENGE_TTL_SECONDS)
       .exec();
     return token;
@@ -40,9 +49,9 @@ export class TwoFactorChallenges {
   async find(token: string): Promise<PendingLogin | null> {
     const hash = hashChallengeToken(token);
     if (!hash) return null;
-    const [u, o, f] = await this.redis.client.hmget(this.key(hash), 'u', 'o', 'f');
-    if (!u || !o || Number(f) >= CHALLENGE_MAX_FAILURES) return null;
-    return { userId: u, organizationId: o };
+    const [u, o, p, f] = await this.redis.client.hmget(this.key(hash), 'u', 'o', 'p', 'f');
+    if (!u || !o || !p || Number(f) >= CHALLENGE_MAX_FAILURES) return null;
+    return { userId: u, organizationId: o, password: p };
   }
 
   /** Counts a wrong code; the fifth ends the challenge. */

@@ -8,6 +8,7 @@ export interface TwoFactorState {
   totpPendingSecret: string | null;
   twoFactorEnabledAt: Date | null;
   totpLastStep: number | null;
+  passwordHash: string;
 }
 
 const STATE_SELECT = {
@@ -17,6 +18,7 @@ const STATE_SELECT = {
   totpPendingSecret: true,
   twoFactorEnabledAt: true,
   totpLastStep: true,
+  passwordHash: true,
 } as const;
 
 /**

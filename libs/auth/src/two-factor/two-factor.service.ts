@@ -8,7 +8,7 @@ import { CREDENTIAL_INVALIDATION, CredentialInvalidation } from '../credential-i
 import { IssuedSession, SessionMeta, SessionsService } from '../sessions.service';
 import { recordUserChange } from '../user-audit';
 import { acceptTotp, hashRecoveryCode, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, otpauthUrl } from './totp';
-import { TwoFactorChallenges } from './two-factor-challenges';
+import { passwordDigest, TwoFactorChallenges } from './two-factor-challenges';
 import {
   InvalidTwoFactorChallengeError,
   InvalidTwoFactorCodeError,
@@ -77,7 +77,7 @@ export class TwoFactorService {
   async challengeFor(userId: string, organizationId: string): Promise<string | null> {
     const state = await this.repo.state(userId);
     if (!state?.twoFactorEnabledAt) return null;
-    return this.challenges.create({ userId, organizationId });
+    return this.challenges.create({ userId, organizationId, password: passwordDigest(state.passwordHash) });
   }
 
   /** POST /auth/login/2fa: the challenge and a second factor → the session login would have answered. */
@@ -86,7 +86,8 @@ export class TwoFactorService {
     const pending = await this.challenges.find(challengeToken);
     if (!pending) throw new InvalidTwoFactorChallengeError();
     const state = await this.repo.state(pending.userId);
-    if (!state?.twoFactorEnabledAt) throw new InvalidTwoFactorChallengeError();
+    // 2FA turned off, or the password changed, reset or claimed since the challenge: it is void.
+    if (!state?.twoFactorEnabledAt || passwordDigest(state.passwordHash) !== pending.password) throw new InvalidTwoFactorChallengeError();
     if (!(await this.verify(state, factor))) {
       await this.challenges.failed(challengeToken);
       throw new InvalidTwoFactorCodeError();
