@@ -59,6 +59,15 @@ describe('FDL compatibility: POST /v1/shortLinks', () => {
     expect(await linkAt(res.body.shortLink)).toMatchObject({ originalUrl: 'https://example.com/fdl/long', iosUrl: 'https://apps.apple.com/app/id1234567890', webFallbackUrl: 'https://example.com/fdl/o' });
   });
 
+  it("dynamicLinkDomain, FDL's deprecated name for the domain, places the link there when domainUriPrefix is absent", async () => {
+    const res = await post({ dynamicLinkInfo: { dynamicLinkDomain: HOST, link: 'https://example.com/fdl/old-client' } }).expect(200);
+    expect(res.body.shortLink).toMatch(new RegExp(`^https://${HOST.replace(/\./g, '\\.')}/[0-9A-Za-z]{17}$`));
+    expect(await linkAt(res.body.shortLink)).toMatchObject({ organizationId: w.a.organization.id, originalUrl: 'https://example.com/fdl/old-client' });
+    expect((await post({ dynamicLinkInfo: { dynamicLinkDomain: 'bad domain^', link: 'https://example.com/x' } }).expect(400)).body).toEqual(
+      bad('Validation error', { 'dynamicLinkInfo.dynamicLinkDomain': 'Must be https://<a verified domain of your organization>' }),
+    );
+  });
+
   it('a link that is not http(s) → 400 Validation error naming the field; nothing made', async () => {
     const before = await w.env.prisma.link.count({ where: { domainName: HOST } });
     for (const link of ['javascript:alert(1)', 'ftp://example.com/x', 'intent://scan#Intent;end']) {

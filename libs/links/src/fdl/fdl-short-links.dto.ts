@@ -51,6 +51,7 @@ export class FdlNavigationInfoDto {
 
 export class DynamicLinkInfoDto {
   @ApiPropertyOptional({ example: 'https://go.example.com', description: 'A verified domain of the organization (https://<domain>)' }) domainUriPrefix?: string;
+  @ApiPropertyOptional({ example: 'go.example.com', deprecated: true, description: "FDL's older name for the domain (no scheme), read when domainUriPrefix is absent" }) dynamicLinkDomain?: string;
   @ApiProperty({ example: 'https://example.com/welcome', description: 'The deep link: an http(s) URL' }) link!: string;
   @ApiPropertyOptional({ type: FdlAndroidInfoDto }) androidInfo?: FdlAndroidInfoDto;
   @ApiPropertyOptional({ type: FdlIosInfoDto }) iosInfo?: FdlIosInfoDto;

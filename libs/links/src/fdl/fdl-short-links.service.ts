@@ -114,13 +114,15 @@ export class FdlShortLinksService {
     const play = info.analyticsInfo?.googlePlayAnalytics as Record<string, unknown> | undefined;
     if (play !== undefined && isPlainObject(play)) for (const [field, param] of UTM_FIELDS) params[param] = text(`dynamicLinkInfo.analyticsInfo.googlePlayAnalytics.${field}`, play[field]);
     if (info.navigationInfo?.enableForcedRedirect) params.efr = '1';
-    const prefix = text('dynamicLinkInfo.domainUriPrefix', info.domainUriPrefix);
+    // dynamicLinkDomain: FDL's deprecated name for the same domain, still sent by older clients.
+    const prefixField = info.domainUriPrefix === undefined && info.dynamicLinkDomain !== undefined ? 'dynamicLinkDomain' : 'domainUriPrefix';
+    const prefix = text(`dynamicLinkInfo.${prefixField}`, info[prefixField]);
     let domain: string | undefined;
     if (prefix !== undefined) {
       try {
         domain = new URL(prefix.includes('://') ? prefix : `https://${prefix}`).hostname;
       } catch {
-        throw new ValidationError({ 'dynamicLinkInfo.domainUriPrefix': 'Must be https://<a verified domain of your organization>' });
+        throw new ValidationError({ [`dynamicLinkInfo.${prefixField}`]: 'Must be https://<a verified domain of your organization>' });
       }
     }
     return { params, domain, linkField: 'dynamicLinkInfo.link' };
