@@ -3681,6 +3681,12 @@ export interface components {
              */
             domainUriPrefix?: string;
             /**
+             * @deprecated
+             * @description FDL's older name for the domain (no scheme), read when domainUriPrefix is absent
+             * @example go.example.com
+             */
+            dynamicLinkDomain?: string;
+            /**
              * @description The deep link: an http(s) URL
              * @example https://example.com/welcome
              */
