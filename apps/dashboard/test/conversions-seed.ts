@@ -4,7 +4,7 @@ import { accountOf, type World } from './world';
 
 /**
  * A BUSINESS organization with leads, sales in USD and EUR and a refund, sent through the tracking
- * API, and Stripe connected: what the conversions screenshots show.
+ * API, and Stripe and Shopify connected: what the conversions screenshots show.
  */
 export async function seedConversions(w: World, email: string) {
   const { userId, organizationId } = await accountOf(w, email);
@@ -25,6 +25,15 @@ export async function seedConversions(w: World, email: string) {
     await fx.link(organizationId, { title: 'Trail boots launch' }),
     await fx.link(organizationId, { title: 'Newsletter: packs' }),
   ];
+  // Clicks as the worker rolls them up (today's total and country rows): the funnel starts from them.
+  const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  for (const [n, link] of links.entries()) {
+    const clicks = [140, 95, 60][n];
+    await w.env.prisma.link.update({ where: { id: link.id }, data: { clickCount: clicks } });
+    for (const [dimension, value] of [['total', ''], ['country', ['GB', 'US', 'DE'][n]]]) {
+      await w.env.prisma.clickRollup.create({ data: { organizationId, linkId: link.id, day: today, dimension, value, clicks } });
+    }
+  }
   const people = ['Ada Park', 'Bo Lind', 'Cy Moreau', 'Dee Okafor', 'Eli Sato', 'Fay Novak', 'Gus Alvarez', 'Hana Berg'];
   let firstCustomer = '';
   for (const [i, name] of people.entries()) {
@@ -36,6 +45,9 @@ export async function seedConversions(w: World, email: string) {
     if (i === 0) await track('sale', { customerExternalId: 'user_100', amount: 12900, currency: 'USD', invoiceId: 'in_0b' });
   }
   await track('refund', { invoiceId: 'in_0', amount: 1500 });
-  await fetch(`${w.api.url}/api/integrations/stripe`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ webhookSecret: 'whsec_screens_secret_1' }) });
+  const connect = (provider: string, body: object) =>
+    fetch(`${w.api.url}/api/integrations/${provider}`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await connect('stripe', { webhookSecret: 'whsec_screens_secret_1' });
+  await connect('shopify', { shopDomain: 'trail-outfitters.myshopify.com', webhookSecret: 'shpss_screens_secret_1' });
   return { links, firstCustomer };
 }

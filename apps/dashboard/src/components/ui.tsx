@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { ApiError } from '../api/client';
 
 /** The API refused the page (403: a paid feature, or a role short of it). */
@@ -222,6 +222,12 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
 }
 
 export function CopyButton({ value, label = 'Copy' }: { value: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
@@ -233,10 +239,12 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
       document.execCommand('copy');
       t.remove();
     }
+    setCopied(true);
   };
+  // The label says it worked for two seconds (announced: aria-live).
   return (
-    <button type="button" className="button small" onClick={copy}>
-      {label}
+    <button type="button" className="button small" onClick={copy} aria-live="polite">
+      {copied ? 'Copied' : label}
     </button>
   );
 }

@@ -87,7 +87,7 @@ export default function LinkPage() {
           <div className="grid-3" aria-label="Conversions">
             <Stat label={`Leads (${days} days)`} value={fmtNumber(s.leads)} testId="link-leads" />
             <Stat label="Sales" value={fmtNumber(s.sales)} testId="link-sales" />
-            <Stat label="Net revenue" value={fmtRevenue(s.revenue)} plain />
+            <Stat label="Net revenue" value={fmtRevenue(s.revenue)} />
           </div>
           <div className="card">
             <h3>Clicks by day ({timeZone})</h3>
