@@ -163,14 +163,16 @@ export default function BillingPage() {
                     <tbody>
                       {invoices.data.invoices.map((i) => (
                         <tr key={i.id}>
-                          <td className="truncate">{i.number ?? i.id}</td>
+                          <td className="invoice-number">{i.number ?? i.id}</td>
                           <td className="wide-only">{fmtDate(i.createdAt)}</td>
                           <td className="wide-only">{fmtDate(i.periodStart)} – {fmtDate(i.periodEnd)}</td>
                           <td className="cell-num">{money(i.amountDue, i.currency)}</td>
                           <td><span className={`pill ${i.status === 'paid' ? 'ok' : i.status === 'open' ? 'warn' : ''}`}>{i.status ?? '—'}</span></td>
                           <td>
-                            {i.hostedInvoiceUrl && <a href={i.hostedInvoiceUrl} target="_blank" rel="noreferrer">View</a>}
-                            {i.pdfUrl && <> · <a href={i.pdfUrl} target="_blank" rel="noreferrer">PDF</a></>}
+                            <span className="invoice-links">
+                              {i.hostedInvoiceUrl && <a href={i.hostedInvoiceUrl} target="_blank" rel="noreferrer">View</a>}
+                              {i.pdfUrl && <a href={i.pdfUrl} target="_blank" rel="noreferrer">PDF</a>}
+                            </span>
                           </td>
                         </tr>
                       ))}
