@@ -46,14 +46,11 @@ export class PrincipalCache implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber = sub;
-    sub.on('message', (_channel: string, message: string) => this.applyInvalidation(message));
-    try {
-      await withTimeout(sub.subscribe(this.channel), 2000);
-    } catch {
-      this.logger.warn('Could not subscribe to credential invalidations yet; relying on the 1 s local TTL');
-    }
+    this.subscriber = await this.redis.subscribe(
+      this.channel,
+      (message) => this.applyInvalidation(message),
+      () => this.logger.warn('Could not subscribe to credential invalidations yet; relying on the 1 s local TTL'),
+    );
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 import { ValidationError, ValidationMap } from '@dl/platform/http';
 import { RedisService } from '@dl/platform/redis';
@@ -60,16 +59,11 @@ export class SafetyService implements OnModuleInit, OnModuleDestroy {
   /** Listens for the operator's `threats:reload` (with feeds and Redis); the file poll goes on regardless. */
   async onModuleInit(): Promise<void> {
     if (!this.redis || !this.hasFeeds) return;
-    const sub = this.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber = sub;
-    sub.on('message', () => {
-      this.reloadFeeds().catch((err: unknown) => this.logger.error(err, 'threat feeds failed to reload'));
-    });
-    try {
-      await withTimeout(sub.subscribe(feedsReloadChannel(this.redis)), 2000);
-    } catch {
-      this.logger.warn('Could not subscribe to threats:reload yet; feeds still reload when a file changes');
-    }
+    this.subscriber = await this.redis.subscribe(
+      feedsReloadChannel(this.redis),
+      () => void this.reloadFeeds().catch((err: unknown) => this.logger.error(err, 'threat feeds failed to reload')),
+      () => this.logger.warn('Could not subscribe to threats:reload yet; feeds still reload when a file changes'),
+    );
   }
 
   /** Whether Safe Browsing is asked (SAFE_BROWSING_API_KEY set). */

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import Redis, { Cluster, ClusterNode, RedisOptions } from 'ioredis';
+import { withTimeout } from '@dl/platform/async';
 import { APP_CONFIG, AppConfig } from '@dl/platform/config';
 
 /** Options shared by every Redis connection: fail fast instead of queueing commands forever. */
@@ -143,6 +144,22 @@ export class RedisService implements OnModuleInit, OnModuleDestroy {
     const conn = createRedisClient(this.config, extra);
     conn.on('error', () => undefined);
     return conn;
+  }
+
+  /**
+   * A dedicated connection subscribed to `channel`, calling `onMessage` with each message; it
+   * queues the subscription while Redis is away and resubscribes when it is back. Waits at most 2 s
+   * for it, then calls `onDelay` and goes on (the caller's fallback covers the gap). Caller disconnects it.
+   */
+  async subscribe(channel: string, onMessage: (message: string) => void, onDelay: () => void): Promise<Redis> {
+    const sub = this.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null });
+    sub.on('message', (_channel: string, message: string) => onMessage(message));
+    try {
+      await withTimeout(sub.subscribe(channel), 2000);
+    } catch {
+      onDelay();
+    }
+    return sub;
   }
 
   get isReady(): boolean {
