@@ -2,9 +2,12 @@
 // tiers (jest.preset.js): `--selectProjects unit` (or medium, e2e) runs one tier. One run shares
 // one global setup and lets jest schedule the slow e2e files beside the fast ones. With
 // TEST_REDIS_CLUSTER=1 (`npm test`, `npm run test:cluster`) a fourth project, `cluster`, runs the
-// Redis paths of decisions §18 again on a Redis Cluster, in the same run.
+// Redis paths of decisions §18 again on a Redis Cluster, in the same run. With DL_TEST_GROUPS=1
+// (`npm test`'s whole run) most specs run several to a jest file (tools/scripts/test-groups.js).
 const os = require('node:os');
-const { clusterProject, tierProjects } = require('./jest.preset');
+const { clusterProject, groupedTierProjects, tierProjects } = require('./jest.preset');
+
+const tiers = process.env.DL_TEST_GROUPS === '1' ? groupedTierProjects : tierProjects;
 
 module.exports = {
   // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
@@ -17,8 +20,10 @@ module.exports = {
   workerIdleMemoryLimit: '1.5GB',
   // A global option: the projects' own testTimeout is ignored in a multi-project run.
   testTimeout: 30000,
+  // The longest files first (libs/testing/src/test-sequencer.js).
+  testSequencer: require.resolve('./libs/testing/src/test-sequencer.js'),
   projects: [
-    ...tierProjects({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'] }),
+    ...tiers({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'] }),
     ...(process.env.TEST_REDIS_CLUSTER === '1' ? [clusterProject({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs'] })] : []),
   ],
 };

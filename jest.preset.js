@@ -52,6 +52,22 @@ function tierProjects(options) {
 }
 
 /**
+ * The tiers of the whole run (`npm test`): the specs of tools/scripts/test-groups.js run from
+ * generated entries in var/test-groups, several per jest file, and are skipped as files of their own.
+ */
+function groupedTierProjects(options) {
+  const { OUT, writeTestGroups } = require('./tools/scripts/test-groups');
+  const groups = writeTestGroups();
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const grouped = groups.flatMap((g) => g.files.map((f) => `^${escape(path.join(root, f))}$`));
+  return tierProjects({ ...options, roots: [...options.roots, OUT] }).map((project) => ({
+    ...project,
+    testMatch: [...project.testMatch, `${OUT}/*.${project.displayName}.spec.js`],
+    testPathIgnorePatterns: [...base.testPathIgnorePatterns, ...grouped],
+  }));
+}
+
+/**
  * The `cluster` project (decisions §18): the specs of tools/scripts/cluster-suites.js again, on one
  * 6-node Redis Cluster its global setup starts. In the same jest run as the tiers (`npm test`), so
  * jest schedules them beside the rest instead of after it; `npm run test:cluster` runs it alone.
@@ -74,4 +90,4 @@ function projectConfig(rootDir, options = {}) {
   return { testTimeout: base.testTimeout, projects: tierProjects({ rootDir, ...options }) };
 }
 
-module.exports = { TIERS: Object.keys(TIERS), tierProjects, clusterProject, projectConfig };
+module.exports = { TIERS: Object.keys(TIERS), tierProjects, groupedTierProjects, clusterProject, projectConfig };

@@ -80,6 +80,8 @@ async function main() {
     // The whole run also repeats the Redis paths on a 6-node Redis Cluster, with a master failover
     // (decisions §18): the `cluster` project, scheduled beside the tiers in the same jest run.
     env.TEST_REDIS_CLUSTER = '1';
+    // And most specs several to a jest file, in one module registry (tools/scripts/test-groups.js).
+    env.DL_TEST_GROUPS = '1';
   }
   step(jestArgs.length ? 'tests' : 'tests (unit, medium, e2e; the Redis paths on a Redis Cluster)', bin('jest'), ['-c', 'jest.config.js', ...jestArgs]);
 }

@@ -1,0 +1,120 @@
+// Test groups of the whole run (`npm test`): jest gives every test file its own module registry,
+// so each file loads Nest, Prisma, the app and the test kit again (2-4 CPU-seconds an e2e file,
+// more than most files' own tests). The whole run instead runs the spec files of a tier and an
+// app or lib together, several per jest file: generated entries in var/test-groups that require
+// them in turn, each spec keeping its own hooks, database and apps. A spec named on the command
+// line (`npx jest path/to/x.e2e.spec.ts`) or a tier run alone (`npm run test:e2e`) runs as before.
+//
+// Standalone stay the specs that mock or spy on modules, set process.env, or whose own work
+// (Chromium, child processes, private Postgres or Redis servers, outages) outweighs the load:
+// grouped, they would only make one long file.
+const { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..', '..');
+const OUT = path.join(root, 'var', 'test-groups');
+const SEARCHED = ['apps', 'libs', 'tools', 'bench'];
+
+/** Specs that run in a jest file of their own (paths from the repo root; a folder ends in /). */
+const STANDALONE = [
+  // Chromium
+  'apps/dashboard/',
+  // Child processes, private servers, outages, load
+  'apps/api/src/processes.e2e.spec.ts',
+  'apps/redirect/src/processes.e2e.spec.ts',
+  'apps/api/src/read-replica.e2e.spec.ts',
+  'libs/testing/src/pg-replica.medium.spec.ts',
+  'apps/worker/src/resilience/',
+  'apps/api/src/outage.e2e.spec.ts',
+  'apps/ingest/src/outage.e2e.spec.ts',
+  'apps/api/src/billing/billing-outage.e2e.spec.ts',
+  'apps/api/src/conversions/track-outage.e2e.spec.ts',
+  'apps/redirect/src/fault.e2e.spec.ts',
+  'apps/redirect/src/caddy-tls.e2e.spec.ts',
+  'apps/redirect/src/cluster-failover.e2e.spec.ts',
+  'apps/redirect/src/password-abuse.e2e.spec.ts',
+  'libs/platform/queue/src/redis-cluster.e2e.spec.ts',
+  'tools/',
+  'apps/api/src/migrations/platform-import.e2e.spec.ts',
+  'apps/api/src/hostile-input/route-fuzz.e2e.spec.ts',
+  'apps/api/src/mcp/mcp.e2e.spec.ts',
+  'apps/api/src/main.e2e.spec.ts',
+  // jest.mock / jest.spyOn / process.env
+  'apps/worker/src/reports/reports.e2e.spec.ts',
+  'apps/api/src/auth/credentials.e2e.spec.ts',
+  'apps/api/src/auth/signup-login.e2e.spec.ts',
+  'apps/api/src/reports/reports.e2e.spec.ts',
+  'apps/api/src/reports/report-controls.e2e.spec.ts',
+  'apps/api/src/reports/live-report-cache.e2e.spec.ts',
+  'libs/platform/observability/src/outage.spec.ts',
+  'libs/platform/db/src/migrate/migrate.medium.spec.ts',
+  'libs/platform/async/src/with-timeout.spec.ts',
+  'libs/auth/src/session-tokens.spec.ts',
+  'libs/reports/src/report.builder.medium.spec.ts',
+];
+
+// A renamed or moved spec must be renamed here too, not silently grouped.
+const missing = STANDALONE.filter((s) => !existsSync(path.join(root, s)));
+if (missing.length) throw new Error(`tools/scripts/test-groups.js lists specs that do not exist:\n  ${missing.join('\n  ')}`);
+
+/** At most this many specs per generated file, by tier: about a minute of work each. */
+const PER_GROUP = { unit: 30, medium: 12, e2e: 8 };
+
+const tierOf = (file) => (file.endsWith('.e2e.spec.ts') ? 'e2e' : file.endsWith('.medium.spec.ts') ? 'medium' : file.endsWith('.spec.ts') ? 'unit' : null);
+
+function specs(dir, found = []) {
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) specs(rel, found);
+    else if (tierOf(rel)) found.push(rel);
+  }
+  return found;
+}
+
+const standalone = (file) => STANDALONE.some((s) => (s.endsWith('/') ? file.startsWith(s) : file === s));
+
+/** The groups: `{ name, tier, files }`, files relative to the repo root, by tier and project (apps/x, libs/x). */
+function testGroups() {
+  const byKey = new Map();
+  for (const file of SEARCHED.flatMap((d) => specs(d)).sort()) {
+    if (standalone(file)) continue;
+    const tier = tierOf(file);
+    const project = file.split('/').slice(0, 2).join('-');
+    const key = `${tier}:${tier === 'unit' ? file.split('/')[0] : project}`;
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key).push(file);
+  }
+  const groups = [];
+  for (const [key, files] of byKey) {
+    if (files.length < 2) continue;
+    const [tier, project] = key.split(':');
+    const size = PER_GROUP[tier];
+    const chunks = Math.ceil(files.length / size);
+    for (let i = 0; i < chunks; i++) {
+      // Even chunks: 9 files in 8s are 5 and 4, not 8 and 1.
+      const part = files.slice(Math.floor((i * files.length) / chunks), Math.floor(((i + 1) * files.length) / chunks));
+      groups.push({ name: `${project}${chunks > 1 ? `-${i + 1}` : ''}`, tier, files: part });
+    }
+  }
+  return groups;
+}
+
+/**
+ * Writes one entry per group into var/test-groups (`<name>.<tier>.spec.js`; unit entries end in
+ * `.unit.spec.js`) and answers the groups with their entry paths. Called when jest loads its config.
+ */
+function writeTestGroups() {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const groups = testGroups();
+  for (const g of groups) {
+    g.entry = path.join(OUT, `${g.name}.${g.tier}.spec.js`);
+    // Each spec inside a describe of its path: its top-level hooks stay its own.
+    const lines = g.files.map((f) => `describe(${JSON.stringify(f)}, () => {\n  require(${JSON.stringify(path.join(root, f))});\n});`);
+    writeFileSync(g.entry, `// Generated by tools/scripts/test-groups.js: ${g.tier} specs run in one jest module registry.\n${lines.join('\n')}\n`);
+  }
+  return groups;
+}
+
+module.exports = { OUT, testGroups, writeTestGroups, tierOf };
