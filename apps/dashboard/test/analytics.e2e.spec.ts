@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSuite } from '@dl/testing';
-import { eventually, openPage, signIn, signUpOwner } from './world';
+import { eventually, itShoots, openPage, shoot, signIn, signUpOwner } from './world';
 
 const root = join(__dirname, '..', '..', '..');
-const shots = join(root, 'docs', 'screenshots');
 
 // The Analytics page on the demo organization (demo:seed traffic), in Chromium against the real apps:
 // click a country, a device and a referrer; the chips and the numbers follow; remove one.
@@ -69,8 +67,7 @@ describe('dashboard: Analytics (Chromium)', () => {
     await t.page.getByTestId('live-panel').waitFor();
   }, 120_000);
 
-  it('renders light and dark at 1280 and 390 px (docs/screenshots/analytics-*.png)', async () => {
-    mkdirSync(shots, { recursive: true });
+  itShoots('renders light and dark at 1280 and 390 px (analytics-*.png, as in docs/screenshots)', async () => {
     for (const dark of [false, true]) {
       for (const width of [1280, 390]) {
         const ctx = await t.w.context({ width, height: width > 600 ? 900 : 844, dark });
@@ -81,7 +78,7 @@ describe('dashboard: Analytics (Chromium)', () => {
         await p.getByTestId('chip-country').waitFor();
         await p.locator('.chart canvas').first().waitFor();
         await p.waitForTimeout(400);
-        await p.screenshot({ path: join(shots, `analytics-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
+        await shoot(p, `analytics-${dark ? 'dark' : 'light'}-${width}`, true);
         await ctx.close();
       }
     }

@@ -1,25 +1,20 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { addMember, deliverStripeEvent, SEED_PASSWORD, startStripeServer, stripeEvent, useSuite } from '@dl/testing';
-import { openPage, signIn, signUpOwner } from './world';
+import { openPage, shoot, signIn, signUpOwner } from './world';
 
 // The Billing page in Chromium against the real api and the Stripe test server: plans with
 // month and year prices, an upgrade that goes to Checkout, the subscription applied by signed
 // webhook events, the invoices, the portal, and what an Admin sees. Stripe's own pages are
-// answered by Playwright (the browser has no outside network). Screenshots in light, dark
-// and at 390 px go to $TMPDIR/billing-screenshots.
+// answered by Playwright (the browser has no outside network). With DL_SHOTS_DIR, screenshots
+// in light, dark and at 390 px (billing-*.png).
 const SECRET = 'whsec_dashboard_billing_0123456789';
 const PRICES = {
   PRO: { month: { price: 'price_pro_m', amount: 1900, currency: 'usd' }, year: { price: 'price_pro_y', amount: 19000, currency: 'usd' } },
   BUSINESS: { month: { price: 'price_biz_m', amount: 9900, currency: 'usd' }, year: { price: 'price_biz_y', amount: 99000, currency: 'usd' } },
 };
-const shots = join(tmpdir(), 'billing-screenshots');
 
 describe('dashboard: the Billing page (Chromium)', () => {
   const stripePages: string[] = [];
   const t = useSuite(async (own) => {
-    mkdirSync(shots, { recursive: true });
     const stripe = own(await startStripeServer());
     const { w, context, page } = await openPage(own, { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_PRICES: JSON.stringify(PRICES), STRIPE_API_BASE: stripe.url });
     await context.route(/^https:\/\/(checkout|billing)\.stripe\.com\//, (route) => {
@@ -42,7 +37,7 @@ describe('dashboard: the Billing page (Chromium)', () => {
     await t.page.getByTestId('plan-PRO').getByText('$190.00').waitFor();
     await t.page.getByTestId('plan-BUSINESS').getByText('$990.00').waitFor();
     expect(await t.page.getByRole('button', { name: 'Manage billing' }).count()).toBe(0);
-    await t.page.screenshot({ path: join(shots, 'free-light-1280.png'), fullPage: true });
+    await shoot(t.page, 'billing-free-light-1280', true);
 
     await t.page.getByRole('button', { name: 'Upgrade to PRO' }).click();
     await t.page.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
@@ -69,7 +64,7 @@ describe('dashboard: the Billing page (Chromium)', () => {
     await rows.first().waitFor();
     expect(await rows.count()).toBe(1);
     expect(await rows.first().getByRole('link', { name: 'View' }).getAttribute('href')).toBe(done.invoice.hosted_invoice_url);
-    await t.page.screenshot({ path: join(shots, 'pro-light-1280.png'), fullPage: true });
+    await shoot(t.page, 'billing-pro-light-1280', true);
 
     await t.page.getByRole('button', { name: 'Manage billing' }).click();
     await t.page.waitForURL(/^https:\/\/billing\.stripe\.com\/p\/session\//);
@@ -86,7 +81,7 @@ describe('dashboard: the Billing page (Chromium)', () => {
       await p.getByTestId('invoices').waitFor();
       const overflow = await p.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect({ name, overflow }).toEqual({ name, overflow: 0 });
-      await p.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+      await shoot(p, `billing-${name}`, true);
       await ctx.close();
     }
   }, 120_000);

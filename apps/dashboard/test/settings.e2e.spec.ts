@@ -1,11 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { BrowserContext, Page } from 'playwright-core';
 import { browserSuite, enableTwoFactor, eventually, screenshotsOf, signIn, signOutAndInWithCode, signUp, World } from './world';
 
-/** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
-const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-settings-shots-'));
 
 // Decisions §20 in Chromium: two-factor set-up on the Account page (QR code, recovery codes shown
 // once), signing in with a code, sessions and change of password, and the Organization settings page.
@@ -14,7 +10,7 @@ describe('dashboard: account 2FA and organization settings (Chromium)', () => {
   browserSuite((s) => ({ w, context, page } = s));
 
   /** The current page in light and dark at 1280 and 390 px, in this browser context's session (its cookie). */
-  const shots = (name: string) => screenshotsOf(page, SHOTS, name);
+  const shots = (name: string) => screenshotsOf(page, name);
 
   it('sets up 2FA with the QR code, shows the recovery codes once, then signs in with a code', async () => {
     const account = await signUp(page, 'Secure Co');

@@ -1,12 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BrowserContext, Page } from 'playwright-core';
 import { startDnsServer, startOidcProvider, TestDnsServer, TestOidcProvider } from '@dl/testing';
 import { browserSuite, freePort, screenshotsOf, signUp, World } from './world';
 
-/** Where the test's screenshots go (looked at: light, dark, 390 px); DL_SHOTS_DIR keeps them. */
-const SHOTS = process.env.DL_SHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'dl-sso-shots-'));
 const DOMAIN = 'acme-sso.test';
 
 // Decisions §25 in Chromium: an Owner sets OIDC single sign-on and verifies the email domain by its
@@ -31,7 +26,7 @@ describe('dashboard: single sign-on (Chromium, oidc-provider)', () => {
     await dns?.close();
   });
 
-  const shots = (p: Page, name: string) => screenshotsOf(p, SHOTS, name);
+  const shots = (p: Page, name: string) => screenshotsOf(p, name);
 
   it('an Owner sets OIDC and verifies the domain; a member signs in with SSO; enforcement turns the password form to SSO', async () => {
     expect(w.api.url).toBe(apiUrl);

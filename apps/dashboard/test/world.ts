@@ -197,8 +197,25 @@ export async function signOutAndInWithCode(
   await page.waitForURL('**/app/links');
 }
 
-/** Screenshots of the page as it is, in light and dark at 1280 and 390 px (`<dir>/<name>-<theme>-<width>.png`), then back to light at 1280. */
-export async function screenshotsOf(page: Page, dir: string, name: string): Promise<void> {
+/**
+ * Where the browser tests' screenshots go, to be looked at: DL_SHOTS_DIR. Unset (CI, `npm test`),
+ * nobody looks at them and none are taken; the tests' assertions run either way.
+ */
+export const SHOTS_DIR = process.env.DL_SHOTS_DIR;
+
+/** A test that only takes screenshots: run with DL_SHOTS_DIR set, skipped without. */
+export const itShoots = SHOTS_DIR ? it : it.skip;
+
+/** A screenshot of the page as it is, `<DL_SHOTS_DIR>/<name>.png`; nothing without DL_SHOTS_DIR. */
+export async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  if (!SHOTS_DIR) return;
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage });
+}
+
+/** Screenshots of the page as it is, in light and dark at 1280 and 390 px (`<name>-<theme>-<width>`, see shoot), then back to light at 1280. */
+export async function screenshotsOf(page: Page, name: string): Promise<void> {
+  if (!SHOTS_DIR) return;
   for (const dark of [false, true]) {
     for (const width of [1280, 390]) {
       await page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
@@ -206,7 +223,7 @@ export async function screenshotsOf(page: Page, dir: string, name: string): Prom
       // From the top: a page scrolled by the flow paints its sticky header mid-page in a full-page shot.
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.waitForTimeout(200);
-      await page.screenshot({ path: join(dir, `${name}-${dark ? 'dark' : 'light'}-${width}.png`), fullPage: true });
+      await shoot(page, `${name}-${dark ? 'dark' : 'light'}-${width}`, true);
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
