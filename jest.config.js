@@ -7,7 +7,8 @@
 const os = require('node:os');
 const { clusterProject, groupedTierProjects, tierProjects } = require('./jest.preset');
 
-const tiers = process.env.DL_TEST_GROUPS === '1' ? groupedTierProjects : tierProjects;
+const grouped = process.env.DL_TEST_GROUPS === '1';
+const tiers = grouped ? groupedTierProjects : tierProjects;
 
 module.exports = {
   // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
@@ -24,6 +25,6 @@ module.exports = {
   testSequencer: require.resolve('./libs/testing/src/test-sequencer.js'),
   projects: [
     ...tiers({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'] }),
-    ...(process.env.TEST_REDIS_CLUSTER === '1' ? [clusterProject({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs'] })] : []),
+    ...(process.env.TEST_REDIS_CLUSTER === '1' ? [clusterProject({ rootDir: __dirname, roots: ['<rootDir>/apps', '<rootDir>/libs'] }, grouped)] : []),
   ],
 };

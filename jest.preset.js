@@ -57,7 +57,7 @@ function tierProjects(options) {
  */
 function groupedTierProjects(options) {
   const { OUT, writeTestGroups } = require('./tools/scripts/test-groups');
-  const groups = writeTestGroups();
+  const groups = writeTestGroups().filter((g) => g.tier !== 'cluster');
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const grouped = groups.flatMap((g) => g.files.map((f) => `^${escape(path.join(root, f))}$`));
   return tierProjects({ ...options, roots: [...options.roots, OUT] }).map((project) => ({
@@ -72,13 +72,17 @@ function groupedTierProjects(options) {
  * 6-node Redis Cluster its global setup starts. In the same jest run as the tiers (`npm test`), so
  * jest schedules them beside the rest instead of after it; `npm run test:cluster` runs it alone.
  */
-function clusterProject(options) {
+function clusterProject(options, grouped = false) {
   const { CLUSTER_SUITES } = require('./tools/scripts/cluster-suites');
+  const { OUT, standalone } = require('./tools/scripts/test-groups');
+  // Grouped (after groupedTierProjects wrote the entries): one entry, and the standalone specs.
+  const specs = grouped ? [path.join(OUT, 'redis.cluster.spec.js'), ...CLUSTER_SUITES.filter(standalone).map((s) => path.join(root, s))] : CLUSTER_SUITES.map((s) => path.join(root, s));
   return {
     ...base,
     ...options,
+    ...(grouped ? { roots: [...options.roots, OUT] } : {}),
     displayName: 'cluster',
-    testMatch: CLUSTER_SUITES.map((s) => path.join(root, s)),
+    testMatch: specs,
     globalSetup: path.join(root, 'libs/testing/src/cluster-setup.js'),
     globalTeardown: services.globalTeardown,
     setupFiles: [...base.setupFiles, path.join(root, 'libs/testing/src/cluster-tier.js')],

@@ -74,7 +74,7 @@ function specs(dir, found = []) {
 
 const standalone = (file) => STANDALONE.some((s) => (s.endsWith('/') ? file.startsWith(s) : file === s));
 
-/** The groups: `{ name, tier, files }`, files relative to the repo root, by tier and project (apps/x, libs/x). */
+/** The groups: `{ name, tier, files }`, files relative to the repo root, by tier and project (apps/x, libs/x), and one of the `cluster` project. */
 function testGroups() {
   const byKey = new Map();
   for (const file of SEARCHED.flatMap((d) => specs(d)).sort()) {
@@ -97,6 +97,9 @@ function testGroups() {
       groups.push({ name: `${project}${chunks > 1 ? `-${i + 1}` : ''}`, tier, files: part });
     }
   }
+  // The cluster project's specs (tools/scripts/cluster-suites.js), but for the standalone ones.
+  const { CLUSTER_SUITES } = require('./cluster-suites');
+  groups.push({ name: 'redis', tier: 'cluster', files: CLUSTER_SUITES.filter((f) => !standalone(f)) });
   return groups;
 }
 
@@ -117,4 +120,4 @@ function writeTestGroups() {
   return groups;
 }
 
-module.exports = { OUT, testGroups, writeTestGroups, tierOf };
+module.exports = { OUT, STANDALONE, testGroups, writeTestGroups, tierOf, standalone };
