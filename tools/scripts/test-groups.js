@@ -5,10 +5,10 @@
 // them in turn, each spec keeping its own hooks, database and apps. A spec named on the command
 // line (`npx jest path/to/x.e2e.spec.ts`) or a tier run alone (`npm run test:e2e`) runs as before.
 //
-// Standalone stay the specs that mock or spy on modules, set process.env, or whose own work
-// (Chromium, child processes, private Postgres or Redis servers, outages) outweighs the load:
-// grouped, they would only make one long file.
-const { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } = require('node:fs');
+// Standalone stay the specs that mock or spy on modules or set process.env (found by reading
+// them: their changes would reach the other specs of a registry), and those listed below, whose
+// own work (Chromium, child processes, private servers, outages) outweighs the load.
+const { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -39,19 +39,10 @@ const STANDALONE = [
   'apps/api/src/hostile-input/route-fuzz.e2e.spec.ts',
   'apps/api/src/mcp/mcp.e2e.spec.ts',
   'apps/api/src/main.e2e.spec.ts',
-  // jest.mock / jest.spyOn / process.env
-  'apps/worker/src/reports/reports.e2e.spec.ts',
-  'apps/api/src/auth/credentials.e2e.spec.ts',
-  'apps/api/src/auth/signup-login.e2e.spec.ts',
-  'apps/api/src/reports/reports.e2e.spec.ts',
-  'apps/api/src/reports/report-controls.e2e.spec.ts',
-  'apps/api/src/reports/live-report-cache.e2e.spec.ts',
-  'libs/platform/observability/src/outage.spec.ts',
-  'libs/platform/db/src/migrate/migrate.medium.spec.ts',
-  'libs/platform/async/src/with-timeout.spec.ts',
-  'libs/auth/src/session-tokens.spec.ts',
-  'libs/reports/src/report.builder.medium.spec.ts',
 ];
+
+/** What a spec does to the module registry or the process that the next spec of its file would inherit. */
+const SHARES_STATE = /jest\.(mock|spyOn|useFakeTimers|replaceProperty)\b|process\.env\.\w+\s*=[^=]|delete process\.env/;
 
 // A renamed or moved spec must be renamed here too, not silently grouped.
 for (const s of STANDALONE) if (!existsSync(path.join(root, s))) throw new Error(`tools/scripts/test-groups.js names a spec that does not exist: ${s}`);
@@ -71,7 +62,8 @@ function specs(dir, found = []) {
   return found;
 }
 
-const standalone = (file) => STANDALONE.some((s) => (s.endsWith('/') ? file.startsWith(s) : file === s));
+const standalone = (file) =>
+  STANDALONE.some((s) => (s.endsWith('/') ? file.startsWith(s) : file === s)) || SHARES_STATE.test(readFileSync(path.join(root, file), 'utf8'));
 
 /** The groups: `{ name, tier, files }`, files relative to the repo root, by tier and project (apps/x, libs/x), and one of the `cluster` project. */
 function testGroups() {
@@ -79,8 +71,8 @@ function testGroups() {
   for (const file of SEARCHED.flatMap((d) => specs(d)).sort()) {
     if (standalone(file)) continue;
     const tier = tierOf(file);
-    const project = file.split('/').slice(0, 2).join('-');
-    const key = `${tier}:${tier === 'unit' ? file.split('/')[0] : project}`;
+    // Unit specs by top folder (they load little), the others by project (apps/x, libs/x).
+    const key = `${tier}:${file.split('/').slice(0, tier === 'unit' ? 1 : 2).join('-')}`;
     if (!byKey.has(key)) byKey.set(key, []);
     byKey.get(key).push(file);
   }
@@ -119,4 +111,4 @@ function writeTestGroups() {
   return groups;
 }
 
-module.exports = { OUT, STANDALONE, testGroups, writeTestGroups, tierOf, standalone };
+module.exports = { OUT, writeTestGroups, standalone };
