@@ -81,6 +81,8 @@ describe('dashboard: verification and password reset (Chromium)', () => {
     await signupPage.close();
     await page.goto('/app/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The route loads its page lazily, and the login page also has an Email field: wait for the new page first.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText(`If an account exists for ${email}`).waitFor();
