@@ -3,15 +3,7 @@ import { CUBE_STRATA } from '@dl/clicks';
 import { Prisma, PrismaReadService, PrismaService } from '@dl/platform/db';
 import type { AnalyticsFilters } from './analytics-filters.dto';
 import { splitWindow } from './analytics.repository';
-
-/** A window of whole days in a time zone: [from 00:00, to + 1 day 00:00) there. */
-export interface ZonedWindow {
-  /** YYYY-MM-DD, inclusive */
-  from: string;
-  /** YYYY-MM-DD, inclusive */
-  to: string;
-  tz: string;
-}
+import { DailyBounds, DAY_MS, dailySplit, DayRange, isoDay, UTC_DAY_ZONES, utcBounds, wholeUtcDays, ZonedWindow } from './cube-daily';
 
 /** What a cube query breaks the filtered clicks down by (each a list, top `limit` by clicks). */
 export const BREAKDOWNS = {
@@ -53,12 +45,6 @@ export function groupingMask(columns: readonly GroupColumn[], set: readonly stri
  */
 export const DAILY_BREAKDOWNS = ['link', 'country', 'city', 'device', 'os', 'browser', 'referrer', 'utmSource', 'utmMedium', 'utmCampaign'] as const satisfies readonly Breakdown[];
 
-/** Whole UTC days, inclusive (YYYY-MM-DD). */
-export interface DayRange {
-  from: string;
-  to: string;
-}
-
 /** One breakdown's row: the grouped columns' values (null when unknown) and the sums. */
 export type CubeGroup = Partial<Record<GroupColumn, string | null>> & { clicks: number; visitors: number };
 
@@ -80,24 +66,6 @@ const COLUMN_FILTERS = {
   utmMedium: 'utm_medium',
   utmCampaign: 'utm_campaign',
 } as const satisfies Partial<Record<keyof AnalyticsFilters, GroupColumn>>;
-
-/**
- * The day-row and month-row ranges the daily roll-up answers a window's lists from: `splitWindow`'s
- * whole months and days around them, and `openMonth`, the first day of `to`'s month when the window
- * holds that day and `to` is not the month's last day: its month row holds the hours rolled so far.
- */
-export function dailySplit(w: DayRange): { days: DayRange[]; months?: DayRange; openMonth?: string } {
-  const monthStart = `${w.to.slice(0, 8)}01`;
-  const monthEnd = new Date(Date.UTC(Number(w.to.slice(0, 4)), Number(w.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
-  const closed = (range: DayRange) => {
-    const split = splitWindow(range);
-    return { days: split.days, ...(split.months && { months: { from: split.months.from, to: split.months.to } }) };
-  };
-  if (w.to === monthEnd || monthStart < w.from) return closed(w);
-  if (monthStart === w.from) return { days: [], openMonth: monthStart };
-  const before = new Date(Date.parse(`${monthStart}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-  return { ...closed({ from: w.from, to: before }), openMonth: monthStart };
-}
 
 /**
  * Cube rows as click_cube_daily rows (dimension, k1-k3, sums) in one GROUPING SETS pass: the hours
@@ -245,18 +213,19 @@ export class CubeRepository {
    */
   async dailyBreakdowns(
     organizationId: string,
-    w: DayRange,
-    previous: DayRange,
+    w: ZonedWindow,
+    previous: ZonedWindow,
     bots: boolean,
     limit: number,
   ): Promise<{ answer: CubeAnswer; previous: { clicks: number; visitors: number }; links: Array<{ id: string; shortCode: string; title: string | null }> }> {
+    const bounds = UTC_DAY_ZONES.has(w.tz) ? utcBounds(w, previous) : await this.zonedBounds(w, previous);
     let hint = this.rolledBeforeSeen ?? (await this.read.$queryRaw<Array<{ w: Date }>>`SELECT rolled_before AS w FROM click_cube_state`)[0]?.w;
-    let rows = await this.dailyRows(organizationId, w, previous, bots, limit, hint ?? new Date(0));
+    let rows = await this.dailyRows(organizationId, bounds, bots, limit, hint ?? new Date(0));
     let seen = rows.find((r) => r.dimension === -1)?.rolledBefore ?? undefined;
     if (seen && hint && seen < hint) {
       // rolled_before moved back (tests and operators do that): the tail missed hours from it.
       hint = seen;
-      rows = await this.dailyRows(organizationId, w, previous, bots, limit, hint);
+      rows = await this.dailyRows(organizationId, bounds, bots, limit, hint);
       seen = rows.find((r) => r.dimension === -1)?.rolledBefore ?? undefined;
     }
     this.rolledBeforeSeen = seen;
@@ -281,12 +250,18 @@ export class CubeRepository {
     return { answer, previous: prev, links };
   }
 
+  /** A window's bounds in a zone whose days are not UTC days, as Postgres reads the zone (the cube's days are its). */
+  private async zonedBounds(w: ZonedWindow, previous: ZonedWindow): Promise<DailyBounds> {
+    const [row] = await this.read.$queryRaw<Array<{ start: Date; end: Date; previous: Date }>>`
+      SELECT (${w.from}::date::timestamp AT TIME ZONE ${w.tz}) AS start, ((${w.to}::date + 1)::timestamp AT TIME ZONE ${w.tz}) AS end,
+        (${previous.from}::date::timestamp AT TIME ZONE ${previous.tz}) AS previous`;
+    return { tz: w.tz, from: w.from, start: row.start, end: row.end, previousStart: row.previous, whole: wholeUtcDays(row.start, row.end) };
+  }
+
   /** dailyBreakdowns' statement, with `hint` at most rolled_before; its rows and rolled_before (dimension -1). */
-  private dailyRows(organizationId: string, w: DayRange, previous: DayRange, bots: boolean, limit: number, hint: Date): Promise<DailyRow[]> {
-    const split = dailySplit(w);
+  private dailyRows(organizationId: string, b: DailyBounds, bots: boolean, limit: number, hint: Date): Promise<DailyRow[]> {
     const isBot = bots ? [false, true] : [false];
-    const start = (day: string) => Prisma.sql`(${day}::date::timestamp AT TIME ZONE 'UTC')`;
-    const end = Prisma.sql`((${w.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+    const utcDays = UTC_DAY_ZONES.has(b.tz);
     const rolledBefore = Prisma.sql`(SELECT s.rolled_before FROM click_cube_state s)`;
     // Each read one index range per bot flag and breakdown (the key leads with them).
     const daily = (month: boolean, dimensions: number[], from: string, to: string, when = Prisma.empty) => Prisma.sql`
@@ -294,31 +269,55 @@ export class CubeRepository {
       WHERE d.organization_id = ${organizationId}::uuid AND d.is_month = ${month} AND d.is_bot = ANY(${isBot}::boolean[])
         AND d.dimension = ANY(${dimensions}::smallint[]) AND d.day BETWEEN ${from}::date AND ${to}::date ${when}`;
     const lists = DAILY_BREAKDOWNS.map((_, i) => i + 1);
-    const parts = [daily(false, [0], previous.from, w.to), ...split.days.map((d) => daily(false, lists, d.from, d.to))];
-    if (split.months) parts.push(daily(true, lists, split.months.from, split.months.to));
-    if (split.openMonth) {
-      // The month row holds the month's rolled hours, all inside the window unless the window ends
-      // before rolled_before (a past `to`): then the month's days. One of the two reads nothing.
-      parts.push(daily(true, lists, split.openMonth, split.openMonth, Prisma.sql`AND ${rolledBefore} <= ${end}`));
-      parts.push(daily(false, lists, split.openMonth, w.to, Prisma.sql`AND ${rolledBefore} > ${end}`));
+    // The days' totals (the window's and the previous window's): UTC days from the day rows, other zones' days from the hours.
+    const parts = utcDays
+      ? [daily(false, [0], isoDay(b.previousStart), isoDay(new Date(b.end.getTime() - DAY_MS)))]
+      : [Prisma.sql`
+      SELECT 0::smallint AS dimension, (h.hour AT TIME ZONE ${b.tz})::date AS day, NULL::text AS k1, NULL::text AS k2, NULL::text AS k3, h.clicks, h.visitors
+      FROM click_cube_hourly h
+      WHERE h.organization_id = ${organizationId}::uuid AND h.is_bot = ANY(${isBot}::boolean[]) AND h.hour >= ${b.previousStart} AND h.hour < ${b.end}`];
+    // The lists: the whole UTC days from the day and month rows, the hours around them (edges) from the cube.
+    const edges: Array<[Date, Date]> = [];
+    if (b.whole) {
+      const split = dailySplit(b.whole);
+      const wholeEnd = Prisma.sql`((${b.whole.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`;
+      parts.push(...split.days.map((d) => daily(false, lists, d.from, d.to)));
+      if (split.months) parts.push(daily(true, lists, split.months.from, split.months.to));
+      if (split.openMonth) {
+        // The month row holds the month's rolled hours, all inside the whole days unless they end
+        // before rolled_before (a past window): then the month's days. One of the two reads nothing.
+        parts.push(daily(true, lists, split.openMonth, split.openMonth, Prisma.sql`AND ${rolledBefore} <= ${wholeEnd}`));
+        parts.push(daily(false, lists, split.openMonth, b.whole.to, Prisma.sql`AND ${rolledBefore} > ${wholeEnd}`));
+      }
+      const wholeStart = Date.parse(`${b.whole.from}T00:00:00Z`);
+      const wholeStop = Date.parse(`${b.whole.to}T00:00:00Z`) + DAY_MS;
+      if (b.start.getTime() < wholeStart) edges.push([b.start, new Date(wholeStart)]);
+      if (wholeStop < b.end.getTime()) edges.push([new Date(wholeStop), b.end]);
+    } else {
+      edges.push([b.start, b.end]);
     }
-    const inWindow = Prisma.sql`c.hour >= ${start(w.from)}`;
+    const inEdges = edges.map(([from, to]) => Prisma.sql`(c.hour >= ${from} AND c.hour < ${to})`);
+    const inWindow = Prisma.join([Prisma.sql`c.hour >= ${rolledBefore}`, ...inEdges], ' OR ');
+    const tail = Prisma.sql`(c.hour >= ${rolledBefore} AND c.hour >= ${hint}::timestamptz AND c.hour >= ${b.previousStart})`;
     return this.read.$queryRaw<DailyRow[]>`
       WITH r AS (
         ${Prisma.join(parts, ' UNION ALL ')}
         UNION ALL
-        -- The cube's hours from rolled_before: every hour for the days' totals, the window's for the lists.
-        SELECT ${CUBE_AS_DAILY.dimension}, (t.hour AT TIME ZONE 'UTC')::date, ${CUBE_AS_DAILY.keys},
+        -- The cube's hours from rolled_before (every hour for the days' totals, the window's for the
+        -- lists) and the window's edge hours before it (for the lists).
+        SELECT ${CUBE_AS_DAILY.dimension}, (t.hour AT TIME ZONE ${b.tz})::date, ${CUBE_AS_DAILY.keys},
           CASE WHEN t.g = ${CUBE_AS_DAILY.hourMask} THEN t.clicks ELSE t.window_clicks END,
           CASE WHEN t.g = ${CUBE_AS_DAILY.hourMask} THEN t.visitors ELSE t.window_visitors END
         FROM (
-          SELECT ${CUBE_AS_DAILY.grouping} AS g, ${CUBE_AS_DAILY.columns}, sum(c.clicks)::int AS clicks, sum(c.visitors)::int AS visitors,
-            sum(c.clicks) FILTER (WHERE ${inWindow})::int AS window_clicks, sum(c.visitors) FILTER (WHERE ${inWindow})::int AS window_visitors
+          SELECT ${CUBE_AS_DAILY.grouping} AS g, ${CUBE_AS_DAILY.columns},
+            sum(c.clicks) FILTER (WHERE c.hour >= ${rolledBefore})::int AS clicks, sum(c.visitors) FILTER (WHERE c.hour >= ${rolledBefore})::int AS visitors,
+            sum(c.clicks) FILTER (WHERE c.hour >= ${b.start} AND (${inWindow}))::int AS window_clicks,
+            sum(c.visitors) FILTER (WHERE c.hour >= ${b.start} AND (${inWindow}))::int AS window_visitors
           FROM click_cube c
-          WHERE c.organization_id = ${organizationId}::uuid AND c.is_bot = ANY(${isBot}::boolean[]) AND c.hour >= ${rolledBefore}
-            AND c.hour >= ${hint}::timestamptz AND c.hour >= ${start(previous.from)} AND c.hour < ${end}
+          WHERE c.organization_id = ${organizationId}::uuid AND c.is_bot = ANY(${isBot}::boolean[]) AND c.hour < ${b.end}
+            AND (${Prisma.join([tail, ...inEdges], ' OR ')})
           GROUP BY GROUPING SETS (${CUBE_AS_DAILY.sets})) t
-        WHERE t.g = ${CUBE_AS_DAILY.hourMask} OR t.window_clicks IS NOT NULL
+        WHERE CASE WHEN t.g = ${CUBE_AS_DAILY.hourMask} THEN t.clicks ELSE t.window_clicks END IS NOT NULL
       )
       SELECT t.dimension, to_char(t.day, 'YYYY-MM-DD') AS day, t.k1, t.k2, t.k3, t.clicks, t.visitors,
         l.short_code AS "shortCode", l.title, NULL::timestamptz AS "rolledBefore"
@@ -326,7 +325,7 @@ export class CubeRepository {
         SELECT g.*, CASE WHEN g.dimension > 0 THEN row_number() OVER (PARTITION BY g.dimension ORDER BY g.clicks DESC, g.k1, g.k2, g.k3) END AS rn
         FROM (
           -- The window's days of the total (the previous window's as one row, day NULL), the values of the lists.
-          SELECT r.dimension, CASE WHEN r.dimension = 0 AND r.day >= ${w.from}::date THEN r.day END AS day, r.k1, r.k2, r.k3,
+          SELECT r.dimension, CASE WHEN r.dimension = 0 AND r.day >= ${b.from}::date THEN r.day END AS day, r.k1, r.k2, r.k3,
             sum(r.clicks)::int AS clicks, sum(r.visitors)::int AS visitors
           FROM r GROUP BY 1, 2, 3, 4, 5) g) t
       LEFT JOIN LATERAL (

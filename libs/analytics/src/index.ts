@@ -7,6 +7,7 @@ export * from './analytics.module';
 export * from './click-export';
 export * from './analytics-filters.dto';
 export * from './cube.repository';
+export * from './cube-daily';
 export * from './org-analytics-response.dto';
 export * from './org-analytics.mapper';
 export * from './org-analytics.service';

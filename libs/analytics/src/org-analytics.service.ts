@@ -3,7 +3,8 @@ import { AnalyticsFiltersDto, dayCount, LinkAnalyticsQueryDto, OrgAnalyticsQuery
 import { DEFAULT_DAYS } from './analytics.dto';
 import { LinkControlsRef, MAX_GEO_ITEMS, toLinkAnalyticsResponse } from './analytics.mapper';
 import { LinkAnalyticsResponseDto } from './analytics-response.dto';
-import { Breakdown, CubeAnswer, CubeRepository, DAILY_BREAKDOWNS, ZonedWindow } from './cube.repository';
+import { ZonedWindow } from './cube-daily';
+import { Breakdown, CubeAnswer, CubeRepository, DAILY_BREAKDOWNS } from './cube.repository';
 import { cubeDimensions, toOrgAnalyticsResponse, windowDays } from './org-analytics.mapper';
 import { OrgAnalyticsResponseDto } from './org-analytics-response.dto';
 
@@ -55,9 +56,6 @@ export function sampleBitsFor(clicks: number, exactMax: number): number {
   return bits;
 }
 
-/** Zones whose days are UTC days: the view reads them from the daily roll-up. */
-const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
-
 /** Every filter of the view (bots and tz are not filters of the rolled-up lists). */
 const FILTERS: Record<Exclude<keyof AnalyticsFiltersDto, 'bots' | 'tz'>, true> = {
   linkId: true, projectId: true, tag: true, domain: true, country: true, city: true, device: true, os: true, browser: true,
@@ -65,11 +63,11 @@ const FILTERS: Record<Exclude<keyof AnalyticsFiltersDto, 'bots' | 'tz'>, true> =
 };
 
 /**
- * Whether the daily roll-up answers the query (docs/analytics-storage.md): no filter, and days
- * that are UTC days. Such an answer is exact at any size.
+ * Whether the daily roll-up answers the query (docs/analytics-storage.md): no filter, in any zone
+ * (another zone's days are sums of the hourly totals, its lists the roll-up's whole UTC days and
+ * the cube's hours at the window's edges). Such an answer is exact at any size.
  */
 export function dailyAnswers(query: AnalyticsFiltersDto): boolean {
-  if (!UTC_ZONES.has(query.tz ?? 'UTC')) return false;
   return Object.keys(FILTERS).every((name) => {
     const value = query[name as keyof typeof FILTERS];
     return value === undefined || (Array.isArray(value) && value.length === 0);
