@@ -17,9 +17,16 @@ export interface QrProbeTask {
   probe: Uint8Array;
 }
 
+/** Renders an SVG logo (checked by sniffQrLogo) as a PNG, for PNG codes: fails when it does not render. */
+export interface QrRasterizeTask {
+  rasterize: Uint8Array;
+}
+
+type QrTask = QrRenderTask | QrProbeTask | QrRasterizeTask;
+
 interface Pending {
   id: number;
-  task: QrRenderTask | QrProbeTask;
+  task: QrTask;
   resolve(body: Buffer): void;
   reject(err: Error): void;
 }
@@ -48,7 +55,7 @@ export class QrRenderPool implements OnModuleDestroy {
   private closed = false;
   readonly size = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-  render(task: QrRenderTask | QrProbeTask): Promise<Buffer> {
+  render(task: QrTask): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('QR render pool is closed'));
     return new Promise<Buffer>((resolve, reject) => {
       this.queue.push({ id: ++this.sequence, task, resolve, reject });

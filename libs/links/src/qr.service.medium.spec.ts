@@ -59,11 +59,29 @@ describe(QrService.name, () => {
   it.each([
     ['a PNG header over garbage', () => [Buffer.concat([pngOf(90, 60).subarray(0, 33), Buffer.alloc(200, 1)]), null], { logo: 'Must be a PNG or SVG image' }],
     ['a raster for a PNG logo', () => [pngOf(90, 60), pngOf(90, 60)], { raster: 'Only an SVG logo takes a raster' }],
+    // Safe by its text (a root and no references), but not XML: it does not render.
+    ['an SVG alone that does not render', () => [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>'), null], { logo: 'The SVG does not render: send its PNG rendering as raster' }],
   ] as Array<[string, () => [Buffer, Buffer | null], Record<string, string>]>)('%s → 400 Validation error naming the part; the stored logo stays', async (_name, parts, validation) => {
     await qr.setLogo(acme.organization.id, link.id, pngOf(40, 40), null);
     const before = await qr.getLogo(acme.organization.id, link.id);
     expect(await errorBodyOf(qr.setLogo(acme.organization.id, link.id, ...parts()))).toEqual({ error: 'Bad Request', message: 'Validation error', statusCode: 400, validation });
     expect(await qr.getLogo(acme.organization.id, link.id)).toEqual(before);
+    await qr.removeLogo(acme.organization.id, link.id);
+  });
+
+  it('an SVG logo sent alone is rendered to a PNG of 640 px on its longest side and drawn in PNG codes', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10"><rect width="20" height="10" fill="#1e90ff"/></svg>');
+    expect(await qr.setLogo(acme.organization.id, link.id, svg, null)).toMatchObject({ logo: { contentType: 'image/svg+xml', bytes: svg.length, rasterized: true } });
+    const stored = await env.prisma.qrLogo.findUniqueOrThrow({ where: { linkId: link.id } });
+    const raster = PNG.sync.read(Buffer.from(stored.raster!));
+    expect([raster.width, raster.height, Array.from(raster.data.subarray(0, 4))]).toEqual([640, 320, [0x1e, 0x90, 0xff, 255]]);
+    const code = decode((await qr.render(acme.organization.id, link.id, { size: 256 })).body);
+    expect([code.text, code.pixel(128, 128)]).toEqual([shortUrl(), [0x1e, 0x90, 0xff]]);
+    // A logo stored without a raster (before uploads rendered SVGs): rendered for the code.
+    await env.prisma.qrLogo.update({ where: { linkId: link.id }, data: { raster: null } });
+    await env.prisma.qrImage.deleteMany({ where: { linkId: link.id } });
+    const again = decode((await qr.render(acme.organization.id, link.id, { size: 256 })).body);
+    expect([again.text, again.pixel(128, 128)]).toEqual([shortUrl(), [0x1e, 0x90, 0xff]]);
     await qr.removeLogo(acme.organization.id, link.id);
   });
 

@@ -7,7 +7,7 @@ import { LinksRepository, QrLogoRecord } from './links.repository';
 import { LinkNotFoundError } from './links.errors';
 import { QR_LOGO_MESSAGES, QrLogoType, sniffQrLogo } from './qr-logo';
 import { QrLogoResponseDto, QrQueryDto } from './qr.dto';
-import { QrRenderPool, QrRenderTask } from './qr-render-pool';
+import { QrProbeTask, QrRasterizeTask, QrRenderPool, QrRenderTask } from './qr-render-pool';
 
 export interface QrImage {
   contentType: string;
@@ -50,10 +50,11 @@ export class QrService {
     const link = await this.repo.findById(organizationId, linkId);
     if (!link) throw new LinkNotFoundError();
     const logo = logoHash ? await this.repo.findQrLogo(organizationId, linkId) : null;
-    if (logo && format === 'png' && logo.contentType === 'image/svg+xml' && !logo.raster) {
-      throw new ValidationError({ format: 'The logo is an SVG without a PNG rendering: ask for svg, or upload the logo again with its raster' });
-    }
     await chargeMiss?.();
+    if (logo && format === 'png' && logo.contentType === 'image/svg+xml' && !logo.raster) {
+      // A logo stored before uploads rendered their SVGs: rendered now (the code is cached).
+      logo.raster = await this.rasterize(logo.body, 'format');
+    }
 
     const task: QrRenderTask = {
       text: linkShortUrl(link, this.config.SHORT_LINK_BASE_URL),
@@ -91,6 +92,8 @@ export class QrService {
     }
     if (contentType === 'image/png') await this.probe(body, 'logo');
     if (raster) await this.probe(raster, 'raster');
+    // An SVG sent alone is rendered here (the dashboard sends the browser's rendering).
+    else if (contentType === 'image/svg+xml') raster = await this.rasterize(body, 'logo');
     const sha256 = createHash('sha256').update(body).update(raster ?? Buffer.alloc(0)).digest('hex');
     if (!(await this.repo.saveQrLogo(organizationId, linkId, { contentType, body, raster, sha256 }))) throw new LinkNotFoundError();
     return this.getLogo(organizationId, linkId);
@@ -104,11 +107,20 @@ export class QrService {
 
   /** A PNG that does not decode → 400 naming `field`; a lost render thread stays a 500. */
   private async probe(png: Buffer, field: string): Promise<void> {
+    await this.inThread({ probe: png }, field, QR_LOGO_MESSAGES.notImage);
+  }
+
+  /** An SVG logo's PNG rendering; one that does not render → 400 naming `field`. */
+  private rasterize(svg: Uint8Array, field: string): Promise<Buffer> {
+    return this.inThread({ rasterize: svg }, field, QR_LOGO_MESSAGES.unrenderableSvg);
+  }
+
+  private async inThread(task: QrProbeTask | QrRasterizeTask, field: string, message: string): Promise<Buffer> {
     try {
-      await this.pool.render({ probe: png });
+      return await this.pool.render(task);
     } catch (err) {
       if (/^QR render (thread lost|pool is closed)/.test((err as Error).message)) throw err;
-      throw new ValidationError({ [field]: QR_LOGO_MESSAGES.notImage });
+      throw new ValidationError({ [field]: message });
     }
   }
 }

@@ -144,7 +144,8 @@ export class LinksController {
     summary: "Set the link's QR logo: drawn centred in its QR codes, with error correction H",
     description:
       'A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, ' +
-      'foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes. ' +
+      'foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes; without one ' +
+      'the server renders the SVG (640 px on its longest side, text only in embedded fonts), and an SVG that does not render is refused. ' +
       "The link's cached QR images are dropped.",
     consumes: ['multipart/form-data'],
     body: {
@@ -153,7 +154,7 @@ export class LinksController {
         required: ['logo'],
         properties: {
           logo: { type: 'string', format: 'binary', description: 'PNG or SVG, at most 100 KB' },
-          raster: { type: 'string', format: 'binary', description: 'For an SVG logo: its PNG rendering, at most 100 KB' },
+          raster: { type: 'string', format: 'binary', description: 'For an SVG logo: its PNG rendering, at most 100 KB (optional: the server renders the SVG)' },
         },
       },
     },

@@ -80,18 +80,19 @@ describe('QR logo and styles (decisions §24): /api/links/:id/qr/logo and ?dots=
     expect([after.text, after.pixel(after.width / 2, after.width / 2)]).toEqual([link.short_url, [20, 40, 200]]);
   });
 
-  it('an SVG logo: embedded in SVG codes; PNG codes need its raster', async () => {
+  it('an SVG logo: embedded in SVG codes; in PNG codes its raster, rendered by the server when sent alone', async () => {
     const svgPart = { body: SVG_LOGO, filename: 'logo.svg', contentType: 'image/svg+xml' };
-    expect((await upload({ logo: svgPart }).expect(200)).body.logo).toMatchObject({ contentType: 'image/svg+xml', bytes: SVG_LOGO.length, rasterized: false });
+    expect((await upload({ logo: svgPart }).expect(200)).body.logo).toMatchObject({ contentType: 'image/svg+xml', bytes: SVG_LOGO.length, rasterized: true });
     expect((await qr('?format=svg').expect(200)).body.toString('utf8')).toContain(`href="data:image/svg+xml;base64,${SVG_LOGO.toString('base64')}"`);
-    const refused = await qr().expect(400);
-    expect(JSON.parse(refused.body.toString('utf8'))).toEqual(
-      bad('Validation error', { format: 'The logo is an SVG without a PNG rendering: ask for svg, or upload the logo again with its raster' }),
-    );
-    const green = pngLogo(64, 64, [0, 170, 0]);
-    expect((await upload({ logo: svgPart, raster: png(green, 'logo.png') }).expect(200)).body.logo).toMatchObject({ contentType: 'image/svg+xml', rasterized: true });
+    const rendered = decodeQr((await qr().expect(200)).body);
+    expect([rendered.text, rendered.pixel(rendered.width / 2, rendered.width / 2)]).toEqual([link.short_url, [0, 170, 0]]);
+    const broken = { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>'), filename: 'logo.svg', contentType: 'image/svg+xml' };
+    expect((await upload({ logo: broken }).expect(400)).body).toEqual(bad('Validation error', { logo: 'The SVG does not render: send its PNG rendering as raster' }));
+    // The dashboard sends the browser's rendering as raster: that one is drawn (another colour here, to tell them apart).
+    const teal = pngLogo(64, 64, [0, 128, 128]);
+    expect((await upload({ logo: svgPart, raster: png(teal, 'logo.png') }).expect(200)).body.logo).toMatchObject({ contentType: 'image/svg+xml', rasterized: true });
     const code = decodeQr((await qr().expect(200)).body);
-    expect([code.text, code.pixel(code.width / 2, code.width / 2)]).toEqual([link.short_url, [0, 170, 0]]);
+    expect([code.text, code.pixel(code.width / 2, code.width / 2)]).toEqual([link.short_url, [0, 128, 128]]);
   });
 
   // One refusal over HTTP (the app's own upload limits); the form's refusals: qr-logo-upload.spec.ts,
