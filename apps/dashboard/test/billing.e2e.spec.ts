@@ -1,4 +1,4 @@
-import { addMember, deliverStripeEvent, SEED_PASSWORD, startStripeServer, stripeEvent, useSuite } from '@dl/testing';
+import { addMember, deliverStripeEvent, SEED_PASSWORD, startStripeServer, stripeEvent, stripeTestPrices, useSuite } from '@dl/testing';
 import { openPage, shoot, signIn, signUpOwner } from './world';
 
 // The Billing page in Chromium against the real api and the Stripe test server: plans with
@@ -15,7 +15,7 @@ const PRICES = {
 describe('dashboard: the Billing page (Chromium)', () => {
   const stripePages: string[] = [];
   const t = useSuite(async (own) => {
-    const stripe = own(await startStripeServer());
+    const stripe = own(await startStripeServer(stripeTestPrices(PRICES)));
     const { w, context, page } = await openPage(own, { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: SECRET, STRIPE_PRICES: JSON.stringify(PRICES), STRIPE_API_BASE: stripe.url });
     await context.route(/^https:\/\/(checkout|billing)\.stripe\.com\//, (route) => {
       stripePages.push(route.request().url());
@@ -46,7 +46,7 @@ describe('dashboard: the Billing page (Chromium)', () => {
     expect(t.stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.params.line_items).toEqual([{ price: 'price_pro_y', quantity: '1' }]);
 
     // The customer pays: Stripe sends the events, then returns the browser to the success URL.
-    const done = t.stripe.completeCheckout(session.id as string, { interval: 'year' });
+    const done = t.stripe.completeCheckout(session.id as string);
     for (const [type, object] of [['checkout.session.completed', done.session], ['customer.subscription.created', done.subscription], ['invoice.paid', done.invoice]] as const) {
       expect((await deliverStripeEvent(t.w.api.url, stripeEvent(type, object), SECRET)).status).toBe(200);
     }
@@ -63,6 +63,8 @@ describe('dashboard: the Billing page (Chromium)', () => {
     const rows = t.page.getByTestId('invoices').locator('tbody tr');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(1);
+    // The yearly price's first invoice.
+    await rows.first().getByText('$190.00').waitFor();
     expect(await rows.first().getByRole('link', { name: 'View' }).getAttribute('href')).toBe(done.invoice.hosted_invoice_url);
     await shoot(t.page, 'billing-pro-light-1280', true);
 

@@ -2,12 +2,14 @@ import Stripe from 'stripe';
 import { signStripePayload, stripeEvent } from './stripe-events';
 import { decodeStripeForm, startStripeServer, StripeTestServer } from './stripe-server';
 
+const PRICES = { price_pro_m: { unit_amount: 1900, currency: 'usd', interval: 'month' as const }, price_pro_y: { unit_amount: 19000, currency: 'usd', interval: 'year' as const } };
+
 describe('Stripe test server', () => {
   let server: StripeTestServer;
   let stripe: Stripe;
 
   beforeAll(async () => {
-    server = await startStripeServer();
+    server = await startStripeServer(PRICES);
     const u = new URL(server.url);
     stripe = new Stripe(server.secretKey, { host: u.hostname, port: Number(u.port), protocol: 'http', maxNetworkRetries: 0, timeout: 2000 });
   });
@@ -48,6 +50,22 @@ describe('Stripe test server', () => {
     expect(invoices.data[0]).toMatchObject({ object: 'invoice', status: 'open', customer: customer.id });
     const second = await stripe.invoices.list({ customer: customer.id, limit: 10, starting_after: invoices.data[0].id });
     expect(second.data.map((i) => i.status)).toEqual(['paid']);
+  });
+
+  it("bills the price's amount and period: a yearly subscription's first invoice is the year's price", async () => {
+    const customer = await stripe.customers.create({});
+    const session = await stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: 'price_pro_y', quantity: 1 }], success_url: 'http://d/ok' });
+    const { subscription, invoice } = server.completeCheckout(session.id, { now: Date.UTC(2026, 1, 28) / 1000 });
+    const item = (subscription.items as { data: Array<Record<string, any>> }).data[0];
+    expect([item.price.unit_amount, item.price.recurring.interval, new Date(item.current_period_end * 1000).toISOString()]).toEqual([19000, 'year', '2027-02-28T00:00:00.000Z']);
+    expect(invoice).toMatchObject({ amount_due: 19000, amount_paid: 19000, currency: 'usd', billing_reason: 'subscription_create' });
+    expect(server.addInvoice(subscription.id as string, { status: 'open' })).toMatchObject({ amount_due: 19000, billing_reason: 'subscription_cycle' });
+  });
+
+  it('refuses a Checkout session of a price it does not know, as Stripe does', async () => {
+    await expect(
+      stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'price_nope', quantity: 1 }], success_url: 'http://d/ok' }),
+    ).rejects.toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400, code: 'resource_missing', param: 'line_items[0][price]', message: "No such price: 'price_nope'" });
   });
 
   it('answers Stripe errors that the client raises as typed errors', async () => {

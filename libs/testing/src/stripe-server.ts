@@ -17,10 +17,30 @@ export interface StripeRequestRecord {
   headers: http.IncomingHttpHeaders;
 }
 
+/** A recurring Price as the server knows it (Stripe's `unit_amount`, `currency`, `recurring.interval`). */
+export interface StripeTestPrice {
+  unit_amount: number;
+  currency: string;
+  interval: 'month' | 'year';
+}
+
+/** The server's prices from a STRIPE_PRICES table (tier → interval → price id, amount, currency). */
+export function stripeTestPrices(table: Record<string, Partial<Record<'month' | 'year', { price: string; amount: number; currency: string }>>>): Record<string, StripeTestPrice> {
+  const prices: Record<string, StripeTestPrice> = {};
+  for (const intervals of Object.values(table)) {
+    for (const [interval, p] of Object.entries(intervals)) {
+      if (p) prices[p.price] = { unit_amount: p.amount, currency: p.currency, interval: interval as 'month' | 'year' };
+    }
+  }
+  return prices;
+}
+
 export interface StripeTestServer {
   /** For STRIPE_API_BASE. */
   url: string;
   secretKey: string;
+  /** The prices a Checkout session may name (another → 400 resource_missing, as Stripe answers). */
+  prices: Record<string, StripeTestPrice>;
   requests: StripeRequestRecord[];
   customers: Map<string, Obj>;
   checkoutSessions: Map<string, Obj>;
@@ -36,10 +56,10 @@ export interface StripeTestServer {
   intercept: ((method: string, path: string) => 'refuse' | Promise<unknown> | undefined) | null;
   /**
    * Completes a Checkout session as a paying customer would: creates the subscription (active,
-   * one item at the session's price, a month or year period) and its first paid invoice; returns
-   * the objects the webhook events carry.
+   * one item at the session's price, a period of its interval) and its first paid invoice of the
+   * price's amount; returns the objects the webhook events carry.
    */
-  completeCheckout(sessionId: string, opts?: { now?: number; interval?: 'month' | 'year' }): { session: Obj; subscription: Obj; invoice: Obj };
+  completeCheckout(sessionId: string, opts?: { now?: number }): { session: Obj; subscription: Obj; invoice: Obj };
   /** Adds an invoice of a subscription (e.g. a failed renewal) and returns it. */
   addInvoice(subscriptionId: string, fields: { status: 'open' | 'paid' | 'void' | 'uncollectible'; now?: number; amount?: number }): Obj;
   close(): Promise<void>;
@@ -80,13 +100,20 @@ const missing = (what: string, value: string, param?: string) =>
 const required = (param: string) =>
   new StripeApiError(400, { type: 'invalid_request_error', code: 'parameter_missing', message: `Missing required param: ${param}.`, param });
 
-/** Starts the server on 127.0.0.1 (a free port). Requests must carry `Authorization: Bearer <secretKey>`. */
-export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<StripeTestServer> {
+/**
+ * Starts the server on 127.0.0.1 (a free port) with these prices. Requests must carry
+ * `Authorization: Bearer <secretKey>`.
+ */
+export async function startStripeServer(
+  prices: Record<string, StripeTestPrice>,
+  secretKey = `sk_test_${randomBytes(12).toString('hex')}`,
+): Promise<StripeTestServer> {
   const sockets = new Set<Socket>();
   const idempotent = new Map<string, { status: number; body: string }>();
   const s: StripeTestServer = {
     url: '',
     secretKey,
+    prices,
     requests: [],
     customers: new Map(),
     checkoutSessions: new Map(),
@@ -111,6 +138,9 @@ export async function startStripeServer(secretKey = `sk_test_${randomBytes(12).t
       if (p.customer && !s.customers.has(String(p.customer))) throw missing('customer', String(p.customer), 'customer');
       const items = (p.line_items as Obj[] | undefined) ?? [];
       if (!items.length) throw required('line_items');
+      items.forEach((item, i) => {
+        if (!s.prices[String(item.price)]) throw missing('price', String(item.price), `line_items[${i}][price]`);
+      });
       const session: Obj = {
         id: id('cs_test'),
         object: 'checkout.session',
@@ -231,12 +261,12 @@ function periodEnd(start: number, interval: 'month' | 'year'): number {
   return Math.floor(d.getTime() / 1000);
 }
 
-function completeCheckout(s: StripeTestServer, sessionId: string, opts: { now?: number; interval?: 'month' | 'year' }) {
+function completeCheckout(s: StripeTestServer, sessionId: string, opts: { now?: number }) {
   const session = s.checkoutSessions.get(sessionId);
   if (!session) throw new Error(`no checkout session ${sessionId}`);
   const now = opts.now ?? nowSeconds();
-  const interval = opts.interval ?? 'month';
   const price = String((session._line_items as Obj[])[0].price);
+  const { unit_amount, currency, interval } = s.prices[price];
   let customer = session.customer as string | null;
   if (!customer) {
     customer = id('cus');
@@ -256,7 +286,7 @@ function completeCheckout(s: StripeTestServer, sessionId: string, opts: { now?: 
     created: now,
     start_date: now,
     billing_cycle_anchor: now,
-    currency: 'usd',
+    currency,
     collection_method: 'charge_automatically',
     latest_invoice: null,
     livemode: false,
@@ -274,7 +304,7 @@ function completeCheckout(s: StripeTestServer, sessionId: string, opts: { now?: 
           current_period_end: end,
           quantity: 1,
           subscription: subscriptionId,
-          price: { id: price, object: 'price', active: true, currency: 'usd', recurring: { interval, interval_count: 1, usage_type: 'licensed' }, type: 'recurring', livemode: false },
+          price: { id: price, object: 'price', active: true, currency, unit_amount, recurring: { interval, interval_count: 1, usage_type: 'licensed' }, type: 'recurring', livemode: false },
         },
       ],
       has_more: false,
@@ -307,9 +337,12 @@ function addInvoice(s: StripeTestServer, subscriptionId: string, fields: { statu
   if (!sub) throw new Error(`no subscription ${subscriptionId}`);
   const now = fields.now ?? nowSeconds();
   const item = (sub.items as { data: Obj[] }).data[0];
-  const amount = fields.amount ?? 1900;
+  const price = item.price as { unit_amount: number; currency: string };
+  const amount = fields.amount ?? price.unit_amount;
+  const ofSubscription = [...s.invoices.values()].filter((i) => (i.parent as { subscription_details: Obj }).subscription_details.subscription === subscriptionId).length;
   const invoiceId = id('in');
-  const number = `${String(sub.customer).slice(4, 12).toUpperCase()}-${String(s.invoices.size + 1).padStart(4, '0')}`;
+  const ofCustomer = [...s.invoices.values()].filter((i) => i.customer === sub.customer).length;
+  const number = `${String(sub.customer).slice(4, 12).toUpperCase()}-${String(ofCustomer + 1).padStart(4, '0')}`;
   const invoice: Obj = {
     id: invoiceId,
     object: 'invoice',
@@ -321,9 +354,9 @@ function addInvoice(s: StripeTestServer, subscriptionId: string, fields: { statu
     amount_remaining: fields.status === 'paid' ? 0 : amount,
     attempt_count: 1,
     attempted: true,
-    billing_reason: s.invoices.size ? 'subscription_cycle' : 'subscription_create',
+    billing_reason: ofSubscription ? 'subscription_cycle' : 'subscription_create',
     collection_method: 'charge_automatically',
-    currency: 'usd',
+    currency: price.currency,
     created: now,
     period_start: item.current_period_start,
     period_end: item.current_period_end,

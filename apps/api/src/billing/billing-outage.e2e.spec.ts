@@ -1,4 +1,4 @@
-import { createPrivatePostgresEnv, deliverStripeEvent, PrivatePostgresEnv, RunningApp, seedOrganization, startApp, startStripeServer, stripeEvent, StripeTestServer, TestEnv } from '@dl/testing';
+import { createPrivatePostgresEnv, deliverStripeEvent, PrivatePostgresEnv, RunningApp, seedOrganization, startApp, startStripeServer, stripeEvent, stripeTestPrices, StripeTestServer, TestEnv } from '@dl/testing';
 import { createApiApp } from '../app';
 import { PRICES, WEBHOOK_SECRET } from './test/billing-world';
 
@@ -7,7 +7,7 @@ describe('Stripe webhook while Postgres is down', () => {
   let stripe: StripeTestServer;
   let api: RunningApp;
   beforeAll(async () => {
-    stripe = await startStripeServer();
+    stripe = await startStripeServer(stripeTestPrices(PRICES));
     env = await createPrivatePostgresEnv({
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,

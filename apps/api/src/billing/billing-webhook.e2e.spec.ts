@@ -9,7 +9,7 @@ const now = () => Math.floor(Date.now() / 1000);
 async function subscribe(w: BillingWorld, org: SeededOrganization, interval: 'month' | 'year' = 'month', created = now()) {
   expect((await w.call('POST', '/api/billing/checkout', org.owner.jwt, { tier: 'PRO', interval })).status).toBe(200);
   const session = [...w.stripe.checkoutSessions.values()].filter((s) => s.client_reference_id === org.organization.id).at(-1)!;
-  const done = w.stripe.completeCheckout(session.id as string, { now: created, interval });
+  const done = w.stripe.completeCheckout(session.id as string, { now: created });
   expect(await w.deliver(stripeEvent('checkout.session.completed', done.session, { created }))).toEqual({ status: 200, body: { received: true } });
   expect((await w.deliver(stripeEvent('customer.subscription.created', done.subscription, { created }))).status).toBe(200);
   return done;

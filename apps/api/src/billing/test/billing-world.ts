@@ -10,6 +10,7 @@ import {
   RunningApp,
   startApp,
   startStripeServer,
+  stripeTestPrices,
   StripeTestEvent,
   StripeTestServer,
   TestEnv,
@@ -36,7 +37,7 @@ export interface BillingWorld {
 }
 
 export async function billingWorld(overrides: Record<string, string> = {}): Promise<BillingWorld> {
-  const stripe = await startStripeServer();
+  const stripe = await startStripeServer(stripeTestPrices(PRICES));
   const outbox = await mkdtemp(join(tmpdir(), 'billing-outbox-'));
   const env = await createTestEnv({
     STRIPE_SECRET_KEY: stripe.secretKey,
