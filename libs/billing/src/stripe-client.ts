@@ -37,6 +37,11 @@ export function requireBilling<T>(value: T | null): T {
  * 503 with Retry-After (the caller may retry; nothing was written); anything else is a bug of
  * ours (a wrong price id, a bad parameter) and stays a 500.
  */
+/** Stripe answered that the object does not exist (`resource_missing`): also its answer to canceling a canceled subscription. */
+export function isStripeMissing(err: unknown): boolean {
+  return err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing';
+}
+
 export async function callStripe<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();

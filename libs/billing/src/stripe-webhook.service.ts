@@ -12,7 +12,7 @@ import {
   effectiveTier, invoiceSubscription, isDowngrade, isLiveSubscription, keepNewest, planOfPrice, statusOf, StripeSubscriptionLike, StripeSubscriptionNow, subscriptionFields,
 } from './billing-state';
 import { BillingUnavailableError, InvalidStripeSignatureError } from './billing.errors';
-import { BILLING_SETTINGS, callStripe, requireBilling, STRIPE_CLIENT } from './stripe-client';
+import { BILLING_SETTINGS, callStripe, isStripeMissing, requireBilling, STRIPE_CLIENT } from './stripe-client';
 
 /** Stripe-Signature timestamps older than this are refused (decisions §21: 5 minutes). */
 const TOLERANCE_SECONDS = 300;
@@ -199,8 +199,14 @@ export class StripeWebhookService {
     const stripe = this.stripe!;
     const sub = await callStripe(() => stripe.subscriptions.retrieve(subscriptionId));
     if (isLiveSubscription(statusOf(sub.status))) {
-      await callStripe(() => stripe.subscriptions.cancel(subscriptionId, { prorate: true, invoice_now: true }));
-      this.logger.warn({ organizationId, canceled: subscriptionId }, 'two live subscriptions: the older one canceled');
+      try {
+        await callStripe(() => stripe.subscriptions.cancel(subscriptionId, { prorate: true, invoice_now: true }));
+        this.logger.warn({ organizationId, canceled: subscriptionId }, 'two live subscriptions: the older one canceled');
+      } catch (err) {
+        // Another copy of the event canceled it between our read and our cancel: Stripe answers a
+        // canceled subscription's cancel as missing. It is canceled, which is all this wanted.
+        if (!isStripeMissing(err)) throw err;
+      }
     }
     await this.repo.cancelDone(eventId);
   }

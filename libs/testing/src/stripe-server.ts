@@ -323,10 +323,11 @@ function completeCheckout(s: StripeTestServer, sessionId: string, opts: { now?: 
  * DELETE /v1/subscriptions/:id as Stripe documents it: cancels at once (status `canceled`,
  * `canceled_at`, `ended_at`, `cancellation_details.reason` `cancellation_requested`) and answers
  * the subscription. `prorate` and `invoice_now` are read from the request record (`requests`).
+ * A canceled subscription is answered as missing (404 resource_missing), as Stripe does.
  */
 function cancelSubscription(s: StripeTestServer, subscriptionId: string): Obj {
   const sub = s.subscriptions.get(subscriptionId);
-  if (!sub) throw missing('subscription', subscriptionId);
+  if (!sub || sub.status === 'canceled') throw missing('subscription', subscriptionId);
   const now = nowSeconds();
   Object.assign(sub, { status: 'canceled', canceled_at: now, ended_at: now, cancellation_details: { comment: null, feedback: null, reason: 'cancellation_requested' } });
   return sub;

@@ -339,6 +339,39 @@ describe('Stripe webhook: POST /billing/stripe/webhook', () => {
       expect((await w.deliver(event)).status).toBe(200);
       expect(cancels()).toHaveLength(before + 1);
     });
+
+    it('two copies of the event at once: both read the older one live and send the cancel; Stripe cancels once, the later cancel is answered missing and both copies answer 200', async () => {
+      const org = await seedOrganization(w.env, { name: 'Twin Events Co' });
+      const t = now();
+      const { older, newer } = await olderApplied(org, t);
+      const olderId = older.subscription.id as string;
+      const event = stripeEvent('customer.subscription.created', newer.subscription, { created: t + 5 });
+      // The first copy's DELETE is held until the second copy's has canceled the subscription.
+      const gate = { reached: (): void => undefined, release: (): void => undefined };
+      const atFirstCancel = new Promise<void>((r) => (gate.reached = r));
+      let deletes = 0;
+      w.stripe.intercept = (method) => {
+        if (method !== 'DELETE' || ++deletes > 1) return undefined;
+        gate.reached();
+        return new Promise<void>((r) => (gate.release = r));
+      };
+      const before = cancels().length;
+      try {
+        const first = w.deliver(event);
+        await atFirstCancel;
+        expect(await w.deliver(event)).toEqual({ status: 200, body: { received: true } });
+        expect(w.stripe.subscriptions.get(olderId)).toMatchObject({ status: 'canceled' });
+        gate.release();
+        expect(await first).toEqual({ status: 200, body: { received: true } });
+      } finally {
+        w.stripe.intercept = null;
+        gate.release();
+      }
+      expect(cancels().slice(before).map((r) => r.path)).toEqual([`/v1/subscriptions/${olderId}`, `/v1/subscriptions/${olderId}`]);
+      expect((await w.env.prisma.stripeEvent.findUnique({ where: { id: event.id } }))?.cancelSubscriptionId).toBeNull();
+      expect(await billing(w, org)).toMatchObject({ tier: 'BUSINESS', status: 'active' });
+      expect(await subscriptionOf(org)).toBe(newer.subscription.id);
+    });
   });
 
   it('an event for an unknown customer is acknowledged and changes nothing', async () => {
