@@ -15,7 +15,7 @@ export const QR_LOGO_MESSAGES = {
   unsafeSvg: 'SVG must not contain scripts, event handlers, foreignObject, entities or external references',
   rasterPng: 'Must be a PNG image: the rendering of the SVG logo drawn in PNG codes',
   rasterWithoutSvg: 'Only an SVG logo takes a raster',
-  unrenderableSvg: 'The SVG does not render: send its PNG rendering as raster',
+  unrenderableSvg: 'The SVG could not be rendered (malformed, or over 2 seconds of work): send its PNG rendering as raster',
 } as const;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

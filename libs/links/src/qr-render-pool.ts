@@ -27,6 +27,7 @@ type QrTask = QrRenderTask | QrProbeTask | QrRasterizeTask;
 interface Pending {
   id: number;
   task: QrTask;
+  timeoutMs: number;
   resolve(body: Buffer): void;
   reject(err: Error): void;
 }
@@ -34,11 +35,15 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy?: Pending;
+  /** Terminated because its task ran past its time. */
+  timedOut?: boolean;
 }
 
 const WORKER_FILE = join(__dirname, 'qr-render.worker.js');
 /** A render that takes longer than this is abandoned (its thread replaced). */
 const RENDER_TIMEOUT_MS = 30_000;
+/** The message of a task abandoned for its time. */
+export const QR_RENDER_TIMED_OUT = 'QR render timed out';
 
 /**
  * A small pool of worker threads that render QR codes (decisions §14: renders run off the
@@ -55,10 +60,11 @@ export class QrRenderPool implements OnModuleDestroy {
   private closed = false;
   readonly size = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-  render(task: QrTask): Promise<Buffer> {
+  /** Runs a task in a thread; one running past `timeoutMs` fails with QR_RENDER_TIMED_OUT and its thread is replaced. */
+  render(task: QrTask, timeoutMs = RENDER_TIMEOUT_MS): Promise<Buffer> {
     if (this.closed) return Promise.reject(new Error('QR render pool is closed'));
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ id: ++this.sequence, task, resolve, reject });
+      this.queue.push({ id: ++this.sequence, task, timeoutMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -101,8 +107,11 @@ export class QrRenderPool implements OnModuleDestroy {
       this.slots.splice(index, 1);
       const pending = slot.busy;
       slot.busy = undefined;
-      if (!this.closed) this.logger.warn({ reason }, 'QR render thread lost; replacing it');
-      pending?.reject(new Error(`QR render thread lost: ${reason}`));
+      if (slot.timedOut) pending?.reject(new Error(QR_RENDER_TIMED_OUT));
+      else {
+        if (!this.closed) this.logger.warn({ reason }, 'QR render thread lost; replacing it');
+        pending?.reject(new Error(`QR render thread lost: ${reason}`));
+      }
       this.dispatch();
     };
     worker.on('error', (err) => lost(err.message));
@@ -115,8 +124,9 @@ export class QrRenderPool implements OnModuleDestroy {
     slot.busy = pending;
     const timer = setTimeout(() => {
       if (slot.busy !== pending) return;
+      slot.timedOut = true;
       void slot.worker.terminate();
-    }, RENDER_TIMEOUT_MS);
+    }, pending.timeoutMs);
     timer.unref();
     const clear = () => clearTimeout(timer);
     const { resolve, reject } = pending;

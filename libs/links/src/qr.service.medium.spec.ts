@@ -4,7 +4,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { ClickFixtures, closeAll, errorBodyOf, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { LinksModule } from './links.module';
-import { QrService } from './qr.service';
+import { QrService, RASTERIZE_TIMEOUT_MS } from './qr.service';
 
 /** Decodes a PNG QR code back to its text (jsqr over pngjs pixels). */
 function decode(png: Buffer): { text: string | undefined; width: number; pixel: (x: number, y: number) => number[] } {
@@ -60,7 +60,7 @@ describe(QrService.name, () => {
     ['a PNG header over garbage', () => [Buffer.concat([pngOf(90, 60).subarray(0, 33), Buffer.alloc(200, 1)]), null], { logo: 'Must be a PNG or SVG image' }],
     ['a raster for a PNG logo', () => [pngOf(90, 60), pngOf(90, 60)], { raster: 'Only an SVG logo takes a raster' }],
     // Safe by its text (a root and no references), but not XML: it does not render.
-    ['an SVG alone that does not render', () => [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>'), null], { logo: 'The SVG does not render: send its PNG rendering as raster' }],
+    ['an SVG alone that does not render', () => [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>'), null], { logo: 'The SVG could not be rendered (malformed, or over 2 seconds of work): send its PNG rendering as raster' }],
   ] as Array<[string, () => [Buffer, Buffer | null], Record<string, string>]>)('%s → 400 Validation error naming the part; the stored logo stays', async (_name, parts, validation) => {
     await qr.setLogo(acme.organization.id, link.id, pngOf(40, 40), null);
     const before = await qr.getLogo(acme.organization.id, link.id);
@@ -83,6 +83,23 @@ describe(QrService.name, () => {
     const again = decode((await qr.render(acme.organization.id, link.id, { size: 256 })).body);
     expect([again.text, again.pixel(128, 128)]).toEqual([shortUrl(), [0x1e, 0x90, 0xff]]);
     await qr.removeLogo(acme.organization.id, link.id);
+  });
+
+  it('an SVG that would take minutes to render (19,683 layered full-size fills) → 400 after 2 s; the render thread is replaced and serves the next code', async () => {
+    let defs = '<rect id="l0" width="10" height="10" fill-opacity="0.5"/>';
+    for (let i = 1; i <= 9; i++) defs += `<g id="l${i}"><use href="#l${i - 1}"/><use href="#l${i - 1}"/><use href="#l${i - 1}"/></g>`;
+    const heavy = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs>${defs}</defs><use href="#l9"/></svg>`);
+    const started = performance.now();
+    expect(await errorBodyOf(qr.setLogo(acme.organization.id, link.id, heavy, null))).toEqual({
+      error: 'Bad Request',
+      message: 'Validation error',
+      statusCode: 400,
+      validation: { logo: 'The SVG could not be rendered (malformed, or over 2 seconds of work): send its PNG rendering as raster' },
+    });
+    // Refused at the cap, not after the minutes it would take (the bound is loose: a loaded host is slow to replace a thread).
+    expect(performance.now() - started).toBeLessThan(RASTERIZE_TIMEOUT_MS + 8_000);
+    expect(await qr.getLogo(acme.organization.id, link.id)).toEqual({ logo: null });
+    expect(decode((await qr.render(acme.organization.id, link.id, { size: 200, fg: '0000aa' })).body).text).toBe(shortUrl());
   });
 
   it("another organization's link answers 404 Link not found, charging nothing", async () => {

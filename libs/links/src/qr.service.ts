@@ -9,6 +9,12 @@ import { QR_LOGO_MESSAGES, QrLogoType, sniffQrLogo } from './qr-logo';
 import { QrLogoResponseDto, QrQueryDto } from './qr.dto';
 import { QrProbeTask, QrRasterizeTask, QrRenderPool, QrRenderTask } from './qr-render-pool';
 
+/**
+ * How long an SVG logo may take to render: a logo renders in tens of milliseconds, and the render
+ * threads are shared by every organization on the process.
+ */
+export const RASTERIZE_TIMEOUT_MS = 2_000;
+
 export interface QrImage {
   contentType: string;
   body: Buffer;
@@ -110,14 +116,17 @@ export class QrService {
     await this.inThread({ probe: png }, field, QR_LOGO_MESSAGES.notImage);
   }
 
-  /** An SVG logo's PNG rendering; one that does not render → 400 naming `field`. */
+  /**
+   * An SVG logo's PNG rendering; one that does not render, or not within RASTERIZE_TIMEOUT_MS
+   * (an SVG can cost minutes of CPU: thousands of layered fills, filters), → 400 naming `field`.
+   */
   private rasterize(svg: Uint8Array, field: string): Promise<Buffer> {
-    return this.inThread({ rasterize: svg }, field, QR_LOGO_MESSAGES.unrenderableSvg);
+    return this.inThread({ rasterize: svg }, field, QR_LOGO_MESSAGES.unrenderableSvg, RASTERIZE_TIMEOUT_MS);
   }
 
-  private async inThread(task: QrProbeTask | QrRasterizeTask, field: string, message: string): Promise<Buffer> {
+  private async inThread(task: QrProbeTask | QrRasterizeTask, field: string, message: string, timeoutMs?: number): Promise<Buffer> {
     try {
-      return await this.pool.render(task);
+      return await this.pool.render(task, timeoutMs);
     } catch (err) {
       if (/^QR render (thread lost|pool is closed)/.test((err as Error).message)) throw err;
       throw new ValidationError({ [field]: message });

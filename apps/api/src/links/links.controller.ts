@@ -145,7 +145,7 @@ export class LinksController {
     description:
       'A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, ' +
       'foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes; without one ' +
-      'the server renders the SVG (640 px on its longest side, text only in embedded fonts), and an SVG that does not render is refused. ' +
+      'the server renders the SVG (640 px on its longest side, text only in embedded fonts), and an SVG that does not render within 2 seconds is refused. ' +
       "The link's cached QR images are dropped.",
     consumes: ['multipart/form-data'],
     body: {

@@ -87,7 +87,7 @@ describe('QR logo and styles (decisions §24): /api/links/:id/qr/logo and ?dots=
     const rendered = decodeQr((await qr().expect(200)).body);
     expect([rendered.text, rendered.pixel(rendered.width / 2, rendered.width / 2)]).toEqual([link.short_url, [0, 170, 0]]);
     const broken = { body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>'), filename: 'logo.svg', contentType: 'image/svg+xml' };
-    expect((await upload({ logo: broken }).expect(400)).body).toEqual(bad('Validation error', { logo: 'The SVG does not render: send its PNG rendering as raster' }));
+    expect((await upload({ logo: broken }).expect(400)).body).toEqual(bad('Validation error', { logo: 'The SVG could not be rendered (malformed, or over 2 seconds of work): send its PNG rendering as raster' }));
     // The dashboard sends the browser's rendering as raster: that one is drawn (another colour here, to tell them apart).
     const teal = pngLogo(64, 64, [0, 128, 128]);
     expect((await upload({ logo: svgPart, raster: png(teal, 'logo.png') }).expect(200)).body.logo).toMatchObject({ contentType: 'image/svg+xml', rasterized: true });

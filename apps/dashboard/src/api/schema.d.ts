@@ -1153,7 +1153,7 @@ export interface paths {
         get: operations["LinksController_qrLogo"];
         /**
          * Set the link's QR logo: drawn centred in its QR codes, with error correction H
-         * @description A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes; without one the server renders the SVG (640 px on its longest side, text only in embedded fonts), and an SVG that does not render is refused. The link's cached QR images are dropped.
+         * @description A PNG or SVG of at most 100 KB (the type is read from the bytes; an SVG must hold no script, event handler, foreignObject, entity or external reference). For an SVG, `raster` is its PNG rendering, drawn in PNG codes; without one the server renders the SVG (640 px on its longest side, text only in embedded fonts), and an SVG that does not render within 2 seconds is refused. The link's cached QR images are dropped.
          */
         put: operations["LinksController_setQrLogo"];
         post?: never;
