@@ -69,6 +69,11 @@ export class QrRenderPool implements OnModuleDestroy {
     });
   }
 
+  /** Threads alive (for tests and metrics). */
+  get threads(): number {
+    return this.slots.length;
+  }
+
   /** Tasks waiting for a thread plus tasks running (for tests and metrics). */
   get inFlight(): number {
     return this.queue.length + this.slots.filter((s) => s.busy).length;
@@ -97,6 +102,8 @@ export class QrRenderPool implements OnModuleDestroy {
     worker.on('message', (msg: { id: number; body?: Uint8Array; error?: string }) => {
       const pending = slot.busy;
       if (!pending || pending.id !== msg.id) return;
+      // resvg's WebAssembly memory only grows (to hundreds of MB for a large SVG): its thread goes, the next task starts a new one.
+      if ('rasterize' in pending.task) this.retire(slot);
       this.finish(slot);
       if (msg.body) pending.resolve(Buffer.from(msg.body.buffer, msg.body.byteOffset, msg.body.byteLength));
       else pending.reject(new Error(msg.error ?? 'QR render failed'));
@@ -139,6 +146,13 @@ export class QrRenderPool implements OnModuleDestroy {
       reject(e);
     };
     slot.worker.postMessage({ id: pending.id, ...pending.task });
+  }
+
+  /** Ends a thread that has done its task (lost() then finds it gone and says nothing). */
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    void slot.worker.terminate().catch(() => undefined);
   }
 
   private finish(slot: Slot): void {

@@ -4,6 +4,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { ClickFixtures, closeAll, errorBodyOf, SeededOrganization, seedOrganization, serviceEnv, TestEnv } from '@dl/testing';
 import { LinksModule } from './links.module';
+import { QrRenderPool } from './qr-render-pool';
 import { QrService, RASTERIZE_TIMEOUT_MS } from './qr.service';
 
 /** Decodes a PNG QR code back to its text (jsqr over pngjs pixels). */
@@ -71,7 +72,13 @@ describe(QrService.name, () => {
 
   it('an SVG logo sent alone is rendered to a PNG of 640 px on its longest side and drawn in PNG codes', async () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10"><rect width="20" height="10" fill="#1e90ff"/></svg>');
+    const pool = app.get(QrRenderPool);
+    await qr.render(acme.organization.id, link.id, { size: 128 });
+    const threads = pool.threads;
+    expect(threads).toBeGreaterThan(0);
     expect(await qr.setLogo(acme.organization.id, link.id, svg, null)).toMatchObject({ logo: { contentType: 'image/svg+xml', bytes: svg.length, rasterized: true } });
+    // The thread that ran resvg (its WebAssembly memory only grows) is gone.
+    expect(pool.threads).toBe(threads - 1);
     const stored = await env.prisma.qrLogo.findUniqueOrThrow({ where: { linkId: link.id } });
     const raster = PNG.sync.read(Buffer.from(stored.raster!));
     expect([raster.width, raster.height, Array.from(raster.data.subarray(0, 4))]).toEqual([640, 320, [0x1e, 0x90, 0xff, 255]]);
