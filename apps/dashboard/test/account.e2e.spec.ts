@@ -80,9 +80,17 @@ describe('dashboard: verification and password reset (Chromium)', () => {
     const { email, password } = await signUp(signupPage, 'Reset Co');
     await signupPage.close();
     await page.goto('/app/login');
+    // The page's code arrives slowly (a slow network): the login page stays, under a progress bar.
+    await page.route(/\/forgot-password-[^/]*\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
-    // The route loads its page lazily, and the login page also has an Email field: wait for the new page first.
+    await page.getByRole('progressbar', { name: 'Loading the page' }).waitFor();
+    await shoot(page, 'page-loading-light-1280');
+    // The login page also has an Email field: wait for the new page before typing.
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    expect(await page.getByRole('progressbar').count()).toBe(0);
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText(`If an account exists for ${email}`).waitFor();

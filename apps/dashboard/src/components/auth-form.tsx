@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { setSession } from '../api/session';
+import { NavigationProgress } from './navigation-progress';
 import { ErrorBanner, fieldErrors } from './ui';
 import { ThemeToggle } from './layout';
 
@@ -60,6 +61,7 @@ export function AuthForm({
   };
   return (
     <main className="auth-page">
+      <NavigationProgress />
       <div className="auth-theme">
         <ThemeToggle />
       </div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { NavigationProgress } from './navigation-progress';
 import { VerifyBanner } from './verify-banner';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout, sessionClaims } from '../api/session';
@@ -69,6 +70,7 @@ export function Layout() {
   };
   return (
     <div className="shell">
+      <NavigationProgress />
       <a href="#main" className="skip-link">
         Skip to content
       </a>
