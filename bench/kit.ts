@@ -126,7 +126,8 @@ export async function startApiBench(): Promise<ApiBench> {
   await ensureTemplateDatabase();
   const env = await createTestEnv({ RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' });
   const org = await seedOrganization(env, { tier: Tier.UNLIMITED, name: 'Bench' });
-  const api = await spawnApp('api', configEnv(env.config));
+  // DL_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=<dir>`) goes to the api.
+  const api = await spawnApp('api', { ...configEnv(env.config), ...(process.env.DL_NODE_ARGS ? { DL_NODE_ARGS: process.env.DL_NODE_ARGS } : {}) });
   const auth = { authorization: `Bearer ${org.owner.apiKey}`, 'content-type': 'application/json' };
   const cpu = async () => ({ api: cpuSeconds(api.proc.pid!), db: await databaseCpuSeconds(env.prisma) });
   return { env, org, api, url: api.url, auth, cpu, close: () => api.stop().then(() => env.teardown()) };
