@@ -10,10 +10,13 @@ const { clusterProject, groupedTierProjects, tierProjects } = require('./jest.pr
 const grouped = process.env.DL_TEST_GROUPS === '1';
 const tiers = grouped ? groupedTierProjects : tierProjects;
 
+const cores = os.cpus().length;
+
 module.exports = {
-  // Two files at a time even on 2 cores: the suites mostly wait on Postgres, Redis and child
-  // processes, and one worker (jest's 50% of 2 cores) would leave the machine idle half the run.
-  maxWorkers: process.env.JEST_MAX_WORKERS || (os.cpus().length <= 4 ? 2 : '50%'),
+  // More files at a time than jest's 50% of the cores: the suites wait on Postgres, Redis, child
+  // processes and Chromium much of the time. On a small machine one more than its cores, at most 3
+  // (docs/decisions/testing.md); on a large one, half its cores.
+  maxWorkers: process.env.JEST_MAX_WORKERS || (cores <= 4 ? Math.min(cores + 1, 3) : Math.ceil(cores / 2)),
   // A safety net: a worker whose heap passes 1.5 GB after a test file is replaced. Each file has its
   // own module registry, and anything the process keeps (a PerformanceObserver, a pending timer)
   // that reaches into one keeps all of it; closed apps release theirs (MetricsService disconnects
