@@ -114,8 +114,10 @@ export class QrRenderPool implements OnModuleDestroy {
       this.slots.splice(index, 1);
       const pending = slot.busy;
       slot.busy = undefined;
-      if (slot.timedOut) pending?.reject(new Error(QR_RENDER_TIMED_OUT));
-      else {
+      if (slot.timedOut) {
+        this.logger.warn({ timeoutMs: pending?.timeoutMs }, 'QR render timed out; its thread replaced');
+        pending?.reject(new Error(QR_RENDER_TIMED_OUT));
+      } else {
         if (!this.closed) this.logger.warn({ reason }, 'QR render thread lost; replacing it');
         pending?.reject(new Error(`QR render thread lost: ${reason}`));
       }
