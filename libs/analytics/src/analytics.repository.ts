@@ -13,8 +13,9 @@ export interface DayWindow {
   to: string;
 }
 
-const DAY_MS = 24 * 3600 * 1000;
-const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
+export const DAY_MS = 24 * 3600 * 1000;
+/** A UTC instant's day, YYYY-MM-DD. */
+export const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 /**
  * Splits a day window into the calendar months wholly inside it (`months`: first

@@ -2,7 +2,7 @@
  * The daily path's windows (docs/analytics-storage.md, "Daily roll-up"): which day and month rows
  * and which edge hours of the cube a window of whole days in a zone reads.
  */
-import { splitWindow } from './analytics.repository';
+import { DAY_MS, isoDay, splitWindow } from './analytics.repository';
 
 /** A window of whole days in a time zone: [from 00:00, to + 1 day 00:00) there. */
 export interface ZonedWindow {
@@ -26,22 +26,19 @@ export interface DayRange {
  */
 export function dailySplit(w: DayRange): { days: DayRange[]; months?: DayRange; openMonth?: string } {
   const monthStart = `${w.to.slice(0, 8)}01`;
-  const monthEnd = new Date(Date.UTC(Number(w.to.slice(0, 4)), Number(w.to.slice(5, 7)), 0)).toISOString().slice(0, 10);
+  const monthEnd = isoDay(Date.UTC(Number(w.to.slice(0, 4)), Number(w.to.slice(5, 7)), 0));
   const closed = (range: DayRange) => {
     const split = splitWindow(range);
     return { days: split.days, ...(split.months && { months: { from: split.months.from, to: split.months.to } }) };
   };
   if (w.to === monthEnd || monthStart < w.from) return closed(w);
   if (monthStart === w.from) return { days: [], openMonth: monthStart };
-  const before = new Date(Date.parse(`${monthStart}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const before = isoDay(Date.parse(`${monthStart}T00:00:00Z`) - DAY_MS);
   return { ...closed({ from: w.from, to: before }), openMonth: monthStart };
 }
 
 /** Zones whose days are UTC days. */
 export const UTC_DAY_ZONES = new Set(['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT']);
-
-export const DAY_MS = 86_400_000;
-export const isoDay = (t: Date) => t.toISOString().slice(0, 10);
 
 /**
  * What the daily answer reads for a window: its zone and first local day, the UTC instants it
@@ -61,7 +58,7 @@ export interface DailyBounds {
 export function wholeUtcDays(start: Date, end: Date): DayRange | undefined {
   const first = Math.ceil(start.getTime() / DAY_MS) * DAY_MS;
   const stop = Math.floor(end.getTime() / DAY_MS) * DAY_MS;
-  return first < stop ? { from: isoDay(new Date(first)), to: isoDay(new Date(stop - DAY_MS)) } : undefined;
+  return first < stop ? { from: isoDay(first), to: isoDay(stop - DAY_MS) } : undefined;
 }
 
 /** The bounds of a window whose days are UTC days: every day whole. */

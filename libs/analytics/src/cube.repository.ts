@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { CUBE_STRATA } from '@dl/clicks';
 import { Prisma, PrismaReadService, PrismaService } from '@dl/platform/db';
 import type { AnalyticsFilters } from './analytics-filters.dto';
-import { splitWindow } from './analytics.repository';
-import { DailyBounds, DAY_MS, dailySplit, DayRange, isoDay, UTC_DAY_ZONES, utcBounds, wholeUtcDays, ZonedWindow } from './cube-daily';
+import { DAY_MS, isoDay, splitWindow } from './analytics.repository';
+import { DailyBounds, dailySplit, DayRange, UTC_DAY_ZONES, utcBounds, wholeUtcDays, ZonedWindow } from './cube-daily';
 
 /** What a cube query breaks the filtered clicks down by (each a list, top `limit` by clicks). */
 export const BREAKDOWNS = {
@@ -271,7 +271,7 @@ export class CubeRepository {
     const lists = DAILY_BREAKDOWNS.map((_, i) => i + 1);
     // The days' totals (the window's and the previous window's): UTC days from the day rows, other zones' days from the hours.
     const parts = utcDays
-      ? [daily(false, [0], isoDay(b.previousStart), isoDay(new Date(b.end.getTime() - DAY_MS)))]
+      ? [daily(false, [0], isoDay(b.previousStart.getTime()), isoDay(b.end.getTime() - DAY_MS))]
       : [Prisma.sql`
       SELECT 0::smallint AS dimension, (h.hour AT TIME ZONE ${b.tz})::date AS day, NULL::text AS k1, NULL::text AS k2, NULL::text AS k3, h.clicks, h.visitors
       FROM click_cube_hourly h

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AnalyticsFiltersDto, dayCount, LinkAnalyticsQueryDto, OrgAnalyticsQueryDto } from './analytics-filters.dto';
 import { DEFAULT_DAYS } from './analytics.dto';
+import { DAY_MS, isoDay } from './analytics.repository';
 import { LinkControlsRef, MAX_GEO_ITEMS, toLinkAnalyticsResponse } from './analytics.mapper';
 import { LinkAnalyticsResponseDto } from './analytics-response.dto';
 import { ZonedWindow } from './cube-daily';
@@ -17,9 +18,7 @@ export const ORG_LIST_LIMIT = 50;
  */
 export const EXACT_MAX_CLICKS = 50_000;
 const MAX_SAMPLE_BITS = 8;
-const DAY_MS = 86_400_000;
-
-const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const shiftDay = (day: string, days: number) => isoDay(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 
 /** A date formatter per time zone: building one costs far more than formatting with it. */
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
